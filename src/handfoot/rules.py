@@ -1,0 +1,717 @@
+"""Rule profiles: every rule of a Hand and Foot table as data.
+
+A :class:`Profile` is one frozen value holding every rule parameter of the game (the rows of
+RULES-MATRIX §2). Profiles ship as TOML files in ``handfoot/profiles``; a house-rule file is
+a TOML file with ``extends = "<profile>"`` and the parameters it changes. Loading checks
+every key, type, range and combination, and names the file, key and problem when one is
+wrong. The engine reads only these parameters: it never looks at a profile's name.
+
+>>> p = load_profile("partnership-13")
+>>> p.hand_size, p.opening_minimum(1), p.wild_limit(7)
+(13, 50, 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from handfoot import cards
+from handfoot.cards import KIND_NAMES, KIND_PLURALS
+
+__all__ = [
+    "FIELDS",
+    "Layout",
+    "Profile",
+    "ProfileError",
+    "builtin_profile_names",
+    "load_profile",
+    "profile_from_mapping",
+]
+
+
+class ProfileError(ValueError):
+    """A rule profile or house-rule file is invalid; the message names file, key and problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the seats form sides: ``sides`` sides of ``seats_per_side`` players each.
+
+    Seat ``s`` belongs to side ``s % sides``, so partners are never side by side (with two
+    sides of two, partners sit opposite).
+    """
+
+    sides: int
+    seats_per_side: int
+
+    @property
+    def players(self) -> int:
+        return self.sides * self.seats_per_side
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        return tuple(range(side, self.players, self.sides))
+
+    def __str__(self) -> str:
+        return f"{self.sides}x{self.seats_per_side}"
+
+    @classmethod
+    def parse(cls, text: str) -> Layout:
+        """Read ``"2x2"`` (two sides of two) or ``"3x1"`` (three single players)."""
+        try:
+            a, b = text.lower().split("x")
+            layout = cls(int(a), int(b))
+        except ValueError:
+            raise ValueError(
+                f"{text!r} is not a layout: write SIDESxSEATS, like 2x2 or 3x1"
+            ) from None
+        if layout.sides < 2 or layout.seats_per_side < 1:
+            raise ValueError(f"{text!r}: a game needs at least 2 sides of at least 1 player")
+        return layout
+
+    def describe(self) -> str:
+        if self.seats_per_side == 1:
+            return f"{self.sides} players, each on their own"
+        return f"{self.players} players in {self.sides} sides of {self.seats_per_side}"
+
+
+# Enumerations used by several fields.
+FIRST_PLAYER = ("left_of_dealer", "random", "high_card")
+PICKUP_WILD_TOP = ("forbidden", "like_pair", "allowed")
+PICKUP_EXISTING = ("complete_and_start", "merge", "forbidden", "forbidden_if_completes")
+PICKUP_OPENING = ("top_and_hand", "all_picked")
+PARTNER_CONDITION = ("none", "picked_up", "played_from", "finished_turn")
+FINAL_DISCARD = ("either", "required", "forbidden")
+
+
+@dataclass(frozen=True, slots=True)
+class FieldInfo:
+    """What a profile parameter means, how it is written in TOML and shown to a player."""
+
+    name: str
+    section: str
+    label: str
+    doc: str
+    kind: str  # int, bool, str, opt_int, ints, kinds, layouts, bonus_map
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int | None = None
+
+
+def _f(default: Any, section: str, label: str, doc: str, kind: str, **kw: Any) -> Any:
+    meta = {"section": section, "label": label, "doc": doc, "kind": kind, **kw}
+    if isinstance(default, list | dict):
+        raise TypeError("use tuples for profile defaults")
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Every rule parameter of a Hand and Foot game.
+
+    Build one with :func:`load_profile`; the defaults here are those of ``partnership-13``.
+    Field metadata (``FIELDS``) documents each parameter for people and for the loader.
+    """
+
+    name: str = "partnership-13"
+    title: str = "Partnership Hand and Foot, 13-card packets"
+    source: str = ""
+    extends: str | None = None
+    overrides: tuple[tuple[str, Any], ...] = ()
+
+    # [players]
+    layouts: tuple[Layout, ...] = _f(
+        (Layout(2, 2),), "players", "Seating",
+        "Allowed seatings as SIDESxSEATS (\"2x2\": two sides of two partners). The first is "
+        "the default.", "layouts")
+    decks_per_player: int = _f(
+        0, "players", "Decks per player",
+        "Decks in the shoe: decks_per_player × players + extra_decks.", "int", maximum=4)
+    extra_decks: int = _f(
+        5, "players", "Extra decks", "Decks added on top of decks_per_player × players.",
+        "int", maximum=20)
+    jokers_per_deck: int = _f(2, "players", "Jokers per deck", "Jokers in each 54-card deck.",
+                              "int", maximum=4)
+
+    # [deal]
+    hand_size: int = _f(13, "deal", "Hand", "Cards dealt to each player's Hand.", "int",
+                        minimum=1, maximum=30)
+    knee_size: int = _f(0, "deal", "Knee",
+                        "Cards in each player's Knee packet (0: no Knee).", "int", maximum=30)
+    foot_size: int = _f(13, "deal", "Foot", "Cards dealt to each player's Foot.", "int",
+                        minimum=1, maximum=30)
+    starter_cards: int = _f(1, "deal", "Starter cards",
+                            "Cards turned face up to start the discard pile.", "int",
+                            minimum=1, maximum=5)
+    starter_rejected: tuple[int, ...] = _f(
+        (cards.RED_THREE, cards.TWO, cards.JOKER), "deal", "Rejected starter",
+        "Kinds that may not be turned as a starter: such a card goes back into the stock at a "
+        "random place and another is turned.", "kinds")
+    starter_check_all: bool = _f(
+        True, "deal", "Check every starter",
+        "With several starter cards, whether every one is checked (true) or only the top one.",
+        "bool")
+    first_player: str = _f(
+        "left_of_dealer", "deal", "First player",
+        "Who starts round 1: left of the dealer, a random seat, or the high card; later "
+        "rounds move one seat clockwise.", "str", choices=FIRST_PLAYER)
+
+    # [game]
+    rounds: int = _f(4, "game", "Rounds", "Rounds in a game.", "int", minimum=1, maximum=20)
+    opening_minimums: tuple[int, ...] = _f(
+        (50, 90, 120, 150), "game", "Opening minimums",
+        "Points a side's first melds of the round must reach, by round; later rounds use the "
+        "last value.", "ints")
+    draw_count: int = _f(2, "game", "Stock draw", "Cards drawn from the stock each turn.",
+                         "int", minimum=1, maximum=5)
+    partial_last_draw: bool = _f(
+        False, "game", "Partial last draw",
+        "When the stock holds fewer cards than a draw, take what is left (true) or end the "
+        "round (false).", "bool")
+
+    # [melds]
+    min_meld_size: int = _f(3, "melds", "Smallest meld", "Fewest cards in a new meld.", "int",
+                            minimum=2, maximum=7)
+    book_size: int = _f(7, "melds", "Book size", "Cards that make a meld a book.", "int",
+                        minimum=3, maximum=13)
+    book_max: int | None = _f(
+        7, "melds", "Largest book",
+        "Most cards a book may hold; \"none\": books grow past book_size with naturals only.",
+        "opt_int", minimum=3, maximum=52)
+    new_meld_after_book: bool = _f(
+        True, "melds", "New meld after a book",
+        "Whether a side may start a new meld of a rank it has a book of (otherwise the book "
+        "takes further naturals).", "bool")
+    naturals_per_wild: int = _f(
+        2, "melds", "Naturals per wild",
+        "A meld with wilds needs naturals ≥ naturals_per_wild × wilds + natural_margin.", "int",
+        maximum=7)
+    natural_margin: int = _f(0, "melds", "Natural margin",
+                             "Added to the naturals a meld with wilds needs.", "int", maximum=7)
+    max_wilds: int | None = _f(
+        None, "melds", "Most wilds", "Most wild cards in one meld (\"none\": no fixed cap).",
+        "opt_int", maximum=7)
+    min_naturals_with_wild: int = _f(
+        0, "melds", "Naturals before a wild",
+        "Fewest naturals in any meld holding a wild (Bicycle: 4).", "int", maximum=7)
+    wild_free_ranks: tuple[int, ...] = _f(
+        (), "melds", "Wild-free ranks", "Ranks whose melds may never hold a wild.", "kinds")
+    all_wild_melds: bool = _f(
+        True, "melds", "All-wild melds",
+        "Whether a meld may be made of wild cards only (it becomes a wild book at book_size).",
+        "bool")
+    wild_meld_opens: bool = _f(
+        True, "melds", "All-wild meld opens",
+        "Whether an all-wild meld may be part of the opening and count toward it.", "bool")
+
+    # [pickup]
+    pickup_allowed: bool = _f(True, "pickup", "Pile pickup",
+                              "Whether the discard pile may be taken.", "bool")
+    pickup_count: int | None = _f(
+        7, "pickup", "Cards taken", "Cards taken from the top of the pile (\"all\": the whole "
+        "pile); a smaller pile is taken whole.", "opt_int", minimum=1, maximum=200)
+    pickup_min_pile: int = _f(1, "pickup", "Smallest pile",
+                              "Fewest cards the pile must hold to be taken.", "int",
+                              minimum=1, maximum=50)
+    pickup_needs_pair: bool = _f(
+        True, "pickup", "Pair needed",
+        "Whether the taker must hold a natural pair of the top card (two like wilds for a "
+        "wild top) and meld them with it at once.", "bool")
+    pickup_black_three_blocks: bool = _f(
+        True, "pickup", "Black 3 blocks", "Whether a black 3 on top blocks the pickup.", "bool")
+    pickup_wild_top: str = _f(
+        "like_pair", "pickup", "Wild on top",
+        "A wild on top: cannot be taken, needs two like wilds melded with it, or is allowed.",
+        "str", choices=PICKUP_WILD_TOP)
+    pickup_existing_meld: str = _f(
+        "complete_and_start", "pickup", "Rank already melded",
+        "When the side has an unfinished meld of the top card's rank: the pickup must "
+        "complete it and start a new one; the cards merge into it (surplus starts a new "
+        "meld); the pickup is forbidden if the rank is on the side's table; or forbidden only "
+        "if the top card would complete a book.", "str", choices=PICKUP_EXISTING)
+    pickup_opening_counts: str = _f(
+        "top_and_hand", "pickup", "Opening on a pickup",
+        "What counts toward an opening made with a pickup: the top card and hand cards, or "
+        "every picked-up card.", "str", choices=PICKUP_OPENING)
+    discard_after_pickup: bool = _f(
+        True, "pickup", "Discard after pickup",
+        "Whether a turn begun with a pickup ends with a discard (false: the player knocks).",
+        "bool")
+
+    # [going_out]
+    clean_books_to_go_out: int = _f(2, "going_out", "Clean books to go out",
+                                    "Clean books a side needs to go out.", "int", maximum=20)
+    dirty_books_to_go_out: int = _f(2, "going_out", "Dirty books to go out",
+                                    "Dirty books a side needs to go out.", "int", maximum=20)
+    wild_books_to_go_out: int = _f(1, "going_out", "Wild books to go out",
+                                   "All-wild books a side needs to go out.", "int", maximum=20)
+    special_books_to_go_out: tuple[int, ...] = _f(
+        (), "going_out", "Special books to go out",
+        "Ranks of which a side needs a clean book to go out (Hand, Knee & Foot: 5 and 7); "
+        "these books do not count toward clean_books_to_go_out.", "kinds")
+    partner_condition: str = _f(
+        "played_from", "going_out", "Partner's Foot",
+        "What every partner must have done with their Foot before a side may go out: nothing, "
+        "picked it up, played a card from it, or finished a turn holding it.", "str",
+        choices=PARTNER_CONDITION)
+    permission: bool = _f(True, "going_out", "Permission",
+                          "Whether a player with partners must ask \"May I go out?\".", "bool")
+    permission_persists: bool = _f(
+        False, "going_out", "Permission persists",
+        "Whether permission, once granted, lasts for the rest of the round.", "bool")
+    final_discard: str = _f(
+        "either", "going_out", "Final card",
+        "Going out: the last card may be melded or discarded (either), must be discarded, or "
+        "must be melded.", "str", choices=FINAL_DISCARD)
+    min_cards_kept: int = _f(
+        1, "going_out", "Cards kept",
+        "Cards a player in their last packet must still hold after discarding, unless going "
+        "out.", "int", maximum=5)
+
+    # [scoring]
+    value_joker: int = _f(50, "scoring", "Joker", "Card value of a joker.", "int",
+                          minimum=-1000, maximum=1000)
+    value_two: int = _f(20, "scoring", "Two", "Card value of a two.", "int",
+                        minimum=-1000, maximum=1000)
+    value_ace: int = _f(20, "scoring", "Ace", "Card value of an ace.", "int",
+                        minimum=-1000, maximum=1000)
+    value_eight_to_king: int = _f(10, "scoring", "8 to K", "Card value of 8 through K.", "int",
+                                  minimum=-1000, maximum=1000)
+    value_four_to_seven: int = _f(5, "scoring", "4 to 7", "Card value of 4 through 7.", "int",
+                                  minimum=-1000, maximum=1000)
+    black_three_penalty: int = _f(5, "scoring", "Black 3 caught",
+                                  "Points lost for each black 3 left in a packet.", "int",
+                                  maximum=10000)
+    red_three_bonus: int = _f(100, "scoring", "Red 3 laid", "Points for each red 3 laid down.",
+                              "int", maximum=10000)
+    red_three_penalty: int = _f(100, "scoring", "Red 3 caught",
+                                "Points lost for each red 3 left in a packet.", "int",
+                                maximum=10000)
+    red_three_bulk_count: int = _f(
+        0, "scoring", "Red 3 bulk count",
+        "With at least this many red 3s laid (0: never), each scores red_three_bulk_bonus.",
+        "int", maximum=100)
+    red_three_bulk_bonus: int = _f(0, "scoring", "Red 3 bulk bonus",
+                                   "Points for each red 3 once the bulk count is reached.",
+                                   "int", maximum=10000)
+    clean_book_bonus: int = _f(500, "scoring", "Clean book", "Bonus for each clean book.",
+                               "int", maximum=100000)
+    dirty_book_bonus: int = _f(300, "scoring", "Dirty book", "Bonus for each dirty book.",
+                               "int", maximum=100000)
+    wild_book_bonus: int = _f(1500, "scoring", "Wild book", "Bonus for each all-wild book.",
+                              "int", maximum=100000)
+    special_book_bonus: tuple[tuple[int, int], ...] = _f(
+        (), "scoring", "Special clean books",
+        "Bonus for a clean book of the given rank instead of the clean-book bonus, as "
+        "{rank = points}.", "bonus_map")
+    going_out_bonus: int = _f(100, "scoring", "Going out", "Bonus for going out.", "int",
+                              maximum=100000)
+
+    # --- derived tables (built once per profile) ---------------------------------------
+
+    @property
+    def layout(self) -> Layout:
+        """The default seating."""
+        return self.layouts[0]
+
+    def decks(self, players: int) -> int:
+        """Decks in the shoe for a number of players."""
+        return self.decks_per_player * players + self.extra_decks
+
+    def opening_minimum(self, round_number: int) -> int:
+        """The opening minimum of a round (1-based)."""
+        mins = self.opening_minimums
+        return mins[min(round_number, len(mins)) - 1]
+
+    @cached_property
+    def kind_values(self) -> tuple[int, ...]:
+        """Card value of each kind (threes have none: they score as bonuses and penalties)."""
+        v = [0] * cards.NUM_KINDS
+        for k in cards.RANKS:
+            if k == cards.ACE:
+                v[k] = self.value_ace
+            elif k >= cards.EIGHT:
+                v[k] = self.value_eight_to_king
+            else:
+                v[k] = self.value_four_to_seven
+        v[cards.TWO] = self.value_two
+        v[cards.JOKER] = self.value_joker
+        return tuple(v)
+
+    def wild_limit(self, size: int, rank: int | None = None) -> int:
+        """Most wilds a meld of ``size`` cards of ``rank`` may hold (ratio rules)."""
+        if rank is not None and rank in self.wild_free_ranks:
+            return 0
+        best = 0
+        for w in range(1, size + 1):
+            if self.wilds_allowed(size - w, w, rank):
+                best = w
+        return best
+
+    def wilds_allowed(self, naturals: int, wilds: int, rank: int | None = None) -> bool:
+        """Whether a natural-rank meld of this composition satisfies the wild rules."""
+        if wilds == 0:
+            return True
+        if rank is not None and rank in self.wild_free_ranks:
+            return False
+        if self.max_wilds is not None and wilds > self.max_wilds:
+            return False
+        if naturals < self.min_naturals_with_wild:
+            return False
+        return naturals >= self.naturals_per_wild * wilds + self.natural_margin
+
+    def ratio_text(self) -> str:
+        """The wild-card rule in words."""
+        parts = []
+        a, b = self.naturals_per_wild, self.natural_margin
+        if a == 1 and b == 1:
+            parts.append("naturals must outnumber wilds")
+        elif a or b:
+            lhs = "wilds" if a == 1 else f"{a} × wilds"
+            parts.append(f"naturals must be at least {lhs}" + (f" + {b}" if b else ""))
+        if self.max_wilds is not None:
+            parts.append(f"at most {self.max_wilds} wilds")
+        if self.min_naturals_with_wild:
+            parts.append(f"a meld with a wild needs {self.min_naturals_with_wild} naturals")
+        if self.wild_free_ranks:
+            parts.append(_kinds_text(self.wild_free_ranks, plural=True) + " never take wilds")
+        return "; ".join(parts) or "no limit"
+
+    @property
+    def book_requirement_text(self) -> str:
+        items = []
+        for rank in self.special_books_to_go_out:
+            items.append(f"a clean book of {KIND_PLURALS[rank]}")
+        for n, what in ((self.clean_books_to_go_out, "clean"),
+                        (self.dirty_books_to_go_out, "dirty"),
+                        (self.wild_books_to_go_out, "all-wild")):
+            if n:
+                items.append(f"{n} {what} book" + ("s" if n > 1 else ""))
+        return ", ".join(items) or "no books"
+
+
+FIELDS: dict[str, FieldInfo] = {
+    f.name: FieldInfo(
+        name=f.name,
+        section=f.metadata["section"],
+        label=f.metadata["label"],
+        doc=f.metadata["doc"],
+        kind=f.metadata["kind"],
+        choices=f.metadata.get("choices", ()),
+        minimum=f.metadata.get("minimum", 0),
+        maximum=f.metadata.get("maximum"),
+    )
+    for f in dataclasses.fields(Profile)
+    if "section" in f.metadata
+}
+"""Every rule parameter, by name."""
+
+SECTIONS = ("players", "deal", "game", "melds", "pickup", "going_out", "scoring")
+_TOP_KEYS = ("name", "title", "source", "extends")
+
+
+# --- loading ----------------------------------------------------------------------------
+
+
+def builtin_profile_names() -> list[str]:
+    """Names of the profiles shipped with handfoot, default first."""
+    files = resources.files("handfoot").joinpath("profiles")
+    names = sorted(p.name.removesuffix(".toml") for p in files.iterdir()
+                   if p.name.endswith(".toml"))
+    names.remove("partnership-13")
+    return ["partnership-13", *names]
+
+
+DEFAULT_PROFILE = "partnership-13"
+
+
+def load_profile(name_or_path: str | Path, *, overrides: Mapping[str, Any] | None = None,
+                 ) -> Profile:
+    """Load a built-in profile by name, or a profile or house-rule TOML file by path.
+
+    ``overrides`` (flat ``{parameter: value}``, values as written in TOML) are applied last,
+    as a house-rule file's would be.
+    """
+    text, origin = _read_source(name_or_path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{origin}: not valid TOML: {exc}") from None
+    profile = profile_from_mapping(data, origin=origin, default_name=_stem(name_or_path))
+    if overrides:
+        profile = apply_overrides(profile, overrides, origin="overrides")
+    return profile
+
+
+def _stem(name_or_path: str | Path) -> str:
+    return Path(str(name_or_path)).name.removesuffix(".toml")
+
+
+def _read_source(name_or_path: str | Path) -> tuple[str, str]:
+    text_name = str(name_or_path)
+    if text_name in builtin_profile_names():
+        res = resources.files("handfoot").joinpath("profiles").joinpath(f"{text_name}.toml")
+        return res.read_text(encoding="utf-8"), f"{text_name}.toml"
+    path = Path(text_name)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except OSError as exc:
+            raise ProfileError(f"{path}: cannot read: {exc.strerror}") from None
+    known = builtin_profile_names()
+    close = difflib.get_close_matches(text_name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise ProfileError(
+        f"{text_name!r} is neither a built-in profile ({', '.join(known)}) nor a TOML file{hint}"
+    )
+
+
+def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
+                         default_name: str = "custom", _depth: int = 0) -> Profile:
+    """Build a profile from parsed TOML (a full profile, or ``extends`` plus overrides)."""
+    if _depth > 8:
+        raise ProfileError(f"{origin}: extends: profiles extend each other in a loop")
+    for key, value in data.items():
+        if key in _TOP_KEYS:
+            if not isinstance(value, str):
+                raise ProfileError(f"{origin}: {key}: must be a string")
+            continue
+        if key in SECTIONS:
+            if not isinstance(value, dict):
+                raise ProfileError(f"{origin}: [{key}] must be a table of parameters")
+            continue
+        if key in FIELDS:
+            raise ProfileError(
+                f"{origin}: {key}: belongs in the [{FIELDS[key].section}] section")
+        raise ProfileError(f"{origin}: {key}: unknown key{_suggest(key, [*_TOP_KEYS, *SECTIONS])}")
+
+    flat: dict[str, Any] = {}
+    for section in SECTIONS:
+        for key, value in data.get(section, {}).items():
+            info = FIELDS.get(key)
+            if info is None:
+                names = [n for n, i in FIELDS.items() if i.section == section]
+                raise ProfileError(
+                    f"{origin}: [{section}] {key}: unknown parameter{_suggest(key, list(FIELDS))}"
+                    + ("" if _suggest(key, names) else f" (parameters of [{section}]: "
+                       + ", ".join(names) + ")"))
+            if info.section != section:
+                raise ProfileError(
+                    f"{origin}: [{section}] {key}: belongs in the [{info.section}] section")
+            flat[key] = value
+
+    extends = data.get("extends")
+    if extends is not None:
+        try:
+            text, base_origin = _read_source(extends)
+        except ProfileError as exc:
+            raise ProfileError(f"{origin}: extends: {exc}") from None
+        base = profile_from_mapping(tomllib.loads(text), origin=base_origin,
+                                    default_name=_stem(extends), _depth=_depth + 1)
+        profile = apply_overrides(base, flat, origin=origin)
+        return dataclasses.replace(
+            profile,
+            name=data.get("name", default_name),
+            title=data.get("title", f"{base.title}, with house rules"),
+            source=data.get("source", base.source),
+            extends=base.extends or base.name,
+            overrides=tuple(sorted({**dict(base.overrides), **flat}.items())),
+        )
+    base = Profile()
+    profile = apply_overrides(base, flat, origin=origin, record=False)
+    return dataclasses.replace(
+        profile, name=data.get("name", default_name), title=data.get("title", default_name),
+        source=data.get("source", ""), extends=None, overrides=())
+
+
+def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
+                    record: bool = True) -> Profile:
+    """A copy of ``base`` with parameters changed, validated as a whole."""
+    changes: dict[str, Any] = {}
+    for key, raw in flat.items():
+        info = FIELDS.get(key)
+        if info is None:
+            raise ProfileError(f"{origin}: {key}: unknown parameter{_suggest(key, list(FIELDS))}")
+        changes[key] = _convert(info, raw, origin)
+    if record and changes:
+        merged = {**dict(base.overrides), **{k: flat[k] for k in changes}}
+        changes["overrides"] = tuple(sorted(merged.items()))
+    profile = dataclasses.replace(base, **changes)
+    _check_consistency(profile, origin)
+    return profile
+
+
+def _suggest(key: str, names: list[str]) -> str:
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "true/false", int: "an integer", str: "a string", float: "a number",
+            list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
+    where = f"{origin}: [{info.section}] {info.name}"
+    kind = info.kind
+
+    def check_int(v: Any, what: str = "") -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ProfileError(f"{where}: {what}must be an integer, not {_type_name(v)} {v!r}")
+        if v < info.minimum or (info.maximum is not None and v > info.maximum):
+            top = "" if info.maximum is None else f" to {info.maximum}"
+            raise ProfileError(f"{where}: {what}{v} is out of range ({info.minimum}{top})")
+        return v
+
+    if kind == "int":
+        return check_int(raw)
+    if kind == "opt_int":
+        if raw in ("none", "all"):
+            return None
+        if isinstance(raw, str):
+            raise ProfileError(f"{where}: must be an integer or \"none\", not {raw!r}")
+        return check_int(raw)
+    if kind == "bool":
+        if not isinstance(raw, bool):
+            raise ProfileError(f"{where}: must be true or false, not {_type_name(raw)} {raw!r}")
+        return raw
+    if kind == "str":
+        if not isinstance(raw, str):
+            raise ProfileError(f"{where}: must be a string, not {_type_name(raw)} {raw!r}")
+        if raw not in info.choices:
+            raise ProfileError(
+                f"{where}: {raw!r} is not one of {', '.join(info.choices)}"
+                + _suggest(raw, list(info.choices)))
+        return raw
+    if kind == "ints":
+        if not isinstance(raw, list) or not raw:
+            raise ProfileError(f"{where}: must be a non-empty list of integers")
+        return tuple(check_int(v, "each entry ") for v in raw)
+    if kind == "kinds":
+        if not isinstance(raw, list):
+            raise ProfileError(f"{where}: must be a list of card kinds, like [\"red 3\", \"2\"]")
+        return tuple(_kind_from_text(v, where) for v in raw)
+    if kind == "layouts":
+        if not isinstance(raw, list) or not raw:
+            raise ProfileError(f"{where}: must be a non-empty list like [\"2x2\", \"2x1\"]")
+        out = []
+        for v in raw:
+            if not isinstance(v, str):
+                raise ProfileError(f"{where}: {v!r} must be a string like \"2x2\"")
+            try:
+                out.append(Layout.parse(v))
+            except ValueError as exc:
+                raise ProfileError(f"{where}: {exc}") from None
+        return tuple(out)
+    if kind == "bonus_map":
+        if not isinstance(raw, dict):
+            raise ProfileError(f"{where}: must be a table like {{ 5 = 3000 }}")
+        return tuple(sorted((_kind_from_text(k, where), check_int(v, f"{k}: "))
+                            for k, v in raw.items()))
+    raise AssertionError(kind)
+
+
+_KIND_WORDS = {"red 3": cards.RED_THREE, "black 3": cards.BLACK_THREE, "joker": cards.JOKER,
+               "2": cards.TWO, "10": cards.TEN}
+
+
+def _kind_from_text(value: Any, where: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise ProfileError(f"{where}: {value!r} is not a card kind")
+    v = value.strip().lower()
+    if v in _KIND_WORDS:
+        return _KIND_WORDS[v]
+    for k, name in enumerate(KIND_NAMES):
+        if name.lower() == v:
+            return k
+    raise ProfileError(
+        f"{where}: {value!r} is not a card kind (4-10, J, Q, K, A, 2, joker, black 3, red 3)")
+
+
+def kind_to_text(kind: int) -> str:
+    """The TOML spelling of a kind."""
+    return KIND_NAMES[kind]
+
+
+def _kinds_text(kinds_: tuple[int, ...], *, plural: bool = False) -> str:
+    names = [(KIND_PLURALS if plural else KIND_NAMES)[k] for k in kinds_]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _check_consistency(p: Profile, origin: str) -> None:
+    def fail(keys: str, problem: str) -> None:
+        raise ProfileError(f"{origin}: {keys}: {problem}")
+
+    if p.book_max is not None and p.book_max < p.book_size:
+        fail("book_max", f"{p.book_max} is smaller than book_size {p.book_size}")
+    if p.min_meld_size > p.book_size:
+        fail("min_meld_size", f"{p.min_meld_size} is larger than book_size {p.book_size}")
+    if p.wild_books_to_go_out and not p.all_wild_melds:
+        fail("wild_books_to_go_out",
+             "an all-wild book is required to go out, but all_wild_melds is false")
+    if p.wild_book_bonus and not p.all_wild_melds and p.wild_book_bonus != Profile.wild_book_bonus:
+        pass  # a bonus that can never be earned is harmless
+    if p.pickup_wild_top == "like_pair" and not p.all_wild_melds:
+        fail("pickup_wild_top",
+             "\"like_pair\" melds the wild top card into an all-wild meld, but all_wild_melds "
+             "is false")
+    if p.final_discard == "forbidden" and p.min_cards_kept == 0:
+        pass  # a player may hold no cards and still not be out (singles with OPT-05 differ)
+    for rank in (*p.wild_free_ranks, *p.special_books_to_go_out,
+                 *(r for r, _ in p.special_book_bonus)):
+        if rank not in cards.RANKS:
+            fail("ranks", f"{KIND_NAMES[rank]} is not a meldable rank (4 to A)")
+    if p.min_naturals_with_wild > p.book_size:
+        fail("min_naturals_with_wild", "is larger than a book")
+    # Every seating must leave a stock to draw from.
+    for layout in p.layouts:
+        players = layout.players
+        shoe = p.decks(players) * (52 + p.jokers_per_deck)
+        dealt = players * (p.hand_size + p.knee_size + p.foot_size) + p.starter_cards
+        if dealt + p.draw_count > shoe:
+            fail("layouts",
+                 f"with {players} players the shoe holds {shoe} cards but the deal needs "
+                 f"{dealt} and a draw")
+    if p.decks(p.layout.players) < 1:
+        fail("decks_per_player", "the shoe would hold no deck")
+
+
+def profile_to_toml_values(p: Profile) -> dict[str, dict[str, Any]]:
+    """Every parameter of a profile as TOML values, by section (for ``--json`` and docs)."""
+    out: dict[str, dict[str, Any]] = {s: {} for s in SECTIONS}
+    for name, info in FIELDS.items():
+        out[info.section][name] = value_to_toml(info, getattr(p, name))
+    return out
+
+
+def value_to_toml(info: FieldInfo, value: Any) -> Any:
+    """A parameter value as it is written in TOML."""
+    if info.kind == "opt_int":
+        return ("all" if info.name == "pickup_count" else "none") if value is None else value
+    if info.kind == "ints":
+        return list(value)
+    if info.kind == "kinds":
+        return [kind_to_text(k) for k in value]
+    if info.kind == "layouts":
+        return [str(x) for x in value]
+    if info.kind == "bonus_map":
+        return {kind_to_text(k): v for k, v in value}
+    return value
+
+
+# Formatters used by `rules show` and `rules diff`.
+Describer = Callable[[Profile], str]
