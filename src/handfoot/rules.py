@@ -227,6 +227,10 @@ class Profile:
         True, "pickup", "Pair needed",
         "Whether the taker must hold a natural pair of the top card (two like wilds for a "
         "wild top) and meld them with it at once.", "bool")
+    pickup_melds_top: bool = _f(
+        True, "pickup", "Top card melded",
+        "Whether the top card must be melded at once (false: it joins the hand like the rest).",
+        "bool")
     pickup_black_three_blocks: bool = _f(
         True, "pickup", "Black 3 blocks", "Whether a black 3 on top blocks the pickup.", "bool")
     pickup_wild_top: str = _f(
