@@ -273,7 +273,7 @@ class GameState:
     """A game of Hand and Foot in progress. See the module docstring."""
 
     __slots__ = (
-        "_refused", "asked", "deals", "dealer", "feet", "first_player", "foot_picked",
+        "_refused", "asked", "deal", "deals", "dealer", "feet", "first_player", "foot_picked",
         "foot_played", "foot_turn_done", "held", "held_faces", "held_n", "knees", "layout",
         "melds", "opened", "pending", "pending_answerers", "permission", "phase",
         "picked_pile", "pile", "players", "profile", "red_threes", "results", "round_number",
@@ -288,6 +288,8 @@ class GameState:
     side_of: tuple[int, ...]
     seed: int | None
     deals: tuple[Deal, ...]
+    deal: Deal
+    """The current round's deal (hidden information: never part of a view)."""
     round_number: int
     dealer: int
     first_player: int
@@ -361,6 +363,7 @@ class GameState:
     def _start_round(self, round_number: int) -> None:
         deal = self._deal_for(round_number)
         n, s = self.players, self.sides
+        self.deal = deal
         self.round_number = round_number
         self.dealer = deal.dealer
         self.first_player = deal.first_player
@@ -404,6 +407,7 @@ class GameState:
         c.side_of = self.side_of
         c.seed = self.seed
         c.deals = self.deals
+        c.deal = self.deal
         c.round_number = self.round_number
         c.dealer = self.dealer
         c.first_player = self.first_player
