@@ -165,6 +165,8 @@ class RoundResult:
 class PlayerView:
     """What one seat may know: its own cards, the table, and counts of hidden packets."""
 
+    profile: Profile
+    """The rules (public)."""
     seat: int
     side: int
     players: int
@@ -1436,6 +1438,7 @@ class GameState:
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != Phase.GAME_OVER
         return PlayerView(
+            profile=self.profile,
             seat=seat,
             side=side,
             players=self.players,
