@@ -1,0 +1,183 @@
+"""Building game positions for tests.
+
+:func:`position` sets up a round in the middle of play: given hands, feet, melds on the
+table, the discard pile and the top of the stock, with every other card of the shoe in
+the stock, so no card is created or lost. Moves are then played through the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+
+from handfoot import cards
+from handfoot.engine import GameState, Phase, TableMeld, deal_round
+from handfoot.moves import WILD_MELD
+from handfoot.rules import Layout, Profile, load_profile
+
+
+def faces(text: str) -> list[int]:
+    """Cards in the notation: ``"KS KD 2C"``."""
+    return cards.parse_faces(text)
+
+
+class Pool:
+    """The cards of a shoe not yet placed."""
+
+    def __init__(self, profile: Profile, players: int) -> None:
+        self.counts = cards.face_counts(
+            cards.build_shoe(profile.decks(players), profile.jokers_per_deck))
+
+    def take(self, wanted: Iterable[int]) -> list[int]:
+        out = []
+        for f in wanted:
+            if self.counts[f] <= 0:
+                raise ValueError(f"the shoe has no more {cards.face_name(f)}")
+            self.counts[f] -= 1
+            out.append(f)
+        return out
+
+    def take_kind(self, kind: int, n: int) -> list[int]:
+        out = []
+        for f in cards.KIND_FACES[kind]:
+            while self.counts[f] and len(out) < n:
+                self.counts[f] -= 1
+                out.append(f)
+        if len(out) < n:
+            raise ValueError(f"the shoe has too few {cards.KIND_PLURALS[kind]}")
+        return out
+
+    def filler(self, n: int, rng: random.Random) -> list[int]:
+        """``n`` cards that are not red threes, drawn at random from what is left."""
+        rest = [f for f in range(cards.NUM_FACES) for _ in range(self.counts[f])
+                if cards.FACE_KIND[f] != cards.RED_THREE]
+        rng.shuffle(rest)
+        chosen = rest[:n]
+        return self.take(chosen)
+
+    def remaining(self) -> list[int]:
+        return cards.faces_from_counts(self.counts)
+
+
+def meld_from_text(text: str, pool: Pool) -> TableMeld:
+    """A table meld from cards (``"9S 9H 9D 2C"``) or kinds (``"9 9 9 2"``)."""
+    words = text.split()
+    out: list[int] = []
+    for w in words:
+        try:
+            out.extend(pool.take([cards.parse_face(w)]))
+        except cards.CardError:
+            out.extend(pool.take_kind(cards.parse_kind(w), 1))
+    kinds = [cards.FACE_KIND[f] for f in out]
+    naturals = [k for k in kinds if not cards.is_wild(k)]
+    target = naturals[0] if naturals else WILD_MELD
+    assert all(k == target for k in naturals), text
+    return TableMeld(target, len(naturals), kinds.count(cards.TWO), kinds.count(cards.JOKER),
+                     tuple(out))
+
+
+def _cards(text: str, pool: Pool) -> list[int]:
+    out: list[int] = []
+    for w in text.split():
+        try:
+            out.extend(pool.take([cards.parse_face(w)]))
+        except cards.CardError:
+            out.extend(pool.take_kind(cards.parse_kind(w), 1))
+    return out
+
+
+def position(profile: str | Profile = "partnership-13", *,
+             layout: Layout | None = None,
+             round_number: int = 1,
+             turn: int = 0,
+             phase: Phase = Phase.DRAW,
+             hands: Mapping[int, str] | None = None,
+             feet: Mapping[int, str] | None = None,
+             in_foot: Iterable[int] = (),
+             foot_played: Iterable[int] = (),
+             foot_turn_done: Iterable[int] = (),
+             melds: Mapping[int, Iterable[str]] | None = None,
+             red_threes: Mapping[int, int] | None = None,
+             opened: Iterable[int] | None = None,
+             pile: str = "",
+             stock_top: str = "",
+             stock_size: int | None = None,
+             seed: int = 7) -> GameState:
+    """A game position for tests; every card of the shoe is somewhere.
+
+    ``hands``/``feet`` give a seat's cards (kinds like ``"K"`` or faces like ``"KS"``);
+    seats not given get random filler (no red 3s) of the dealt size. Seats in ``in_foot``
+    have picked up their Foot (their ``hands`` entry is then the Foot in play). ``melds``
+    lists each side's table melds; a side with melds is opened unless ``opened`` says
+    otherwise. ``pile`` is bottom first; ``stock_top`` is the top of the stock, first card
+    drawn first; ``stock_size`` trims the stock (the trimmed cards go under the pile's
+    bottom, so they still exist).
+    """
+    p = load_profile(profile) if isinstance(profile, str) else profile
+    layout = layout or p.layout
+    rng = random.Random(seed)
+    state = GameState.new(p, layout=layout, deals=[deal_round(p, layout, seed, 1)])
+    pool = Pool(p, layout.players)
+    hands = dict(hands or {})
+    feet = dict(feet or {})
+    in_foot = set(in_foot)
+    melds = dict(melds or {})
+    table = {side: [meld_from_text(t, pool) for t in melds.get(side, ())]
+             for side in range(layout.sides)}
+    reds = {side: pool.take_kind(cards.RED_THREE, (red_threes or {}).get(side, 0))
+            for side in range(layout.sides)}
+    pile_faces = _cards(pile, pool)
+    top_faces = _cards(stock_top, pool)
+    held = {s: _cards(hands[s], pool) for s in hands}
+    foot = {s: _cards(feet[s], pool) for s in feet}
+    for s in range(layout.players):
+        if s not in held:
+            held[s] = pool.filler(p.hand_size, rng)
+        if s not in foot:
+            foot[s] = [] if s in in_foot else pool.filler(p.foot_size, rng)
+        if s in in_foot and foot[s]:
+            raise ValueError("a seat in its Foot has no Foot packet left")
+    rest = pool.remaining()
+    rng.shuffle(rest)
+    stock = top_faces + rest  # top first
+    if stock_size is not None:
+        extra = stock[stock_size:]
+        stock = stock[:stock_size]
+        pile_faces = extra + pile_faces
+    # surgery on a fresh state
+    state.round_number = round_number
+    state.held_faces = [cards.face_counts(held[s]) for s in range(layout.players)]
+    state.held = [cards.kind_counts(held[s]) for s in range(layout.players)]
+    state.held_n = [len(held[s]) for s in range(layout.players)]
+    state.feet = [foot[s] for s in range(layout.players)]
+    state.knees = [[] for _ in range(layout.players)]
+    state.foot_picked = [s in in_foot for s in range(layout.players)]
+    state.foot_played = [s in set(foot_played) for s in range(layout.players)]
+    state.foot_turn_done = [s in set(foot_turn_done) for s in range(layout.players)]
+    state.melds = [table[side] for side in range(layout.sides)]
+    state.red_threes = [reds[side] for side in range(layout.sides)]
+    opened_sides = set(opened) if opened is not None else {s for s in table if table[s]}
+    state.opened = [side in opened_sides for side in range(layout.sides)]
+    state.stock = list(reversed(stock))
+    state.pile = pile_faces
+    state.seat = state.actor = turn
+    state.phase = phase
+    state.undo_stack = []
+    state.staged = {}
+    assert sorted(state.all_faces()) == sorted(
+        cards.build_shoe(p.decks(layout.players), p.jokers_per_deck))
+    return state
+
+
+def snapshot(state: GameState) -> tuple[object, ...]:
+    """Everything about a state, for asserting that an illegal move changed nothing."""
+    return (
+        state.round_number, state.phase, state.seat, state.actor,
+        [h[:] for h in state.held_faces], [h[:] for h in state.held], state.held_n[:],
+        [f[:] for f in state.feet], state.foot_picked[:], state.foot_played[:],
+        state.foot_turn_done[:], state.stock[:], state.pile[:],
+        [m[:] for m in state.melds], [r[:] for r in state.red_threes], state.opened[:],
+        state.permission[:], state.asked, state._refused, state.pending, state.pending_answerers[:],
+        state.picked_pile, len(state.undo_stack), sorted(state.staged.items()),
+        state.totals[:], len(state.results),
+    )
