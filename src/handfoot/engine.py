@@ -622,6 +622,8 @@ class GameState:
             self._add(seat, top)
         if plan.steps:
             self.opened[side] = True
+            if self.foot_picked[seat]:
+                self.foot_played[seat] = True
         self.staged = {}
         self.picked_pile = True
         self.phase = Phase.PLAY
