@@ -472,6 +472,9 @@ def _read_source(name_or_path: str | Path) -> tuple[str, str]:
             return path.read_text(encoding="utf-8"), str(path)
         except OSError as exc:
             raise ProfileError(f"{path}: cannot read: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ProfileError(
+                f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
     known = builtin_profile_names()
     close = difflib.get_close_matches(text_name, known, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -516,17 +519,29 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
 
     extends = data.get("extends")
     if extends is not None:
+        # A relative path is read from the folder of the file that names it.
+        source = extends
+        if extends not in builtin_profile_names() and Path(origin).is_file():
+            near = Path(origin).parent / extends
+            if near.suffix == ".toml" or near.exists():
+                source = str(near)
         try:
-            text, base_origin = _read_source(extends)
+            text, base_origin = _read_source(source)
         except ProfileError as exc:
             raise ProfileError(f"{origin}: extends: {exc}") from None
-        base = profile_from_mapping(tomllib.loads(text), origin=base_origin,
+        try:
+            base_data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ProfileError(f"{origin}: extends: {base_origin}: not valid TOML: {exc}"
+                               ) from None
+        base = profile_from_mapping(base_data, origin=base_origin,
                                     default_name=_stem(extends), _depth=_depth + 1)
         profile = apply_overrides(base, flat, origin=origin)
         return dataclasses.replace(
             profile,
             name=data.get("name", default_name),
-            title=data.get("title", f"{base.title}, with house rules"),
+            title=data.get("title", base.title if base.extends else
+                           f"{base.title}, with house rules"),
             source=data.get("source", base.source),
             extends=base.extends or base.name,
             overrides=tuple(sorted({**dict(base.overrides), **flat}.items())),
@@ -675,10 +690,12 @@ def _check_consistency(p: Profile, origin: str) -> None:
              "is false")
     if p.final_discard == "forbidden" and p.min_cards_kept == 0:
         pass  # a player may hold no cards and still not be out (singles with OPT-05 differ)
-    for rank in (*p.wild_free_ranks, *p.special_books_to_go_out,
-                 *(r for r, _ in p.special_book_bonus)):
-        if rank not in cards.RANKS:
-            fail("ranks", f"{KIND_NAMES[rank]} is not a meldable rank (4 to A)")
+    for key, ranks in (("wild_free_ranks", p.wild_free_ranks),
+                       ("special_books_to_go_out", p.special_books_to_go_out),
+                       ("special_book_bonus", tuple(r for r, _ in p.special_book_bonus))):
+        for rank in ranks:
+            if rank not in cards.RANKS:
+                fail(key, f"{KIND_NAMES[rank]} is not a meldable rank (4 to A)")
     if p.min_naturals_with_wild > p.book_size:
         fail("min_naturals_with_wild", "is larger than a book")
     # Every seating must leave a stock to draw from.
