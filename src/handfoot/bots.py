@@ -113,26 +113,26 @@ class EasyBot:
             groups = _greedy_groups(view, counts, top_kind=top)
             if not groups:
                 return []
-            return _stage_actions(groups) + [mv.PICKUP]
+            return [*_stage_actions(groups), mv.PICKUP]
         groups = _greedy_groups(view, counts)
         used = sum(g.size for g in groups)
         in_last = view.in_foot[view.seat]
         left = len(view.hand) - used
         if in_last and left <= 1:
             if left == 0 and p.final_discard != "required":
-                return _stage_actions(groups) + [mv.GO_OUT]
+                return [*_stage_actions(groups), mv.GO_OUT]
             if left == 1 and p.final_discard != "forbidden":
                 rest = [k for k in range(cards.RED_THREE)
                         if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
                 if rest:
-                    return _stage_actions(groups) + [mv.GO_OUT_DISCARD + rest[0]]
+                    return [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
         if not groups:
             return []
         if in_last:
             groups = _trim_to_keep(groups, len(view.hand) - (p.min_cards_kept + 1))
             if not groups:
                 return []
-        return _stage_actions(groups) + [mv.CONFIRM]
+        return [*_stage_actions(groups), mv.CONFIRM]
 
 
 def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
@@ -169,7 +169,7 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
                                        or all(m.target != r for m in own)):
             groups.append([r, min(n, cap), 0, 0, 0, 0])
     # wilds: onto melds where the ratio allows, most valuable first
-    for wi, w in ((1, JOKER), (0, TWO)):
+    for wi, _w in ((1, JOKER), (0, TWO)):
         for g in sorted(groups, key=lambda g: -(g[4] + g[1])):
             while wild_left[wi] > 0:
                 nat = g[4] + g[1]

@@ -64,7 +64,7 @@ KIND_CODES: Final = (
 
 def is_wild(kind: int) -> bool:
     """True for the two and the joker."""
-    return kind == TWO or kind == JOKER
+    return kind in (TWO, JOKER)
 
 
 # --- faces -----------------------------------------------------------------------------

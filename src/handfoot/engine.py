@@ -275,11 +275,42 @@ class GameState:
     """A game of Hand and Foot in progress. See the module docstring."""
 
     __slots__ = (
-        "_refused", "asked", "deal", "deals", "dealer", "feet", "first_player", "foot_picked",
-        "foot_played", "foot_turn_done", "held", "held_faces", "held_n", "knees", "layout",
-        "melds", "opened", "pending", "pending_answerers", "permission", "phase",
-        "picked_pile", "pile", "players", "profile", "red_threes", "results", "round_number",
-        "seat", "actor", "seed", "side_of", "sides", "staged", "stock", "totals",
+        "_refused",
+        "actor",
+        "asked",
+        "deal",
+        "dealer",
+        "deals",
+        "feet",
+        "first_player",
+        "foot_picked",
+        "foot_played",
+        "foot_turn_done",
+        "held",
+        "held_faces",
+        "held_n",
+        "knees",
+        "layout",
+        "melds",
+        "opened",
+        "pending",
+        "pending_answerers",
+        "permission",
+        "phase",
+        "picked_pile",
+        "pile",
+        "players",
+        "profile",
+        "red_threes",
+        "results",
+        "round_number",
+        "seat",
+        "seed",
+        "side_of",
+        "sides",
+        "staged",
+        "stock",
+        "totals",
         "undo_stack",
     )
 
@@ -715,8 +746,8 @@ class GameState:
             if m.target == WILD_MELD or m.size + 1 != p.book_size:
                 continue
             if (m.target == top_kind
-                    or cards.is_wild(top_kind)
-                    and p.wilds_allowed(m.naturals, m.wilds + 1, m.target)):
+                    or (cards.is_wild(top_kind)
+                    and p.wilds_allowed(m.naturals, m.wilds + 1, m.target))):
                 raise IllegalMoveError(
                     f"the top card would complete your book of {KIND_PLURALS[m.target]}, so "
                     "you cannot take it")
@@ -834,7 +865,7 @@ class GameState:
                 else:
                     n += 1
             value = values[t] * g.naturals + values[TWO] * g.twos + values[JOKER] * g.jokers
-            if with_top:
+            if with_top and top_kind is not None:
                 value += values[top_kind]
             plan.value += value
             if t == WILD_MELD:
@@ -1253,10 +1284,9 @@ class GameState:
         if slot == 0:
             if existing + s0 >= cap:
                 return False
-            if kind > cards.ACE and target != WILD_MELD and existing == 0 and not self.staged.get(
-                    target * 2, (0,))[0]:
-                return False
-            return True
+            # a wild for a rank needs that rank's meld on the table or naturals staged for it
+            return not (kind > cards.ACE and target != WILD_MELD and existing == 0
+                        and not self.staged.get(target * 2, (0,))[0])
         if target != WILD_MELD and not p.new_meld_after_book:
             return False
         s1 = sum(self.staged.get(target * 2 + 1, (0, 0, 0)))

@@ -135,7 +135,8 @@ class SimulationStats:
         d = self.as_dict()
         ends = self.round_ends
         lines = [
-            f"profile {self.profile} ({self.layout}), bots {', '.join(self.bots)}, seed {self.seed}",
+            f"profile {self.profile} ({self.layout}), bots {', '.join(self.bots)}, "
+            f"seed {self.seed}",
             f"games: {self.games}   rounds: {self.rounds}",
             f"moves per game: {d['moves_per_game']}   actions per game: {d['actions_per_game']}",
             "rounds ended: " + ", ".join(f"{reason} {n}" for reason, n in sorted(ends.items())),
