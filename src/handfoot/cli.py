@@ -12,11 +12,39 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from handfoot import __version__, rulebook
-from handfoot.rules import DEFAULT_PROFILE, ProfileError, builtin_profile_names, load_profile
+from handfoot.bots import BOTS, make_bot
+from handfoot.engine import GameState
+from handfoot.record import (
+    GameRecord,
+    GameRecorder,
+    RecordError,
+    format_breakdown,
+    replay_command,
+    to_json,
+)
+from handfoot.rules import (
+    DEFAULT_PROFILE,
+    Layout,
+    Profile,
+    ProfileError,
+    builtin_profile_names,
+    load_profile,
+)
+from handfoot.sim import GameSummary, derive_seed, play_game, simulate
 
-__all__ = ["build_parser", "cmd_rules_diff", "cmd_rules_list", "cmd_rules_show", "main"]
+__all__ = [
+    "build_parser",
+    "cmd_demo",
+    "cmd_replay",
+    "cmd_rules_diff",
+    "cmd_rules_list",
+    "cmd_rules_show",
+    "cmd_simulate",
+    "main",
+]
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -30,7 +58,49 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_rules_commands(commands)
+    add_play_commands(commands)
     return parser
+
+
+def _add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> None:
+    cmd.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
+                     help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
+    cmd.add_argument("--layout", metavar="SIDESxSEATS",
+                     help="seating, e.g. 2x2 or 2x1 (default: the profile's first)")
+    cmd.add_argument("--bots", default=bots_default, metavar="BOT[,BOT...]",
+                     help=f"one bot for every seat or one per seat, from: {', '.join(BOTS)} "
+                          f"(default {bots_default})")
+    cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+
+
+def add_play_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``simulate``, ``demo`` and ``replay``."""
+    sim = commands.add_parser(
+        "simulate", help="play many games between bots and print statistics",
+        description="Play complete games between bots and print statistics. The same seed "
+                    "gives the same games and the same output.")
+    _add_table_options(sim, bots_default="random")
+    sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    sim.add_argument("--records", metavar="DIR",
+                     help="write every game's record to DIR as game-NNNN.json")
+    sim.set_defaults(func=cmd_simulate)
+
+    demo = commands.add_parser(
+        "demo", help="watch one game between bots, round by round",
+        description="Play one seeded game between bots and print how each round ended and "
+                    "each side's score breakdown.")
+    _add_table_options(demo, bots_default="easy")
+    demo.add_argument("--record", metavar="FILE", help="also write the game's record to FILE")
+    demo.set_defaults(func=cmd_demo)
+
+    rep = commands.add_parser(
+        "replay", help="re-validate a game record and print its scores",
+        description="Replay a game record, checking every move; print each round's score "
+                    "breakdown. Exit 1 at the first illegal move, 2 for an unreadable file.")
+    rep.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(func=cmd_replay)
 
 
 def add_rules_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -116,6 +186,104 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- playing ----------------------------------------------------------------------------
+
+
+def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
+    profile = load_profile(args.profile)
+    try:
+        layout = Layout.parse(args.layout) if args.layout else profile.layout
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if layout not in profile.layouts:
+        allowed = ", ".join(str(x) for x in profile.layouts)
+        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise UsageError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    if len(bots) not in (1, layout.players):
+        raise UsageError(f"give one bot for every seat or {layout.players} bots, "
+                         f"not {len(bots)}")
+    return profile, layout, bots
+
+
+class UsageError(ValueError):
+    """A command-line option that makes no sense."""
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play ``--games`` games and print statistics (or JSON); optionally write records."""
+    profile, layout, bots = _table(args)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    records = Path(args.records) if args.records else None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+
+    def on_game(index: int, state: GameState, summary: GameSummary,
+                record: GameRecord | None) -> None:
+        if records is not None and record is not None:
+            path = records / f"game-{index + 1:04d}.json"
+            path.write_text(to_json(record), encoding="utf-8")
+
+    stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
+                     record=records is not None, on_game=on_game)
+    if args.json:
+        print(json.dumps(stats.as_dict(), indent=2))
+    else:
+        print(stats.format())
+        if records is not None:
+            print(f"records: {args.games} games written to {records}/")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Play one game between bots and print each round's ending and breakdown."""
+    profile, layout, bots = _table(args)
+
+    names = bots if len(bots) > 1 else bots * layout.players
+    players = [make_bot(name, derive_seed(args.seed, "demo-bot", seat))
+               for seat, name in enumerate(names)]
+    state = GameState.new(profile, layout=layout, seed=args.seed)
+    recorder = GameRecorder(state, seat_names=[f"{n} {i + 1}" for i, n in enumerate(names)],
+                            metadata={"seed": args.seed})
+    print(f"{profile.title} ({profile.name}), {layout.describe()}, seed {args.seed}")
+    for side in range(layout.sides):
+        seats = ", ".join(f"seat {s + 1} ({names[s]})" for s in layout.seats_of(side))
+        print(f"  side {side + 1}: {seats}")
+    shown = 0
+
+    def show_rounds(state: GameState) -> None:
+        nonlocal shown
+        for result in state.results[shown:]:
+            print()
+            print(format_breakdown(
+                result, seat_names=[f"{names[s]} {s + 1}" for s in range(layout.players)]))
+        shown = len(state.results)
+
+    play_game(profile, args.seed, players, recorder=recorder, after=show_rounds)
+    winners = state.winners()
+    print()
+    if len(winners) == 1:
+        print(f"Side {winners[0] + 1} wins, {state.totals[winners[0]]} to "
+              + " and ".join(str(t) for s, t in enumerate(state.totals) if s != winners[0]))
+    else:
+        print("Shared victory: sides " + " and ".join(str(s + 1) for s in winners)
+              + f" with {state.totals[winners[0]]}")
+    if args.record:
+        Path(args.record).write_text(to_json(recorder.record()), encoding="utf-8")
+        print(f"record written to {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record; print its breakdowns or the first illegal move."""
+    code, text = replay_command(args.file, json_output=args.json)
+    print(text, file=sys.stdout if code != 2 else sys.stderr)
+    return code
+
+
 # --- entry point ------------------------------------------------------------------------
 
 
@@ -133,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except (ProfileError, OSError) as exc:
+    except (ProfileError, RecordError, UsageError, OSError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
 

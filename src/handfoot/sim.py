@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from handfoot.bots import Bot, make_bot
 from handfoot.engine import GameState, IllegalMoveError
-from handfoot.moves import Move
+from handfoot.record import GameRecord, GameRecorder
 from handfoot.rules import Layout, Profile
 
 __all__ = ["GameSummary", "SafetyCapReached", "SimulationStats", "play_game", "simulate"]
@@ -46,30 +46,30 @@ class GameSummary:
 
 def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
               layout: Layout | None = None,
-              on_move: Callable[[GameState, int, Move], None] | None = None,
-              state: GameState | None = None) -> tuple[GameState, GameSummary]:
+              state: GameState | None = None,
+              recorder: GameRecorder | None = None,
+              after: Callable[[GameState], None] | None = None,
+              ) -> tuple[GameState, GameSummary]:
     """Play one game to its end, each seat's bot choosing from its own view.
 
-    ``on_move(state_before, seat, move)`` is called for every committed player move, before
-    it is applied (a recorder uses it).
+    Plays ``state`` if given (else a new game from ``seed``), through ``recorder`` if
+    given, so the game is recorded; ``after(state)`` is called after every action.
     """
+    if recorder is not None:
+        state = recorder.state
     state = state or GameState.new(profile, layout=layout, seed=seed)
+    apply = recorder.apply_action if recorder is not None else state.apply_action
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
     while not state.is_over:
         seat = state.to_act
-        action = bots[seat].choose(state.view(seat))
-        if on_move is None:
-            committed = state.apply_action(action)
-        else:
-            before = state.copy()
-            committed = state.apply_action(action)
-            if committed is not None:
-                on_move(before, seat, committed)
+        committed = apply(bots[seat].choose(state.view(seat)))
         actions += 1
         if committed is not None:
             moves += 1
+        if after is not None:
+            after(state)
         if actions > MAX_ACTIONS_PER_GAME:
             raise SafetyCapReached(
                 f"game with seed {seed} did not end after {MAX_ACTIONS_PER_GAME} actions")
@@ -149,10 +149,15 @@ class SimulationStats:
 
 def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None = None,
              bots: Sequence[str] = ("random",),
-             on_game: Callable[[int, GameState, GameSummary], None] | None = None,
-             on_move: Callable[[GameState, int, Move], None] | None = None,
+             record: bool = False,
+             on_game: Callable[[int, GameState, GameSummary, GameRecord | None], None]
+             | None = None,
              ) -> SimulationStats:
-    """Play ``games`` complete games; ``bots`` names one level per seat, or one for all."""
+    """Play ``games`` complete games; ``bots`` names one level per seat, or one for all.
+
+    With ``record``, each game is recorded and its :class:`GameRecord` passed to
+    ``on_game(index, state, summary, record)``.
+    """
     layout = layout or profile.layout
     names = tuple(bots) if len(bots) > 1 else tuple(bots) * layout.players
     if len(names) != layout.players:
@@ -161,12 +166,15 @@ def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None =
     for i in range(games):
         game_seed = derive_seed(seed, "game", i)
         players = [make_bot(name, derive_seed(seed, "bot", i, s)) for s, name in enumerate(names)]
+        state = GameState.new(profile, layout=layout, seed=game_seed)
+        recorder = GameRecorder(state, seat_names=list(names),
+                                metadata={"game": i + 1}) if record else None
         try:
-            state, summary = play_game(profile, game_seed, players, layout=layout,
-                                       on_move=on_move)
+            state, summary = play_game(profile, game_seed, players, state=state,
+                                       recorder=recorder)
         except IllegalMoveError as exc:  # a bot chose an illegal action: an engine bug
             raise RuntimeError(f"game {i} (seed {game_seed}): {exc}") from exc
         stats.add(summary)
         if on_game is not None:
-            on_game(i, state, summary)
+            on_game(i, state, summary, recorder.record() if recorder is not None else None)
     return stats
