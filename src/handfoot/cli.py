@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> None:
     cmd.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
                      help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
+    cmd.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                     help="change one rule parameter, as in a house-rule file "
+                          "(repeatable), e.g. --set rounds=1 --set pickup_count=all")
     cmd.add_argument("--layout", metavar="SIDESxSEATS",
                      help="seating, e.g. 2x2 or 2x1 (default: the profile's first)")
     cmd.add_argument("--bots", default=bots_default, metavar="BOT[,BOT...]",
@@ -189,8 +193,24 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
 # --- playing ----------------------------------------------------------------------------
 
 
+def parse_overrides(items: list[str]) -> dict[str, object]:
+    """``["rounds=1", "pickup_count=all"]`` as parameters with TOML values."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set {item!r}: write PARAM=VALUE, like rounds=1")
+        try:
+            value = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()  # a bare word such as all or none
+        out[key.strip()] = value
+    return out
+
+
 def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
-    profile = load_profile(args.profile)
+    profile = load_profile(args.profile, overrides=parse_overrides(args.set),
+                           overrides_origin="--set")
     try:
         layout = Layout.parse(args.layout) if args.layout else profile.layout
     except ValueError as exc:

@@ -440,7 +440,7 @@ DEFAULT_PROFILE = "partnership-13"
 
 
 def load_profile(name_or_path: str | Path, *, overrides: Mapping[str, Any] | None = None,
-                 ) -> Profile:
+                 overrides_origin: str = "overrides") -> Profile:
     """Load a built-in profile by name, or a profile or house-rule TOML file by path.
 
     ``overrides`` (flat ``{parameter: value}``, values as written in TOML) are applied last,
@@ -453,7 +453,9 @@ def load_profile(name_or_path: str | Path, *, overrides: Mapping[str, Any] | Non
         raise ProfileError(f"{origin}: not valid TOML: {exc}") from None
     profile = profile_from_mapping(data, origin=origin, default_name=_stem(name_or_path))
     if overrides:
-        profile = apply_overrides(profile, overrides, origin="overrides")
+        base_name = profile.extends or profile.name
+        profile = dataclasses.replace(
+            apply_overrides(profile, overrides, origin=overrides_origin), extends=base_name)
     return profile
 
 
