@@ -17,6 +17,7 @@ Notation (case-insensitive)::
     pickup K K 2 | A A A      take the pile; the top card joins the first group of its rank
     meld K K K 2 | 9 9 9      lay or extend melds; groups are separated by "|"
     meld JK JK 2              a group of wild cards only is an all-wild meld
+    meld K: 2                 "RANK:" names the meld: wild cards alone added to the kings
     discard 5                 discard a card of that kind (K, 10, 2, JK, B3, ...)
     goout 9 9 | Q discard B3  go out: meld the groups, then discard (or no "discard")
     yes / no                  answer a partner's "May I go out?"
@@ -24,7 +25,9 @@ Notation (case-insensitive)::
     knock                     end a turn without discarding (where the profile says so)
 
 Cards in a group are kinds; full cards (``KS``) are accepted and read as their kind. Each
-group holds one natural rank plus wilds, or wilds only. Groups apply in order: a group for
+group holds one natural rank plus wilds, or wilds only; a group of wilds only is for the
+all-wild meld unless it starts with the rank it is for (``K: 2``, adding a two to the side's
+kings; ``K: K 2`` is the same as ``K 2``). Groups apply in order: a group for
 a rank goes onto the side's unfinished meld of that rank, or starts a new meld when there
 is none, so "complete a meld, then start another" is two groups of the same rank.
 """
@@ -149,7 +152,8 @@ class ClearStaged:
     """Action layer: put the staged cards back."""
 
 
-Move = Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock | Stage | Confirm | ClearStaged
+Move = (Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock | Stage | Confirm
+        | ClearStaged)
 PlayerMove = Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock
 
 # --- the integer action encoding -------------------------------------------------------
@@ -236,6 +240,8 @@ class MoveSyntaxError(ValueError):
 def format_group(group: MeldGroup) -> str:
     parts: list[str] = []
     if group.target != WILD_MELD:
+        if not group.naturals:  # wilds alone for a rank's meld: name the rank
+            parts.append(KIND_CODES[group.target] + ":")
         parts += [KIND_CODES[group.target]] * group.naturals
     parts += ["2"] * group.twos + ["JK"] * group.jokers
     return " ".join(parts)
@@ -276,11 +282,22 @@ def format_move(move: Move) -> str:
 
 def parse_group(text: str) -> MeldGroup:
     """Read one meld group: the cards of one natural rank plus wilds, or wilds only."""
-    words = text.split()
+    words = text.replace(":", ": ").split()
     if not words:
         raise MoveSyntaxError("an empty meld group: list its cards, like K K 2")
     rank: int | None = None
     naturals = twos = jokers = 0
+    if words[0].endswith(":"):  # "K: 2": the meld the group is for
+        try:
+            rank = cards.parse_kind(words[0][:-1])
+        except CardError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        if rank not in cards.RANKS:
+            raise MoveSyntaxError(
+                f"{words[0]!r}: name a meld by its rank (4 to A), like K: 2")
+        words = words[1:]
+        if not words:
+            raise MoveSyntaxError(f"{text.strip()!r}: list the cards after {KIND_CODES[rank]}:")
     for word in words:
         try:
             kind = cards.parse_kind(word)
