@@ -116,7 +116,7 @@ def position(profile: str | Profile = "partnership-13", *,
     p = load_profile(profile) if isinstance(profile, str) else profile
     layout = layout or p.layout
     rng = random.Random(seed)
-    state = GameState.new(p, layout=layout, deals=[deal_round(p, layout, seed, 1)])
+    state = GameState.new(p, layout=layout, deals=[deal_round(p, layout, seed, 1)], seed=seed)
     pool = Pool(p, layout.players)
     hands = dict(hands or {})
     feet = dict(feet or {})

@@ -458,12 +458,6 @@ def test_a34_surplus_past_the_book_must_form_a_new_legal_meld(profile: str,
     assert state.melds[0][0].book_kind(7) == "clean"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: with a 6-card unfinished meld of the top card's rank, no pickup can be "
-    "expressed: the top card always joins the first group of its rank (so it arrives with "
-    "at least one hand card, making 8), and a group of zero hand cards is rejected "
-    "('a meld group needs at least one card'). A-10/A-34 allow the top card alone to "
-    "complete the book while the pair starts the new meld."))
 @pytest.mark.parametrize(("profile", "layout"), [
     pytest.param(P13, TWO_BY_TWO, id="p13-A10"),
     pytest.param(BG, TWO_BY_TWO, id="bg-2x2-A34"),
@@ -478,7 +472,7 @@ def test_pickup_onto_a_six_card_meld_top_card_completes_the_book(profile: str,
     for move in (Pickup((MeldGroup(cards.KING, 0), MeldGroup(cards.KING, 3))),
                  parse_move("pickup K K K")):
         state = pos(profile, layout, hands={0: "K K K 9"}, melds={0: ["K K K K K K"]},
-                    pile=PILE_K)
+                    pile=PILE_K.replace("KD", "KS"))
         try:
             state.apply(move)
         except IllegalMoveError as exc:

@@ -368,8 +368,14 @@ class GameState:
             raise ValueError(f"{profile.name} is played by {allowed}, not {layout.describe()}")
         if profile.knee_size:
             raise ValueError(f"{profile.name}: Knee packets are not supported by this engine yet")
-        if seed is None and not deals:
-            raise ValueError("a game needs a seed or explicit deals")
+        if seed is None and len(deals) < profile.rounds:
+            raise ValueError(f"a game of {profile.rounds} rounds needs a seed or a deal for "
+                             f"every round (got {len(deals)} deals)")
+        for number, deal in enumerate(deals, 1):
+            try:
+                _check_deal(profile, layout, deal)
+            except ValueError as exc:
+                raise ValueError(f"the deal of round {number}: {exc}") from None
         self = cls.__new__(cls)
         self.profile = profile
         self.layout = layout
@@ -386,9 +392,7 @@ class GameState:
 
     def _deal_for(self, round_number: int) -> Deal:
         if round_number <= len(self.deals):
-            deal = self.deals[round_number - 1]
-            _check_deal(self.profile, self.layout, deal)
-            return deal
+            return self.deals[round_number - 1]  # checked when the game was created
         if self.seed is None:
             raise ValueError(f"no deal for round {round_number} and no seed to deal one")
         return deal_round(self.profile, self.layout, self.seed, round_number)
@@ -729,10 +733,10 @@ class GameState:
             created = any(m[0] == target for m in plan.new_melds)
             if cur not in plan.completed or not created:
                 m = self.melds[side][cur]
+                what = "all-wild meld" if target == WILD_MELD else f"meld of {KIND_PLURALS[target]}"
                 raise IllegalMoveError(
-                    f"your side has an unfinished meld of {m.size} {_target_plural(target)}: "
-                    f"taking the pile must complete it to {p.book_size} cards and start a new "
-                    "meld of them")
+                    f"your side has an unfinished {what} ({m.size} cards): taking the pile "
+                    f"must complete it to {p.book_size} cards and start a new meld")
         self._check_opening(side, plan)
         remaining = (self.held_n[seat] + len(rest) + (0 if plan.used_top else 1)
                      - sum(plan.used))
@@ -833,10 +837,10 @@ class GameState:
         cap = p.book_max if p.book_max is not None else _INF
         for g in groups:
             t = g.target
+            if t in (BLACK_THREE, RED_THREE):
+                raise IllegalMoveError("threes can never be melded")
             if not (0 <= t <= WILD_MELD) or min(g.naturals, g.twos, g.jokers) < 0:
                 raise IllegalMoveError(f"not a meld group: {g!r}")
-            if g.size == 0:
-                raise IllegalMoveError("a meld group needs at least one card")
             if t == WILD_MELD:
                 if g.naturals:
                     raise IllegalMoveError("an all-wild meld holds only wild cards")
@@ -846,10 +850,15 @@ class GameState:
             for kind, count in g.kind_counts():
                 if avail[kind] < count:
                     have = self.held[seat][kind]
+                    need = plan.used[kind] + count
+                    if extra is not None:
+                        raise IllegalMoveError(
+                            f"there are only {avail[kind] + plan.used[kind]} "
+                            f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
+                            f"need {need}")
                     raise IllegalMoveError(
-                        f"you hold {_count_text(have, kind)}, not {count}"
-                        if count > have or extra is None else
-                        f"there are not {count} {KIND_PLURALS[kind]} to meld")
+                        f"you hold no {KIND_PLURALS[kind]}" if not have else
+                        f"you hold only {_count_text(have, kind)}; these melds need {need}")
                 avail[kind] -= count
                 plan.used[kind] += count
             n, tw, jk = g.naturals, g.twos, g.jokers
@@ -864,6 +873,8 @@ class GameState:
                     jk += 1
                 else:
                     n += 1
+            if n + tw + jk == 0:
+                raise IllegalMoveError("a meld group needs at least one card")
             value = values[t] * g.naturals + values[TWO] * g.twos + values[JOKER] * g.jokers
             if with_top and top_kind is not None:
                 value += values[top_kind]
@@ -1087,10 +1098,11 @@ class GameState:
                 "Foot can be taken back")
         seat, side = self.seat, self.side_of[self.seat]
         hf, hk, hn, melds, opened, played = self.undo_stack.pop()
-        self.held_faces[seat] = hf
-        self.held[seat] = hk
+        # copies: copies of this state share the stack's entries
+        self.held_faces[seat] = hf[:]
+        self.held[seat] = hk[:]
         self.held_n[seat] = hn
-        self.melds[side] = melds
+        self.melds[side] = melds[:]
         self.opened[side] = opened
         self.foot_played[seat] = played
         self.staged = {}
@@ -1127,7 +1139,10 @@ class GameState:
         if p.final_discard == "forbidden" and discard is not None:
             raise IllegalMoveError("you must go out by melding your last card, not discarding it")
         if discard is not None and not 0 <= discard < RED_THREE:
-            raise IllegalMoveError("that card cannot be discarded")
+            raise IllegalMoveError("red 3s are never discarded" if discard == RED_THREE
+                                   else "that card cannot be discarded")
+        if discard is not None and not self.held[seat][discard]:
+            raise IllegalMoveError(f"you hold no {KIND_NAMES[discard]} to discard")
         plan = self._plan(side, seat, groups)
         self._check_opening(side, plan)
         left = [self.held[seat][k] - plan.used[k] for k in range(NUM_KINDS)]
@@ -1238,8 +1253,17 @@ class GameState:
     # --- staging (the integer action layer) ------------------------------------------------
 
     def staged_groups(self) -> tuple[MeldGroup, ...]:
-        """The staged cards as meld groups, in target order (slot 0 before slot 1)."""
-        return tuple(MeldGroup(key // 2, *self.staged[key]) for key in sorted(self.staged))
+        """The staged cards as meld groups, in target order (slot 0 before slot 1).
+
+        A second-meld group staged without a first gets an empty first group before it:
+        at a pickup, the top card alone completes the side's meld.
+        """
+        out = []
+        for key in sorted(self.staged):
+            if key % 2 and key - 1 not in self.staged:
+                out.append(MeldGroup(key // 2))
+            out.append(MeldGroup(key // 2, *self.staged[key]))
+        return tuple(out)
 
     def _staged_total(self) -> int:
         return sum(sum(v) for v in self.staged.values())
@@ -1290,6 +1314,10 @@ class GameState:
         if target != WILD_MELD and not p.new_meld_after_book:
             return False
         s1 = sum(self.staged.get(target * 2 + 1, (0, 0, 0)))
+        if self.phase == Phase.DRAW and self.pile and (
+                FACE_KIND[self.pile[-1]] == target
+                or target == WILD_MELD and cards.is_wild(FACE_KIND[self.pile[-1]])):
+            s0 += 1  # the top card joins the first group at a pickup
         if existing + s0 < cap or s1 >= cap:
             return False
         return not (kind > cards.ACE and target != WILD_MELD
@@ -1505,8 +1533,7 @@ def _target_plural(target: int) -> str:
 
 
 def _count_text(n: int, kind: int) -> str:
-    if kind == WILD_MELD:
-        return f"{n} wild cards"
+    """``"1 king"``, ``"3 kings"``, ``"2 2s"``: a count of a card kind."""
     return f"{n} {KIND_NAMES[kind] if n == 1 else KIND_PLURALS[kind]}"
 
 

@@ -296,8 +296,8 @@ def parse_group(text: str) -> MeldGroup:
             raise MoveSyntaxError(
                 f"{words[0]!r}: name a meld by its rank (4 to A), like K: 2")
         words = words[1:]
-        if not words:
-            raise MoveSyntaxError(f"{text.strip()!r}: list the cards after {KIND_CODES[rank]}:")
+        if not words:  # no hand cards: at a pickup, the top card alone
+            return MeldGroup(rank)
     for word in words:
         try:
             kind = cards.parse_kind(word)
