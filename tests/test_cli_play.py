@@ -24,7 +24,7 @@ def test_simulate_same_seed_same_output(capsys: pytest.CaptureFixture[str]) -> N
     assert code1 == code2 == 0
     assert out1 == out2
     assert "games: 3" in out1 and "moves per game" in out1
-    code3, out3, _ = run(capsys, *args[:-3], "--seed", "6", "--bots", "easy")
+    _code3, out3, _ = run(capsys, *args[:-3], "--seed", "6", "--bots", "easy")
     assert out3 != out1
 
 

@@ -1316,7 +1316,7 @@ class GameState:
         s1 = sum(self.staged.get(target * 2 + 1, (0, 0, 0)))
         if self.phase == Phase.DRAW and self.pile and (
                 FACE_KIND[self.pile[-1]] == target
-                or target == WILD_MELD and cards.is_wild(FACE_KIND[self.pile[-1]])):
+                or (target == WILD_MELD and cards.is_wild(FACE_KIND[self.pile[-1]]))):
             s0 += 1  # the top card joins the first group at a pickup
         if existing + s0 < cap or s1 >= cap:
             return False
