@@ -1035,12 +1035,14 @@ class GameState:
         """
         side = self.side_of[seat]
         while self.held[seat][RED_THREE]:
-            for face in self._take(seat, RED_THREE, self.held[seat][RED_THREE]):
-                self.red_threes[side].append(face)
-                if not self.stock:
-                    self._end_round("red 3 not replaced", None)
-                    return False
-                self._add(seat, self.stock.pop())
+            self.red_threes[side].append(self._take(seat, RED_THREE, 1)[0])
+            if not self.stock:
+                # every red 3 still held is laid too before the round ends
+                while self.held[seat][RED_THREE]:
+                    self.red_threes[side].append(self._take(seat, RED_THREE, 1)[0])
+                self._end_round("red 3 not replaced", None)
+                return False
+            self._add(seat, self.stock.pop())
         return True
 
     # --- discarding and ending turns -------------------------------------------------------
