@@ -39,6 +39,7 @@ from handfoot.cards import (
     TWO,
 )
 from handfoot.moves import WILD_MELD, MeldGroup
+from handfoot.rulebook import wild_rule_text
 from handfoot.rules import Layout, Profile
 
 __all__ = [
@@ -952,7 +953,7 @@ class GameState:
         if n < p.min_naturals_with_wild:
             return (f"a meld with a wild card needs at least {p.min_naturals_with_wild} natural "
                     f"cards; {what} has {n}")
-        return f"{what} breaks the wild-card rule: {p.ratio_text()}"
+        return f"{what} breaks the wild-card rule: {wild_rule_text(p)}"
 
     def _commit(self, seat: int, plan: _Plan, top: int | None) -> None:
         """Move the planned cards from the hand (and the top card) onto the table."""

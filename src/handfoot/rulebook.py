@@ -19,7 +19,7 @@ from typing import Any
 from handfoot import cards
 from handfoot.rules import FIELDS, Layout, Profile, profile_to_toml_values, value_to_toml
 
-__all__ = ["SECTION_TITLES", "describe_profile", "diff_profiles", "profile_json"]
+__all__ = ["SECTION_TITLES", "describe_profile", "diff_profiles", "profile_json", "wild_rule_text"]
 
 SECTION_TITLES = (
     "Players and cards",
@@ -168,6 +168,11 @@ def _wild_ratio_terms(p: Profile) -> list[str]:
     if p.min_naturals_with_wild:
         terms.append(f"a meld with a wild needs at least {_n(p.min_naturals_with_wild, 'natural')}")
     return terms
+
+
+def wild_rule_text(p: Profile) -> str:
+    """The wild-card rule of melds in words, as an illegal meld's reason quotes it."""
+    return "; ".join(_wild_ratio_terms(p)) or "no limit"
 
 
 def _wild_limits(p: Profile) -> str:

@@ -374,23 +374,6 @@ class Profile:
             return False
         return naturals >= self.naturals_per_wild * wilds + self.natural_margin
 
-    def ratio_text(self) -> str:
-        """The wild-card rule in words."""
-        parts = []
-        a, b = self.naturals_per_wild, self.natural_margin
-        if a == 1 and b == 1:
-            parts.append("naturals must outnumber wilds")
-        elif a or b:
-            lhs = "wilds" if a == 1 else f"{a} × wilds"
-            parts.append(f"naturals must be at least {lhs}" + (f" + {b}" if b else ""))
-        if self.max_wilds is not None:
-            parts.append(f"at most {self.max_wilds} wilds")
-        if self.min_naturals_with_wild:
-            parts.append(f"a meld with a wild needs {self.min_naturals_with_wild} naturals")
-        if self.wild_free_ranks:
-            parts.append(_kinds_text(self.wild_free_ranks, plural=True) + " never take wilds")
-        return "; ".join(parts) or "no limit"
-
     @property
     def book_requirement_text(self) -> str:
         items = []
