@@ -605,9 +605,6 @@ def test_undo_on_a_copy_leaves_the_original_alone() -> None:
 
 # --- 7. the action mask and illegal actions ----------------------------------------------
 
-STAGING = (mv.Stage, mv.ClearStaged)
-
-
 def check_actions(state: GameState, rng: random.Random, illegal_tries: int,
                   accepted: Counter[str]) -> None:
     legal = state.legal_actions()
@@ -637,10 +634,9 @@ def check_actions(state: GameState, rng: random.Random, illegal_tries: int,
             assert snapshot(c) == before, f"illegal {mv.action_name(a)} changed the state"
             continue
         move = mv.decode_action(a)
-        assert isinstance(move, STAGING), (
-            f"{mv.action_name(a)} (id {a}) is not listed in {state.phase.name} but was "
-            "played")
         accepted[f"{state.phase.name}: {type(move).__name__}"] += 1
+        pytest.fail(f"{mv.action_name(a)} (id {a}) is not listed in {state.phase.name} but "
+                    "was played")
     assert snapshot(state) == before
 
 

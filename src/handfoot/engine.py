@@ -1293,6 +1293,14 @@ class GameState:
             raise IllegalMoveError("a natural card can only join a meld of its own rank")
         if not 0 <= target <= WILD_MELD or slot not in (0, 1):
             raise IllegalMoveError("no such meld to stage for")
+        if self.phase == Phase.DRAW:
+            blocker = self.pickup_blocker()
+            if blocker:
+                raise IllegalMoveError(f"cards are staged only to take the pile, and {blocker}")
+        if not self._stage_ok(kind, target, slot, self.side_of[self.seat]):
+            raise IllegalMoveError(
+                f"a {KIND_NAMES[kind]} staged for {_target_plural(target)}"
+                + (" (a second meld)" if slot else "") + " could never make a legal meld")
         entry = self.staged.setdefault(target * 2 + slot, [0, 0, 0])
         entry[0 if kind <= cards.ACE else 1 if kind == TWO else 2] += 1
 
