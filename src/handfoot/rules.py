@@ -28,7 +28,9 @@ from handfoot.cards import KIND_NAMES, KIND_PLURALS
 
 __all__ = [
     "FIELDS",
+    "OPTIONS",
     "Layout",
+    "OptionInfo",
     "Profile",
     "ProfileError",
     "builtin_profile_names",
@@ -102,10 +104,11 @@ class FieldInfo:
     section: str
     label: str
     doc: str
-    kind: str  # int, bool, str, opt_int, ints, kinds, layouts, bonus_map
+    kind: str  # int, bool, str, opt_int, ints, kinds, layouts, bonus_map, pairs
     choices: tuple[str, ...] = ()
     minimum: int = 0
     maximum: int | None = None
+    empty_ok: bool = False
 
 
 def _f(default: Any, section: str, label: str, doc: str, kind: str, **kw: Any) -> Any:
@@ -128,6 +131,8 @@ class Profile:
     source: str = ""
     extends: str | None = None
     overrides: tuple[tuple[str, Any], ...] = ()
+    options: tuple[str, ...] = ()
+    """The optional house rules switched on (keys of :data:`OPTIONS`)."""
 
     # [players]
     layouts: tuple[Layout, ...] = _f(
@@ -161,17 +166,50 @@ class Profile:
         True, "deal", "Check every starter",
         "With several starter cards, whether every one is checked (true) or only the top one.",
         "bool")
+    hand_size_by_round: tuple[int, ...] = _f(
+        (), "deal", "Hand by round",
+        "Hand sizes for rounds 1, 2, ... (later rounds use the last); empty: hand_size in every "
+        "round.", "ints", minimum=1, maximum=30, empty_ok=True)
+    knee_auto_pickup: bool = _f(
+        False, "deal", "Knee picked up automatically",
+        "Whether the engine picks up a player's Knee for them once it may be taken (otherwise "
+        "the player must take it: picking it up is their own action).", "bool")
     first_player: str = _f(
         "left_of_dealer", "deal", "First player",
         "Who starts round 1: left of the dealer, a random seat, or the high card; later "
         "rounds move one seat clockwise.", "str", choices=FIRST_PLAYER)
 
     # [game]
-    rounds: int = _f(4, "game", "Rounds", "Rounds in a game.", "int", minimum=1, maximum=20)
+    rounds: int = _f(4, "game", "Rounds", "Rounds in a game.", "int", minimum=1, maximum=100)
     opening_minimums: tuple[int, ...] = _f(
         (50, 90, 120, 150), "game", "Opening minimums",
         "Points a side's first melds of the round must reach, by round; later rounds use the "
         "last value.", "ints")
+    target_score: int | None = _f(
+        None, "game", "Target score",
+        "Play rounds until a side reaches this total (\"none\": play the set rounds); rounds "
+        "then caps the game's length.", "opt_int", minimum=1, maximum=1_000_000)
+    score_band_minimums: tuple[tuple[int, int], ...] = _f(
+        (), "game", "Opening minimum by score",
+        "Pairs [score, minimum]: a side's opening minimum is that of the last pair whose score "
+        "its total before the round reaches (a total below every pair uses the first); empty: "
+        "by round.", "pairs")
+    clean_book_opening_rounds: tuple[int, ...] = _f(
+        (), "game", "Clean-book opening rounds",
+        "Rounds in which a side's opening must include a clean book laid from the hand.",
+        "ints", minimum=1, maximum=20, empty_ok=True)
+    foot_at_once: bool = _f(
+        True, "game", "Foot at once",
+        "Whether melding the last Hand card picks up the Foot at once (false: the Foot is "
+        "picked up next turn, after the draw or pickup).", "bool")
+    discard_locked_until_clean_book: tuple[int, ...] = _f(
+        (), "game", "Locked discards",
+        "Ranks that may not be discarded until some player has a clean book of that rank "
+        "(Sevens From Hell: 7); a player holding nothing else may discard one.", "kinds")
+    announce_foot: bool = _f(
+        False, "game", "Announce the Foot",
+        "Whether picking up a Foot is announced to the table (no effect on play or score).",
+        "bool")
     draw_count: int = _f(2, "game", "Stock draw", "Cards drawn from the stock each turn.",
                          "int", minimum=1, maximum=5)
     partial_last_draw: bool = _f(
@@ -192,6 +230,18 @@ class Profile:
         True, "melds", "New meld after a book",
         "Whether a side may start a new meld of a rank it has a book of (otherwise the book "
         "takes further naturals).", "bool")
+    new_meld_min_naturals: int = _f(
+        0, "melds", "Naturals in a meld after a book",
+        "Fewest naturals in a new meld of a rank the side already has a book of.", "int",
+        maximum=7)
+    second_meld_of_rank: bool = _f(
+        False, "melds", "Second meld beside a growing book",
+        "Where books grow past book_size: whether a side may instead start a second meld of "
+        "that rank.", "bool")
+    unfinished_second_meld_negative: bool = _f(
+        False, "melds", "Unfinished second meld counts against",
+        "Whether the cards of a second meld of a rank that is not a book at the round's end "
+        "count against the side.", "bool")
     naturals_per_wild: int = _f(
         2, "melds", "Naturals per wild",
         "A meld with wilds needs naturals ≥ naturals_per_wild × wilds + natural_margin.", "int",
@@ -320,6 +370,38 @@ class Profile:
         "{rank = points}.", "bonus_map")
     going_out_bonus: int = _f(100, "scoring", "Going out", "Bonus for going out.", "int",
                               maximum=100000)
+    # Tabletop-only scoring: these reward or punish things that cannot happen when the
+    # software deals and checks every move; they exist for a score keeper at a real table.
+    perfect_deal_bonus: int = _f(
+        0, "scoring", "Perfect deal (tabletop)",
+        "Tabletop only: bonus for grabbing exactly the cards of one's packets when players "
+        "deal themselves. The software deals, so it never applies it.", "int", maximum=10000)
+    dealer_bonus: tuple[int, ...] = _f(
+        (), "scoring", "Dealer accuracy bonus (tabletop)",
+        "Tabletop only: bonus to the dealer by how many cards the deal was off (0, 1, 2, 3, "
+        "...). The software deals, so it never applies it.", "ints", maximum=10000,
+        empty_ok=True)
+    improper_meld_penalty: int = _f(
+        0, "scoring", "Improper meld (tabletop)",
+        "Tabletop only: points lost for laying down an opening below the minimum. The "
+        "software refuses such a meld instead.", "int", maximum=10000)
+    knee_reminder_penalty: int = _f(
+        0, "scoring", "Knee reminder (tabletop)",
+        "Tabletop only: points lost by a player who reminds a partner to pick up the Knee.",
+        "int", maximum=10000)
+    go_out_without_permission_penalty: int = _f(
+        0, "scoring", "Going out unasked (tabletop)",
+        "Tabletop only: points lost for trying to go out without permission or after a no. "
+        "The software never lets this happen.", "int", maximum=10000)
+    failed_going_out_penalty: int = _f(
+        0, "scoring", "Failing after permission (tabletop)",
+        "Tabletop only: points lost for being unable to go out after permission was granted. "
+        "The software asks only with a legal going-out, so it cannot happen.", "int",
+        maximum=10000)
+    bad_pickup_penalty: int = _f(
+        0, "scoring", "Unmeldable pickup (tabletop)",
+        "Tabletop only: points lost for taking the pile without being able to meld its top "
+        "card. The software refuses such a pickup.", "int", maximum=10000)
 
     # --- derived tables (built once per profile) ---------------------------------------
 
@@ -332,10 +414,24 @@ class Profile:
         """Decks in the shoe for a number of players."""
         return self.decks_per_player * players + self.extra_decks
 
-    def opening_minimum(self, round_number: int) -> int:
-        """The opening minimum of a round (1-based)."""
+    def opening_minimum(self, round_number: int, total: int | None = None) -> int:
+        """The opening minimum of a round (1-based), for a side with ``total`` points
+        before the round when minimums go by score."""
+        if self.score_band_minimums and total is not None:
+            minimum = self.score_band_minimums[0][1]
+            for threshold, value in self.score_band_minimums:
+                if total >= threshold:
+                    minimum = value
+            return minimum
         mins = self.opening_minimums
         return mins[min(round_number, len(mins)) - 1]
+
+    def hand_size_in(self, round_number: int) -> int:
+        """Cards dealt to each Hand in a round."""
+        sizes = self.hand_size_by_round
+        if not sizes:
+            return self.hand_size
+        return sizes[min(round_number, len(sizes)) - 1]
 
     @cached_property
     def kind_values(self) -> tuple[int, ...]:
@@ -397,6 +493,7 @@ FIELDS: dict[str, FieldInfo] = {
         choices=f.metadata.get("choices", ()),
         minimum=f.metadata.get("minimum", 0),
         maximum=f.metadata.get("maximum"),
+        empty_ok=f.metadata.get("empty_ok", False),
     )
     for f in dataclasses.fields(Profile)
     if "section" in f.metadata
@@ -405,6 +502,40 @@ FIELDS: dict[str, FieldInfo] = {
 
 SECTIONS = ("players", "deal", "game", "melds", "pickup", "going_out", "scoring")
 _TOP_KEYS = ("name", "title", "source", "extends")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """An optional house rule of the Remastered rulebook (RULES-MATRIX §5) and what it sets."""
+
+    id: str
+    key: str
+    title: str
+    groups: tuple[str, ...]
+    """Exclusive groups: two options sharing one cannot both be on."""
+    meant_for: tuple[str, ...]
+    source: str
+    description: str
+    tabletop: bool
+    """True when the option changes nothing the software can see happen."""
+    sets: tuple[tuple[str, Any], ...]
+    """The parameters it sets, as TOML values."""
+
+
+def _load_options() -> dict[str, OptionInfo]:
+    text = resources.files("handfoot").joinpath("options.toml").read_text(encoding="utf-8")
+    out: dict[str, OptionInfo] = {}
+    for item in tomllib.loads(text)["option"]:
+        out[item["key"]] = OptionInfo(
+            id=item["id"], key=item["key"], title=item["title"],
+            groups=tuple(item["groups"]), meant_for=tuple(item["meant_for"]),
+            source=item["source"], description=item["description"],
+            tabletop=item.get("tabletop", False), sets=tuple(item["set"].items()))
+    return out
+
+
+OPTIONS: dict[str, OptionInfo] = _load_options()
+"""The optional house rules by key, in the rulebook's order (``handfoot/options.toml``)."""
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -478,14 +609,17 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
             if not isinstance(value, str):
                 raise ProfileError(f"{origin}: {key}: must be a string")
             continue
-        if key in SECTIONS:
+        if key in SECTIONS or key == "options":
             if not isinstance(value, dict):
                 raise ProfileError(f"{origin}: [{key}] must be a table of parameters")
             continue
         if key in FIELDS:
             raise ProfileError(
                 f"{origin}: {key}: belongs in the [{FIELDS[key].section}] section")
-        raise ProfileError(f"{origin}: {key}: unknown key{_suggest(key, [*_TOP_KEYS, *SECTIONS])}")
+        if key in OPTIONS:
+            raise ProfileError(f"{origin}: {key}: belongs in the [options] section")
+        raise ProfileError(
+            f"{origin}: {key}: unknown key{_suggest(key, [*_TOP_KEYS, *SECTIONS, 'options'])}")
 
     flat: dict[str, Any] = {}
     for section in SECTIONS:
@@ -501,6 +635,14 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
                 raise ProfileError(
                     f"{origin}: [{section}] {key}: belongs in the [{info.section}] section")
             flat[key] = value
+    for key, value in data.get("options", {}).items():
+        if key not in OPTIONS:
+            if key in FIELDS:
+                raise ProfileError(f"{origin}: [options] {key}: is a parameter of the "
+                                   f"[{FIELDS[key].section}] section, not an option")
+            raise ProfileError(f"{origin}: [options] {key}: unknown option"
+                               f"{_suggest(key, list(OPTIONS))}")
+        flat[key] = value
 
     extends = data.get("extends")
     if extends is not None:
@@ -540,19 +682,57 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
 
 def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
                     record: bool = True) -> Profile:
-    """A copy of ``base`` with parameters changed, validated as a whole."""
+    """A copy of ``base`` with parameters and options changed, validated as a whole.
+
+    Options switched on apply their parameters first; parameters given explicitly win.
+    """
     changes: dict[str, Any] = {}
+    enabled = list(base.options)
     for key, raw in flat.items():
+        if key not in OPTIONS:
+            continue
+        if not isinstance(raw, bool):
+            raise ProfileError(f"{origin}: [options] {key}: must be true or false, not {raw!r}")
+        if raw and key not in enabled:
+            enabled.append(key)
+        elif not raw and key in enabled:
+            raise ProfileError(
+                f"{origin}: [options] {key}: the profile this extends switches it on; extend "
+                "the profile below it instead to leave it off")
+    _check_option_groups(enabled, origin)
+    for key in OPTIONS:
+        if key in enabled and key not in base.options:
+            option = OPTIONS[key]
+            for param, raw in option.sets:
+                changes[param] = _convert(FIELDS[param], raw, f"{origin}: {option.id} {key}")
+    for key, raw in flat.items():
+        if key in OPTIONS:
+            continue
         info = FIELDS.get(key)
         if info is None:
-            raise ProfileError(f"{origin}: {key}: unknown parameter{_suggest(key, list(FIELDS))}")
+            raise ProfileError(
+                f"{origin}: {key}: unknown parameter{_suggest(key, [*FIELDS, *OPTIONS])}")
         changes[key] = _convert(info, raw, origin)
-    if record and changes:
-        merged = {**dict(base.overrides), **{k: flat[k] for k in changes}}
+    if enabled != list(base.options):
+        changes["options"] = tuple(k for k in OPTIONS if k in enabled)
+    if record and flat:
+        merged = {**dict(base.overrides), **dict(flat)}
         changes["overrides"] = tuple(sorted(merged.items()))
     profile = dataclasses.replace(base, **changes)
     _check_consistency(profile, origin)
     return profile
+
+
+def _check_option_groups(enabled: list[str], origin: str) -> None:
+    seen: dict[str, str] = {}
+    for key in enabled:
+        for group in OPTIONS[key].groups:
+            if group in seen:
+                a, b = OPTIONS[seen[group]], OPTIONS[key]
+                raise ProfileError(
+                    f"{origin}: [options] {a.key} ({a.id}) and {b.key} ({b.id}) cannot both be "
+                    f"on: they are alternative rules for the {group}")
+            seen[group] = key
 
 
 def _suggest(key: str, names: list[str]) -> str:
@@ -598,9 +778,22 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
                 + _suggest(raw, list(info.choices)))
         return raw
     if kind == "ints":
-        if not isinstance(raw, list) or not raw:
+        if not isinstance(raw, list) or (not raw and not info.empty_ok):
             raise ProfileError(f"{where}: must be a non-empty list of integers")
         return tuple(check_int(v, "each entry ") for v in raw)
+    if kind == "pairs":
+        if not isinstance(raw, list) or not all(
+                isinstance(v, list) and len(v) == 2 for v in raw):
+            raise ProfileError(f"{where}: must be a list of [score, minimum] pairs, like "
+                               "[[-1, 15], [0, 60], [5000, 90]]")
+        pairs = []
+        for score, minimum in raw:
+            if isinstance(score, bool) or not isinstance(score, int):
+                raise ProfileError(f"{where}: the score {score!r} must be an integer")
+            pairs.append((score, check_int(minimum, "each minimum ")))
+        if [a for a, _ in pairs] != sorted({a for a, _ in pairs}):
+            raise ProfileError(f"{where}: the scores must increase")
+        return tuple(pairs)
     if kind == "kinds":
         if not isinstance(raw, list):
             raise ProfileError(f"{where}: must be a list of card kinds, like [\"red 3\", \"2\"]")
@@ -716,6 +909,8 @@ def value_to_toml(info: FieldInfo, value: Any) -> Any:
         return [str(x) for x in value]
     if info.kind == "bonus_map":
         return {kind_to_text(k): v for k, v in value}
+    if info.kind == "pairs":
+        return [list(pair) for pair in value]
     return value
 
 
