@@ -29,7 +29,7 @@ def test_action_layer_top_card_alone_completes_a_six_card_meld() -> None:
         state.apply_action(action)
     assert mv.PICKUP in state.legal_actions()
     committed = state.apply_action(mv.PICKUP)
-    assert mv.format_move(committed) == "pickup K: | K K K"  # type: ignore[arg-type]
+    assert mv.format_move(committed) == "pickup K: | new K K K"  # type: ignore[arg-type]
     assert [(m.target, m.size) for m in state.melds[0]] == [(cards.KING, 7), (cards.KING, 3)]
     assert state.phase == Phase.PLAY
 

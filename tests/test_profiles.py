@@ -144,7 +144,7 @@ def test_every_field_has_a_section_label_and_doc() -> None:
         assert info.section in SECTIONS, name
         assert info.label and info.doc, name
     assert {f.name for f in dataclasses.fields(Profile)} - set(FIELDS) == {
-        "name", "title", "source", "extends", "overrides"}
+        "name", "title", "source", "extends", "overrides", "options"}
 
 
 @pytest.mark.parametrize("name", ["partnership-13", "biegames"])
@@ -276,7 +276,7 @@ def test_wrong_types(tmp_path: Path, section: str, line: str, key: str, problem:
 @pytest.mark.parametrize(("section", "line", "key", "problem"), [
     ("deal", "hand_size = 0", "hand_size", "0 is out of range (1 to 30)"),
     ("deal", "foot_size = 31", "foot_size", "31 is out of range (1 to 30)"),
-    ("game", "rounds = -1", "rounds", "-1 is out of range (1 to 20)"),
+    ("game", "rounds = -1", "rounds", "-1 is out of range (1 to 100)"),
     ("game", "opening_minimums = [50, -5]", "opening_minimums", "each entry -5 is out of range"),
     ("pickup", "pickup_count = 0", "pickup_count", "0 is out of range (1 to 200)"),
 ])

@@ -414,7 +414,7 @@ def test_bad_profile_layout_and_seats_are_rejected() -> None:
     assert message.startswith("profile.name: 'biegame' is not a built-in profile")
     assert "did you mean 'biegames'?" in message
     message = read_error(edited(lambda d: d["profile"]["overrides"].update(rounds=0)))
-    assert message == "profile.overrides: [game] rounds: 0 is out of range (1 to 20)"
+    assert message == "profile.overrides: [game] rounds: 0 is out of range (1 to 100)"
     message = read_error(edited(lambda d: d["profile"]["overrides"].update(roundz=2)))
     assert message.startswith("profile.overrides: roundz: unknown parameter; did you mean")
     message = read_error(edited(lambda d: d["profile"].update(name="partnership-13")))

@@ -227,7 +227,7 @@ def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -
         pos += n
         return out
 
-    hands = tuple(take(profile.hand_size) for _ in range(players))
+    hands = tuple(take(profile.hand_size_in(round_number)) for _ in range(players))
     knees = tuple(take(profile.knee_size) for _ in range(players))
     feet = tuple(take(profile.foot_size) for _ in range(players))
     stock = shoe[pos:]
@@ -259,7 +259,8 @@ _INF: Final = 1 << 30
 class _Plan:
     """The effect of a list of meld groups, worked out without changing the state."""
 
-    __slots__ = ("completed", "new_melds", "steps", "used", "used_top", "value", "wild_value")
+    __slots__ = ("books_made", "completed", "new_melds", "steps", "used", "used_top", "value",
+                 "wild_value")
 
     def __init__(self) -> None:
         self.steps: list[tuple[int, int, int, int, int, bool]] = []
@@ -270,6 +271,7 @@ class _Plan:
         self.wild_value = 0  # of that, in all-wild melds
         self.completed: list[int] = []  # indices of existing melds that became full
         self.new_melds: list[list[int]] = []  # [target, n, t, j] of melds started
+        self.books_made = 0  # melds that reach book size
 
 
 class GameState:
@@ -367,14 +369,12 @@ class GameState:
         if layout not in profile.layouts:
             allowed = ", ".join(x.describe() for x in profile.layouts)
             raise ValueError(f"{profile.name} is played by {allowed}, not {layout.describe()}")
-        if profile.knee_size:
-            raise ValueError(f"{profile.name}: Knee packets are not supported by this engine yet")
         if seed is None and len(deals) < profile.rounds:
             raise ValueError(f"a game of {profile.rounds} rounds needs a seed or a deal for "
                              f"every round (got {len(deals)} deals)")
         for number, deal in enumerate(deals, 1):
             try:
-                _check_deal(profile, layout, deal)
+                _check_deal(profile, layout, deal, number)
             except ValueError as exc:
                 raise ValueError(f"the deal of round {number}: {exc}") from None
         self = cls.__new__(cls)
@@ -490,7 +490,17 @@ class GameState:
 
     @property
     def opening_minimum(self) -> int:
-        return self.profile.opening_minimum(self.round_number)
+        """The opening minimum of the side whose turn it is."""
+        return self.opening_minimum_of(self.side_of[self.seat])
+
+    def opening_minimum_of(self, side: int) -> int:
+        """A side's opening minimum this round (by round, or by its score)."""
+        return self.profile.opening_minimum(self.round_number, self.totals[side])
+
+    def knee_open(self, side: int) -> bool:
+        """Whether a side's players may pick up their Knees: it has completed a book."""
+        size = self.profile.book_size
+        return any(m.size >= size for m in self.melds[side])
 
     def hand(self, seat: int) -> list[int]:
         """The faces a seat holds (its Hand, or its Foot once picked up)."""
@@ -562,6 +572,8 @@ class GameState:
                 self._undo()
             case mv.Knock():
                 self._knock()
+            case mv.PickUpKnee():
+                self._knee()
             case mv.Stage(kind, target, slot):
                 self._stage(kind, target, slot)
             case mv.Confirm():
@@ -629,11 +641,13 @@ class GameState:
                 self._end_round("stock exhausted", None)
                 return
             count = len(self.stock)
+        foot_due = self.held_n[seat] == 0 and not self.foot_picked[seat]
         for _ in range(count):
             self._add(seat, self.stock.pop())
         self.staged = {}
         self.phase = Phase.PLAY
-        self._lay_red_threes(seat)
+        if self._lay_red_threes(seat) and foot_due:
+            self._pick_up_foot(seat)  # a delayed Foot comes after the draw
 
     def pickup_size(self) -> int:
         """How many cards a pickup takes now."""
@@ -644,6 +658,7 @@ class GameState:
         self._require(Phase.DRAW, "take the pile")
         plan, rest = self._check_pickup(groups)
         seat, side = self.seat, self.side_of[self.seat]
+        foot_due = self.held_n[seat] == 0 and not self.foot_picked[seat]
         top = self.pile.pop()
         del self.pile[len(self.pile) - len(rest):]
         if self.profile.pickup_opening_counts == "all_picked":
@@ -664,7 +679,10 @@ class GameState:
         self.picked_pile = True
         self.phase = Phase.PLAY
         self.undo_stack = []
-        self._after_cards_left_hand(seat)
+        if foot_due and self.held_n[seat]:
+            self._pick_up_foot(seat)  # a delayed Foot comes after the pickup
+        else:
+            self._after_cards_left_hand(seat)
 
     def pickup_blocker(self) -> str | None:
         """Why the pile cannot be taken at all now, whatever the player holds."""
@@ -741,7 +759,7 @@ class GameState:
         self._check_opening(side, plan)
         remaining = (self.held_n[seat] + len(rest) + (0 if plan.used_top else 1)
                      - sum(plan.used))
-        self._check_remaining(seat, remaining)
+        self._check_remaining(seat, remaining, plan)
         return plan, rest
 
     def _check_top_completes(self, side: int, top_kind: int) -> None:
@@ -767,7 +785,7 @@ class GameState:
         plan = self._plan(side, seat, groups)
         self._check_opening(side, plan)
         remaining = self.held_n[seat] - sum(plan.used)
-        self._check_remaining(seat, remaining)
+        self._check_remaining(seat, remaining, plan)
         self.undo_stack.append((self.held_faces[seat][:], self.held[seat][:], self.held_n[seat],
                                 self.melds[side][:], self.opened[side], self.foot_played[seat]))
         self._commit(seat, plan, None)
@@ -777,10 +795,13 @@ class GameState:
             self.foot_played[seat] = True
         self._after_cards_left_hand(seat)
 
-    def _check_remaining(self, seat: int, remaining: int) -> None:
+    def _check_remaining(self, seat: int, remaining: int, plan: _Plan | None = None) -> None:
         """A player may not meld themselves into a corner they cannot leave."""
-        if not self.in_last_packet(seat):
-            return  # emptying the Hand picks up the Foot at once
+        if not self.foot_picked[seat]:
+            return  # emptying the Hand brings the Foot
+        if self.knees[seat] and (self.knee_open(self.side_of[seat])
+                                 or (plan is not None and plan.books_made > 0)):
+            return  # emptying the hand brings the Knee
         keep = self.profile.min_cards_kept
         if remaining == 0 and keep == 0:
             return
@@ -799,11 +820,17 @@ class GameState:
         p = self.profile
         if plan.wild_value and not p.wild_meld_opens:
             raise IllegalMoveError("an all-wild meld cannot be part of your side's opening")
-        need = self.opening_minimum
-        if plan.value < need:
+        if self.round_number in p.clean_book_opening_rounds and not any(
+                t != WILD_MELD and tw + jk == 0 and n >= p.book_size
+                for t, n, tw, jk in plan.new_melds):
             raise IllegalMoveError(
-                f"your opening melds count {plan.value}; round {self.round_number} needs "
-                f"{need}")
+                f"in round {self.round_number} your side's opening must include a clean book "
+                f"of {p.book_size} laid from your hand")
+        need = self.opening_minimum_of(side)
+        if plan.value < need:
+            by = (f"with {self.totals[side]} points your side needs" if p.score_band_minimums
+                  else f"round {self.round_number} needs")
+            raise IllegalMoveError(f"your opening melds count {plan.value}; {by} {need}")
 
     def _current_meld(self, side: int, target: int) -> int:
         """Index of the side's meld of ``target`` that still takes cards, or -1."""
@@ -891,12 +918,27 @@ class GameState:
                 else:
                     state = [-1, 0, 0, 0]
                 cur[t] = state
+            if g.new and state[0] != -1:
+                current_size = state[1] + state[2] + state[3]
+                if (t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size
+                        and state[0] >= 0):
+                    state = [-1, 0, 0, 0]  # a second meld beside a book that still grows
+                else:
+                    raise IllegalMoveError(
+                        f"your side already has an unfinished {_target_singular(t)} "
+                        f"({current_size} cards): a side has one unfinished meld of a rank, "
+                        "so add to it")
             if state[0] == -1:
                 # a new meld
-                if t != WILD_MELD and t in has_target and not p.new_meld_after_book:
-                    raise IllegalMoveError(
-                        f"your side already has a book of {KIND_PLURALS[t]}; add to it instead "
-                        "of starting a new meld")
+                if t != WILD_MELD and t in has_target:
+                    if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
+                        raise IllegalMoveError(
+                            f"your side already has a book of {KIND_PLURALS[t]}; add to it "
+                            "instead of starting a new meld")
+                    if n < p.new_meld_min_naturals:
+                        raise IllegalMoveError(
+                            f"a new meld of {KIND_PLURALS[t]} beside their book needs at least "
+                            f"{p.new_meld_min_naturals} natural cards")
                 size = n + tw + jk
                 if size < p.min_meld_size:
                     raise IllegalMoveError(
@@ -934,6 +976,8 @@ class GameState:
                 if ref <= -2:
                     plan.new_melds[-2 - ref][1:] = [new_n, new_t, new_j]
             has_target.add(t)
+            if old_size < book_size <= new_size:
+                plan.books_made += 1
             full = new_size >= (book_size if t == WILD_MELD else cap)
             if full:
                 if ref >= 0:
@@ -1013,13 +1057,42 @@ class GameState:
         self.held_n[seat] += 1
 
     def _after_cards_left_hand(self, seat: int) -> None:
-        """After melding: pick up the Foot if the Hand is empty, or end an empty turn."""
+        """After melding: take the Foot or Knee an empty hand brings, or end an empty turn."""
+        p = self.profile
+        side = self.side_of[seat]
+        if p.knee_auto_pickup and self.knees[seat] and self.knee_open(side):
+            self._pick_up_knee(seat)
+            return
         if self.held_n[seat]:
             return
         if not self.foot_picked[seat]:
-            self._pick_up_foot(seat)
-        elif self.profile.min_cards_kept == 0:
-            self._end_turn()
+            if p.foot_at_once:
+                self._pick_up_foot(seat)
+            else:
+                self._end_turn()  # the Foot waits for the next turn's draw
+        elif self.knees[seat] and self.knee_open(side):
+            self._pick_up_knee(seat)
+        else:
+            self._end_turn()  # nothing left to play: the turn ends without a discard
+
+    def _pick_up_knee(self, seat: int) -> None:
+        for face in self.knees[seat]:
+            self._add(seat, face)
+        self.knees[seat] = []
+        self.undo_stack = []
+        self._lay_red_threes(seat)
+
+    def _knee(self) -> None:
+        if self.phase not in (Phase.DRAW, Phase.PLAY):
+            self._require(Phase.PLAY, "pick up your Knee")
+        seat = self.seat
+        if not self.knees[seat]:
+            raise IllegalMoveError("you have no Knee to pick up" if not self.profile.knee_size
+                                   else "you have already picked up your Knee")
+        if not self.knee_open(self.side_of[seat]):
+            raise IllegalMoveError(
+                "you may pick up your Knee only once your side has completed a book")
+        self._pick_up_knee(seat)
 
     def _pick_up_foot(self, seat: int) -> None:
         for face in self.feet[seat]:
@@ -1060,7 +1133,25 @@ class GameState:
                 "after taking the pile you do not discard: knock to end your turn")
         if not self.held[seat][kind]:
             raise IllegalMoveError(f"you hold no {KIND_NAMES[kind]} to discard")
-        if self.in_last_packet(seat) and self.held_n[seat] - 1 < p.min_cards_kept:
+        self._check_locked_discard(seat, kind)
+        if self.in_last_packet(seat) and self.held_n[seat] == 1:
+            # discarding the last card goes out, where the player may
+            try:
+                plan = self._check_go_out((), kind)
+            except IllegalMoveError as exc:
+                if p.min_cards_kept:
+                    raise IllegalMoveError(
+                        f"you must keep at least {p.min_cards_kept} card"
+                        f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go "
+                        f"out, and you cannot go out yet: {exc}") from None
+            else:
+                if self._needs_permission(seat):
+                    raise IllegalMoveError(
+                        "ask your partner first: go out (goout discard ...) to ask \"May I go "
+                        "out?\"")
+                self._finish_going_out(plan, kind)
+                return
+        elif self.in_last_packet(seat) and self.held_n[seat] - 1 < p.min_cards_kept:
             raise IllegalMoveError(
                 f"you must keep at least {p.min_cards_kept} card"
                 f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go out")
@@ -1069,6 +1160,32 @@ class GameState:
         if self.foot_picked[seat]:
             self.foot_played[seat] = True
         self._end_turn()
+
+    def _discard_locked(self, seat: int, kind: int) -> bool:
+        """Sevens From Hell: a locked rank is not discarded before its clean book exists,
+        unless the player holds nothing else (A-55)."""
+        locked = self.profile.discard_locked_until_clean_book
+        if kind not in locked or self._lock_released(kind):
+            return False
+        held = self.held[seat]
+        return any(held[k] for k in range(RED_THREE) if k not in locked)
+
+    def _check_locked_discard(self, seat: int, kind: int) -> None:
+        if not self._discard_locked(seat, kind):
+            return
+        raise IllegalMoveError(
+            f"no {KIND_NAMES[kind]} may be discarded until some player has a clean book of "
+            f"{KIND_PLURALS[kind]}")
+
+    def _lock_released(self, kind: int) -> bool:
+        size = self.profile.book_size
+        return any(m.target == kind and m.wilds == 0 and m.size >= size
+                   for melds in self.melds for m in melds)
+
+    def _needs_permission(self, seat: int) -> bool:
+        p = self.profile
+        return bool(p.permission and self.partners(seat)
+                    and not (p.permission_persists and self.permission[self.side_of[seat]]))
 
     def _knock(self) -> None:
         self._require(Phase.PLAY, "knock")
@@ -1090,8 +1207,11 @@ class GameState:
         self.picked_pile = False
         self.undo_stack = []
         self.staged = {}
-        if self.held_n[seat] == 0 and not self.foot_picked[seat]:
+        p = self.profile
+        if self.held_n[seat] == 0 and not self.foot_picked[seat] and p.foot_at_once:
             self._pick_up_foot(seat)  # the Hand ended with a discard last turn
+        elif p.knee_auto_pickup and self.knees[seat] and self.knee_open(self.side_of[seat]):
+            self._pick_up_knee(seat)
 
     def _undo(self) -> None:
         self._require(Phase.PLAY, "undo")
@@ -1115,10 +1235,9 @@ class GameState:
     def _go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> None:
         self._require(Phase.PLAY, "go out")
         plan = self._check_go_out(groups, discard)
-        seat, side = self.seat, self.side_of[self.seat]
+        seat = self.seat
         partners = self.partners(seat)
-        p = self.profile
-        if p.permission and partners and not (p.permission_persists and self.permission[side]):
+        if self._needs_permission(seat):
             self.pending = mv.GoOut(groups, discard)
             self.pending_answerers = list(partners)
             self.phase = Phase.ANSWER
@@ -1131,8 +1250,10 @@ class GameState:
     def _check_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
         p = self.profile
         seat, side = self.seat, self.side_of[self.seat]
-        if not self.in_last_packet(seat):
+        if not self.foot_picked[seat]:
             raise IllegalMoveError("you can only go out once you are playing from your Foot")
+        if self.knees[seat]:
+            raise IllegalMoveError("you can only go out once you have picked up your Knee too")
         if self._refused:
             raise IllegalMoveError("your partner said no this turn; ask again on a later turn")
         if self.picked_pile and not p.discard_after_pickup and discard is not None:
@@ -1146,6 +1267,8 @@ class GameState:
                                    else "that card cannot be discarded")
         if discard is not None and not self.held[seat][discard]:
             raise IllegalMoveError(f"you hold no {KIND_NAMES[discard]} to discard")
+        if discard is not None:
+            self._check_locked_discard(seat, discard)
         plan = self._plan(side, seat, groups)
         self._check_opening(side, plan)
         left = [self.held[seat][k] - plan.used[k] for k in range(NUM_KINDS)]
@@ -1265,7 +1388,8 @@ class GameState:
         for key in sorted(self.staged):
             if key % 2 and key - 1 not in self.staged:
                 out.append(MeldGroup(key // 2))
-            out.append(MeldGroup(key // 2, *self.staged[key]))
+            n, tw, jk = self.staged[key]
+            out.append(MeldGroup(key // 2, n, tw, jk, new=bool(key % 2)))
         return tuple(out)
 
     def _staged_total(self) -> int:
@@ -1346,6 +1470,8 @@ class GameState:
         held = self.held[seat]
         out: list[int] = []
         staging = self.staged
+        if self.knees[seat] and self.knee_open(side):
+            out.append(mv.KNEE)
         if phase == Phase.DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
@@ -1378,10 +1504,16 @@ class GameState:
                         if self._legal(mv.GoOut(groups, k)):
                             out.append(mv.GO_OUT_DISCARD + k)
                         break
-        if not must_knock and not (self.in_last_packet(seat)
-                                   and self.held_n[seat] - 1 < p.min_cards_kept):
+        if not must_knock:
+            last = self.in_last_packet(seat)
+            n = self.held_n[seat]
             for k in range(RED_THREE):
-                if held[k]:
+                if not held[k] or self._discard_locked(seat, k):
+                    continue
+                if last and n == 1:
+                    if self._legal(mv.Discard(k)):  # the last card: going out, or holding none
+                        out.append(mv.DISCARD + k)
+                elif not (last and n - 1 < p.min_cards_kept):
                     out.append(mv.DISCARD + k)
         self._stage_actions(out, seat, side, held)
         return sorted(out)
@@ -1413,7 +1545,7 @@ class GameState:
                     seat, side = self.seat, self.side_of[self.seat]
                     plan = self._plan(side, seat, groups)
                     self._check_opening(side, plan)
-                    self._check_remaining(seat, self.held_n[seat] - sum(plan.used))
+                    self._check_remaining(seat, self.held_n[seat] - sum(plan.used), plan)
                 case mv.GoOut(groups, discard):
                     self._check_go_out(groups, discard)
                 case _:
@@ -1441,19 +1573,41 @@ class GameState:
         self.pending_answerers = []
         self.staged = {}
         self.undo_stack = []
-        if self.round_number < self.profile.rounds:
+        target = self.profile.target_score
+        reached = target is not None and max(self.totals) >= target
+        if self.round_number < self.profile.rounds and not reached:
             self._start_round(self.round_number + 1)
         else:
             self.phase = Phase.GAME_OVER
 
-    def score_side(self, side: int, went_out: int | None = None) -> SideScore:
-        """A side's score for the round as it stands, with every line of its breakdown."""
+    def score_side(self, side: int, went_out: int | None = None,
+                   adjustments: Sequence[tuple[str, int]] = ()) -> SideScore:
+        """A side's score for the round as it stands, with every line of its breakdown.
+
+        ``adjustments`` are (label, points) lines a score keeper adds for things that only
+        happen at a real table (the tabletop parameters of a profile); the engine itself
+        never has any.
+        """
         p = self.profile
         values = p.kind_values
         lines: list[ScoreLine] = []
-        melded = sum(values[FACE_KIND[f]] for m in self.melds[side] for f in m.faces)
-        n_melded = sum(m.size for m in self.melds[side])
+        counted = list(self.melds[side])
+        unfinished: list[TableMeld] = []
+        if p.unfinished_second_meld_negative:
+            seen: set[int] = set()
+            for m in self.melds[side]:
+                if m.target in seen and m.target != WILD_MELD and m.size < p.book_size:
+                    unfinished.append(m)
+                    counted.remove(m)
+                seen.add(m.target)
+        melded = sum(values[FACE_KIND[f]] for m in counted for f in m.faces)
+        n_melded = sum(m.size for m in counted)
         lines.append(ScoreLine("melded", "Cards on the table", n_melded, melded))
+        if p.unfinished_second_meld_negative:
+            lines.append(ScoreLine(
+                "unfinished_second_melds", "Unfinished second melds",
+                sum(m.size for m in unfinished),
+                -sum(values[FACE_KIND[f]] for m in unfinished for f in m.faces)))
         books = self.book_counts(side)
         special = dict(p.special_book_bonus)
         special_count = 0
@@ -1500,6 +1654,8 @@ class GameState:
                                caught_black, -caught_black * p.black_three_penalty))
         lines.append(ScoreLine("red_threes_caught", "Red 3s left in hands and feet",
                                caught_red, -caught_red * p.red_three_penalty))
+        for label, points in adjustments:
+            lines.append(ScoreLine("adjustment", label, 1, points))
         return SideScore(side, tuple(lines), sum(line.points for line in lines))
 
     # --- views ---------------------------------------------------------------------------
@@ -1519,7 +1675,7 @@ class GameState:
             phase=self.phase,
             turn=self.seat,
             to_act=self.actor,
-            opening_minimum=self.opening_minimum,
+            opening_minimum=self.opening_minimum_of(side),
             hand=tuple(self.hand(seat)),
             hand_counts=tuple(self.held_n),
             foot_counts=tuple(len(f) for f in self.feet),
@@ -1539,6 +1695,10 @@ class GameState:
         )
 
 
+def _target_singular(target: int) -> str:
+    return "all-wild meld" if target == WILD_MELD else f"meld of {KIND_PLURALS[target]}"
+
+
 def _target_plural(target: int) -> str:
     return "all-wild melds" if target == WILD_MELD else KIND_PLURALS[target]
 
@@ -1552,16 +1712,20 @@ def _group_text(t: int, n: int, tw: int, jk: int) -> str:
     return mv.format_group(MeldGroup(t, n, tw, jk)) or "nothing"
 
 
-def _check_deal(profile: Profile, layout: Layout, deal: Deal) -> None:
+def _check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int = 1) -> None:
     """An explicit deal must use exactly the profile's shoe and packet sizes."""
     players = layout.players
-    if not (len(deal.hands) == len(deal.feet) == players):
+    if not (len(deal.hands) == len(deal.feet) == len(deal.knees) == players):
         raise ValueError(f"the deal has {len(deal.hands)} hands and {len(deal.feet)} feet; "
                          f"the game has {players} players")
     for seat in range(players):
-        if len(deal.hands[seat]) != profile.hand_size:
+        hand_size = profile.hand_size_in(round_number)
+        if len(deal.hands[seat]) != hand_size:
             raise ValueError(f"seat {seat + 1}'s hand has {len(deal.hands[seat])} cards; the "
-                             f"profile deals {profile.hand_size}")
+                             f"profile deals {hand_size}")
+        if len(deal.knees[seat]) != profile.knee_size:
+            raise ValueError(f"seat {seat + 1}'s knee has {len(deal.knees[seat])} cards; the "
+                             f"profile deals {profile.knee_size}")
         if len(deal.feet[seat]) != profile.foot_size:
             raise ValueError(f"seat {seat + 1}'s foot has {len(deal.feet[seat])} cards; the "
                              f"profile deals {profile.foot_size}")

@@ -23,6 +23,9 @@ Notation (case-insensitive)::
     yes / no                  answer a partner's "May I go out?"
     undo                      take back your last meld this turn
     knock                     end a turn without discarding (where the profile says so)
+    knee                      pick up your Knee (Hand, Knee & Foot)
+    meld new K K K            "new" starts a new meld of the rank: after an earlier group
+                              completed one, or beside a book where the profile allows
 
 Cards in a group are kinds; full cards (``KS``) are accepted and read as their kind. Each
 group holds one natural rank plus wilds, or wilds only; a group of wilds only is for the
@@ -50,13 +53,16 @@ NUM_TARGETS: Final = 12
 class MeldGroup:
     """Cards added together to one meld: ``naturals`` of ``target`` plus wilds.
 
-    ``target`` is a rank kind (0..10) or :data:`WILD_MELD`.
+    ``target`` is a rank kind (0..10) or :data:`WILD_MELD`. With ``new``, the group must
+    start a new meld: after an earlier group of the same action completed the side's
+    meld, or beside a book where the profile allows a second meld of its rank.
     """
 
     target: int
     naturals: int = 0
     twos: int = 0
     jokers: int = 0
+    new: bool = False
 
     @property
     def size(self) -> int:
@@ -134,6 +140,11 @@ class Knock:
 
 
 @dataclass(frozen=True, slots=True)
+class PickUpKnee:
+    """Pick up one's Knee, once the side has completed a book (Hand, Knee & Foot)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stage:
     """Action layer: put one card of ``kind`` aside for ``target``'s group ``slot``."""
 
@@ -152,9 +163,9 @@ class ClearStaged:
     """Action layer: put the staged cards back."""
 
 
-Move = (Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock | Stage | Confirm
-        | ClearStaged)
-PlayerMove = Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock
+Move = (Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock | PickUpKnee | Stage
+        | Confirm | ClearStaged)
+PlayerMove = Draw | Pickup | Meld | Discard | GoOut | Answer | Undo | Knock | PickUpKnee
 
 # --- the integer action encoding -------------------------------------------------------
 
@@ -176,8 +187,10 @@ STAGE_NATURAL: Final = DISCARD + RED_THREE
 """``STAGE_NATURAL + rank * 2 + slot``: stage a natural of ``rank`` for its group ``slot``."""
 STAGE_WILD: Final = STAGE_NATURAL + 11 * 2
 """``STAGE_WILD + ((w * 12) + target) * 2 + slot``: stage a wild (w = 0 two, 1 joker)."""
-NUM_ACTIONS: Final = STAGE_WILD + 2 * NUM_TARGETS * 2
-"""Size of the action space (107): the same for every profile."""
+KNEE: Final = STAGE_WILD + 2 * NUM_TARGETS * 2
+"""Pick up one's Knee."""
+NUM_ACTIONS: Final = KNEE + 1
+"""Size of the action space (108): the same for every profile."""
 
 
 def encode_stage(kind: int, target: int, slot: int) -> int:
@@ -195,7 +208,7 @@ def decode_action(action: int) -> Move:
     simple: dict[int, Move] = {
         DRAW: Draw(), PICKUP: Pickup(), CONFIRM: Confirm(), CLEAR: ClearStaged(),
         UNDO: Undo(), ANSWER_YES: Answer(True), ANSWER_NO: Answer(False), KNOCK: Knock(),
-        GO_OUT: GoOut(),
+        GO_OUT: GoOut(), KNEE: PickUpKnee(),
     }
     if action in simple:
         return simple[action]
@@ -238,7 +251,7 @@ class MoveSyntaxError(ValueError):
 
 
 def format_group(group: MeldGroup) -> str:
-    parts: list[str] = []
+    parts: list[str] = ["new"] if group.new else []
     if group.target != WILD_MELD:
         if not group.naturals:  # wilds alone for a rank's meld: name the rank
             parts.append(KIND_CODES[group.target] + ":")
@@ -271,6 +284,8 @@ def format_move(move: Move) -> str:
             return "undo"
         case Knock():
             return "knock"
+        case PickUpKnee():
+            return "knee"
         case Stage(kind, target, slot):
             return f"stage {KIND_CODES[kind]} {target} {slot}"
         case Confirm():
@@ -287,6 +302,11 @@ def parse_group(text: str) -> MeldGroup:
         raise MoveSyntaxError("an empty meld group: list its cards, like K K 2")
     rank: int | None = None
     naturals = twos = jokers = 0
+    new = words[0].lower() == "new"
+    if new:
+        words = words[1:]
+        if not words:
+            raise MoveSyntaxError("'new' needs the cards of the new meld after it")
     if words[0].endswith(":"):  # "K: 2": the meld the group is for
         try:
             rank = cards.parse_kind(words[0][:-1])
@@ -297,7 +317,7 @@ def parse_group(text: str) -> MeldGroup:
                 f"{words[0]!r}: name a meld by its rank (4 to A), like K: 2")
         words = words[1:]
         if not words:  # no hand cards: at a pickup, the top card alone
-            return MeldGroup(rank)
+            return MeldGroup(rank, new=new)
     for word in words:
         try:
             kind = cards.parse_kind(word)
@@ -316,7 +336,7 @@ def parse_group(text: str) -> MeldGroup:
                     f"{cards.KIND_PLURALS[kind]}: a meld holds one rank (use | between melds)")
             rank = kind
             naturals += 1
-    return MeldGroup(WILD_MELD if rank is None else rank, naturals, twos, jokers)
+    return MeldGroup(WILD_MELD if rank is None else rank, naturals, twos, jokers, new)
 
 
 def parse_groups(text: str) -> tuple[MeldGroup, ...]:
@@ -335,7 +355,7 @@ def parse_move(text: str) -> PlayerMove:
     rest = words[1] if len(words) > 1 else ""
     simple: dict[str, PlayerMove] = {
         "draw": Draw(), "yes": Answer(True), "no": Answer(False), "undo": Undo(),
-        "knock": Knock(),
+        "knock": Knock(), "knee": PickUpKnee(),
     }
     if verb in simple:
         if rest.strip():
@@ -363,8 +383,8 @@ def parse_move(text: str) -> PlayerMove:
             rest = " ".join(parts[:idx])
         return GoOut(parse_groups(rest), discard)
     raise MoveSyntaxError(
-        f"unknown move {words[0]!r}: use draw, pickup, meld, discard, goout, yes, no, undo"
-        " or knock")
+        f"unknown move {words[0]!r}: use draw, pickup, meld, discard, goout, yes, no, undo,"
+        " knock or knee")
 
 
 def _parse_one_kind(text: str, verb: str) -> int:
