@@ -65,6 +65,9 @@ class EasyBot:
             raise ValueError(f"seat {view.seat + 1} has no legal action to choose from")
         if view.phase == Phase.ANSWER:
             return mv.ANSWER_YES
+        if mv.KNEE in legal:
+            self._queue = []
+            return mv.KNEE
         if self._queue:
             action = self._queue.pop(0)
             if action in legal:
