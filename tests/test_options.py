@@ -755,6 +755,15 @@ def test_opt07_without_the_option_new_is_refused(name: str) -> None:
     assert table(state, 0) == [("K", 10, 0, 0)]
 
 
+@pytest.mark.parametrize("name", meant_for("second_book"))
+def test_opt07_without_the_option_new_is_refused(name: str) -> None:
+    state = position(name, hands={0: "K K K K 9 9"}, melds={0: ["K K K K K K K"]},
+                     phase=Phase.PLAY)
+    must_fail(state, "meld new K K K", "kings")
+    play(state, "meld K K K")  # the kings go onto the book
+    assert table(state, 0) == [("K", 10, 0, 0)]
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "engine bug: without second_book, 'meld new K K K' beside a complete book of 7 kings is "
     "refused with 'your side already has an unfinished meld of kings (7 cards): a side has "
@@ -776,12 +785,6 @@ def test_opt07_new_needs_a_book(name: str) -> None:
     must_fail(state, "meld new K K K", "unfinished")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: under second_book (second_meld_of_rank, book_max none) legal_actions() never "
-    "offers staging a second meld (slot 1) beside a book - GameState._stage_ok returns False "
-    "for slot 1 when new_meld_after_book is false, and with book_max none its cap test "
-    "'existing + s0 < cap' always refuses - so 'meld new K K K', legal through apply(), "
-    "cannot be played through the integer actions"))
 @pytest.mark.parametrize("name", meant_for("second_book"))
 def test_opt07_second_meld_through_actions(name: str) -> None:
     p = prof(name, "second_book")
@@ -926,13 +929,21 @@ def test_a55_a_player_holding_only_7s_may_discard_one(name: str) -> None:
     must_fail(state, "discard 7", "clean book of 7s")
 
 
-def test_opt09_no_going_out_discard_of_a_7() -> None:
-    """Singles goes out with a discard (001:83): the 7 may not be that discard."""
+def test_opt09_going_out_discard_of_a_7_follows_a55() -> None:
+    """Singles goes out with a discard (001:83). The lock is judged on the hand at the
+    discard, after the melds: holding only the 7 then, A-55 lets it go, exactly as
+    `meld K` followed by `discard 7` would."""
     p = prof(SINGLES, "sevens_from_hell")
+    two_moves = _singles_in_foot(p, "7 K", ["K K K"])
+    must_fail(two_moves, "discard 7", "no 7 may be discarded")  # the K is still held
+    play(two_moves, "meld K")
+    play(two_moves, "discard 7")
+    one_move = _singles_in_foot(p, "7 K", ["K K K"])
+    play(one_move, "goout K discard 7")
+    assert one_move.results[-1].totals == two_moves.results[-1].totals
     state = _singles_in_foot(p, "7 K", ["K K K"])
-    must_fail(state, "goout K discard 7", "no 7 may be discarded")
     state.apply_action(mv.encode_stage(KING, KING, 0))
-    assert mv.GO_OUT_DISCARD + SEVEN not in state.legal_actions()
+    assert mv.GO_OUT_DISCARD + SEVEN in state.legal_actions()
     # with a clean book of 7s anywhere, the same going out is legal
     state = _singles_in_foot(p, "7 K", ["K K K"], other=["7 7 7 7 7 7 7"])
     state.apply_action(mv.encode_stage(KING, KING, 0))

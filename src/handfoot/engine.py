@@ -259,8 +259,8 @@ _INF: Final = 1 << 30
 class _Plan:
     """The effect of a list of meld groups, worked out without changing the state."""
 
-    __slots__ = ("books_made", "completed", "new_melds", "steps", "used", "used_top", "value",
-                 "wild_value")
+    __slots__ = ("books_made", "completed", "new_melds", "new_with_top", "steps", "used",
+                 "used_top", "value", "wild_value")
 
     def __init__(self) -> None:
         self.steps: list[tuple[int, int, int, int, int, bool]] = []
@@ -271,6 +271,7 @@ class _Plan:
         self.wild_value = 0  # of that, in all-wild melds
         self.completed: list[int] = []  # indices of existing melds that became full
         self.new_melds: list[list[int]] = []  # [target, n, t, j] of melds started
+        self.new_with_top: list[bool] = []  # whether each holds the pile's top card
         self.books_made = 0  # melds that reach book size
 
 
@@ -494,8 +495,12 @@ class GameState:
         return self.opening_minimum_of(self.side_of[self.seat])
 
     def opening_minimum_of(self, side: int) -> int:
-        """A side's opening minimum this round (by round, or by its score)."""
-        return self.profile.opening_minimum(self.round_number, self.totals[side])
+        """A side's opening minimum this round (by round, or by its score); 0 in a round
+        whose opening needs a clean book instead (A-25)."""
+        p = self.profile
+        if self.round_number in p.clean_book_opening_rounds:
+            return 0
+        return p.opening_minimum(self.round_number, self.totals[side])
 
     def knee_open(self, side: int) -> bool:
         """Whether a side's players may pick up their Knees: it has completed a book."""
@@ -821,8 +826,9 @@ class GameState:
         if plan.wild_value and not p.wild_meld_opens:
             raise IllegalMoveError("an all-wild meld cannot be part of your side's opening")
         if self.round_number in p.clean_book_opening_rounds and not any(
-                t != WILD_MELD and tw + jk == 0 and n >= p.book_size
-                for t, n, tw, jk in plan.new_melds):
+                t != WILD_MELD and tw + jk == 0 and n >= p.book_size and not with_top
+                for (t, n, tw, jk), with_top in zip(plan.new_melds, plan.new_with_top,
+                                                    strict=True)):
             raise IllegalMoveError(
                 f"in round {self.round_number} your side's opening must include a clean book "
                 f"of {p.book_size} laid from your hand")
@@ -923,6 +929,10 @@ class GameState:
                 if (t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size
                         and state[0] >= 0):
                     state = [-1, 0, 0, 0]  # a second meld beside a book that still grows
+                elif t != WILD_MELD and current_size >= book_size:
+                    raise IllegalMoveError(
+                        f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
+                        f"{KIND_PLURALS[t]}; a second meld of a rank is not allowed")
                 else:
                     raise IllegalMoveError(
                         f"your side already has an unfinished {_target_singular(t)} "
@@ -970,11 +980,13 @@ class GameState:
             plan.steps.append((state[0], t, g.naturals, g.twos, g.jokers, with_top))
             if state[0] == -1:
                 plan.new_melds.append([t, new_n, new_t, new_j])
+                plan.new_with_top.append(with_top)
                 ref = -1 - len(plan.new_melds)
             else:
                 ref = state[0]
                 if ref <= -2:
                     plan.new_melds[-2 - ref][1:] = [new_n, new_t, new_j]
+                    plan.new_with_top[-2 - ref] |= with_top
             has_target.add(t)
             if old_size < book_size <= new_size:
                 plan.books_made += 1
@@ -1161,17 +1173,18 @@ class GameState:
             self.foot_played[seat] = True
         self._end_turn()
 
-    def _discard_locked(self, seat: int, kind: int) -> bool:
+    def _discard_locked(self, seat: int, kind: int, held: Sequence[int] | None = None) -> bool:
         """Sevens From Hell: a locked rank is not discarded before its clean book exists,
-        unless the player holds nothing else (A-55)."""
+        unless the player holds nothing else (A-55); ``held`` is the hand at the discard."""
         locked = self.profile.discard_locked_until_clean_book
         if kind not in locked or self._lock_released(kind):
             return False
-        held = self.held[seat]
-        return any(held[k] for k in range(RED_THREE) if k not in locked)
+        cards_held = self.held[seat] if held is None else held
+        return any(cards_held[k] for k in range(RED_THREE) if k not in locked)
 
-    def _check_locked_discard(self, seat: int, kind: int) -> None:
-        if not self._discard_locked(seat, kind):
+    def _check_locked_discard(self, seat: int, kind: int,
+                              held: Sequence[int] | None = None) -> None:
+        if not self._discard_locked(seat, kind, held):
             return
         raise IllegalMoveError(
             f"no {KIND_NAMES[kind]} may be discarded until some player has a clean book of "
@@ -1267,12 +1280,13 @@ class GameState:
                                    else "that card cannot be discarded")
         if discard is not None and not self.held[seat][discard]:
             raise IllegalMoveError(f"you hold no {KIND_NAMES[discard]} to discard")
-        if discard is not None:
-            self._check_locked_discard(seat, discard)
+
         plan = self._plan(side, seat, groups)
         self._check_opening(side, plan)
         left = [self.held[seat][k] - plan.used[k] for k in range(NUM_KINDS)]
         left_n = sum(left)
+        if discard is not None:
+            self._check_locked_discard(seat, discard, left)
         if discard is None and left_n:
             raise IllegalMoveError(
                 f"going out needs every card played; you would still hold {left_n}")
@@ -1381,12 +1395,13 @@ class GameState:
     def staged_groups(self) -> tuple[MeldGroup, ...]:
         """The staged cards as meld groups, in target order (slot 0 before slot 1).
 
-        A second-meld group staged without a first gets an empty first group before it:
-        at a pickup, the top card alone completes the side's meld.
+        At a pickup, a second-meld group staged without a first gets an empty first group
+        before it: the top card alone completes the side's meld.
         """
         out = []
+        pickup = self.phase == Phase.DRAW
         for key in sorted(self.staged):
-            if key % 2 and key - 1 not in self.staged:
+            if pickup and key % 2 and key - 1 not in self.staged:
                 out.append(MeldGroup(key // 2))
             n, tw, jk = self.staged[key]
             out.append(MeldGroup(key // 2, n, tw, jk, new=bool(key % 2)))
@@ -1446,14 +1461,16 @@ class GameState:
             # a wild for a rank needs that rank's meld on the table or naturals staged for it
             return not (kind > cards.ACE and target != WILD_MELD and existing == 0
                         and not self.staged.get(target * 2, (0,))[0])
-        if target != WILD_MELD and not p.new_meld_after_book:
-            return False
+        # slot 1: a new meld, once slot 0 fills the first or beside a book that still grows
         s1 = sum(self.staged.get(target * 2 + 1, (0, 0, 0)))
         if self.phase == Phase.DRAW and self.pile and (
                 FACE_KIND[self.pile[-1]] == target
                 or (target == WILD_MELD and cards.is_wild(FACE_KIND[self.pile[-1]]))):
             s0 += 1  # the top card joins the first group at a pickup
-        if existing + s0 < cap or s1 >= cap:
+        beside_book = (target != WILD_MELD and p.second_meld_of_rank
+                       and existing >= p.book_size)
+        fills = (target == WILD_MELD or p.new_meld_after_book) and existing + s0 >= cap
+        if not (fills or beside_book) or s1 >= (p.book_max or _INF):
             return False
         return not (kind > cards.ACE and target != WILD_MELD
                     and not self.staged.get(target * 2 + 1, (0,))[0])
