@@ -756,21 +756,6 @@ def test_opt07_without_the_option_new_is_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", meant_for("second_book"))
-def test_opt07_without_the_option_new_is_refused(name: str) -> None:
-    state = position(name, hands={0: "K K K K 9 9"}, melds={0: ["K K K K K K K"]},
-                     phase=Phase.PLAY)
-    must_fail(state, "meld new K K K", "kings")
-    play(state, "meld K K K")  # the kings go onto the book
-    assert table(state, 0) == [("K", 10, 0, 0)]
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: without second_book, 'meld new K K K' beside a complete book of 7 kings is "
-    "refused with 'your side already has an unfinished meld of kings (7 cards): a side has "
-    "one unfinished meld of a rank' - GameState._plan raises the unfinished-meld reason for "
-    "any 'new' group while the rank's meld still takes cards, though the meld is a book; the "
-    "reason for a book ('already has a book of kings; add to it') is unreachable for 'new'"))
-@pytest.mark.parametrize("name", meant_for("second_book"))
 def test_opt07_without_the_option_new_beside_a_book_names_the_book(name: str) -> None:
     state = position(name, hands={0: "K K K K 9 9"}, melds={0: ["K K K K K K K"]},
                      phase=Phase.PLAY)
