@@ -96,6 +96,8 @@ def position(profile: str | Profile = "partnership-13", *,
              in_foot: Iterable[int] = (),
              foot_played: Iterable[int] = (),
              foot_turn_done: Iterable[int] = (),
+             knees: Mapping[int, str] | None = None,
+             knee_picked: Iterable[int] = (),
              melds: Mapping[int, Iterable[str]] | None = None,
              red_threes: Mapping[int, int] | None = None,
              opened: Iterable[int] | None = None,
@@ -112,6 +114,10 @@ def position(profile: str | Profile = "partnership-13", *,
     otherwise. ``pile`` is bottom first; ``stock_top`` is the top of the stock, first card
     drawn first; ``stock_size`` trims the stock (the trimmed cards go under the pile's
     bottom, so they still exist).
+
+    ``knees`` gives a seat's Knee (profiles with a Knee); seats in ``knee_picked`` have
+    picked theirs up (no Knee packet left); other seats get random filler of the profile's
+    ``knee_size`` (none where the profile has no Knee).
     """
     p = load_profile(profile) if isinstance(profile, str) else profile
     layout = layout or p.layout
@@ -120,6 +126,8 @@ def position(profile: str | Profile = "partnership-13", *,
     pool = Pool(p, layout.players)
     hands = dict(hands or {})
     feet = dict(feet or {})
+    knees = dict(knees or {})
+    knee_picked = set(knee_picked)
     in_foot = set(in_foot)
     melds = dict(melds or {})
     table = {side: [meld_from_text(t, pool) for t in melds.get(side, ())]
@@ -130,6 +138,7 @@ def position(profile: str | Profile = "partnership-13", *,
     top_faces = _cards(stock_top, pool)
     held = {s: _cards(hands[s], pool) for s in hands}
     foot = {s: _cards(feet[s], pool) for s in feet}
+    knee = {s: _cards(knees[s], pool) for s in knees}
     for s in range(layout.players):
         if s not in held:
             held[s] = pool.filler(p.hand_size, rng)
@@ -137,6 +146,12 @@ def position(profile: str | Profile = "partnership-13", *,
             foot[s] = [] if s in in_foot else pool.filler(p.foot_size, rng)
         if s in in_foot and foot[s]:
             raise ValueError("a seat in its Foot has no Foot packet left")
+        if s not in knee:
+            # no filler call without a Knee: the random fill of other profiles is unchanged
+            knee[s] = [] if s in knee_picked or not p.knee_size else pool.filler(
+                p.knee_size, rng)
+        if s in knee_picked and knee[s]:
+            raise ValueError("a seat that picked up its Knee has no Knee packet left")
     rest = pool.remaining()
     rng.shuffle(rest)
     stock = top_faces + rest  # top first
@@ -150,7 +165,7 @@ def position(profile: str | Profile = "partnership-13", *,
     state.held = [cards.kind_counts(held[s]) for s in range(layout.players)]
     state.held_n = [len(held[s]) for s in range(layout.players)]
     state.feet = [foot[s] for s in range(layout.players)]
-    state.knees = [[] for _ in range(layout.players)]
+    state.knees = [knee[s] for s in range(layout.players)]
     state.foot_picked = [s in in_foot for s in range(layout.players)]
     state.foot_played = [s in set(foot_played) for s in range(layout.players)]
     state.foot_turn_done = [s in set(foot_turn_done) for s in range(layout.players)]
@@ -179,5 +194,5 @@ def snapshot(state: GameState) -> tuple[object, ...]:
         [m[:] for m in state.melds], [r[:] for r in state.red_threes], state.opened[:],
         state.permission[:], state.asked, state._refused, state.pending, state.pending_answerers[:],
         state.picked_pile, len(state.undo_stack), sorted(state.staged.items()),
-        state.totals[:], len(state.results),
+        state.totals[:], len(state.results), [k[:] for k in state.knees],
     )
