@@ -10,6 +10,7 @@ import pytest
 
 import handfoot.cards
 import handfoot.rules
+from handfoot.rulebook import profiles_markdown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -38,3 +39,46 @@ def test_every_profile_parameter_is_documented() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
     missing = [name for name in handfoot.rules.FIELDS if f"`{name}`" not in text]
     assert not missing
+
+
+def test_profiles_md_is_generated() -> None:
+    text = (DOCS / "profiles.md").read_text(encoding="utf-8")
+    assert text == profiles_markdown(), (
+        "docs/profiles.md is out of date: regenerate it with "
+        "`python -m handfoot.rulebook > docs/profiles.md`")
+
+
+def test_profiles_md_gives_every_value_of_every_profile() -> None:
+    text = (DOCS / "profiles.md").read_text(encoding="utf-8")
+    names = handfoot.rules.builtin_profile_names()
+    header = "| parameter | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
+    assert text.count(header) == len(handfoot.rules.SECTIONS)
+    rows = [line for line in text.splitlines() if line.startswith("| `")
+            and line.split(" | ")[0].strip("| `") in handfoot.rules.FIELDS]
+    assert len(rows) == len(handfoot.rules.FIELDS)
+    assert all(line.count(" | ") == 1 + len(names) for line in rows)
+    hkf = next(line for line in rows if line.startswith("| `special_book_bonus` |"))
+    assert '`{ "5" = 3000, "7" = 5000 }`' in hkf
+
+
+def test_every_option_is_documented() -> None:
+    text = (DOCS / "profiles.md").read_text(encoding="utf-8")
+    for key, option in handfoot.rules.OPTIONS.items():
+        assert f"### {option.id} `{key}`: {option.title}\n" in text
+    assert "[options]\nsevens_from_hell = true" in text
+    assert "explicitly are applied after the options, so they win" in text
+    assert "- pile pickup: `take_whole_pile` (OPT-14), `take_top_5` (OPT-15), `pile_of_8` " \
+        "(OPT-17), `singles_pair_pickup` (OPT-18), `no_pickups` (OPT-20)" in text
+
+
+def test_house_rule_example_in_profiles_md_loads(tmp_path: Path) -> None:
+    text = (DOCS / "profiles.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    assert blocks
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example-{i}.toml"
+        path.write_text(block, encoding="utf-8")
+        p = handfoot.rules.load_profile(path)
+        assert p.options
+    p = handfoot.rules.load_profile(tmp_path / "example-0.toml")
+    assert p.rounds == 20 and p.target_score == 10000  # the explicit parameter won

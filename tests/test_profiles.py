@@ -4,22 +4,31 @@ errors a bad file gives (each naming the file, the key and the problem)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from handfoot import cards
 from handfoot.rules import (
     FIELDS,
+    OPTIONS,
     SECTIONS,
     Layout,
     Profile,
     ProfileError,
+    apply_overrides,
     builtin_profile_names,
     load_profile,
     profile_from_mapping,
     profile_to_toml_values,
 )
+
+PROFILE_DIR = Path(__file__).parents[1] / "src/handfoot/profiles"
+ALL = ["partnership-13", "bicycle", "biegames", "hand-knee-foot", "remastered-singles",
+       "remastered-teams"]
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -44,19 +53,61 @@ def wild_limits(p: Profile) -> list[int]:
 
 
 def test_builtin_names_default_first() -> None:
-    assert builtin_profile_names() == ["partnership-13", "biegames"]
+    assert builtin_profile_names() == ALL
 
 
-@pytest.mark.parametrize("name", ["partnership-13", "biegames"])
+@pytest.mark.parametrize("name", ALL)
 def test_builtin_profiles_load_with_their_names(name: str) -> None:
     p = load_profile(name)
     assert p.name == name
     assert p.title and p.source
-    assert p.extends is None and p.overrides == ()
+    assert p.extends is None and p.overrides == () and p.options == ()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_builtin_toml_lists_every_parameter(name: str) -> None:
+    data = tomllib.loads((PROFILE_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    assert set(data) == {"name", "title", "source", *SECTIONS}
+    for section in SECTIONS:
+        expected = {n for n, info in FIELDS.items() if info.section == section}
+        assert set(data[section]) == expected, section
+
+
+def books(p: Profile) -> tuple[int, int, int, tuple[int, ...]]:
+    return (p.clean_books_to_go_out, p.dirty_books_to_go_out, p.wild_books_to_go_out,
+            p.special_books_to_go_out)
+
+
+def values(p: Profile) -> tuple[int, ...]:
+    return (p.value_joker, p.value_two, p.value_ace, p.value_eight_to_king,
+            p.value_four_to_seven)
+
+
+def tabletop(p: Profile) -> tuple[Any, ...]:
+    return (p.perfect_deal_bonus, p.dealer_bonus, p.improper_meld_penalty,
+            p.knee_reminder_penalty, p.go_out_without_permission_penalty,
+            p.failed_going_out_penalty, p.bad_pickup_penalty)
+
+
+def no_new_rules(p: Profile) -> None:
+    """The rows of RULES-MATRIX §2 no built-in profile changes (they come from options)."""
+    assert p.hand_size_by_round == () and not p.knee_auto_pickup
+    assert p.target_score is None and p.score_band_minimums == ()
+    assert p.clean_book_opening_rounds == () and p.discard_locked_until_clean_book == ()
+    assert p.foot_at_once  # "Foot after melding the last Hand card: immediately"
+    assert not p.second_meld_of_rank and not p.unfinished_second_meld_negative
+    assert p.new_meld_min_naturals == 0
+    assert p.jokers_per_deck == 2 and p.draw_count == 2 and not p.partial_last_draw
+    assert p.min_meld_size == 3 and p.book_size == 7
+    assert p.pickup_allowed and p.pickup_min_pile == 1
+    assert p.dealer_bonus == ()
 
 
 def test_partnership_13_matches_the_matrix() -> None:
     p = load_profile("partnership-13")
+    no_new_rules(p)
+    assert p.knee_size == 0 and p.special_book_bonus == ()
+    assert tabletop(p) == (0, (), 0, 0, 0, 0, 0) and not p.announce_foot
     assert p.layouts == (Layout(2, 2),)
     assert p.layout.players == 4
     assert p.decks(4) == 5 and p.decks(2) == 5  # a fixed shoe of 5 decks
@@ -96,6 +147,9 @@ def test_partnership_13_matches_the_matrix() -> None:
 
 def test_biegames_matches_the_matrix() -> None:
     p = load_profile("biegames")
+    no_new_rules(p)
+    assert not p.permission_persists and p.special_book_bonus == ()
+    assert tabletop(p) == (0, (), 0, 0, 0, 0, 0) and not p.announce_foot
     assert p.layouts == (Layout(2, 2), Layout(2, 1))
     assert p.decks(4) == 5 and p.decks(2) == 3  # players + 1
     assert p.jokers_per_deck == 2
@@ -128,6 +182,171 @@ def test_biegames_matches_the_matrix() -> None:
     assert p.going_out_bonus == 100
 
 
+def test_remastered_singles_matches_the_matrix() -> None:
+    p = load_profile("remastered-singles")
+    no_new_rules(p)
+    # players 2-8, each on their own; "best with 3+" (001:22)
+    assert p.layout == Layout(3, 1)
+    assert {x.players for x in p.layouts} == set(range(2, 9))
+    assert all(x.seats_per_side == 1 for x in p.layouts)
+    assert [p.decks(n) for n in range(2, 9)] == [3, 4, 5, 6, 7, 8, 9]  # WE-001-01: 8 → 9
+    assert (p.hand_size, p.knee_size, p.foot_size) == (11, 0, 11)
+    assert p.starter_cards == 1 and p.starter_check_all
+    assert set(p.starter_rejected) == {cards.RED_THREE, cards.BLACK_THREE, cards.TWO,
+                                       cards.JOKER}  # any 3, 2, joker
+    assert p.first_player == "high_card"
+    assert p.rounds == 4
+    assert [p.opening_minimum(r) for r in range(1, 5)] == [60, 90, 120, 150]  # WE-001-13
+    assert wild_limits(p) == [1, 1, 2, 2, 3]  # N >= W + 1
+    assert p.max_wilds is None and p.min_naturals_with_wild == 0 and p.wild_free_ranks == ()
+    assert not p.all_wild_melds  # no (OPT-08)
+    assert p.book_max is None  # 7+, naturals only past 7
+    assert not p.new_meld_after_book  # 1 meld in total per rank; the book absorbs more
+    assert p.pickup_count == 1  # the top card
+    assert not p.pickup_needs_pair and not p.pickup_melds_top  # needs nothing
+    assert not p.pickup_black_three_blocks and p.pickup_wild_top == "allowed"  # none blocks
+    assert p.pickup_existing_meld == "forbidden_if_completes"  # WE-001-07
+    assert p.discard_after_pickup
+    assert books(p) == (1, 1, 0, ())
+    assert p.partner_condition == "none" and not p.permission  # singles: n/a
+    assert p.final_discard == "required"  # must discard
+    assert p.min_cards_kept == 0  # 0 allowed
+    assert values(p) == (50, 20, 20, 10, 5)
+    assert p.black_three_penalty == 100
+    assert (p.red_three_bonus, p.red_three_penalty) == (100, 100)
+    assert (p.red_three_bulk_count, p.red_three_bulk_bonus) == (0, 0)
+    assert (p.clean_book_bonus, p.dirty_book_bonus, p.wild_book_bonus) == (700, 300, 0)
+    assert p.special_book_bonus == ()
+    assert p.going_out_bonus == 100
+    assert tabletop(p) == (100, (), 0, 0, 0, 0, 0)  # perfect deal +100 (22 cards)
+    assert not p.announce_foot  # "There is no obligation to announce" (001:95)
+
+
+def test_remastered_teams_matches_the_matrix() -> None:
+    p = load_profile("remastered-teams")
+    no_new_rules(p)
+    # 4, 6, 8 players in equal teams (A-47)
+    assert p.layouts == (Layout(2, 2), Layout(2, 3), Layout(3, 2), Layout(2, 4), Layout(4, 2))
+    assert [p.decks(n) for n in (4, 6, 8)] == [5, 7, 9]  # WE-001-01: 8 players → 9 decks
+    assert (p.hand_size, p.knee_size, p.foot_size) == (11, 0, 11)
+    assert p.starter_cards == 3
+    assert not p.starter_check_all  # the top card only
+    assert set(p.starter_rejected) == {cards.RED_THREE, cards.BLACK_THREE, cards.TWO,
+                                       cards.JOKER}
+    assert p.first_player == "high_card"
+    assert p.rounds == 4
+    assert [p.opening_minimum(r) for r in range(1, 5)] == [60, 90, 120, 150]
+    assert wild_limits(p) == [1, 1, 2, 2, 2]  # N >= W + 1, W <= 2
+    assert p.max_wilds == 2 and p.wild_free_ranks == ()
+    assert p.all_wild_melds and not p.wild_meld_opens  # wild book; not in the opening
+    assert p.book_max is None and not p.new_meld_after_book  # 7+; 1 in total
+    assert p.pickup_count == 3 and p.pickup_needs_pair and p.pickup_melds_top
+    assert p.pickup_black_three_blocks and p.pickup_wild_top == "forbidden"
+    assert p.pickup_existing_meld == "forbidden"  # rank not on the team's table
+    assert p.pickup_opening_counts == "top_and_hand" and p.discard_after_pickup
+    assert books(p) == (2, 3, 0, ())
+    assert p.partner_condition == "finished_turn"
+    assert p.permission and p.permission_persists
+    assert p.final_discard == "forbidden"  # must meld
+    assert p.min_cards_kept == 1
+    assert values(p) == (50, 20, 20, 10, 5)
+    assert p.black_three_penalty == 100
+    assert (p.red_three_bonus, p.red_three_penalty) == (100, 100)
+    assert (p.red_three_bulk_count, p.red_three_bulk_bonus) == (0, 0)
+    assert (p.clean_book_bonus, p.dirty_book_bonus, p.wild_book_bonus) == (700, 300, 1500)
+    assert p.special_book_bonus == ()
+    assert p.going_out_bonus == 100
+    assert tabletop(p) == (100, (), 500, 0, 0, 0, 0)  # perfect deal +100, improper −500
+    assert not p.announce_foot  # optional (OPT-24)
+
+
+def test_hand_knee_foot_matches_the_matrix() -> None:
+    p = load_profile("hand-knee-foot")
+    no_new_rules(p)
+    # 3 individually, 4 in teams of two, 6 in two teams of three (001:291)
+    assert p.layouts == (Layout(2, 2), Layout(3, 1), Layout(2, 3))
+    assert [p.decks(n) for n in (3, 4, 6)] == [5, 6, 8]  # WE-HKF-01
+    assert (p.hand_size, p.knee_size, p.foot_size) == (15, 13, 11)  # WE-HKF-02
+    assert not p.knee_auto_pickup  # the player picks it up (A-30)
+    assert p.starter_cards == 3 and not p.starter_check_all  # as teams
+    assert set(p.starter_rejected) == {cards.RED_THREE, cards.BLACK_THREE, cards.TWO,
+                                       cards.JOKER}
+    assert p.first_player == "high_card"
+    assert p.rounds == 4
+    assert [p.opening_minimum(r) for r in range(1, 5)] == [60, 90, 120, 150]
+    assert wild_limits(p) == [1, 1, 2, 2, 2]
+    for rank in (cards.FIVE, cards.SEVEN):  # 5s and 7s: 0 (WE-HKF-04)
+        assert [p.wild_limit(size, rank) for size in range(3, 8)] == [0, 0, 0, 0, 0]
+    assert p.wild_limit(4, cards.EIGHT) == 1
+    assert p.all_wild_melds and not p.wild_meld_opens  # required; inherited from teams
+    assert p.book_max is None and not p.new_meld_after_book
+    assert p.pickup_count is None  # the whole pile
+    assert p.pickup_needs_pair and p.pickup_melds_top
+    assert p.pickup_wild_top == "like_pair"  # WE-HKF-05
+    assert p.pickup_black_three_blocks  # the top card only (A-32)
+    assert p.pickup_existing_meld == "forbidden"
+    assert p.pickup_opening_counts == "all_picked"
+    assert not p.discard_after_pickup  # knock
+    assert books(p) == (1, 1, 1, (cards.FIVE, cards.SEVEN))  # WE-HKF-06
+    assert p.partner_condition == "finished_turn"
+    assert p.permission and p.permission_persists
+    assert p.final_discard == "forbidden" and p.min_cards_kept == 1
+    assert values(p) == (50, 20, 20, 10, 5)
+    assert p.black_three_penalty == 500  # WE-HKF-03
+    assert (p.red_three_bonus, p.red_three_penalty) == (100, 100)
+    assert (p.red_three_bulk_count, p.red_three_bulk_bonus) == (7, 300)  # 7+ red 3s 300
+    assert (p.clean_book_bonus, p.dirty_book_bonus, p.wild_book_bonus) == (500, 300, 2500)
+    assert dict(p.special_book_bonus) == {cards.FIVE: 3000, cards.SEVEN: 5000}
+    assert p.going_out_bonus == 200
+    assert tabletop(p) == (100, (), 500, 1000, 0, 0, 0)  # 39 cards; −500; Knee −1,000
+    assert not p.announce_foot
+
+
+def test_bicycle_matches_the_matrix() -> None:
+    p = load_profile("bicycle")
+    no_new_rules(p)
+    assert p.layouts == (Layout(2, 2),)  # 4 (2x2) (A-40)
+    assert p.decks(4) == 5  # 5 decks (6 optional)
+    assert (p.hand_size, p.knee_size, p.foot_size) == (11, 0, 11)  # WE-004-01
+    assert p.starter_cards == 1
+    assert set(p.starter_rejected) == {cards.RED_THREE, cards.TWO, cards.JOKER}
+    assert p.first_player == "left_of_dealer"
+    assert p.rounds == 4
+    assert [p.opening_minimum(r) for r in range(1, 5)] == [50, 90, 120, 150]
+    assert wild_limits(p) == [0, 0, 1, 2, 3]  # W >= 1 needs N >= 4 (A-05)
+    assert p.min_naturals_with_wild == 4
+    assert not p.all_wild_melds
+    assert (p.book_max, p.new_meld_after_book) == (7, True)  # exactly 7; new meld after
+    assert p.pickup_count == 7 and p.pickup_needs_pair and p.pickup_melds_top
+    assert p.pickup_black_three_blocks and p.pickup_wild_top == "forbidden"
+    assert p.pickup_existing_meld == "merge"  # as biegames
+    assert p.pickup_opening_counts == "top_and_hand" and p.discard_after_pickup
+    assert books(p) == (1, 1, 0, ())
+    assert p.partner_condition == "none" and not p.permission  # A-41
+    assert p.final_discard == "required" and p.min_cards_kept == 1
+    assert values(p) == (50, 20, 20, 10, 5)  # WE-004-02
+    assert p.black_three_penalty == 5
+    assert (p.red_three_bonus, p.red_three_penalty) == (5, 5)  # A-38
+    assert (p.clean_book_bonus, p.dirty_book_bonus, p.wild_book_bonus) == (500, 300, 0)
+    assert p.going_out_bonus == 0
+    assert tabletop(p) == (0, (), 0, 0, 0, 0, 0)
+    assert p.announce_foot  # mandatory (004:36)
+
+
+@pytest.mark.parametrize(("name", "decks"), [
+    ("partnership-13", {4: 5}),                     # WE-000-01
+    ("biegames", {2: 3, 4: 5}),                     # WE-003-01
+    ("remastered-singles", {2: 3, 8: 9}),           # WE-001-01
+    ("remastered-teams", {4: 5, 8: 9}),             # WE-001-01
+    ("hand-knee-foot", {3: 5, 4: 6, 6: 8}),         # WE-HKF-01
+    ("bicycle", {4: 5}),                            # A-40
+])
+def test_decks_by_player_count(name: str, decks: dict[int, int]) -> None:
+    p = load_profile(name)
+    assert {n: p.decks(n) for n in decks} == decks
+    assert set(decks) <= {x.players for x in p.layouts}
+
+
 def test_card_values_by_kind() -> None:
     v = load_profile("partnership-13").kind_values
     assert v[cards.JOKER] == 50 and v[cards.TWO] == 20 and v[cards.ACE] == 20
@@ -147,7 +366,7 @@ def test_every_field_has_a_section_label_and_doc() -> None:
         "name", "title", "source", "extends", "overrides", "options"}
 
 
-@pytest.mark.parametrize("name", ["partnership-13", "biegames"])
+@pytest.mark.parametrize("name", ALL)
 def test_toml_values_read_back_to_the_same_profile(name: str) -> None:
     p = load_profile(name)
     data = {"name": p.name, "title": p.title, "source": p.source, **profile_to_toml_values(p)}
@@ -389,3 +608,201 @@ def test_shoe_checked_for_every_seating(tmp_path: Path) -> None:
 def test_top_level_values_must_be_strings(tmp_path: Path) -> None:
     path, msg = load_error(tmp_path, 'extends = "biegames"\nname = 5\n')
     assert msg == f"{path}: name: must be a string"
+
+
+def test_shoe_checked_for_the_largest_hand_by_round(tmp_path: Path) -> None:
+    # 2 players, 3 decks (162 cards): round 1 deals 2 × (11 + 20 + 30) + 1 = 123 cards, but
+    # round 2 deals 2 × (30 + 20 + 30) + 1 = 161 and leaves no draw.
+    path, msg = load_error(tmp_path, 'extends = "biegames"\n[players]\nlayouts = ["2x1"]\n'
+                                     '[deal]\nfoot_size = 30\nhand_size = 11\n'
+                                     'hand_size_by_round = [11, 30, 30, 30]\n'
+                                     'knee_size = 20\n')
+    assert msg.startswith(f"{path}: layouts: with 2 players the shoe holds 162 cards")
+
+
+# --- optional rules (RULES-MATRIX §5) -----------------------------------------------------
+
+
+def test_options_are_the_rulebook_alternate_rules() -> None:
+    ids = [o.id for o in OPTIONS.values()]
+    expected = [f"OPT-{n:02d}" for n in range(1, 25)] + ["OPT-07a"]
+    assert set(ids) == set(expected)
+    assert not set(OPTIONS) & set(FIELDS)  # one flat namespace for --set and overrides
+    for option in OPTIONS.values():
+        assert option.title and option.description and option.source and option.meant_for
+        assert set(option.meant_for) <= set(ALL)
+        assert {param for param, _ in option.sets} <= set(FIELDS)
+
+
+def test_exclusive_groups_are_those_of_the_matrix() -> None:
+    groups: dict[str, set[str]] = {}
+    for option in OPTIONS.values():
+        for group in option.groups:
+            groups.setdefault(group, set()).add(option.id)
+    assert groups == {
+        "game length": {"OPT-01", "OPT-02", "OPT-03"},
+        "pile pickup": {"OPT-14", "OPT-15", "OPT-17", "OPT-18", "OPT-20"},
+        "book size": {"OPT-06", "OPT-07"},
+        "red 3 penalty": {"OPT-10", "OPT-12"},
+        "black 3 penalty": {"OPT-11", "OPT-12"},
+        "dealing": {"OPT-04"},
+    }
+
+
+def option_pairs() -> list[tuple[str, str]]:
+    return [(a, b) for a, b in itertools.combinations(OPTIONS, 2)
+            if set(OPTIONS[a].groups) & set(OPTIONS[b].groups)]
+
+
+def test_the_exclusive_pairs() -> None:
+    ids = {tuple(sorted((OPTIONS[a].id, OPTIONS[b].id))) for a, b in option_pairs()}
+    assert ids == {
+        ("OPT-01", "OPT-02"), ("OPT-01", "OPT-03"), ("OPT-02", "OPT-03"),
+        ("OPT-14", "OPT-15"), ("OPT-14", "OPT-17"), ("OPT-14", "OPT-18"), ("OPT-14", "OPT-20"),
+        ("OPT-15", "OPT-17"), ("OPT-15", "OPT-18"), ("OPT-15", "OPT-20"), ("OPT-17", "OPT-18"),
+        ("OPT-17", "OPT-20"), ("OPT-18", "OPT-20"),
+        ("OPT-06", "OPT-07"), ("OPT-10", "OPT-12"), ("OPT-11", "OPT-12"),
+    }
+
+
+@pytest.mark.parametrize("key", list(OPTIONS))
+def test_option_sets_exactly_its_values(key: str) -> None:
+    option = OPTIONS[key]
+    for name in option.meant_for:
+        base = load_profile(name)
+        p = load_profile(name, overrides={key: True})
+        assert p.options == (key,)
+        expected = {param: profile_from_mapping(
+            {FIELDS[param].section: {param: value}}).__getattribute__(param)
+            for param, value in option.sets}
+        for param, value in expected.items():
+            assert getattr(p, param) == value, (name, param)
+        untouched = [n for n in FIELDS if n not in expected]
+        assert [getattr(p, n) for n in untouched] == [getattr(base, n) for n in untouched]
+
+
+@pytest.mark.parametrize("key", list(OPTIONS))
+def test_option_in_a_house_rule_file(tmp_path: Path, key: str) -> None:
+    name = OPTIONS[key].meant_for[0]
+    path = write(tmp_path, "h.toml", f'extends = "{name}"\n[options]\n{key} = true\n')
+    p = load_profile(path)
+    assert p.options == (key,) and p.extends == name
+    assert p.overrides == ((key, True),)
+    assert p == dataclasses.replace(load_profile(name, overrides={key: True}), name="h",
+                                    title=p.title)
+
+
+def test_option_switched_off_changes_nothing(tmp_path: Path) -> None:
+    path = write(tmp_path, "h.toml", 'extends = "remastered-teams"\n[options]\n'
+                                     'sevens_from_hell = false\n')
+    p = load_profile(path)
+    assert p.options == ()
+    assert p.discard_locked_until_clean_book == ()
+
+
+def test_explicit_parameters_beat_an_option(tmp_path: Path) -> None:
+    path = write(tmp_path, "h.toml", """
+extends = "remastered-singles"
+
+[options]
+singles_wild_books = true
+first_to_10000 = true
+
+[scoring]
+wild_book_bonus = 1000
+
+[game]
+rounds = 20
+""")
+    p = load_profile(path)
+    assert p.options == ("first_to_10000", "singles_wild_books")  # the rulebook's order
+    assert p.all_wild_melds and p.wild_book_bonus == 1000
+    assert p.target_score == 10000 and p.rounds == 20
+    flat = load_profile("remastered-singles",
+                        overrides={"pickup_count": 4, "take_whole_pile": True})
+    assert flat.pickup_count == 4 and flat.options == ("take_whole_pile",)
+
+
+def test_an_extending_file_keeps_the_base_options(tmp_path: Path) -> None:
+    write(tmp_path, "base.toml", 'extends = "remastered-teams"\n[options]\n'
+                                 'sevens_from_hell = true\n')
+    top = write(tmp_path, "top.toml", 'extends = "base.toml"\n[options]\n'
+                                      'take_whole_pile = true\nsevens_from_hell = true\n')
+    p = load_profile(top)
+    assert p.options == ("sevens_from_hell", "take_whole_pile")
+    assert p.discard_locked_until_clean_book == (cards.SEVEN,) and p.pickup_count is None
+
+
+@pytest.mark.parametrize(("a", "b"), option_pairs())
+def test_exclusive_options_fail_naming_both(tmp_path: Path, a: str, b: str) -> None:
+    name = next(n for n in OPTIONS[a].meant_for if n in OPTIONS[b].meant_for)
+    path, msg = load_error(tmp_path, f'extends = "{name}"\n[options]\n{a} = true\n{b} = true\n')
+    assert msg.startswith(f"{path}: [options] ")
+    group = (set(OPTIONS[a].groups) & set(OPTIONS[b].groups)).pop()
+    assert msg.endswith(f"cannot both be on: they are alternative rules for the {group}")
+    for key in (a, b):
+        assert f"{key} ({OPTIONS[key].id})" in msg
+    with pytest.raises(ProfileError, match="cannot both be on"):
+        load_profile(name, overrides={a: True, b: True})
+
+
+def test_exclusive_option_against_the_base_options(tmp_path: Path) -> None:
+    write(tmp_path, "base.toml", 'extends = "remastered-teams"\n[options]\n'
+                                 'take_whole_pile = true\n')
+    path, msg = load_error(tmp_path, 'extends = "base.toml"\n[options]\ntake_top_5 = true\n')
+    assert msg == (f"{path}: [options] take_whole_pile (OPT-14) and take_top_5 (OPT-15) cannot "
+                   "both be on: they are alternative rules for the pile pickup")
+
+
+def test_unknown_option_suggests_one(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "remastered-teams"\n[options]\n'
+                                     'sevens_from_hel = true\n')
+    assert msg == (f"{path}: [options] sevens_from_hel: unknown option; did you mean "
+                   "'sevens_from_hell'?")
+
+
+@pytest.mark.parametrize("value", ["1", '"yes"', "[true]"])
+def test_option_value_must_be_a_bool(tmp_path: Path, value: str) -> None:
+    path, msg = load_error(tmp_path, f'extends = "remastered-teams"\n[options]\n'
+                                     f'sevens_from_hell = {value}\n')
+    assert msg.startswith(f"{path}: [options] sevens_from_hell: must be true or false, not ")
+
+
+def test_option_in_a_parameter_section(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "remastered-teams"\n[game]\n'
+                                     'sevens_from_hell = true\n')
+    assert msg == (f"{path}: [game] sevens_from_hell: is an option (OPT-09), not a parameter: "
+                   "switch it on in the [options] section")
+
+
+def test_option_outside_any_section(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "remastered-teams"\nsevens_from_hell = true\n')
+    assert msg == f"{path}: sevens_from_hell: belongs in the [options] section"
+
+
+def test_parameter_in_the_options_section(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "remastered-teams"\n[options]\nrounds = 5\n')
+    assert msg == (f"{path}: [options] rounds: is a parameter of the [game] section, not an "
+                   "option")
+
+
+def test_options_section_must_be_a_table(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "remastered-teams"\noptions = ["x"]\n')
+    assert msg == f"{path}: [options] must be a table of parameters"
+
+
+def test_switching_off_an_option_the_base_enables(tmp_path: Path) -> None:
+    write(tmp_path, "base.toml", 'extends = "remastered-teams"\n[options]\n'
+                                 'sevens_from_hell = true\n')
+    path, msg = load_error(tmp_path, 'extends = "base.toml"\n[options]\n'
+                                     'sevens_from_hell = false\n')
+    assert msg.startswith(f"{path}: [options] sevens_from_hell: the profile this extends "
+                          "switches it on")
+
+
+def test_option_values_are_validated_as_a_whole(tmp_path: Path) -> None:
+    # The option's parameters are checked with the rest: OPT-08's all-wild melds on, then
+    # switched off explicitly while partnership-13 needs a wild book.
+    with pytest.raises(ProfileError, match="wild_books_to_go_out"):
+        apply_overrides(load_profile("partnership-13"),
+                        {"singles_wild_books": True, "all_wild_melds": False}, origin="t")

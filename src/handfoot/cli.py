@@ -28,6 +28,7 @@ from handfoot.record import (
 )
 from handfoot.rules import (
     DEFAULT_PROFILE,
+    OPTIONS,
     Layout,
     Profile,
     ProfileError,
@@ -42,6 +43,7 @@ __all__ = [
     "cmd_replay",
     "cmd_rules_diff",
     "cmd_rules_list",
+    "cmd_rules_options",
     "cmd_rules_show",
     "cmd_simulate",
     "main",
@@ -108,10 +110,11 @@ def add_play_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def add_rules_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The ``rules`` group: list, show and diff rule profiles."""
+    """The ``rules`` group: list, show and diff rule profiles; list the optional rules."""
     rules = commands.add_parser(
-        "rules", help="list, show and compare rule profiles",
-        description="List the built-in rule profiles, show one as a rulebook, or compare two.")
+        "rules", help="list, show and compare rule profiles and optional rules",
+        description="List the built-in rule profiles, show one as a rulebook, compare two, "
+                    "or list the optional rules a house-rule file can switch on.")
     sub = rules.add_subparsers(dest="rules_command", metavar="ACTION", required=True)
 
     list_ = sub.add_parser("list", help="the built-in profiles",
@@ -132,8 +135,34 @@ def add_rules_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
     diff.add_argument("b", metavar="B", help="a built-in profile name or a TOML file")
     diff.set_defaults(func=cmd_rules_diff)
 
+    options = sub.add_parser(
+        "options", help="the optional rules a house-rule file can switch on",
+        description="List every optional rule: its id, key, title, exclusive groups, the "
+                    "profiles it is meant for, whether it only matters at a real table, "
+                    "what it does and the parameters it sets. Switch one on in a house-rule "
+                    "file's [options] table (sevens_from_hell = true) or with --set.")
+    options.add_argument("--json", action="store_true", help="print the options as JSON")
+    options.set_defaults(func=cmd_rules_options)
+
 
 # --- rules ------------------------------------------------------------------------------
+
+
+def seatings_text(layouts: tuple[Layout, ...]) -> str:
+    """Seatings compactly: ``2x2, 2x1``; three or more single-player seatings become one
+    entry, ``2-8 players (singles)`` (the default first, then the rest in order)."""
+    singles = sorted(x.players for x in layouts if x.seats_per_side == 1)
+    fold = len(singles) >= 3 and singles == list(range(singles[0], singles[-1] + 1))
+    parts: list[str] = []
+    folded = False
+    for layout in layouts:
+        if not (fold and layout.seats_per_side == 1):
+            parts.append(str(layout))
+        elif not folded:
+            folded = True
+            default = f", {layout.players} by default" if layout == layouts[0] else ""
+            parts.append(f"{singles[0]}-{singles[-1]} players (singles{default})")
+    return ", ".join(parts)
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
@@ -142,15 +171,42 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     for name in builtin_profile_names():
         profile = load_profile(name)
         mark = "*" if name == DEFAULT_PROFILE else ""
-        seatings = ", ".join(str(layout) for layout in profile.layouts)
-        rows.append((name + mark, seatings, profile.title))
+        rows.append((name + mark, seatings_text(profile.layouts), profile.title))
     header = ("PROFILE", "SEATINGS", "TITLE")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(2)]
     for row in [header, *rows]:
         print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]}")
     print()
     print("* default profile. Seatings are SIDESxSEATS: 2x2 is two sides of two partners, "
-          "2x1 two single players.")
+          "2x1 two single players; the first is the default.")
+    print("Optional rules a house-rule file can switch on: handfoot rules options.")
+    return 0
+
+
+def cmd_rules_options(args: argparse.Namespace) -> int:
+    """Print every optional rule with what it sets, or all of them as JSON."""
+    if args.json:
+        print(json.dumps([rulebook.option_json(o) for o in OPTIONS.values()], indent=2,
+                         ensure_ascii=False))
+        return 0
+    for option in OPTIONS.values():
+        print(f"{option.id}  {option.key}: {option.title}")
+        print(f"    {option.description}")
+        print(f"    sets: {rulebook.option_sets_text(option)}")
+        groups = ", ".join(option.groups)
+        print(f"    exclusive group: {groups}" if groups else "    exclusive group: none")
+        print(f"    meant for: {', '.join(option.meant_for)}")
+        if option.tabletop:
+            print("    tabletop: yes (the software never applies what it scores; for a "
+                  "score keeper at a real table)")
+        print(f"    source: {option.source}")
+        print()
+    print("Switch an option on in a house-rule file's [options] table, e.g.")
+    print('    extends = "remastered-teams"')
+    print("    [options]")
+    print("    sevens_from_hell = true")
+    print("or with --set sevens_from_hell=true. Parameters given explicitly win over an "
+          "option's values; options sharing an exclusive group cannot both be on.")
     return 0
 
 

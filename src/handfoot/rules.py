@@ -531,6 +531,14 @@ def _load_options() -> dict[str, OptionInfo]:
             groups=tuple(item["groups"]), meant_for=tuple(item["meant_for"]),
             source=item["source"], description=item["description"],
             tabletop=item.get("tabletop", False), sets=tuple(item["set"].items()))
+    for key, option in out.items():
+        # One flat namespace holds parameters and options (overrides, --set): never both.
+        if key in FIELDS:
+            raise ProfileError(f"options.toml: {option.id} {key}: is also a parameter's name")
+        unknown = [param for param, _ in option.sets if param not in FIELDS]
+        if unknown:
+            raise ProfileError(f"options.toml: {option.id} {key}: sets unknown parameters "
+                               + ", ".join(unknown))
     return out
 
 
@@ -625,6 +633,10 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
     for section in SECTIONS:
         for key, value in data.get(section, {}).items():
             info = FIELDS.get(key)
+            if info is None and key in OPTIONS:
+                raise ProfileError(
+                    f"{origin}: [{section}] {key}: is an option ({OPTIONS[key].id}), not a "
+                    "parameter: switch it on in the [options] section")
             if info is None:
                 names = [n for n, i in FIELDS.items() if i.section == section]
                 raise ProfileError(
@@ -880,7 +892,8 @@ def _check_consistency(p: Profile, origin: str) -> None:
     for layout in p.layouts:
         players = layout.players
         shoe = p.decks(players) * (52 + p.jokers_per_deck)
-        dealt = players * (p.hand_size + p.knee_size + p.foot_size) + p.starter_cards
+        hand = max(p.hand_size_in(r) for r in range(1, p.rounds + 1))
+        dealt = players * (hand + p.knee_size + p.foot_size) + p.starter_cards
         if dealt + p.draw_count > shoe:
             fail("layouts",
                  f"with {players} players the shoe holds {shoe} cards but the deal needs "
