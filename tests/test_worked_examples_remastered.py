@@ -1158,17 +1158,13 @@ def test_knee_waits_when_the_hand_runs_out_first() -> None:
     assert state.seat == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: when the meld that completes the side's "
-                   "first book also empties the completer's Hand, the engine picks up the Foot "
-                   "at once; A-30.2/001:309 add the Knee to the cards held first (Hand, Knee, "
-                   "then Foot)")
 def test_knee_comes_before_the_foot_for_the_completer() -> None:
     state = pos(H, hands={0: "K"}, melds={0: ["K K K K"]}, knees={0: KNEE2},
                 feet={0: "Q Q Q J J J T T T 5 5"}, stock_top="K K")
     play(state, "draw", "meld K K K")  # the first book, and the Hand is empty
+    # the emptied Hand takes the Knee, now open (A-30.2), and the Foot stays down
     assert not state.foot_picked[0] and len(state.feet[0]) == 11
-    play(state, "knee")
-    assert state.held_n[0] == 13 and not state.foot_picked[0]
+    assert state.held_n[0] == 13 and state.knees[0] == []
 
 
 def test_going_out_needs_the_knee_picked_up() -> None:
@@ -1208,9 +1204,6 @@ def test_hkf_three_players_individually() -> None:
     must_fail(state, "knee", "completed a book")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: HKF lets a side go out while a "
-                   "teammate's Knee is still unpicked (A-31, §2 'partner must be in Foot: "
-                   "yes (+ Knee picked*)'); _partner_not_ready checks only foot_turn_done")
 def test_hkf_partner_must_have_picked_up_the_knee() -> None:
     state = pos(H, melds={0: H_BOOKS}, in_foot=[0, 2], knee_picked=[0], foot_turn_done=[2],
                 knees={2: "4 4 4 5 5 5 6 6 6 8 8 8 9"}, hands={0: "K K"}, stock_top="K K")
@@ -1312,17 +1305,11 @@ def test_hkf_knock_after_pickup_then_draw_next_turn() -> None:
     assert state.seat == 1
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: HKF pickup accepts the 'pair' from the "
-                   "picked-up pile instead of the hand (001:300 'two cards from their hand'): "
-                   "_check_pickup counts naturals planned from hand+pile")
 def test_hkf_pickup_pair_must_come_from_the_hand() -> None:
     state = pos(H, hands={0: "9 9 Q"}, melds={0: ["J J J"]}, pile="5C KC KD 6C KH")
     must_fail(state, "pickup K K", "natural pair")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: HKF wild-top pickup accepts a like wild "
-                   "from the picked-up pile (001:303 'the player has two like Wild cards'): "
-                   "the like-pair count includes pile cards")
 def test_hkf_like_wilds_must_come_from_the_hand() -> None:
     state = pos(H, hands={0: "JK 2 Q"}, melds={0: ["J J J"]}, pile="5C JK 6C JK")
     must_fail(state, "pickup JK JK", "two jokers")

@@ -740,15 +740,17 @@ class GameState:
                     f"the top card ({cards.face_label(top)}) must be melded at once: include "
                     f"a group of {_target_plural(target)} from your hand")
         if p.pickup_needs_pair:
+            # the pair comes from the hand, even where picked-up cards may be melded too
+            held = self.held[seat][top_kind]
             if wild_top:
-                like = sum(st[3] if top_kind == TWO else st[4]
-                           for st in plan.steps if st[1] == WILD_MELD)
+                like = min(held, sum(st[3] if top_kind == TWO else st[4]
+                                     for st in plan.steps if st[1] == WILD_MELD))
                 if like < 2:
                     raise IllegalMoveError(
                         f"to take a {KIND_NAMES[top_kind]} on top you must meld two "
                         f"{KIND_PLURALS[top_kind]} from your hand with it in an all-wild meld")
             else:
-                pair = sum(st[2] for st in plan.steps if st[1] == target)
+                pair = min(held, sum(st[2] for st in plan.steps if st[1] == target))
                 if pair < 2:
                     raise IllegalMoveError(
                         f"to take the pile you must meld a natural pair of "
@@ -1077,13 +1079,13 @@ class GameState:
             return
         if self.held_n[seat]:
             return
-        if not self.foot_picked[seat]:
+        if self.knees[seat] and self.knee_open(side):
+            self._pick_up_knee(seat)  # the Knee joins the hand before the Foot
+        elif not self.foot_picked[seat]:
             if p.foot_at_once:
                 self._pick_up_foot(seat)
             else:
                 self._end_turn()  # the Foot waits for the next turn's draw
-        elif self.knees[seat] and self.knee_open(side):
-            self._pick_up_knee(seat)
         else:
             self._end_turn()  # nothing left to play: the turn ends without a discard
 
@@ -1350,6 +1352,8 @@ class GameState:
     def _partner_not_ready(self, partner: int) -> str | None:
         cond = self.profile.partner_condition
         name = f"your partner (seat {partner + 1})"
+        if cond != "none" and self.knees[partner]:
+            return f"{name} must have picked up their Knee before you go out"
         if cond == "picked_up" and not self.foot_picked[partner]:
             return f"{name} must have picked up their Foot before you go out"
         if cond == "played_from" and not self.foot_played[partner]:
