@@ -591,7 +591,7 @@ def test_we_001_18_penalty_values_are_tabletop_only(name: str) -> None:
     p = prof(name, *PENALTIES)
     assert (p.go_out_without_permission_penalty, p.failed_going_out_penalty,
             p.bad_pickup_penalty) == (100, 100, 50)
-    for key in [*PENALTIES, "dealer_deals"]:
+    for key in PENALTIES:
         assert OPTIONS[key].tabletop
     # the engine never applies them: the same seeded game plays and scores exactly as
     # without the options
