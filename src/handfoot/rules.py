@@ -874,6 +874,9 @@ def _check_consistency(p: Profile, origin: str) -> None:
              "an all-wild book is required to go out, but all_wild_melds is false")
     if p.wild_book_bonus and not p.all_wild_melds and p.wild_book_bonus != Profile.wild_book_bonus:
         pass  # a bonus that can never be earned is harmless
+    if p.pickup_needs_pair and not p.pickup_melds_top:
+        fail("pickup_needs_pair",
+             "a pair must be melded with the top card, but pickup_melds_top is false")
     if p.pickup_wild_top == "like_pair" and not p.all_wild_melds:
         fail("pickup_wild_top",
              "\"like_pair\" melds the wild top card into an all-wild meld, but all_wild_melds "
