@@ -347,7 +347,7 @@ VARIANTS: dict[str, tuple[dict[str, Any], Any]] = {
     "pickup_count": ({}, "all"),
     "pickup_min_pile": ({}, 3),
     "pickup_needs_pair": ({}, False),
-    "pickup_melds_top": ({}, False),
+    "pickup_melds_top": ({"pickup_needs_pair": False}, False),
     "pickup_black_three_blocks": ({}, False),
     "pickup_wild_top": ({}, "allowed"),
     "pickup_existing_meld": ({}, "merge"),
