@@ -10,9 +10,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 
+import pytest
+
 from handfoot import cards
-from handfoot.engine import GameState, Phase, TableMeld, deal_round
-from handfoot.moves import WILD_MELD
+from handfoot.engine import GameState, IllegalMoveError, Phase, TableMeld, deal_round
+from handfoot.moves import WILD_MELD, parse_move
 from handfoot.rules import Layout, Profile, load_profile
 
 
@@ -196,3 +198,22 @@ def snapshot(state: GameState) -> tuple[object, ...]:
         state.picked_pile, len(state.undo_stack), sorted(state.staged.items()),
         state.totals[:], len(state.results), [k[:] for k in state.knees],
     )
+
+
+def play(state: GameState, *moves: str) -> GameState:
+    """Play moves in the notation, in order."""
+    for text in moves:
+        state.apply(parse_move(text))
+    return state
+
+
+def must_fail(state: GameState, move: str, *words: str) -> str:
+    """The move is illegal, its reason names ``words``, and the state is unchanged."""
+    before = snapshot(state)
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply(parse_move(move))
+    message = str(info.value)
+    for word in words:
+        assert word.lower() in message.lower(), message
+    assert snapshot(state) == before
+    return message

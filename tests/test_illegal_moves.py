@@ -30,7 +30,7 @@ from handfoot.moves import (
     parse_move,
 )
 from handfoot.rules import Layout
-from positions import position, snapshot
+from positions import play, position, snapshot
 
 P13 = "partnership-13"
 BG = "biegames"
@@ -53,12 +53,6 @@ def pos(profile: str, layout: Layout = TWO_BY_TWO, **kw: object) -> GameState:
     engine can deal the next round)."""
     state = position(profile, layout=layout, **kw)  # type: ignore[arg-type]
     state.seed = 7
-    return state
-
-
-def play(state: GameState, *moves: str) -> GameState:
-    for text in moves:
-        state.apply(parse_move(text))
     return state
 
 

@@ -18,7 +18,7 @@ import pytest
 from handfoot.engine import GameState, IllegalMoveError, Phase
 from handfoot.moves import Move, PickUpKnee, parse_move
 from handfoot.rules import Layout, load_profile
-from positions import position, snapshot
+from positions import play, position, snapshot
 
 S = "remastered-singles"
 T = "remastered-teams"
@@ -41,12 +41,6 @@ KNEE = "4 4 4 6 6 6 8 8 8 9 9 9 A"
 def pos(profile: str, layout: Layout | None = None, **kw: object) -> GameState:
     state = position(profile, layout=layout, **kw)  # type: ignore[arg-type]
     state.seed = 7
-    return state
-
-
-def play(state: GameState, *moves: str) -> GameState:
-    for text in moves:
-        state.apply(parse_move(text))
     return state
 
 

@@ -37,7 +37,7 @@ from handfoot.rules import (
     value_to_toml,
 )
 from handfoot.sim import play_game, simulate
-from positions import faces, position, snapshot
+from positions import faces, must_fail, play, position
 
 SINGLES = "remastered-singles"
 TEAMS = "remastered-teams"
@@ -70,23 +70,6 @@ ANNOUNCE = option_key("OPT-24")
 def meant_for(*options: str) -> list[str]:
     """The Remastered profiles every one of ``options`` is meant for."""
     return [p for p in REMASTERED if all(p in OPTIONS[o].meant_for for o in options)]
-
-
-def play(state: GameState, *moves: str) -> None:
-    for text in moves:
-        state.apply(parse_move(text))
-
-
-def must_fail(state: GameState, move: str, *words: str) -> str:
-    """The move is illegal, its reason names ``words``, and the state is unchanged."""
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError) as info:
-        state.apply(parse_move(move))
-    message = str(info.value)
-    for word in words:
-        assert word.lower() in message.lower(), message
-    assert snapshot(state) == before
-    return message
 
 
 def lines(score: SideScore) -> dict[str, tuple[int, int]]:

@@ -27,7 +27,7 @@ from handfoot.engine import (
 )
 from handfoot.moves import WILD_MELD, Discard, Draw, Meld, MeldGroup, Pickup, parse_move
 from handfoot.rules import Layout, load_profile
-from positions import faces, position, snapshot
+from positions import faces, must_fail, play, position, snapshot
 
 P13 = "partnership-13"
 BG = "biegames"
@@ -64,11 +64,6 @@ def pos(profile: str, layout: Layout = TWO_BY_TWO, **kw: object) -> GameState:
     return state
 
 
-def play(state: GameState, *moves: str) -> None:
-    for text in moves:
-        state.apply(parse_move(text))
-
-
 def lines(score: SideScore) -> dict[str, tuple[int, int]]:
     """A side's breakdown as ``{key: (count, points)}``; checks that the lines add up."""
     out = {line.key: (line.count, line.points) for line in score.lines}
@@ -99,18 +94,6 @@ def pass_turn(state: GameState) -> None:
     seat = state.seat
     kind = next(k for k in range(cards.RED_THREE) if state.held[seat][k])
     state.apply(Discard(kind))
-
-
-def must_fail(state: GameState, move: str, *words: str) -> str:
-    """The move is illegal, its reason names ``words``, and the state is unchanged."""
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError) as info:
-        state.apply(parse_move(move))
-    message = str(info.value)
-    for word in words:
-        assert word.lower() in message.lower(), message
-    assert snapshot(state) == before
-    return message
 
 
 def only_result(state: GameState) -> RoundResult:

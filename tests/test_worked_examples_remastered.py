@@ -24,7 +24,6 @@ from handfoot import moves as mv
 from handfoot.bots import make_bot
 from handfoot.engine import (
     GameState,
-    IllegalMoveError,
     Phase,
     RoundResult,
     SideScore,
@@ -33,7 +32,7 @@ from handfoot.engine import (
 from handfoot.moves import WILD_MELD, Discard, Draw, parse_move
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import play_game
-from positions import faces, position, snapshot
+from positions import faces, must_fail, play, position
 
 S = "remastered-singles"
 T = "remastered-teams"
@@ -60,12 +59,6 @@ def pos(profile: str, layout: Layout | None = None, **kw: object) -> GameState:
     """A position (tests/positions.py) whose game can go on after the round ends."""
     state = position(profile, layout=layout, **kw)  # type: ignore[arg-type]
     state.seed = 7
-    return state
-
-
-def play(state: GameState, *moves: str) -> GameState:
-    for text in moves:
-        state.apply(parse_move(text))
     return state
 
 
@@ -105,19 +98,6 @@ def pass_turn(state: GameState) -> None:
     seat = state.seat
     kind = next(k for k in range(cards.RED_THREE) if state.held[seat][k])
     state.apply(Discard(kind))
-
-
-def must_fail(state: GameState, move: str, *words: str) -> str:
-    """The move is illegal, its reason names ``words``, and the state is unchanged."""
-    before = snapshot(state)
-    with pytest.raises(IllegalMoveError) as info:
-        state.apply(parse_move(move))
-    message = str(info.value)
-    for word in words:
-        assert word.lower() in message.lower(), message
-    assert snapshot(state) == before
-    assert state.check(parse_move(move)) == message
-    return message
 
 
 def only_result(state: GameState) -> RoundResult:
