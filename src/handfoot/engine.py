@@ -1448,36 +1448,63 @@ class GameState:
         entry[0 if kind <= cards.ACE else 1 if kind == TWO else 2] += 1
 
     def _stage_ok(self, kind: int, target: int, slot: int, side: int) -> bool:
-        """Cheap pruning of staging actions that could never lead to a legal meld."""
+        """Whether staging a card of ``kind`` for ``target``'s group ``slot`` could lead to a
+        legal meld (the pruning :meth:`legal_actions` lists)."""
+        if kind in (BLACK_THREE, RED_THREE):
+            return False
+        flags = self._stage_targets(side)[target]
+        if kind <= cards.ACE:
+            return target == kind and flags[slot * 2]
+        return flags[slot * 2 + 1]
+
+    def _stage_targets(self, side: int) -> list[tuple[bool, bool, bool, bool]]:
+        """For each target: may a natural / a wild be staged for slot 0, then for slot 1.
+
+        Slot 0 fills the side's unfinished meld of the target (or a new one) up to its
+        capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
+        a new meld: once slot 0 (with the pile's top card at a pickup) fills the first, or
+        beside a book that still grows where a second meld of the rank is allowed.
+        """
         p = self.profile
-        if target == WILD_MELD:
-            if not p.all_wild_melds:
-                return False
-        elif target in p.wild_free_ranks and kind > cards.ACE:
-            return False
-        cap = p.book_size if target == WILD_MELD else (p.book_max or _INF)
-        idx = self._current_meld(side, target)
-        existing = self.melds[side][idx].size if idx >= 0 else 0
-        s0 = sum(self.staged.get(target * 2, (0, 0, 0)))
-        if slot == 0:
-            if existing + s0 >= cap:
-                return False
-            # a wild for a rank needs that rank's meld on the table or naturals staged for it
-            return not (kind > cards.ACE and target != WILD_MELD and existing == 0
-                        and not self.staged.get(target * 2, (0,))[0])
-        # slot 1: a new meld, once slot 0 fills the first or beside a book that still grows
-        s1 = sum(self.staged.get(target * 2 + 1, (0, 0, 0)))
-        if self.phase == Phase.DRAW and self.pile and (
-                FACE_KIND[self.pile[-1]] == target
-                or (target == WILD_MELD and cards.is_wild(FACE_KIND[self.pile[-1]]))):
-            s0 += 1  # the top card joins the first group at a pickup
-        beside_book = (target != WILD_MELD and p.second_meld_of_rank
-                       and existing >= p.book_size)
-        fills = (target == WILD_MELD or p.new_meld_after_book) and existing + s0 >= cap
-        if not (fills or beside_book) or s1 >= (p.book_max or _INF):
-            return False
-        return not (kind > cards.ACE and target != WILD_MELD
-                    and not self.staged.get(target * 2 + 1, (0,))[0])
+        book_size = p.book_size
+        cap_rank = p.book_max or _INF
+        existing = [0] * mv.NUM_TARGETS
+        seen = [False] * mv.NUM_TARGETS
+        for m in reversed(self.melds[side]):
+            t = m.target
+            if not seen[t]:
+                seen[t] = True
+                if m.size < (book_size if t == WILD_MELD else cap_rank):
+                    existing[t] = m.size
+        top_target = -1
+        if self.phase == Phase.DRAW and self.pile:
+            top_kind = FACE_KIND[self.pile[-1]]
+            top_target = WILD_MELD if cards.is_wild(top_kind) else top_kind
+        staged = self.staged
+        wild_free = p.wild_free_ranks
+        out: list[tuple[bool, bool, bool, bool]] = []
+        none = (False, False, False, False)
+        for t in range(mv.NUM_TARGETS):
+            wild_target = t == WILD_MELD
+            if wild_target and not p.all_wild_melds:
+                out.append(none)
+                continue
+            cap = book_size if wild_target else cap_rank
+            e = existing[t]
+            g0 = staged.get(t * 2)
+            g1 = staged.get(t * 2 + 1)
+            s0 = sum(g0) if g0 else 0
+            s1 = sum(g1) if g1 else 0
+            wild_ok = wild_target or t not in wild_free
+            ok0 = e + s0 < cap
+            wild0 = ok0 and wild_ok and (wild_target or e > 0 or bool(g0 and g0[0]))
+            s0 += t == top_target
+            beside_book = not wild_target and p.second_meld_of_rank and e >= book_size
+            fills = (wild_target or p.new_meld_after_book) and e + s0 >= cap
+            ok1 = (fills or beside_book) and s1 < cap_rank
+            wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
+            out.append((ok0, wild0, ok1, wild1))
+        return out
 
     def legal_actions(self) -> list[int]:
         """The legal integer actions for the seat to act, in increasing order."""
@@ -1540,19 +1567,28 @@ class GameState:
         return sorted(out)
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
-        staged_kind = self._staged_kind
+        targets = self._stage_targets(side)
+        staged = [0] * NUM_KINDS
+        for key, (n, tw, jk) in self.staged.items():
+            staged[key // 2] += n
+            staged[TWO] += tw
+            staged[JOKER] += jk
         for k in cards.RANKS:
-            if held[k] and held[k] - staged_kind(k) > 0:
-                for slot in (0, 1):
-                    if self._stage_ok(k, k, slot, side):
-                        out.append(mv.STAGE_NATURAL + k * 2 + slot)
+            if held[k] > staged[k]:
+                nat0, _, nat1, _ = targets[k]
+                if nat0:
+                    out.append(mv.STAGE_NATURAL + k * 2)
+                if nat1:
+                    out.append(mv.STAGE_NATURAL + k * 2 + 1)
         for w_index, w in enumerate((TWO, JOKER)):
-            if held[w] and held[w] - staged_kind(w) > 0:
-                for target in range(WILD_MELD + 1):
-                    for slot in (0, 1):
-                        if self._stage_ok(w, target, slot, side):
-                            out.append(mv.STAGE_WILD + (w_index * mv.NUM_TARGETS + target) * 2
-                                       + slot)
+            if held[w] > staged[w]:
+                base = mv.STAGE_WILD + w_index * mv.NUM_TARGETS * 2
+                for t in range(mv.NUM_TARGETS):
+                    _, wild0, _, wild1 = targets[t]
+                    if wild0:
+                        out.append(base + t * 2)
+                    if wild1:
+                        out.append(base + t * 2 + 1)
 
     def _legal(self, move: mv.Move) -> bool:
         """Whether a committing move is legal, without changing the state."""
