@@ -1,9 +1,10 @@
 """What a seat's view shows, and what it hides.
 
 A :class:`~handfoot.engine.PlayerView` shows the seat its own cards, only counts of the
-other packets, the top and size of the discard pile, the size of the stock, and the table;
-so two states that differ only in cards hidden from a seat give that seat the same view,
-and bots that see only views play whole games.
+other packets (every Foot and Knee, its own too until it picks them up), the top and size
+of the discard pile, the size of the stock, and the table; so two states that differ only
+in cards hidden from a seat give that seat the same view, and bots that see only views play
+whole games under every profile.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from handfoot import cards
 from handfoot import moves as mv
 from handfoot.bots import EasyBot, RandomBot
 from handfoot.engine import GameState, Phase, PlayerView
-from handfoot.rules import Layout, load_profile
+from handfoot.rules import Layout, builtin_profile_names, load_profile
 from handfoot.sim import play_game
 from positions import faces, position
+
+NAMES = builtin_profile_names()
 
 PUBLIC_FIELDS = {
     "profile", "seat", "side", "players", "sides", "round_number", "rounds", "phase", "turn",
@@ -162,9 +165,71 @@ class WatchingBot:
         return self.inner.choose(view)
 
 
-@pytest.mark.parametrize(("name", "layout"), [
-    ("partnership-13", Layout(2, 2)), ("biegames", Layout(2, 2)), ("biegames", Layout(2, 1)),
-])
+def knee_position(layout: Layout | None = None, seed: int = 7, **kw: object) -> GameState:
+    """Seat 0 to play in hand-knee-foot, its side with a clean book of kings: its Knee may
+    be picked up. Every seat still holds its 13-card Knee."""
+    args: dict[str, object] = {
+        "layout": layout or Layout(2, 2), "turn": 0, "phase": Phase.PLAY,
+        "hands": {0: "AS AD 9C 9D 8H 6S 6C TD TH JS JD QC QD 4C 4H"},
+        "melds": {0: ["KC KD KH KS KC KD KH"]}, "pile": "6H 7S 8S", "seed": seed,
+    }
+    args.update(kw)
+    return position("hand-knee-foot", **args)  # type: ignore[arg-type]
+
+
+def swap_knee(state: GameState, seat: int) -> GameState:
+    """A copy in which ``seat``'s Knee and the top of the stock changed places."""
+    c = state.copy()
+    n = len(c.knees[seat])
+    c.knees[seat], c.stock[-n:] = c.stock[-n:], c.knees[seat]
+    assert c.knees[seat] != state.knees[seat]
+    return c
+
+
+@pytest.mark.parametrize("layout", [Layout(2, 2), Layout(3, 1), Layout(2, 3)],
+                         ids=str)
+def test_knees_show_only_their_counts_until_picked_up(layout: Layout) -> None:
+    state = knee_position(layout)
+    players = layout.players
+    v = state.view(0)
+    assert v.knee_counts == (13,) * players
+    assert len(v.hand) == v.hand_counts[0] == 15
+    # nobody sees a Knee: not the other seats', and not one's own before picking it up
+    for owner in range(players):
+        other = swap_knee(state, owner)
+        for seat in range(players):
+            assert other.view(seat) == state.view(seat), (
+                f"seat {seat + 1} sees seat {owner + 1}'s Knee")
+    # picking it up puts it in the hand, in view of its owner only
+    assert mv.KNEE in state.legal_actions()
+    knee = state.knees[0][:]
+    state.apply(mv.PickUpKnee())
+    mine = state.view(0)
+    assert sorted(mine.hand) == sorted(list(v.hand) + knee)
+    assert mine.knee_counts == (0,) + (13,) * (players - 1)
+    assert mine.hand_counts[0] == 28
+    for seat in range(1, players):
+        theirs = state.view(seat)
+        assert theirs.knee_counts == mine.knee_counts and theirs.hand_counts[0] == 28
+    other = swap_knee(state, 1)
+    assert other.view(0) == state.view(0)
+
+
+def test_a_knee_cannot_be_picked_up_before_a_book() -> None:
+    state = knee_position(melds={0: ["KC KD KH KS KC KD"]})
+    assert mv.KNEE not in state.legal_actions()
+    assert mv.KNEE not in state.view(0).legal_actions
+    assert swap_knee(state, 0).view(0) == state.view(0)
+
+
+CONFIGS = sorted({(name, layout) for name in NAMES
+                  for layout in (load_profile(name).layouts[0], load_profile(name).layouts[-1])},
+                 key=lambda c: (NAMES.index(c[0]), c[1].players))
+"""Each profile at its default layout and the last it allows (the most players)."""
+
+
+@pytest.mark.parametrize(("name", "layout"),
+                         [pytest.param(n, x, id=f"{n}-{x}") for n, x in CONFIGS])
 def test_random_bots_play_whole_games_from_views(name: str, layout: Layout) -> None:
     p = load_profile(name)
     bots = [WatchingBot(seat, seed=100 + seat) for seat in range(layout.players)]
@@ -176,8 +241,27 @@ def test_random_bots_play_whole_games_from_views(name: str, layout: Layout) -> N
     assert all(b.calls for b in bots)
 
 
-def test_easy_bots_play_a_whole_game_from_views() -> None:
-    p = load_profile("biegames")
-    layout = Layout(2, 2)
-    state, summary = play_game(p, 4, [EasyBot(s) for s in range(4)], layout=layout)
+class WatchingEasyBot(WatchingBot):
+    """An easy bot that checks every view it is given."""
+
+    name = "watching-easy"
+
+    def __init__(self, seat: int, seed: int) -> None:
+        super().__init__(seat, seed)
+        self.inner = EasyBot(seed)  # type: ignore[assignment]
+        self.knees = 0
+
+    def choose(self, view: PlayerView) -> int:
+        action = super().choose(view)
+        self.knees += action == mv.KNEE
+        return action
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_easy_bots_play_a_whole_game_from_views(name: str) -> None:
+    p = load_profile(name)
+    bots = [WatchingEasyBot(s, seed=s) for s in range(p.layout.players)]
+    state, summary = play_game(p, 4, bots, layout=p.layout)
     assert state.is_over and len(summary.round_ends) == p.rounds
+    if p.knee_size:
+        assert sum(b.knees for b in bots), "no easy bot picked up its Knee"
