@@ -46,6 +46,7 @@ __all__ = [
     "cmd_rules_options",
     "cmd_rules_show",
     "cmd_simulate",
+    "cmd_tournament",
     "main",
 ]
 
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_rules_commands(commands)
     add_play_commands(commands)
+    add_tournament_command(commands)
     return parser
 
 
@@ -358,6 +360,98 @@ def cmd_replay(args: argparse.Namespace) -> int:
     code, text = replay_command(args.file, json_output=args.json)
     print(text, file=sys.stdout if code != 2 else sys.stderr)
     return code
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+
+def add_tournament_command(
+        commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``tournament``: bot levels against each other in duplicate pairs."""
+    cmd = commands.add_parser(
+        "tournament", help="measure bot levels against each other (duplicate format)",
+        description="Play every pairing of the bots in duplicate: each deal twice, the "
+                    "bots' sides swapped, so both play every hand. Prints each bot's win "
+                    "rate and score difference with 95% confidence intervals, its pickup "
+                    "rate and time per decision, and a head-to-head line per pairing. The "
+                    "same seed gives the same results for any number of workers.")
+    cmd.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
+                     help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
+    cmd.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                     help="change one rule parameter (repeatable), e.g. --set rounds=1")
+    cmd.add_argument("--layout", metavar="SIDESxSEATS",
+                     help="seating with two sides, e.g. 2x2 or 2x1 (default: the profile's "
+                          "first)")
+    cmd.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
+                     help=f"two or more bots, from: {', '.join(BOTS)}")
+    cmd.add_argument("--games", type=int, default=50,
+                     help="duplicate pairs (two games each) per pairing (default 50)")
+    cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
+    cmd.add_argument("--workers", type=int, default=1,
+                     help="processes to play in (default 1); results do not depend on it")
+    cmd.add_argument("--json", action="store_true",
+                     help="print the results as JSON (timing under \"timing\")")
+    cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+    cmd.set_defaults(func=cmd_tournament)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Play a duplicate tournament between bots and print its table (or JSON)."""
+    from handfoot.tournament import run_tournament
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) < 2:
+        raise UsageError("--bots: give at least two bots, e.g. --bots easy,random")
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise UsageError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    if len(set(bots)) != len(bots):
+        raise UsageError("--bots: name each bot once")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    profile = load_profile(args.profile, overrides=parse_overrides(args.set),
+                           overrides_origin="--set")
+    try:
+        layout = Layout.parse(args.layout) if args.layout else profile.layout
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if layout not in profile.layouts:
+        allowed = ", ".join(str(x) for x in profile.layouts)
+        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    if layout.sides != 2:
+        raise UsageError(f"tournaments are played with two sides, not {layout}")
+
+    if args.quiet or not sys.stderr.isatty():
+        result = run_tournament(profile, bots, args.games, args.seed, layout=layout,
+                                workers=args.workers)
+    else:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = run_tournament(profile, bots, args.games, args.seed, layout=layout,
+                                    workers=args.workers, progress=progress)
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print(result.format())
+    return 0
 
 
 # --- entry point ------------------------------------------------------------------------
