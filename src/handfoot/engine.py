@@ -1452,19 +1452,22 @@ class GameState:
         legal meld (the pruning :meth:`legal_actions` lists)."""
         if kind in (BLACK_THREE, RED_THREE):
             return False
-        flags = self._stage_targets(side)[target]
+        idx = self._current_meld(side, target)
+        existing = self.melds[side][idx].size if idx >= 0 else 0
+        flags = self._target_flags(target, existing, self._top_target())
         if kind <= cards.ACE:
             return target == kind and flags[slot * 2]
         return flags[slot * 2 + 1]
 
-    def _stage_targets(self, side: int) -> list[tuple[bool, bool, bool, bool]]:
-        """For each target: may a natural / a wild be staged for slot 0, then for slot 1.
+    def _top_target(self) -> int:
+        """At a pickup, the target the pile's top card joins; else -1."""
+        if self.phase != Phase.DRAW or not self.pile:
+            return -1
+        top_kind = FACE_KIND[self.pile[-1]]
+        return WILD_MELD if cards.is_wild(top_kind) else top_kind
 
-        Slot 0 fills the side's unfinished meld of the target (or a new one) up to its
-        capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
-        a new meld: once slot 0 (with the pile's top card at a pickup) fills the first, or
-        beside a book that still grows where a second meld of the rank is allowed.
-        """
+    def _existing_sizes(self, side: int) -> list[int]:
+        """The size of each target's meld that still takes cards (0 if none)."""
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
@@ -1476,35 +1479,42 @@ class GameState:
                 seen[t] = True
                 if m.size < (book_size if t == WILD_MELD else cap_rank):
                     existing[t] = m.size
-        top_target = -1
-        if self.phase == Phase.DRAW and self.pile:
-            top_kind = FACE_KIND[self.pile[-1]]
-            top_target = WILD_MELD if cards.is_wild(top_kind) else top_kind
+        return existing
+
+    def _target_flags(self, t: int, existing: int, top_target: int,
+                      ) -> tuple[bool, bool, bool, bool]:
+        """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1.
+
+        Slot 0 fills the side's unfinished meld of the target (or a new one) up to its
+        capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
+        a new meld: once slot 0 (with the pile's top card at a pickup) fills the first, or
+        beside a book that still grows where a second meld of the rank is allowed.
+        """
+        p = self.profile
+        wild_target = t == WILD_MELD
+        if wild_target and not p.all_wild_melds:
+            return (False, False, False, False)
         staged = self.staged
-        wild_free = p.wild_free_ranks
-        out: list[tuple[bool, bool, bool, bool]] = []
-        none = (False, False, False, False)
-        for t in range(mv.NUM_TARGETS):
-            wild_target = t == WILD_MELD
-            if wild_target and not p.all_wild_melds:
-                out.append(none)
-                continue
-            cap = book_size if wild_target else cap_rank
-            e = existing[t]
-            g0 = staged.get(t * 2)
-            g1 = staged.get(t * 2 + 1)
-            s0 = sum(g0) if g0 else 0
-            s1 = sum(g1) if g1 else 0
-            wild_ok = wild_target or t not in wild_free
-            ok0 = e + s0 < cap
-            wild0 = ok0 and wild_ok and (wild_target or e > 0 or bool(g0 and g0[0]))
-            s0 += t == top_target
-            beside_book = not wild_target and p.second_meld_of_rank and e >= book_size
-            fills = (wild_target or p.new_meld_after_book) and e + s0 >= cap
-            ok1 = (fills or beside_book) and s1 < cap_rank
-            wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
-            out.append((ok0, wild0, ok1, wild1))
-        return out
+        g0 = staged.get(t * 2)
+        g1 = staged.get(t * 2 + 1)
+        if not (existing or g0 or g1) and t != top_target:
+            # nothing of this target anywhere: only a new meld can start
+            return (True, True, False, False) if wild_target else (True, False, False, False)
+        book_size = p.book_size
+        cap_rank = p.book_max or _INF
+        cap = book_size if wild_target else cap_rank
+        s0 = sum(g0) if g0 else 0
+        s1 = sum(g1) if g1 else 0
+        wild_ok = wild_target or t not in p.wild_free_ranks
+        ok0 = existing + s0 < cap
+        wild0 = ok0 and wild_ok and (wild_target or existing > 0 or bool(g0 and g0[0]))
+        if t == top_target:
+            s0 += 1
+        beside_book = not wild_target and p.second_meld_of_rank and existing >= book_size
+        fills = (wild_target or p.new_meld_after_book) and existing + s0 >= cap
+        ok1 = (fills or beside_book) and s1 < cap_rank
+        wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
+        return (ok0, wild0, ok1, wild1)
 
     def legal_actions(self) -> list[int]:
         """The legal integer actions for the seat to act, in increasing order."""
@@ -1523,7 +1533,8 @@ class GameState:
         if phase == Phase.DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
-                if self._legal(mv.Pickup(self.staged_groups())):
+                if (staging or not p.pickup_melds_top) and self._legal(
+                        mv.Pickup(self.staged_groups())):
                     out.append(mv.PICKUP)
                 if staging:
                     out.append(mv.CLEAR)
@@ -1567,28 +1578,35 @@ class GameState:
         return sorted(out)
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
-        targets = self._stage_targets(side)
+        existing = self._existing_sizes(side)
+        top_target = self._top_target()
+        flags = self._target_flags
         staged = [0] * NUM_KINDS
         for key, (n, tw, jk) in self.staged.items():
             staged[key // 2] += n
             staged[TWO] += tw
             staged[JOKER] += jk
+        wild_flags: list[tuple[bool, bool, bool, bool]] = []
+        if held[TWO] > staged[TWO] or held[JOKER] > staged[JOKER]:
+            wild_flags = [flags(t, existing[t], top_target) for t in range(mv.NUM_TARGETS)]
         for k in cards.RANKS:
             if held[k] > staged[k]:
-                nat0, _, nat1, _ = targets[k]
+                nat0, _, nat1, _ = wild_flags[k] if wild_flags else flags(
+                    k, existing[k], top_target)
                 if nat0:
                     out.append(mv.STAGE_NATURAL + k * 2)
                 if nat1:
                     out.append(mv.STAGE_NATURAL + k * 2 + 1)
-        for w_index, w in enumerate((TWO, JOKER)):
-            if held[w] > staged[w]:
-                base = mv.STAGE_WILD + w_index * mv.NUM_TARGETS * 2
-                for t in range(mv.NUM_TARGETS):
-                    _, wild0, _, wild1 = targets[t]
-                    if wild0:
-                        out.append(base + t * 2)
-                    if wild1:
-                        out.append(base + t * 2 + 1)
+        if wild_flags:
+            for w_index, w in enumerate((TWO, JOKER)):
+                if held[w] > staged[w]:
+                    base = mv.STAGE_WILD + w_index * mv.NUM_TARGETS * 2
+                    for t in range(mv.NUM_TARGETS):
+                        _, wild0, _, wild1 = wild_flags[t]
+                        if wild0:
+                            out.append(base + t * 2)
+                        if wild1:
+                            out.append(base + t * 2 + 1)
 
     def _legal(self, move: mv.Move) -> bool:
         """Whether a committing move is legal, without changing the state."""

@@ -201,10 +201,7 @@ def encode_stage(kind: int, target: int, slot: int) -> int:
     return STAGE_WILD + (w * NUM_TARGETS + target) * 2 + slot
 
 
-def decode_action(action: int) -> Move:
-    """The move an action id stands for."""
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+def _decode(action: int) -> Move:
     simple: dict[int, Move] = {
         DRAW: Draw(), PICKUP: Pickup(), CONFIRM: Confirm(), CLEAR: ClearStaged(),
         UNDO: Undo(), ANSWER_YES: Answer(True), ANSWER_NO: Answer(False), KNOCK: Knock(),
@@ -222,6 +219,16 @@ def decode_action(action: int) -> Move:
     rest, slot = divmod(action - STAGE_WILD, 2)
     w, target = divmod(rest, NUM_TARGETS)
     return Stage(TWO if w == 0 else JOKER, target, slot)
+
+
+_DECODED: Final[tuple[Move, ...]] = tuple(_decode(a) for a in range(NUM_ACTIONS))
+
+
+def decode_action(action: int) -> Move:
+    """The move an action id stands for."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+    return _DECODED[action]
 
 
 def action_name(action: int) -> str:
