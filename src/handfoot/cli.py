@@ -40,6 +40,7 @@ from handfoot.sim import GameSummary, derive_seed, play_game, simulate
 __all__ = [
     "build_parser",
     "cmd_demo",
+    "cmd_play",
     "cmd_replay",
     "cmd_rules_diff",
     "cmd_rules_list",
@@ -452,6 +453,63 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     else:
         print(result.format())
     return 0
+
+
+def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``play``: a game against bots in the terminal."""
+    from handfoot.terminal import HUMAN, best_bot
+
+    play = commands.add_parser(
+        "play", help="play a game against bots in the terminal",
+        description="Play a full game against bots in the terminal: you see only your own "
+                    "seat's cards and type moves such as draw, meld K K K | 9 9 2, "
+                    "discard 5 (type help during the game; see docs/terminal.md). "
+                    "Exit 0 when the game is played out, 1 when you quit.")
+    play.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
+                      help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
+    play.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
+                      help="change one rule parameter (repeatable), e.g. --set rounds=1")
+    play.add_argument("--layout", metavar="SIDESxSEATS",
+                      help="seating, e.g. 2x2 or 2x1 (default: the profile's first)")
+    play.add_argument("--seats", metavar="SEAT,SEAT,...",
+                      help=f"one name per seat: {HUMAN!r} once for you, bots from "
+                           f"{', '.join(BOTS)} (default: you in seat 1, {best_bot()} "
+                           "bots elsewhere)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="the seed (default: a random one, printed at the start)")
+    play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
+    play.set_defaults(func=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one game in the terminal against bots."""
+    import random
+
+    from rich.console import Console
+
+    from handfoot.terminal import SeatError, TerminalGame, parse_seats
+
+    profile = load_profile(args.profile, overrides=parse_overrides(args.set),
+                           overrides_origin="--set")
+    try:
+        layout = Layout.parse(args.layout) if args.layout else profile.layout
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if layout not in profile.layouts:
+        allowed = ", ".join(str(x) for x in profile.layouts)
+        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    try:
+        seats = parse_seats(args.seats, layout.players)
+    except SeatError as exc:
+        raise UsageError(str(exc)) from None
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    console = Console(highlight=False)
+    game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console)
+    code = game.run()
+    if args.record:
+        game.write_record(args.record)
+        console.print(f"record written to {args.record}", markup=False)
+    return code
 
 
 # --- entry point ------------------------------------------------------------------------
