@@ -16,7 +16,7 @@ from handfoot.cards import JOKER, RANKS, TWO
 from handfoot.engine import Phase, PlayerView, TableMeld
 from handfoot.moves import WILD_MELD, MeldGroup
 
-__all__ = ["BOTS", "Bot", "EasyBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -225,7 +225,504 @@ def _stage_actions(groups: list[MeldGroup]) -> list[int]:
     return actions
 
 
-BOTS: dict[str, type[RandomBot] | type[EasyBot]] = {"random": RandomBot, "easy": EasyBot}
+# --- normal and hard ---------------------------------------------------------------------
+
+_BLACK3 = cards.BLACK_THREE
+
+
+class _Draft:
+    """One group being planned: naturals and wilds added to a meld (existing or new)."""
+
+    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "target", "twos")
+
+    def __init__(self, target: int, nat: int, base_nat: int = 0, base_wild: int = 0) -> None:
+        self.target = target
+        self.nat = nat
+        self.twos = 0
+        self.jokers = 0
+        self.base_nat = base_nat
+        self.base_wild = base_wild
+
+    @property
+    def naturals(self) -> int:
+        return self.base_nat + self.nat
+
+    @property
+    def wilds(self) -> int:
+        return self.base_wild + self.twos + self.jokers
+
+    @property
+    def size(self) -> int:
+        return self.naturals + self.wilds
+
+
+def _hand_points(view: PlayerView) -> int:
+    values = view.profile.kind_values
+    return sum(values[cards.FACE_KIND[f]] for f in view.hand)
+
+
+def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
+           greedy: bool = False, reserve: int = 1) -> list[MeldGroup]:
+    """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
+
+    Careful: naturals onto the side's melds, new melds from three or more naturals,
+    wilds to finish books, into the all-wild meld, or onto melds already dirty beyond a
+    ``reserve`` held back. Greedy: also pairs (and singles) with wilds, wilds wherever
+    the ratio allows, so as many cards as possible go down.
+    """
+    p = view.profile
+    own = view.melds[view.side]
+    cap = p.book_max or 1 << 30
+    bs = p.book_size
+    wild = [counts[TWO], counts[JOKER]]
+    drafts: list[_Draft] = []
+    pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
+    for r in RANKS:
+        n = counts[r] + (1 if top_kind == r else 0)
+        cur = _current(own, r, view)
+        if cur is not None:
+            k = min(n, cap - cur.size)
+            if k > 0 or (cur.wilds and cur.size < bs):
+                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur.wilds))
+            continue
+        if not n:
+            continue
+        fresh = p.new_meld_after_book or all(m.target != r for m in own)
+        if not fresh:
+            continue
+        if n >= p.min_meld_size:
+            drafts.append(_Draft(r, min(n, cap)))
+        elif greedy or top_kind == r:
+            pending.append(_Draft(r, n))
+
+    def take() -> int | None:
+        if wild[1] > 0:
+            wild[1] -= 1
+            return JOKER
+        if wild[0] > 0:
+            wild[0] -= 1
+            return TWO
+        return None
+
+    def give(d: _Draft, k: int) -> None:
+        for _ in range(k):
+            w = take()
+            if w == JOKER:
+                d.jokers += 1
+            elif w == TWO:
+                d.twos += 1
+
+    def fits(d: _Draft, extra: int) -> bool:
+        return d.size + extra <= cap and p.wilds_allowed(d.naturals, d.wilds + extra, d.target)
+
+    # 1. finish books with wilds: dirty melds first, then the closest ones
+    for d in sorted(drafts, key=lambda d: (d.wilds == 0, bs - d.size)):
+        need = bs - d.size
+        if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
+            continue
+        if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
+            continue
+        if fits(d, need):
+            give(d, need)
+    # 2. greedy: pairs with wilds, then wilds wherever they fit
+    if greedy:
+        for d in sorted(pending, key=lambda d: -d.nat):
+            need = p.min_meld_size - d.nat
+            if need <= wild[0] + wild[1] and fits(d, need):
+                give(d, need)
+                drafts.append(d)
+    elif top_kind is not None:
+        for d in pending:
+            if d.target == top_kind and d.nat >= p.min_meld_size:
+                drafts.append(d)
+    # 3. the all-wild meld
+    wild_group: MeldGroup | None = None
+    if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
+        cur = _current(own, WILD_MELD, view)
+        spare = wild[0] + wild[1]
+        if (cur is not None and spare) or spare >= p.min_meld_size:
+            room = bs - (cur.size if cur else 0)
+            tw = min(wild[0], room)
+            jk = min(wild[1], room - tw)
+            wild[0] -= tw
+            wild[1] -= jk
+            wild_group = MeldGroup(WILD_MELD, 0, tw, jk)
+    # 4. what is left: onto dirty melds (careful, beyond the reserve) or anywhere (greedy)
+    order = sorted(drafts, key=lambda d: -d.size)
+    for d in order:
+        if d.size == 0:
+            continue
+        if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
+            continue
+        while wild[0] + wild[1] > (0 if greedy else reserve) and fits(d, 1):
+            if d.base_nat == 0 and d.naturals < p.min_meld_size - 1 and d.size < p.min_meld_size:
+                break
+            give(d, 1)
+    out: list[MeldGroup] = []
+    for d in drafts:
+        nat = d.nat - (1 if top_kind == d.target else 0)
+        g = MeldGroup(d.target, nat, d.twos, d.jokers)
+        if g.size > 0 or d.target == top_kind:
+            if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
+                continue
+            out.append(g)
+    if wild_group is not None:
+        out.append(wild_group)
+    if top_kind is not None and not any(g.target == top_kind for g in out):
+        return []
+    if not view.opened[view.side]:
+        values = p.kind_values
+        value = sum(values[k] * c for g in out for k, c in g.kind_counts())
+        if top_kind is not None:
+            value += values[top_kind]
+        if value < view.opening_minimum:
+            return []
+    return out
+
+
+def _books_after(view: PlayerView, groups: list[MeldGroup]) -> tuple[int, int, int]:
+    """Clean, dirty and all-wild books the side would hold after ``groups``."""
+    p = view.profile
+    bs = p.book_size
+    clean = dirty = wildb = 0
+    added: dict[int, tuple[int, int]] = {}
+    for g in groups:
+        n, w = added.get(g.target, (0, 0))
+        added[g.target] = (n + g.naturals, w + g.wilds)
+    seen: set[int] = set()
+    for m in reversed(view.melds[view.side]):
+        n, w = m.naturals, m.wilds
+        if m.size < bs and m.target not in seen and m.target in added:
+            a = added.pop(m.target)
+            n, w = n + a[0], w + a[1]
+        seen.add(m.target)
+        if n + w >= bs:
+            if m.target == WILD_MELD:
+                wildb += 1
+            elif w == 0:
+                clean += 1
+            else:
+                dirty += 1
+    for target, (n, w) in added.items():
+        if n + w >= bs:
+            if target == WILD_MELD:
+                wildb += 1
+            elif w == 0:
+                clean += 1
+            else:
+                dirty += 1
+    return clean, dirty, wildb
+
+
+def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
+    p = view.profile
+    clean, dirty, wildb = _books_after(view, groups)
+    if clean < p.clean_books_to_go_out:
+        return False
+    if clean + dirty < p.clean_books_to_go_out + p.dirty_books_to_go_out:
+        return False
+    return not (p.all_wild_melds and wildb < p.wild_books_to_go_out)
+
+
+class NormalBot(EasyBot):
+    """Plays a solid game: keeps pairs for the pile, guards clean melds, careful discards.
+
+    It plans like :class:`EasyBot` (whole melds staged card by card, committed if legal,
+    failed plans remembered per situation), but with several plans in order of preference.
+    """
+
+    name = "normal"
+    greedy_hand = 0
+    """Not yet in the Foot with at most this many cards: meld greedily (hurry)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._key: tuple[object, ...] = ()
+
+    # -- the decision loop ----------------------------------------------------------------
+
+    def choose(self, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat + 1} has no legal action to choose from")
+        self._observe(view)
+        action = self._decide(view)
+        self._chosen(view, action)
+        return action
+
+    def _observe(self, view: PlayerView) -> None:
+        """Hook: see every view this seat is shown."""
+
+    def _chosen(self, view: PlayerView, action: int) -> None:
+        """Hook: the action chosen for ``view``."""
+
+    def _decide(self, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if view.phase == Phase.ANSWER:
+            yes = self._answer(view)
+            want = mv.ANSWER_YES if yes else mv.ANSWER_NO
+            return want if want in legal else legal[0]
+        if mv.KNEE in legal:
+            self._queue = []
+            return mv.KNEE
+        if self._queue:
+            action = self._queue.pop(0)
+            if action in legal:
+                return action
+            self._queue = []
+            self._failed.add(self._key)
+        if view.staged:
+            return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
+        situation = self._situation(view)
+        for plan in self._plans(view):
+            key = (situation, tuple(plan))
+            if not plan or key in self._failed:
+                continue
+            self._key = key
+            self._queue = list(plan)
+            first = self._queue.pop(0)
+            if first in legal:
+                return first
+            self._queue = []
+            self._failed.add(key)
+        return self._discard_or_draw(view)
+
+    def _answer(self, view: PlayerView) -> bool:
+        """Let the partner go out unless this seat's cards would cost too much."""
+        side = view.side
+        behind = view.totals[side] < max(t for s, t in enumerate(view.totals) if s != side)
+        return not (behind and _hand_points(view) > 100)
+
+    # -- plans ----------------------------------------------------------------------------
+
+    def _danger(self, view: PlayerView) -> bool:
+        return False
+
+    def _pickup_ok(self, view: PlayerView, top: int) -> bool:
+        return True
+
+    def _plans(self, view: PlayerView) -> list[list[int]]:
+        counts = cards.kind_counts(view.hand)
+        p = view.profile
+        plans: list[list[int]] = []
+        if view.phase == Phase.DRAW:
+            if view.discard_top is None or (mv.PICKUP not in view.legal_actions and not any(
+                    a >= mv.STAGE_NATURAL for a in view.legal_actions)):
+                return []
+            top = cards.FACE_KIND[view.discard_top]
+            if top not in RANKS or not self._pickup_ok(view, top):
+                return []
+            if p.pickup_needs_pair and counts[top] < 2:
+                return []
+            for greedy in (False, True):
+                groups = _build(view, counts, top_kind=top, greedy=greedy)
+                if groups:
+                    plans.append([*_stage_actions(groups), mv.PICKUP])
+            groups = _greedy_groups(view, counts, top_kind=top)
+            if groups:
+                plans.append([*_stage_actions(groups), mv.PICKUP])
+            return plans
+        in_last = view.in_foot[view.seat]
+        total = len(view.hand)
+        # going out, or emptying the Hand into the Foot
+        for groups in (_build(view, counts, greedy=True), _greedy_groups(view, counts)):
+            used = sum(g.size for g in groups)
+            left = total - used
+            if left > 1:
+                continue
+            rest = [k for k in range(cards.RED_THREE)
+                    if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
+            if in_last:
+                if not _may_go_out(view, groups):
+                    continue
+                if left == 0 and p.final_discard != "required":
+                    plans.append([*_stage_actions(groups), mv.GO_OUT])
+                if left == 1 and p.final_discard != "forbidden" and rest:
+                    plans.append([*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]])
+            elif groups:
+                plans.append([*_stage_actions(groups), mv.CONFIRM])
+        greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
+        options = [_build(view, counts, greedy=greedy)]
+        if not view.opened[view.side]:
+            options.append(_build(view, counts, greedy=True))
+        for groups in options:
+            if in_last:
+                groups = _trim_to_keep(groups, total - (p.min_cards_kept + 1))
+            elif sum(g.size for g in groups) >= total:
+                groups = _trim_to_keep(groups, total - 1)
+            if groups:
+                plans.append([*_stage_actions(groups), mv.CONFIRM])
+        return plans
+
+    # -- discards -------------------------------------------------------------------------
+
+    def _discard_or_draw(self, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if view.phase == Phase.DRAW and mv.DRAW in legal:
+            return mv.DRAW
+        if mv.KNOCK in legal:
+            return mv.KNOCK
+        discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        if discards:
+            counts = cards.kind_counts(view.hand)
+            best = min(discards, key=lambda k: (self._keep_score(view, counts, k), k))
+            return mv.DISCARD + best
+        return legal[self._rng.randrange(len(legal))]
+
+    def _keep_score(self, view: PlayerView, counts: list[int], kind: int) -> float:
+        """How much this seat wants to keep one card of ``kind`` (lowest is thrown)."""
+        if kind == _BLACK3:
+            return -1000.0
+        if kind in (TWO, JOKER):
+            return 1000.0 + kind
+        p = view.profile
+        score = float(p.kind_values[kind])
+        c = counts[kind]
+        if c >= 2:
+            score += 100.0 + 50.0 * min(c - 2, 2)
+        if _current(view.melds[view.side], kind, view) is not None:
+            score += 40.0
+        score += self._feed_risk(view, kind)
+        return score
+
+    def _feed_risk(self, view: PlayerView, kind: int) -> float:
+        """How likely the next player can take the pile with this card on top."""
+        nxt = (view.seat + 1) % view.players
+        side = nxt % view.sides
+        if side == view.side:
+            return 0.0
+        risk = 0.0
+        if _allows_existing(view) and _current(view.melds[side], kind, view) is not None:
+            risk += 30.0
+        return risk
+
+
+def _allows_existing(view: PlayerView) -> bool:
+    return view.profile.pickup_existing_meld != "forbidden"
+
+
+class HardBot(NormalBot):
+    """Remembers the pile, guards clean books, keeps pairs, hurries into its Foot.
+
+    It follows the discard pile between its turns from what it can see (the top card and
+    the pile's size), notes the ranks an opponent took from the pile, avoids feeding the
+    next player, and lays its points down when the other side is about to go out.
+    """
+
+    name = "hard"
+    greedy_hand = 4
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._round = -1
+        self._pile: list[int | None] = []
+        self._last_discard: int | None = None
+        self._taken: dict[int, int] = {}
+        self._thrown: dict[int, int] = {}
+        self._opp_nat: dict[int, int] = {}
+
+    def _observe(self, view: PlayerView) -> None:
+        if view.round_number != self._round:
+            self._round = view.round_number
+            self._pile = [None] * view.discard_size
+            if view.discard_top is not None and self._pile:
+                self._pile[-1] = cards.FACE_KIND[view.discard_top]
+            self._last_discard = None
+            self._taken = {}
+            self._thrown = {}
+            self._opp_nat = self._opponent_naturals(view)
+            return
+        size = view.discard_size
+        if size == len(self._pile):
+            return
+        others = view.players - 1
+        expected = len(self._pile) + others
+        if size < expected:
+            # somebody took the pile: likely the top, right after this seat's discard
+            taken = expected - size
+            if self._last_discard is not None:
+                self._taken[self._last_discard] = self._taken.get(self._last_discard, 0) + 1
+            keep = max(0, len(self._pile) - taken)
+            self._pile = self._pile[:keep]
+        new = max(0, size - len(self._pile))
+        self._pile.extend([None] * new)
+        del self._pile[size:]
+        top = cards.FACE_KIND[view.discard_top] if view.discard_top is not None else None
+        if self._pile and top is not None:
+            self._pile[-1] = top
+            if top in RANKS:
+                self._thrown[top] = self._thrown.get(top, 0) + 1
+        # ranks where an opponent's melds grew by a pickup-sized jump
+        nat = self._opponent_naturals(view)
+        for r, n in nat.items():
+            if n - self._opp_nat.get(r, 0) >= 3 and size < expected:
+                self._taken[r] = self._taken.get(r, 0) + 1
+        self._opp_nat = nat
+        self._last_discard = None
+
+    @staticmethod
+    def _opponent_naturals(view: PlayerView) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for s, melds in enumerate(view.melds):
+            if s == view.side:
+                continue
+            for m in melds:
+                if m.target in RANKS:
+                    out[m.target] = out.get(m.target, 0) + m.naturals
+        return out
+
+    def _chosen(self, view: PlayerView, action: int) -> None:
+        if mv.DISCARD <= action < mv.STAGE_NATURAL:
+            kind = action - mv.DISCARD
+            self._pile.append(kind)
+            self._last_discard = kind
+
+    def _danger(self, view: PlayerView) -> bool:
+        """The other side could go out any moment: get points onto the table."""
+        p = view.profile
+        for side in range(view.sides):
+            if side == view.side:
+                continue
+            melds = view.melds[side]
+            books = sum(1 for m in melds if m.size >= p.book_size)
+            need = p.clean_books_to_go_out + p.dirty_books_to_go_out
+            if p.all_wild_melds:
+                need += p.wild_books_to_go_out
+            if books < need - 1:
+                continue
+            for seat in range(side, view.players, view.sides):
+                if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 5:
+                    return True
+        return False
+
+    def _pickup_ok(self, view: PlayerView, top: int) -> bool:
+        return view.discard_size >= 2 or view.opened[view.side]
+
+    def _unseen(self, view: PlayerView, kind: int) -> int:
+        p = view.profile
+        total = 4 * p.decks(view.players)
+        seen = sum(1 for f in view.hand if cards.FACE_KIND[f] == kind)
+        for melds in view.melds:
+            for m in melds:
+                if m.target == kind:
+                    seen += m.naturals
+        seen += sum(1 for k in self._pile if k == kind)
+        return max(0, total - seen)
+
+    def _feed_risk(self, view: PlayerView, kind: int) -> float:
+        risk = super()._feed_risk(view, kind)
+        nxt = (view.seat + 1) % view.players
+        if nxt % view.sides == view.side:
+            return risk
+        risk += 60.0 * self._taken.get(kind, 0)
+        risk -= 15.0 * min(self._thrown.get(kind, 0), 2)
+        unseen = self._unseen(view, kind)
+        risk += min(unseen, 20) * 1.5
+        return risk
+
+
+BOTS: dict[str, type[RandomBot] | type[EasyBot]] = {
+    "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
 """Bot levels by name."""
 
 
