@@ -65,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_commands(commands)
     add_play_commands(commands)
     add_tournament_command(commands)
+    add_play_command(commands)
     return parser
 
 
@@ -508,7 +509,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     code = game.run()
     if args.record:
         game.write_record(args.record)
-        console.print(f"record written to {args.record}", markup=False)
+        console.print(f"record written to {args.record}", markup=False, soft_wrap=True)
     return code
 
 
