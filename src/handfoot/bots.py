@@ -688,10 +688,10 @@ class HardBot(NormalBot):
             need = p.clean_books_to_go_out + p.dirty_books_to_go_out
             if p.all_wild_melds:
                 need += p.wild_books_to_go_out
-            if books < need - 1:
+            if books < need:
                 continue
             for seat in range(side, view.players, view.sides):
-                if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 5:
+                if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 3:
                     return True
         return False
 
@@ -716,8 +716,8 @@ class HardBot(NormalBot):
             return risk
         risk += 60.0 * self._taken.get(kind, 0)
         risk -= 15.0 * min(self._thrown.get(kind, 0), 2)
-        unseen = self._unseen(view, kind)
-        risk += min(unseen, 20) * 1.5
+        if self._unseen(view, kind) <= 1:
+            risk -= 20.0  # nobody else can hold a pair of it
         return risk
 
 
