@@ -45,3 +45,9 @@ def test_undo_restores_the_hand_on_a_copy_without_touching_the_original() -> Non
     copy.apply(mv.parse_move("discard 5"))
     state.apply(mv.Undo())
     assert sorted(state.hand(0)) == before
+
+
+def test_a_bare_3_is_read_as_a_black_three() -> None:
+    """Red 3s are never held, so a player typing `discard 3` means a black 3."""
+    assert mv.parse_move("discard 3") == mv.Discard(cards.BLACK_THREE)
+    assert mv.parse_move("discard B3") == mv.Discard(cards.BLACK_THREE)

@@ -158,12 +158,15 @@ def format_faces(faces: Iterable[int]) -> str:
 
 
 def parse_kind(text: str) -> int:
-    """Read a kind: a rank (``K``, ``10``, ``T``), ``2``, ``JK``/``joker``, ``B3``, ``R3``.
+    """Read a kind: a rank (``K``, ``10``, ``T``), ``2``, ``JK``/``joker``, ``B3`` (or ``3``),
+    ``R3``.
 
     A full card (``KS``) is also accepted and read as its kind.
     """
     t = text.strip().upper()
-    aliases = {"10": TEN, "JOKER": JOKER, "JK": JOKER, "B3": BLACK_THREE, "R3": RED_THREE}
+    # a bare 3 is a black 3: red 3s are laid at once, so a player never holds one to name
+    aliases = {"10": TEN, "JOKER": JOKER, "JK": JOKER, "B3": BLACK_THREE, "R3": RED_THREE,
+               "3": BLACK_THREE}
     if t in aliases:
         return aliases[t]
     if t in KIND_CODES:
