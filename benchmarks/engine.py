@@ -1,7 +1,8 @@
 """Random-play throughput of the engine, on one core.
 
 A *decision* is one legal-action listing plus one action applied, as a random player
-does it. Prints one line per profile (and seating) with ``<N> decisions/s`` and games/s.
+does it. Prints one line per profile (and seating) with ``<N> decisions/s``, games/s and
+legal-action listings/s (over positions sampled from random games).
 If OpenSpiel is installed (``pip install -e '.[bench]'``), the same run also measures its
 C++ gin rummy played with random legal actions from Python, as a baseline, and prints each
 profile's ratio to it.
@@ -33,6 +34,26 @@ def run(profile_name: str, layout: Layout | None, games: int, seed: int) -> tupl
             decisions += 1
     elapsed = time.perf_counter() - start
     return decisions / elapsed, games / elapsed
+
+
+def listings(profile_name: str, layout: Layout | None, games: int, seed: int) -> float:
+    """Legal-action listings per second over the positions of random games."""
+    profile = load_profile(profile_name)
+    states: list[GameState] = []
+    for g in range(games):
+        state = GameState.new(profile, layout=layout, seed=seed + g)
+        rng = random.Random(seed + g)
+        step = 0
+        while not state.is_over:
+            if step % 50 == 0:
+                states.append(state.copy())
+            state.apply_action(rng.choice(state.legal_actions()))
+            step += 1
+    start = time.perf_counter()
+    for _ in range(5):
+        for state in states:
+            state.legal_actions()
+    return 5 * len(states) / (time.perf_counter() - start)
 
 
 def gin_rummy_baseline(games: int, seed: int) -> float | None:
@@ -76,8 +97,10 @@ def main() -> None:
         profile = load_profile(name)
         for layout in profile.layouts:
             dps, gps = run(name, layout, args.games, args.seed)
+            lps = listings(name, layout, max(1, args.games // 4), args.seed)
             ratio = "" if baseline is None else f", {dps / baseline:.2f}x the baseline"
-            print(f"{name} {layout}: {dps:.0f} decisions/s, {gps:.2f} games/s{ratio}")
+            print(f"{name} {layout}: {dps:.0f} decisions/s, {gps:.2f} games/s, "
+                  f"{lps:.0f} legal-action listings/s{ratio}")
 
 
 if __name__ == "__main__":
