@@ -194,7 +194,7 @@ def snapshot(state: GameState) -> tuple[object, ...]:
         [f[:] for f in state.feet], state.foot_picked[:], state.foot_played[:],
         state.foot_turn_done[:], state.stock[:], state.pile[:],
         [m[:] for m in state.melds], [r[:] for r in state.red_threes], state.opened[:],
-        state.permission[:], state.asked, state._refused, state.pending, state.pending_answerers[:],
+        state.permission[:], state._refused, state.pending, state.pending_answerers[:],
         state.picked_pile, len(state.undo_stack), sorted(state.staged.items()),
         state.totals[:], len(state.results), [k[:] for k in state.knees],
     )

@@ -281,7 +281,6 @@ class GameState:
     __slots__ = (
         "_refused",
         "actor",
-        "asked",
         "deal",
         "dealer",
         "deals",
@@ -349,7 +348,6 @@ class GameState:
     red_threes: list[list[int]]
     opened: list[bool]
     permission: list[bool]
-    asked: bool
     _refused: bool
     pending: mv.GoOut | None
     pending_answerers: list[int]
@@ -420,7 +418,6 @@ class GameState:
         self.red_threes = [[] for _ in range(s)]
         self.opened = [False] * s
         self.permission = [False] * s
-        self.asked = False
         self._refused = False
         self.pending = None
         self.pending_answerers = []
@@ -469,7 +466,6 @@ class GameState:
         c.red_threes = [r[:] for r in self.red_threes]
         c.opened = self.opened[:]
         c.permission = self.permission[:]
-        c.asked = self.asked
         c._refused = self._refused
         c.pending = self.pending
         c.pending_answerers = self.pending_answerers[:]
@@ -1217,7 +1213,6 @@ class GameState:
     def _begin_turn(self, seat: int) -> None:
         self.seat = self.actor = seat
         self.phase = Phase.DRAW
-        self.asked = False
         self._refused = False
         self.picked_pile = False
         self.undo_stack = []
@@ -1257,7 +1252,6 @@ class GameState:
             self.pending_answerers = list(partners)
             self.phase = Phase.ANSWER
             self.actor = partners[0]
-            self.asked = True
             self.staged = {}
             return
         self._finish_going_out(plan, discard)
