@@ -262,13 +262,15 @@ def _hand_points(view: PlayerView) -> int:
 
 
 def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
-           greedy: bool = False, reserve: int = 1) -> list[MeldGroup]:
+           greedy: bool = False, reserve: int = 1, hold: int = 0) -> list[MeldGroup]:
     """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
 
     Careful: naturals onto the side's melds, new melds from three or more naturals,
     wilds to finish books, into the all-wild meld, or onto melds already dirty beyond a
     ``reserve`` held back. Greedy: also pairs (and singles) with wilds, wilds wherever
-    the ratio allows, so as many cards as possible go down.
+    the ratio allows, so as many cards as possible go down. Careful plans keep up to
+    ``hold`` naturals of an already melded rank in hand (a pair to take the pile with)
+    unless they finish the book.
     """
     p = view.profile
     own = view.melds[view.side]
@@ -282,6 +284,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         cur = _current(own, r, view)
         if cur is not None:
             k = min(n, cap - cur.size)
+            if hold and n >= hold and not greedy and top_kind is None and cur.size + k < bs:
+                k = max(0, min(k, n - hold))
             if k > 0 or (cur.wilds and cur.size < bs):
                 drafts.append(_Draft(r, max(k, 0), cur.naturals, cur.wilds))
             continue
@@ -434,6 +438,8 @@ class NormalBot(EasyBot):
     name = "normal"
     greedy_hand = 0
     """Not yet in the Foot with at most this many cards: meld greedily (hurry)."""
+    hold = 0
+    """Naturals of a melded rank kept in hand as a pickup ticket (0: none)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -542,7 +548,7 @@ class NormalBot(EasyBot):
             elif groups:
                 plans.append([*_stage_actions(groups), mv.CONFIRM])
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
-        options = [_build(view, counts, greedy=greedy)]
+        options = [_build(view, counts, greedy=greedy, hold=self.hold)]
         if not view.opened[view.side]:
             options.append(_build(view, counts, greedy=True))
         for groups in options:
@@ -611,6 +617,7 @@ class HardBot(NormalBot):
 
     name = "hard"
     greedy_hand = 4
+    hold = 2
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -716,6 +723,13 @@ class HardBot(NormalBot):
             return risk
         risk += 60.0 * self._taken.get(kind, 0)
         risk -= 15.0 * min(self._thrown.get(kind, 0), 2)
+        # a side plays its naturals onto its melds, so it rarely holds a pair of a rank
+        # it has on the table: those are the safest cards to throw
+        if _current(view.melds[nxt % view.sides], kind, view) is not None:
+            risk -= 60.0
+        for side in range(view.sides):
+            if side != view.side and any(m.target == kind for m in view.melds[side]):
+                risk -= 20.0
         if self._unseen(view, kind) <= 1:
             risk -= 20.0  # nobody else can hold a pair of it
         return risk
@@ -732,3 +746,13 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         return BOTS[name](seed)
     except KeyError:
         raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+
+
+def _register_expert() -> None:
+    """The search bot lives in :mod:`handfoot.search`, which imports this module."""
+    from handfoot.search import ExpertBot
+
+    BOTS["expert"] = ExpertBot
+
+
+_register_expert()
