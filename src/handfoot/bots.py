@@ -262,7 +262,8 @@ def _hand_points(view: PlayerView) -> int:
 
 
 def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
-           greedy: bool = False, reserve: int = 1, hold: int = 0) -> list[MeldGroup]:
+           greedy: bool = False, reserve: int = 1, hold: int = 0,
+           hold_new: bool = False) -> list[MeldGroup]:
     """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
 
     Careful: naturals onto the side's melds, new melds from three or more naturals,
@@ -270,7 +271,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     ``reserve`` held back. Greedy: also pairs (and singles) with wilds, wilds wherever
     the ratio allows, so as many cards as possible go down. Careful plans keep up to
     ``hold`` naturals of an already melded rank in hand (a pair to take the pile with)
-    unless they finish the book.
+    unless they finish the book; with ``hold_new`` they also keep a bare three of a kind
+    in hand (more pairs to take the pile with) instead of starting a meld.
     """
     p = view.profile
     own = view.melds[view.side]
@@ -295,6 +297,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         if not fresh:
             continue
         if n >= p.min_meld_size:
+            if hold_new and not greedy and top_kind is None and n == p.min_meld_size:
+                continue
             drafts.append(_Draft(r, min(n, cap)))
         elif greedy or top_kind == r:
             pending.append(_Draft(r, n))
@@ -440,6 +444,8 @@ class NormalBot(EasyBot):
     """Not yet in the Foot with at most this many cards: meld greedily (hurry)."""
     hold = 0
     """Naturals of a melded rank kept in hand as a pickup ticket (0: none)."""
+    hold_new = False
+    """Once open and holding more than 8 cards, keep bare threes of a kind in hand."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -548,7 +554,8 @@ class NormalBot(EasyBot):
             elif groups:
                 plans.append([*_stage_actions(groups), mv.CONFIRM])
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
-        options = [_build(view, counts, greedy=greedy, hold=self.hold)]
+        options = [_build(view, counts, greedy=greedy, hold=self.hold,
+                          hold_new=self.hold_new and view.opened[view.side] and total > 8)]
         if not view.opened[view.side]:
             options.append(_build(view, counts, greedy=True))
         for groups in options:
@@ -618,6 +625,7 @@ class HardBot(NormalBot):
     name = "hard"
     greedy_hand = 4
     hold = 2
+    hold_new = True
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
