@@ -216,14 +216,16 @@ class ExpertBot(HardBot):
     (``time_budget=None``), makes play reproducible for a seed. ``horizon`` ends a
     playout after that many turns and scores the round as it stands (``None``: to the
     end of the round). ``z`` is how many standard errors a candidate must beat the hard
-    bot's choice by to replace it.
+    bot's choice by to replace it. ``max_discards`` limits the discards tried to those the
+    hard bot would most gladly throw (``None``: every legal discard).
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, time_budget: float | None = DEFAULT_BUDGET,
                  iterations: int | None = None, horizon: int | None = 12,
-                 z: float = 1.0, min_iterations: int = 2) -> None:
+                 z: float = 2.0, min_iterations: int = 2, max_discards: int | None = 4,
+                 ) -> None:
         super().__init__(seed)
         if time_budget is None and iterations is None:
             raise ValueError("give a time budget, an iteration cap, or both")
@@ -232,6 +234,7 @@ class ExpertBot(HardBot):
         self.horizon = horizon
         self.z = z
         self.min_iterations = min_iterations
+        self.max_discards = max_discards
         self._search_rng = random.Random(seed)
         self.searched = 0
         """Decisions decided by search (for measurements)."""
@@ -278,8 +281,14 @@ class ExpertBot(HardBot):
             if a in legal:
                 add([a])
         for a in sorted(legal):
-            if mv.DISCARD <= a < mv.STAGE_NATURAL or mv.GO_OUT <= a < mv.DISCARD:
+            if mv.GO_OUT <= a < mv.DISCARD:
                 add([a])
+        kinds = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        if kinds:
+            counts = cards.kind_counts(view.hand)
+            kinds.sort(key=lambda k: (self._keep_score(view, counts, k), k))
+            for k in kinds[:self.max_discards]:
+                add([mv.DISCARD + k])
         return out
 
     # -- the search ---------------------------------------------------------------------------
