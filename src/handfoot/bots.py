@@ -194,16 +194,21 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
             tw = min(wild_left[0], room)
             jk = min(wild_left[1], room - tw)
             out.append(MeldGroup(WILD_MELD, 0, tw, jk))
-    if top_kind is not None and not any(g.target == top_kind for g in out):
-        return []
-    if not view.opened[view.side]:
-        values = p.kind_values
-        value = sum(values[k] * c for g in out for k, c in g.kind_counts())
-        if top_kind is not None:
-            value += values[top_kind]
-        if value < view.opening_minimum:
-            return []
-    return out
+    return out if _opens(view, out, top_kind) else []
+
+
+def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
+    """Whether groups (with the pile's top card at a pickup) may go down: the top card is
+    melded, and a side that has not opened reaches its opening minimum."""
+    if top_kind is not None and not any(g.target == top_kind for g in groups):
+        return False
+    if view.opened[view.side]:
+        return True
+    values = view.profile.kind_values
+    value = sum(values[k] * c for g in groups for k, c in g.kind_counts())
+    if top_kind is not None:
+        value += values[top_kind]
+    return value >= view.opening_minimum
 
 
 def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
@@ -376,16 +381,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             out.append(g)
     if wild_group is not None:
         out.append(wild_group)
-    if top_kind is not None and not any(g.target == top_kind for g in out):
-        return []
-    if not view.opened[view.side]:
-        values = p.kind_values
-        value = sum(values[k] * c for g in out for k, c in g.kind_counts())
-        if top_kind is not None:
-            value += values[top_kind]
-        if value < view.opening_minimum:
-            return []
-    return out
+    return out if _opens(view, out, top_kind) else []
 
 
 def _books_after(view: PlayerView, groups: list[MeldGroup]) -> tuple[int, int, int]:

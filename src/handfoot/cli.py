@@ -268,7 +268,8 @@ def parse_overrides(items: list[str]) -> dict[str, object]:
     return out
 
 
-def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
+def _profile_and_layout(args: argparse.Namespace) -> tuple[Profile, Layout]:
+    """The profile (with ``--set`` changes) and the seating of ``--profile``/``--layout``."""
     profile = load_profile(args.profile, overrides=parse_overrides(args.set),
                            overrides_origin="--set")
     try:
@@ -278,6 +279,11 @@ def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
     if layout not in profile.layouts:
         allowed = ", ".join(str(x) for x in profile.layouts)
         raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    return profile, layout
+
+
+def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
+    profile, layout = _profile_and_layout(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in bots if b not in BOTS]
     if unknown:
@@ -413,15 +419,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    profile = load_profile(args.profile, overrides=parse_overrides(args.set),
-                           overrides_origin="--set")
-    try:
-        layout = Layout.parse(args.layout) if args.layout else profile.layout
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if layout not in profile.layouts:
-        allowed = ", ".join(str(x) for x in profile.layouts)
-        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    profile, layout = _profile_and_layout(args)
     if layout.sides != 2:
         raise UsageError(f"tournaments are played with two sides, not {layout}")
 
@@ -490,15 +488,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from handfoot.terminal import SeatError, TerminalGame, parse_seats
 
-    profile = load_profile(args.profile, overrides=parse_overrides(args.set),
-                           overrides_origin="--set")
-    try:
-        layout = Layout.parse(args.layout) if args.layout else profile.layout
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if layout not in profile.layouts:
-        allowed = ", ".join(str(x) for x in profile.layouts)
-        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    profile, layout = _profile_and_layout(args)
     try:
         seats = parse_seats(args.seats, layout.players)
     except SeatError as exc:
