@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from handfoot import cards
-from handfoot.engine import GameState, IllegalMoveError, Phase, TableMeld, deal_round
-from handfoot.moves import WILD_MELD, parse_move
+from handfoot.engine import GameState, IllegalMoveError, Phase, RoundResult, TableMeld, deal_round
+from handfoot.moves import WILD_MELD, Discard, Draw, Move, parse_move
 from handfoot.rules import Layout, Profile, load_profile
 
 
@@ -207,13 +207,31 @@ def play(state: GameState, *moves: str) -> GameState:
     return state
 
 
-def must_fail(state: GameState, move: str, *words: str) -> str:
-    """The move is illegal, its reason names ``words``, and the state is unchanged."""
+def must_fail(state: GameState, move: str | Move, *words: str) -> str:
+    """The move is illegal, its reason names ``words``, the state is unchanged, and
+    ``state.check`` gives the same reason without changing anything either."""
+    parsed = parse_move(move) if isinstance(move, str) else move
     before = snapshot(state)
     with pytest.raises(IllegalMoveError) as info:
-        state.apply(parse_move(move))
+        state.apply(parsed)
     message = str(info.value)
     for word in words:
-        assert word.lower() in message.lower(), message
+        assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
+    assert snapshot(state) == before
+    assert state.check(parsed) == message
     assert snapshot(state) == before
     return message
+
+
+def pass_turn(state: GameState) -> None:
+    """The seat to play draws and discards the lowest kind it holds."""
+    state.apply(Draw())
+    seat = state.seat
+    kind = next(k for k in range(cards.RED_THREE) if state.held[seat][k])
+    state.apply(Discard(kind))
+
+
+def only_result(state: GameState) -> RoundResult:
+    """The one round result of a state that has finished exactly one round."""
+    assert len(state.results) == 1
+    return state.results[0]

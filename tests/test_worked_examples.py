@@ -21,13 +21,12 @@ from handfoot.engine import (
     GameState,
     IllegalMoveError,
     Phase,
-    RoundResult,
     SideScore,
     deal_round,
 )
-from handfoot.moves import WILD_MELD, Discard, Draw, Meld, MeldGroup, Pickup, parse_move
+from handfoot.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
 from handfoot.rules import Layout, load_profile
-from positions import faces, must_fail, play, position, snapshot
+from positions import faces, must_fail, only_result, pass_turn, play, position, snapshot
 
 P13 = "partnership-13"
 BG = "biegames"
@@ -86,19 +85,6 @@ def names(text: str) -> list[str]:
 
 def kinds_held(state: GameState, seat: int) -> dict[str, int]:
     return {cards.KIND_NAMES[k]: n for k, n in enumerate(state.held[seat]) if n}
-
-
-def pass_turn(state: GameState) -> None:
-    """The seat to play draws and discards the lowest kind it holds."""
-    state.apply(Draw())
-    seat = state.seat
-    kind = next(k for k in range(cards.RED_THREE) if state.held[seat][k])
-    state.apply(Discard(kind))
-
-
-def only_result(state: GameState) -> RoundResult:
-    assert len(state.results) == 1
-    return state.results[0]
 
 
 def table(state: GameState, side: int) -> list[tuple[str, int, int, int]]:

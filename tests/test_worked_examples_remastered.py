@@ -25,14 +25,13 @@ from handfoot.bots import make_bot
 from handfoot.engine import (
     GameState,
     Phase,
-    RoundResult,
     SideScore,
     deal_round,
 )
-from handfoot.moves import WILD_MELD, Discard, Draw, parse_move
+from handfoot.moves import WILD_MELD, parse_move
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import play_game
-from positions import faces, must_fail, play, position
+from positions import faces, must_fail, only_result, pass_turn, play, position
 
 S = "remastered-singles"
 T = "remastered-teams"
@@ -90,19 +89,6 @@ def table(state: GameState, side: int) -> list[tuple[str, int, int, int]]:
     """A side's melds as (rank, naturals, twos, jokers)."""
     return [("wild" if m.target == WILD_MELD else cards.KIND_NAMES[m.target], m.naturals,
              m.twos, m.jokers) for m in state.melds[side]]
-
-
-def pass_turn(state: GameState) -> None:
-    """The seat to play draws and discards the lowest kind it holds."""
-    state.apply(Draw())
-    seat = state.seat
-    kind = next(k for k in range(cards.RED_THREE) if state.held[seat][k])
-    state.apply(Discard(kind))
-
-
-def only_result(state: GameState) -> RoundResult:
-    assert len(state.results) == 1
-    return state.results[0]
 
 
 def no_tabletop_lines(score: SideScore) -> None:
