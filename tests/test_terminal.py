@@ -278,3 +278,37 @@ def test_default_seats_put_you_first_against_the_best_bot() -> None:
     assert seats[0] == "you" and len(set(seats[1:])) == 1
     assert seats[1] == terminal.best_bot()
     assert parse_seats(" YOU , easy ", 2) == ["you", "easy"]
+
+
+def test_a_bot_partner_asks_you_and_your_answer_decides() -> None:
+    """Seat 3 (hard) is your partner: it asks "may I go out?"; no keeps it playing, yes
+    lets it go out. You play the hints (what hard would do) and answer no, then yes."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    holder: list[TerminalGame] = []
+    asked: list[tuple[str, int | None, int]] = []
+    rounds_when_asked: list[int] = []
+
+    def read(prompt: str) -> str:
+        view = holder[0].view()
+        if view.phase == Phase.ANSWER:
+            asked.append((prompt, view.asking, view.to_act))
+            rounds_when_asked.append(len(holder[0].state.results))
+            return "no" if len(asked) == 1 else "yes"
+        hint = holder[0].hint()
+        assert hint.endswith("(hard bot)"), hint
+        return hint.split("   (")[0]
+
+    con, buf = console()
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "hard", "easy"], 3,
+                        read=read, console=con)
+    holder.append(game)
+    assert game.run() == 0
+    out = buf.getvalue()
+    assert asked == [("answer> ", 2, 0), ("answer> ", 2, 0)]
+    assert rounds_when_asked == [0, 0]  # after "no" the round went on
+    assert "Seat 3 (hard) asks: may I go out? Answer yes or no." in out
+    no_at, yes_at = out.index("You answer no"), out.index("You answer yes")
+    assert "Your turn" in out[no_at:yes_at]  # the partner kept playing; you played again
+    (result,) = game.state.results
+    assert result.reason == "went out" and result.went_out == 2
+    assert "Round 1: went out (Seat 3 (hard))" in out[yes_at:]

@@ -32,6 +32,7 @@ from handfoot.sim import derive_seed
 
 __all__ = [
     "HELP_TEXT",
+    "HINT_BOT",
     "HUMAN",
     "SeatError",
     "TerminalGame",
@@ -72,7 +73,7 @@ Moves (cards are kinds: 4-10 or T, J, Q, K, A, 2, JK for a joker, B3 for a black
   knee                       pick up your Knee (Hand, Knee & Foot)
 Commands:
   help    this guide            legal   what you can do now
-  hint    what a bot would do   show    the table again
+  hint    what hard would do    show    the table again
   quit    leave the game"""
 
 
@@ -88,8 +89,14 @@ def best_bot() -> str:
     return next(iter(BOTS))
 
 
-hint_bot = best_bot
-"""The bot that gives hints: the strongest available."""
+HINT_BOT = "hard"
+"""The bot that gives hints: ``hard`` plays in a blink, and the search bot would make a
+person wait about a second for each one."""
+
+
+def hint_bot() -> str:
+    """The bot that gives hints: :data:`HINT_BOT` (or the strongest one available)."""
+    return HINT_BOT if HINT_BOT in BOTS else best_bot()
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
