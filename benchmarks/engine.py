@@ -59,7 +59,7 @@ def listings(profile_name: str, layout: Layout | None, games: int, seed: int) ->
 def gin_rummy_baseline(games: int, seed: int) -> float | None:
     """Decisions/s of OpenSpiel's gin rummy with random legal actions, or None."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game("gin_rummy")
