@@ -211,6 +211,34 @@ def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> b
     return value >= view.opening_minimum
 
 
+def _complete_and_start(view: PlayerView, counts: list[int], top: int) -> list[MeldGroup]:
+    """A pickup where the side's unfinished meld of the top card's rank must become a book
+    and a new meld of that rank must start: the top card and hand cards complete it, then
+    three or more cards from the hand start the new one (empty if the hand cannot)."""
+    p = view.profile
+    cur = _current(view.melds[view.side], top, view)
+    if cur is None or cur.size >= p.book_size:
+        return []
+    need = p.book_size - cur.size - 1  # after the top card
+    n, wilds = counts[top], counts[TWO] + counts[JOKER]
+    size = p.min_meld_size
+    for b in range(min(n, size), 0, -1):
+        w2 = size - b
+        a = min(n - b, need)
+        w1 = need - a
+        if (w1 + w2 > wilds or not p.wilds_allowed(cur.naturals + 1 + a, cur.wilds + w1, top)
+                or not p.wilds_allowed(b + n - b - a, w2, top)):
+            continue
+        jokers = min(counts[JOKER], w1)
+        first = MeldGroup(top, a, w1 - jokers, jokers)
+        j2 = min(counts[JOKER] - jokers, w2)
+        second = MeldGroup(top, n - a, w2 - j2, j2, new=True)
+        if first.naturals + second.naturals < 2 and p.pickup_needs_pair:
+            return []
+        return [first, second]
+    return []
+
+
 def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
     """Drop groups from the end until at most ``budget`` cards are used."""
     out = list(groups)
@@ -431,6 +459,11 @@ def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
 class NormalBot(EasyBot):
     """Plays a solid game: keeps pairs for the pile, guards clean melds, careful discards.
 
+    Once its side is open and it holds more than :attr:`hold_new_above` cards it keeps a
+    bare three of a kind in hand rather than starting a meld (a pair to take the pile
+    with); where the profile says a pickup onto an unfinished meld must complete it and
+    start a new one, it plans exactly that.
+
     It plans like :class:`EasyBot` (whole melds staged card by card, committed if legal,
     failed plans remembered per situation), but with several plans in order of preference.
     """
@@ -440,8 +473,10 @@ class NormalBot(EasyBot):
     """Not yet in the Foot with at most this many cards: meld greedily (hurry)."""
     hold = 0
     """Naturals of a melded rank kept in hand as a pickup ticket (0: none)."""
-    hold_new = False
-    """Once open and holding more than 8 cards, keep bare threes of a kind in hand."""
+    hold_new = True
+    """Once open and holding more than :attr:`hold_new_above` cards, keep bare threes of a
+    kind in hand (pairs to take the pile with, and one to meld)."""
+    hold_new_above = 8
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -522,6 +557,10 @@ class NormalBot(EasyBot):
                 return []
             if p.pickup_needs_pair and counts[top] < 2:
                 return []
+            if p.pickup_existing_meld == "complete_and_start":
+                groups = _complete_and_start(view, counts, top)
+                if groups:
+                    plans.append([*_stage_actions(groups), mv.PICKUP])
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy)
                 if groups:
@@ -551,7 +590,8 @@ class NormalBot(EasyBot):
                 plans.append([*_stage_actions(groups), mv.CONFIRM])
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
         options = [_build(view, counts, greedy=greedy, hold=self.hold,
-                          hold_new=self.hold_new and view.opened[view.side] and total > 8)]
+                          hold_new=self.hold_new and view.opened[view.side]
+                          and total > self.hold_new_above)]
         if not view.opened[view.side]:
             options.append(_build(view, counts, greedy=True))
         for groups in options:
@@ -621,7 +661,6 @@ class HardBot(NormalBot):
     name = "hard"
     greedy_hand = 4
     hold = 2
-    hold_new = True
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
