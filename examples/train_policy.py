@@ -1,8 +1,11 @@
 """Train a small policy on the Gymnasium environment and plot its win rate.
 
-A masked softmax policy, linear in the observation vector (plus a bias per action), is
-trained by REINFORCE with a running-mean baseline, in plain NumPy on the CPU, in one-round
-two-player games of the biegames profile against a mix of the ``random`` and ``easy`` bots.
+A masked softmax policy, linear in a few features of each action read from the
+observation vector (32 weights; it never unstages cards while another action is legal,
+and a game is cut short as a loss after ``MAX_STEPS`` of its steps), is trained by
+REINFORCE (discounted rewards-to-go, shaped by the cards on the table, normalised per
+game), in plain NumPy on the CPU, in one-round two-player games of the biegames profile
+against a mix of the ``random`` and ``easy`` bots.
 At intervals it plays evaluation games against each of them; the win rates are plotted
 against the number of training games and saved as a PNG.
 
@@ -24,76 +27,188 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from handfoot.moves import NUM_ACTIONS
+from handfoot import moves as mv
+from handfoot.moves import NUM_ACTIONS, NUM_TARGETS
 from handfoot.rl.gymnasium import HandAndFootEnv
 
 PROFILE, PLAYERS, ROUNDS = "biegames", 2, 1
+MAX_STEPS = 1500
+"""Learner steps after which a game is cut short and counted as a loss (a one-round game
+takes a few hundred; a policy that learns to stage and unstage cards could loop)."""
+UNSTAGE = (mv.CLEAR, mv.UNDO)
 OPPONENTS = ("random", "easy")
 Array = npt.NDArray[np.float64]
 
 
-class Policy:
-    """Masked softmax over the 108 actions; logits = W x + b, x the scaled observation."""
+def _action_tables() -> tuple[npt.NDArray[np.int64], ...]:
+    """Static facts of the 108 actions: type, discarded kind, staged rank/target, slot."""
+    kind = np.full(NUM_ACTIONS, -1)
+    rank = np.full(NUM_ACTIONS, -1)
+    target = np.full(NUM_ACTIONS, -1)
+    slot = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    joker = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    kind_type = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    for a in range(NUM_ACTIONS):
+        if a < mv.GO_OUT_DISCARD:
+            kind_type[a] = a  # DRAW .. GO_OUT: types 0..8
+        elif a < mv.DISCARD:
+            kind_type[a], kind[a] = 9, a - mv.GO_OUT_DISCARD
+        elif a < mv.STAGE_NATURAL:
+            kind_type[a], kind[a] = 10, a - mv.DISCARD
+        elif a < mv.STAGE_WILD:
+            kind_type[a] = 11
+            rank[a], slot[a] = divmod(a - mv.STAGE_NATURAL, 2)
+        elif a < mv.KNEE:
+            kind_type[a] = 12
+            x, slot[a] = divmod(a - mv.STAGE_WILD, 2)
+            joker[a], target[a] = divmod(x, NUM_TARGETS)
+        else:
+            kind_type[a] = 13
+    return kind_type, kind, rank, target, slot, joker
 
-    def __init__(self, n_features: int, n_actions: int, scale: Array, seed: int) -> None:
+
+KIND_POINTS = np.array([5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50, 5, 100]) / 50
+N_TYPES = 14
+N_FEATURES = N_TYPES + 18
+
+
+class Policy:
+    """A masked softmax over the 108 actions, linear in a few features of each action.
+
+    ``logit(a) = theta . phi(obs, a)``, where ``phi`` is read from the observation vector:
+    the action's type, and for a discard the held count, wildness, points of its kind and
+    whether either side melds that rank; for staging a natural the held and staged counts
+    of the rank and whether the side melds it; for staging a wild the target's staged and
+    melded naturals; the pile size for a pickup; the staged cards for a confirm. 32 weights.
+    """
+
+    def __init__(self, env: HandAndFootEnv, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
-        self.w = np.zeros((n_features, n_actions))
-        self.b = np.zeros(n_actions)
-        self.scale = scale
-        # Adam moments
-        self.m = [np.zeros_like(self.w), np.zeros_like(self.b)]
-        self.v = [np.zeros_like(self.w), np.zeros_like(self.b)]
+        self.theta = np.zeros(N_FEATURES)
+        self.off = env.encoder.offsets
+        (self.type, self.kind, self.rank, self.target,
+         self.slot, self.joker) = _action_tables()
+        self.discards = np.flatnonzero(self.kind >= 0)
+        self.naturals = np.flatnonzero(self.rank >= 0)
+        self.wilds = np.flatnonzero(self.target >= 0)
+        self.m = np.zeros(N_FEATURES)
+        self.v = np.zeros(N_FEATURES)
         self.t = 0
 
-    def features(self, obs: npt.NDArray[np.float32]) -> Array:
-        return obs.astype(np.float64) / self.scale
+    def _get(self, obs: npt.NDArray[np.float32], name: str) -> Array:
+        start, n = self.off[name]
+        return obs[start:start + n].astype(np.float64)
 
-    def probs(self, x: Array, mask: npt.NDArray[np.int8]) -> Array:
-        logits = x @ self.w + self.b
-        logits = np.where(mask > 0, logits, -np.inf)
+    def features(self, obs: npt.NDArray[np.float32]) -> Array:
+        hand = self._get(obs, "hand")
+        staged = self._get(obs, "staged").reshape(NUM_TARGETS, 3)
+        melds = self._get(obs, "melds").reshape(-1, NUM_TARGETS, 7)
+        own, opp = melds[0], melds[1:].sum(axis=0)
+        own_has = (own[:, :6].sum(axis=1) > 0).astype(float)
+        opp_has = (opp[:, :6].sum(axis=1) > 0).astype(float)
+        opened = self._get(obs, "opened")[0]
+        phi = np.zeros((NUM_ACTIONS, N_FEATURES))
+        phi[np.arange(NUM_ACTIONS), self.type] = 1.0
+        f = N_TYPES
+        d, k = self.discards, self.kind[self.discards]
+        rk = np.minimum(k, NUM_TARGETS - 1)
+        meldable = k < mv.WILD_MELD
+        phi[d, f] = hand[k] / 4
+        phi[d, f + 1] = (k == 11) | (k == 12)
+        phi[d, f + 2] = k == 13
+        phi[d, f + 3] = np.where(meldable, own_has[rk], 0)
+        phi[d, f + 4] = np.where(meldable, opp_has[rk], 0)
+        phi[d, f + 5] = KIND_POINTS[k]
+        n, r = self.naturals, self.rank[self.naturals]
+        phi[n, f + 6] = (hand[r] - staged[r, 0]) / 4
+        phi[n, f + 7] = staged[r, 0] / 4
+        phi[n, f + 8] = own_has[r]
+        phi[n, f + 9] = self.slot[n]
+        w, t = self.wilds, self.target[self.wilds]
+        phi[w, f + 10] = t == mv.WILD_MELD
+        phi[w, f + 11] = staged[t, 0] / 4
+        phi[w, f + 12] = own[t, 0] / 7
+        phi[w, f + 13] = self.joker[w]
+        phi[mv.PICKUP, f + 14] = self._get(obs, "discard_size")[0] / 20
+        phi[mv.CONFIRM, f + 15] = staged.sum() / 10
+        phi[mv.CONFIRM, f + 16] = opened
+        phi[mv.DRAW, f + 17] = opened
+        return phi
+
+    def probs(self, phi: Array, mask: npt.NDArray[np.int8]) -> Array:
+        if mask.sum() > mask[list(UNSTAGE)].sum():
+            # never unstage while anything else is legal: staging then only goes forward
+            mask = mask.copy()
+            mask[list(UNSTAGE)] = 0
+        logits = np.where(mask > 0, phi @ self.theta, -np.inf)
         logits -= logits.max()
         p = np.exp(logits)
         p /= p.sum()
         return p
 
     def act(self, obs: dict[str, Any]) -> tuple[int, Array, Array]:
-        x = self.features(obs["observation"])
-        p = self.probs(x, obs["action_mask"])
+        phi = self.features(obs["observation"])
+        p = self.probs(phi, obs["action_mask"])
         a = int(self.rng.choice(len(p), p=p))
-        return a, x, p
+        return a, phi, p
 
-    def update(self, xs: list[Array], ds: list[Array], advantage: float, lr: float) -> None:
-        x = np.array(xs)
-        d = np.array(ds)  # one-hot(action) - probs: the gradient of log pi wrt the logits
-        grads = [advantage * (x.T @ d) / len(xs), advantage * d.mean(axis=0)]
+    def update(self, g: Array, lr: float) -> None:
+        """One Adam step up the gradient ``g``."""
         self.t += 1
-        for i, (param, g) in enumerate(zip((self.w, self.b), grads, strict=True)):
-            self.m[i] = 0.9 * self.m[i] + 0.1 * g
-            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
-            mhat = self.m[i] / (1 - 0.9 ** self.t)
-            vhat = self.v[i] / (1 - 0.999 ** self.t)
-            param += lr * mhat / (np.sqrt(vhat) + 1e-8)
+        self.m = 0.9 * self.m + 0.1 * g
+        self.v = 0.999 * self.v + 0.001 * g * g
+        mhat = self.m / (1 - 0.9 ** self.t)
+        vhat = self.v / (1 - 0.999 ** self.t)
+        self.theta += lr * mhat / (np.sqrt(vhat) + 1e-8)
+
+
+def potential(policy: Policy, obs: npt.NDArray[np.float32]) -> float:
+    """Shaping potential: the learner's cards on the table minus the other sides', less
+    half its cards in hand, over 20 (what a round's score mostly counts)."""
+    melds = policy._get(obs, "melds").reshape(-1, NUM_TARGETS, 7)[:, :, [0, 1, 2, 6]]
+    return float(melds[0].sum() - melds[1:].sum() - 0.5 * policy._get(obs, "hand").sum()) / 20
 
 
 def play(env: HandAndFootEnv, policy: Policy, seed: int,
-         learn: bool) -> tuple[bool, float, list[Array], list[Array]]:
-    """One game: whether the learner won, its score margin over the best other side (in
-    thousands), and (when learning) its features and log-probability gradients."""
+         learn: bool) -> tuple[bool, list[Array], list[float]]:
+    """One game: whether the learner won and, when learning, the gradients of its
+    log-probabilities and its rewards: the change of :func:`potential` at every step, and
+    at the end 1 for a win (-1 otherwise) plus the score margin over the best other side in
+    thousands; a game cut short counts -1."""
     obs, _ = env.reset(seed=seed)
-    xs: list[Array] = []
-    ds: list[Array] = []
+    grads: list[Array] = []
+    rewards: list[float] = []
+    before = potential(policy, obs["observation"])
     while True:
-        a, x, p = policy.act(obs)
+        a, phi, p = policy.act(obs)
         if learn:
             d = -p
             d[a] += 1.0
-            xs.append(x)
-            ds.append(d)
+            grads.append(phi.T @ d)
         obs, _, terminated, truncated, info = env.step(a)
-        if terminated or truncated:
+        after = potential(policy, obs["observation"])
+        reward, before = after - before, after
+        if truncated:
+            rewards.append(reward - 1.0)
+            return False, grads, rewards
+        if terminated:
             totals = list(info["totals"])
             mine = totals.pop(env.layout.side_of(env.seat))
-            return bool(info["won"]), (mine - max(totals)) / 1000, xs, ds
+            rewards.append(reward + (1.0 if info["won"] else -1.0)
+                           + (mine - max(totals)) / 1000)
+            return bool(info["won"]), grads, rewards
+        rewards.append(reward)
+
+
+def reinforce_gradient(grads: list[Array], rewards: list[float], gamma: float) -> Array:
+    """REINFORCE: discounted rewards-to-go, normalised over the game as the baseline."""
+    returns = np.zeros(len(rewards))
+    acc = 0.0
+    for i in range(len(rewards) - 1, -1, -1):
+        acc = rewards[i] + gamma * acc
+        returns[i] = acc
+    advantage = (returns - returns.mean()) / (returns.std() + 1e-6)
+    return np.asarray(advantage @ np.array(grads) / len(grads))
 
 
 @dataclass
@@ -110,22 +225,14 @@ def evaluate(envs: dict[str, HandAndFootEnv], policy: Policy, games: int,
 
 
 def train(minutes: float, eval_every: int, eval_games: int, lr: float, seed: int,
-          max_games: int | None = None) -> History:
-    train_envs = {o: HandAndFootEnv(PROFILE, PLAYERS, opponents=o, rounds=ROUNDS)
-                  for o in OPPONENTS}
-    eval_envs = {o: HandAndFootEnv(PROFILE, PLAYERS, opponents=o, rounds=ROUNDS)
-                 for o in OPPONENTS}
-    env = train_envs["random"]
-    n_features = env.encoder.size
-    # scale counts to about 0..1: cards by 10, the stock and pile by 100
-    scale = np.full(n_features, 10.0)
-    for name in ("stock_size", "discard_size", "opening_minimum"):
-        offset, n = env.encoder.offsets[name]
-        scale[offset:offset + n] = 100.0
-    policy = Policy(n_features, NUM_ACTIONS, scale, seed)
+          max_games: int | None = None, gamma: float = 0.98) -> History:
+    train_envs = {o: HandAndFootEnv(PROFILE, PLAYERS, opponents=o, rounds=ROUNDS,
+                                    max_steps=MAX_STEPS) for o in OPPONENTS}
+    eval_envs = {o: HandAndFootEnv(PROFILE, PLAYERS, opponents=o, rounds=ROUNDS,
+                                   max_steps=MAX_STEPS) for o in OPPONENTS}
+    policy = Policy(train_envs["random"], seed)
     hist = History()
     start = time.perf_counter()
-    baseline = 0.0
     games = 0
     eval_seed = 10_000_000
 
@@ -142,11 +249,8 @@ def train(minutes: float, eval_every: int, eval_games: int, lr: float, seed: int
     while time.perf_counter() - start < minutes * 60 and (max_games is None
                                                           or games < max_games):
         opponent = OPPONENTS[games % len(OPPONENTS)]
-        won, margin, xs, ds = play(train_envs[opponent], policy, seed + games, learn=True)
-        # the return: a win counts 1, plus the score margin (a denser signal)
-        ret = (1.0 if won else -1.0) + margin
-        policy.update(xs, ds, ret - baseline, lr)
-        baseline = 0.98 * baseline + 0.02 * ret
+        _, grads, rewards = play(train_envs[opponent], policy, seed + games, learn=True)
+        policy.update(reinforce_gradient(grads, rewards, gamma), lr)
         games += 1
         if games % eval_every == 0:
             record()
@@ -180,7 +284,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--minutes", type=float, default=5.0, help="training time")
     ap.add_argument("--eval-every", type=int, default=200, help="training games between evals")
     ap.add_argument("--eval-games", type=int, default=100, help="games per opponent per eval")
-    ap.add_argument("--lr", type=float, default=0.03)
+    ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path("train_policy.png"), help="the PNG")
     ap.add_argument("--json", type=Path, help="also write the measurements as JSON")

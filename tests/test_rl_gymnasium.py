@@ -75,3 +75,16 @@ def test_bot_objects_seats_and_render() -> None:
         HandAndFootEnv(opponents=("easy", "hard", "normal"))
     with pytest.raises(ValueError, match="seat 4"):
         HandAndFootEnv(seat=4)
+
+
+def test_max_steps_truncates_the_episode() -> None:
+    env = HandAndFootEnv(rounds=1, max_steps=3)
+    obs, _ = env.reset(seed=2)
+    flags = []
+    for _ in range(3):
+        obs, _, terminated, truncated, _ = env.step(
+            int(np.flatnonzero(obs["action_mask"])[0]))
+        flags.append((terminated, truncated))
+    assert flags == [(False, False), (False, False), (False, True)]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)

@@ -150,3 +150,15 @@ def test_a_missing_extra_gives_the_install_hint() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "pip install 'handfoot[rl]'" in out
+
+
+def test_rl_doc_examples_run() -> None:
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("gymnasium")
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 4
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "docs/rl.md", "exec"), namespace)

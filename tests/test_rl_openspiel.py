@@ -7,11 +7,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from handfoot.bots import make_bot  # noqa: E402
 from handfoot.rl.observation import ObservationEncoder  # noqa: E402
-from handfoot.rl.openspiel import GAME_NAME, engine_state  # noqa: E402
+from handfoot.rl.openspiel import GAME_NAME, engine_state, ismcts_resampler  # noqa: E402
 from handfoot.rules import builtin_profile_names, load_profile  # noqa: E402
 
 NAMES = builtin_profile_names()
@@ -74,3 +74,39 @@ def test_mcts_plays_complete_games_against_the_hard_bot() -> None:
             state.apply_action(action)
         assert engine_state(state).is_over
         assert len(state.returns()) == 2
+
+
+def test_ismcts_plays_a_complete_game_against_the_hard_bot() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"profile": "remastered-singles", "players": 2,
+                                         "rounds": 1, "deals": 100})
+    rng = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2000.0,
+                           max_simulations=3, random_state=rng)
+    bot.set_resampler(ismcts_resampler(1))
+    hard = make_bot("hard", 2)
+    state = game.new_initial_state()
+    state.apply_action(2)
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = bot.step(state) if seat == 1 else hard.choose(engine_state(state).view(seat))
+        state.apply_action(action)
+    assert engine_state(state).is_over
+
+
+def test_resampling_keeps_the_information_state() -> None:
+    game = pyspiel.load_game(GAME_NAME, {"profile": "hand-knee-foot", "players": 3,
+                                         "rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(4)
+    rng = np.random.RandomState(4)
+    for _ in range(300):
+        state.apply_action(rng.choice(state.legal_actions()))
+    resample = ismcts_resampler(0)
+    for player in range(3):
+        other = resample(state, player)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.information_state_tensor(player) == state.information_state_tensor(player)
+        assert other.legal_actions() == state.legal_actions() or player != state.current_player()
+        assert any(engine_state(other).hand(s) != engine_state(state).hand(s)
+                   for s in range(3) if s != player)
+        assert len(state.history()) == len(other.history())

@@ -13,6 +13,9 @@ learner's side's score for each round that ends during the step; the episode ter
 the end of the game, with ``info["won"]`` (the learner's side has the highest total; ties
 count as wins) and ``info["totals"]``.
 
+With ``max_steps``, the episode is truncated after that many learner steps (a policy that
+stages and clears cards forever would otherwise never finish a game).
+
 An action the mask does not allow changes nothing: with ``illegal="penalize"`` (the
 default) the step returns ``illegal_reward`` and ``info["illegal"] = True``; with
 ``illegal="raise"`` it raises :class:`~handfoot.engine.IllegalMoveError`.
@@ -59,7 +62,7 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
                  partner: BotSpec | Sequence[BotSpec] | None = None,
                  rounds: int | None = None, overrides: dict[str, Any] | None = None,
                  illegal: str = "penalize", illegal_reward: float = -10.0,
-                 render_mode: str | None = None) -> None:
+                 max_steps: int | None = None, render_mode: str | None = None) -> None:
         super().__init__()
         overrides = dict(overrides or {})
         if rounds is not None:
@@ -73,6 +76,8 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: use None or 'ansi'")
         self.seat = seat
+        self.max_steps = max_steps
+        self.steps = 0
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -145,6 +150,7 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.bots = {s: make_bot(b, rng.getrandbits(62)) if isinstance(b, str) else b
                      for s, b in self._bot_specs.items()}
         self.state = GameState.new(self.profile, layout=self.layout, seed=game_seed)
+        self.steps = 0
         self._advance()  # rounds cannot end before anyone acts
         return self._observation(), self._info()
 
@@ -152,17 +158,20 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.state
         if state is None:
             raise RuntimeError("call reset() first")
-        if state.is_over:
-            raise RuntimeError("the game is over: call reset()")
+        if state.is_over or (self.max_steps is not None and self.steps >= self.max_steps):
+            raise RuntimeError("the episode is over: call reset()")
+        self.steps += 1
+        truncated = (self.max_steps is not None and self.steps >= self.max_steps)
         a = int(action)
         if not (0 <= a < NUM_ACTIONS) or not state.action_mask()[a]:
             if self.illegal == "raise":
                 raise IllegalMoveError(f"action {a} is not legal now")
             info = self._info()
             info["illegal"] = True
-            return self._observation(), float(self.illegal_reward), False, False, info
+            return self._observation(), float(self.illegal_reward), False, truncated, info
         reward = self._apply(a) + self._advance()
-        return self._observation(), reward, state.is_over, False, self._info()
+        return (self._observation(), reward, state.is_over, truncated and not state.is_over,
+                self._info())
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:

@@ -44,12 +44,15 @@ drew earlier, so they are not strictly perfect recall of the seat's own past han
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 from handfoot import moves
 from handfoot.engine import GameState
 from handfoot.rl import EXTRA_HINT
 from handfoot.rl.observation import ObservationEncoder, describe_view, resolve_game
+from handfoot.rl.resample import resample_hidden
 from handfoot.rules import Layout, Profile
 
 try:
@@ -58,7 +61,8 @@ try:
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError(f"handfoot.rl.openspiel needs OpenSpiel: {EXTRA_HINT}") from exc
 
-__all__ = ["GAME_NAME", "HandAndFootGame", "HandAndFootState", "engine_state"]
+__all__ = ["GAME_NAME", "HandAndFootGame", "HandAndFootState", "engine_state",
+           "ismcts_resampler"]
 
 GAME_NAME = "python_hand_and_foot"
 
@@ -253,6 +257,22 @@ def engine_state(state: Any) -> GameState:
         raise ValueError("the cards are not dealt yet")
     assert isinstance(engine, GameState)
     return engine
+
+
+def ismcts_resampler(seed: int | None = None) -> Callable[[Any, int], Any]:
+    """A resampler for OpenSpiel's ``ISMCTSBot.set_resampler``: a copy of the state with
+    the cards hidden from the player dealt again (:func:`~handfoot.rl.resample.resample_hidden`),
+    so the player's information state is unchanged."""
+    rng = random.Random(seed)
+
+    def resample(state: Any, player: int) -> Any:
+        clone = state.clone()
+        engine = clone._engine
+        if engine is not None:
+            clone._engine = _Engine(resample_hidden(engine.state, player, rng), engine.log)
+        return clone
+
+    return resample
 
 
 class HandAndFootObserver:
