@@ -20,7 +20,7 @@ NAMES = builtin_profile_names()
 @pytest.mark.parametrize("name", NAMES)
 def test_random_sim_test_passes_under_every_profile(name: str) -> None:
     game = pyspiel.load_game(GAME_NAME, {"profile": name, "rounds": 1, "deals": 50})
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_parameters_choose_the_seating() -> None:
