@@ -62,7 +62,7 @@ def test_mcts_plays_complete_games_against_the_hard_bot() -> None:
     game = pyspiel.load_game(GAME_NAME, {"profile": "biegames", "players": 2, "rounds": 1,
                                          "deals": 100})
     rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, uct_c=2000.0, max_simulations=3,
+    bot = mcts.MCTSBot(game, uct_c=2000.0, max_simulations=2,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     for seed in (1,):
         hard = make_bot("hard", seed)
@@ -81,7 +81,7 @@ def test_ismcts_plays_a_complete_game_against_the_hard_bot() -> None:
                                          "rounds": 1, "deals": 100})
     rng = np.random.RandomState(1)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2000.0,
-                           max_simulations=3, random_state=rng)
+                           max_simulations=2, random_state=rng)
     bot.set_resampler(ismcts_resampler(1))
     hard = make_bot("hard", 2)
     state = game.new_initial_state()
