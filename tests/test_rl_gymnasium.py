@@ -12,12 +12,20 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from handfoot.bots import RandomBot  # noqa: E402
 from handfoot.engine import IllegalMoveError  # noqa: E402
 from handfoot.rl.gymnasium import HandAndFootEnv  # noqa: E402
-from handfoot.rules import builtin_profile_names  # noqa: E402
+from handfoot.rules import builtin_profile_names, load_profile  # noqa: E402
 
 
 @pytest.mark.parametrize("name", builtin_profile_names())
 def test_check_env_passes(name: str) -> None:
     check_env(HandAndFootEnv(profile=name, opponents="hard", rounds=1), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", builtin_profile_names())
+def test_check_env_passes_at_every_seating(name: str) -> None:
+    for layout in load_profile(name).layouts:
+        for seat in (0, layout.players - 1):
+            check_env(HandAndFootEnv(profile=name, players=str(layout), seat=seat,
+                                     opponents="easy", rounds=1), skip_render_check=True)
 
 
 def play(env: HandAndFootEnv, seed: int) -> tuple[float, dict[str, object], int]:

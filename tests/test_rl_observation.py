@@ -108,6 +108,13 @@ def test_observation_fields_read_the_view() -> None:
     assert enc.size == sum(f.length(4, 2) for f in FIELDS)
 
 
+def test_a_profile_object_takes_overrides() -> None:
+    base = load_profile("biegames")
+    p, layout = resolve_game(base, 2, {"rounds": 1})
+    assert p.rounds == 1 and base.rounds == 4 and layout == Layout(2, 1)
+    assert resolve_game(base)[0] is base
+
+
 def test_players_must_name_a_seating_of_the_profile() -> None:
     assert resolve_game("remastered-teams", 6)[1] == Layout(2, 3)
     assert resolve_game("remastered-teams", "3x2")[1] == Layout(3, 2)

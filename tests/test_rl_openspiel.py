@@ -23,6 +23,15 @@ def test_random_sim_test_passes_under_every_profile(name: str) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("name", [n for n in NAMES if len(load_profile(n).layouts) > 1])
+def test_random_sim_test_passes_at_the_largest_seating(name: str) -> None:
+    layout = max(load_profile(name).layouts, key=lambda x: (x.players, x.sides))
+    game = pyspiel.load_game(GAME_NAME, {"profile": name, "layout": str(layout), "rounds": 1,
+                                         "deals": 50})
+    assert game.num_players() == layout.players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
 def test_parameters_choose_the_seating() -> None:
     game = pyspiel.load_game(GAME_NAME, {"profile": "remastered-singles", "players": 6})
     assert game.num_players() == 6

@@ -21,7 +21,7 @@ import numpy.typing as npt
 from handfoot import cards
 from handfoot.engine import Phase, PlayerView
 from handfoot.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
-from handfoot.rules import Layout, Profile, load_profile
+from handfoot.rules import Layout, Profile, apply_overrides, load_profile
 
 __all__ = [
     "FIELDS", "NUM_ACTIONS", "Field", "ObservationEncoder", "describe_view",
@@ -261,7 +261,7 @@ def resolve_game(profile: str | Profile = "partnership-13",
     ValueError that lists what it allows.
     """
     if isinstance(profile, Profile):
-        prof = profile if not overrides else load_profile(profile.name, overrides=overrides)
+        prof = apply_overrides(profile, overrides, origin="overrides") if overrides else profile
     else:
         prof = load_profile(profile, overrides=overrides or None)
     allowed = ", ".join(f"{x} ({x.players} players)" for x in prof.layouts)
