@@ -145,12 +145,14 @@ def test_the_core_imports_no_rl_framework() -> None:
     assert out == "[]"
 
 
-def test_a_missing_extra_gives_the_install_hint() -> None:
+@pytest.mark.parametrize(("adapter", "framework"), [
+    ("pettingzoo", "pettingzoo"), ("gymnasium", "gymnasium"), ("openspiel", "pyspiel")])
+def test_a_missing_extra_gives_the_install_hint(adapter: str, framework: str) -> None:
     code = (
         "import sys\n"
-        "sys.modules['pettingzoo'] = None\n"
+        f"sys.modules[{framework!r}] = None\n"
         "try:\n"
-        "    import handfoot.rl.pettingzoo\n"
+        f"    import handfoot.rl.{adapter}\n"
         "except ImportError as exc:\n"
         "    print(exc)\n"
     )

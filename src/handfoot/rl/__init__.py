@@ -11,20 +11,14 @@ nothing heavy, and each adapter module imports its framework only when it is imp
 * :mod:`handfoot.rl.openspiel`: the game ``python_hand_and_foot`` registered with
   ``pyspiel``.
 * :mod:`handfoot.rl.gymnasium`: ``HandAndFootEnv``, one learning seat against handfoot bots.
+* :mod:`handfoot.rl.resample`: states a seat cannot tell from the real one (for ISMCTS).
 
 See ``docs/rl.md``.
 """
 
 from __future__ import annotations
 
-__all__ = ["EXTRA_HINT", "require"]
+__all__ = ["EXTRA_HINT"]
 
 EXTRA_HINT = "install the rl extra: pip install 'handfoot[rl]'"
-
-
-def require(module: str) -> None:
-    """Raise a clear ImportError when an optional dependency of the rl extra is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec(module) is None:
-        raise ImportError(f"handfoot.rl needs {module!r}: {EXTRA_HINT}")
+"""What an adapter's ImportError says when a framework is missing."""
