@@ -51,7 +51,8 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     ``opponents`` is one bot (a level name such as ``"hard"``, or a bot object) for every
     opposing seat, or one per opposing seat in seat order; ``partner`` likewise for the
-    learner's partners (default: the first opponent's level).
+    learner's partners (default: the first opponent's level when it is a name, else
+    ``"hard"``; a bot object is never shared between seats by default).
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it
@@ -85,7 +86,7 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
         partners = [s for s in range(n) if s != seat and self.layout.side_of(s) == side]
         others = [s for s in range(n) if self.layout.side_of(s) != side]
         opp = self._specs(opponents, len(others), "opponents")
-        first = opp[0] if opp else "hard"
+        first = opp[0] if opp and isinstance(opp[0], str) else "hard"
         mates = self._specs(first if partner is None else partner, len(partners), "partner")
         self._bot_specs: dict[int, BotSpec] = {**dict(zip(others, opp, strict=True)),
                                                **dict(zip(partners, mates, strict=True))}
