@@ -52,7 +52,9 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ``opponents`` is one bot (a level name such as ``"hard"``, or a bot object) for every
     opposing seat, or one per opposing seat in seat order; ``partner`` likewise for the
     learner's partners (default: the first opponent's level when it is a name, else
-    ``"hard"``; a bot object is never shared between seats by default).
+    ``"hard"``; a bot object is never shared between seats by default). Level names get a
+    fresh bot per seat at every reset; a bot object given once for several seats plays all
+    of them, so give stateful bots one per seat.
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it
