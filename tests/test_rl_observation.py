@@ -146,7 +146,8 @@ def test_the_core_imports_no_rl_framework() -> None:
 
 
 @pytest.mark.parametrize(("adapter", "framework"), [
-    ("pettingzoo", "pettingzoo"), ("gymnasium", "gymnasium"), ("openspiel", "pyspiel")])
+    ("pettingzoo", "pettingzoo"), ("gymnasium", "gymnasium"), ("openspiel", "pyspiel"),
+    ("observation", "numpy")])
 def test_a_missing_extra_gives_the_install_hint(adapter: str, framework: str) -> None:
     code = (
         "import sys\n"
@@ -158,7 +159,7 @@ def test_a_missing_extra_gives_the_install_hint(adapter: str, framework: str) ->
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    assert "pip install 'handfoot[rl]'" in out
+    assert f"needs {framework}: install the rl extra: pip install 'handfoot[rl]'" in out
 
 
 def test_rl_doc_examples_run() -> None:

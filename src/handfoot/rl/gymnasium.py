@@ -39,7 +39,7 @@ try:
     import numpy as np
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
-    raise ImportError(f"handfoot.rl.gymnasium needs Gymnasium: {EXTRA_HINT}") from exc
+    raise ImportError(f"handfoot.rl.gymnasium needs {exc.name}: {EXTRA_HINT}") from exc
 
 __all__ = ["HandAndFootEnv"]
 

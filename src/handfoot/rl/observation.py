@@ -15,13 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from handfoot import cards
 from handfoot.engine import Phase, PlayerView
 from handfoot.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
+from handfoot.rl import EXTRA_HINT
 from handfoot.rules import Layout, Profile, apply_overrides, load_profile
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as exc:  # pragma: no cover - the rl extra is missing
+    raise ImportError(f"handfoot.rl.observation needs {exc.name}: {EXTRA_HINT}") from exc
 
 __all__ = [
     "FIELDS", "NUM_ACTIONS", "Field", "ObservationEncoder", "describe_view",

@@ -59,7 +59,7 @@ try:
     import numpy as np
     import pyspiel
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
-    raise ImportError(f"handfoot.rl.openspiel needs OpenSpiel: {EXTRA_HINT}") from exc
+    raise ImportError(f"handfoot.rl.openspiel needs {exc.name}: {EXTRA_HINT}") from exc
 
 __all__ = ["GAME_NAME", "HandAndFootGame", "HandAndFootState", "engine_state",
            "ismcts_resampler"]

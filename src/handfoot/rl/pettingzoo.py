@@ -33,7 +33,7 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as exc:  # pragma: no cover - the rl extra is missing
-    raise ImportError(f"handfoot.rl.pettingzoo needs PettingZoo: {EXTRA_HINT}") from exc
+    raise ImportError(f"handfoot.rl.pettingzoo needs {exc.name}: {EXTRA_HINT}") from exc
 
 from handfoot.rl.observation import ObservationEncoder, action_mask, describe_view, resolve_game
 
@@ -51,8 +51,8 @@ def game_overrides(rounds: int | None, overrides: dict[str, Any] | None) -> dict
 class HandAndFootAEC(AECEnv):  # type: ignore[misc]
     """The raw AEC environment; :func:`env` wraps it in PettingZoo's order checks."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "hand_and_foot_v0",
-                "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"], "name": "hand_and_foot_v0", "is_parallelizable": False}
 
     def __init__(self, profile: str | Profile = "partnership-13",
                  players: int | str | Layout | None = None,
