@@ -153,3 +153,30 @@ def test_registered_by_name() -> None:
 def test_needs_a_budget() -> None:
     with pytest.raises(ValueError, match="budget"):
         ExpertBot(1, time_budget=None)
+
+
+class _Recording(ExpertBot):
+    """Notes each searched decision: its phase and whether a candidate goes out."""
+
+    def __init__(self, seed: int, scope: str) -> None:
+        super().__init__(seed, time_budget=None, iterations=1, horizon=4, scope=scope)
+        self.decisions: list[tuple[Phase, bool]] = []
+
+    def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:
+        goes_out = any(mv.GO_OUT <= plan[-1] < mv.DISCARD for plan in candidates)
+        self.decisions.append((view.phase, goes_out))
+        return super()._search(view, candidates)
+
+
+def test_key_scope_searches_only_pickups_and_going_out() -> None:
+    p = load_profile("partnership-13", overrides={"rounds": 1})
+    searched = {}
+    for scope in ("all", "key"):
+        bot = _Recording(3, scope)
+        play_game(p, 11, [bot, HardBot(1), HardBot(2), HardBot(3)])
+        searched[scope] = bot.decisions
+    assert searched["key"], "a whole round without a pickup to weigh"
+    assert all(phase == Phase.DRAW or out for phase, out in searched["key"])
+    assert any(phase == Phase.PLAY and not out for phase, out in searched["all"])
+    with pytest.raises(ValueError, match="scope"):
+        ExpertBot(1, scope="some")

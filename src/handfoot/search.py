@@ -224,9 +224,12 @@ class ExpertBot(HardBot):
 
     def __init__(self, seed: int | None = None, *, time_budget: float | None = DEFAULT_BUDGET,
                  iterations: int | None = None, horizon: int | None = 12,
-                 z: float = 2.0, min_iterations: int = 2, max_discards: int | None = 4,
-                 ) -> None:
+                 z: float = 1.0, min_iterations: int = 2, max_discards: int | None = 4,
+                 scope: str = "key") -> None:
         super().__init__(seed)
+        if scope not in ("all", "key"):
+            raise ValueError(f"scope must be 'all' or 'key', not {scope!r}")
+        self.scope = scope
         if time_budget is None and iterations is None:
             raise ValueError("give a time budget, an iteration cap, or both")
         self.time_budget = time_budget
@@ -249,6 +252,9 @@ class ExpertBot(HardBot):
                 or mv.KNEE in legal or len(legal) == 1):
             return super()._decide(view)
         candidates = self._candidates(view)
+        if self.scope == "key" and view.phase == Phase.PLAY and not any(
+                mv.GO_OUT <= plan[-1] < mv.DISCARD for plan in candidates):
+            return super()._decide(view)
         if len(candidates) <= 1:
             return super()._decide(view)
         best = self._search(view, candidates)
