@@ -117,7 +117,7 @@ class _ViewOnly:
 
 
 def _expert(seed: int) -> ExpertBot:
-    return ExpertBot(seed, time_budget=None, iterations=1, horizon=4)
+    return ExpertBot(seed, time_budget=None, iterations=1, horizon=4, scope="all")
 
 
 @pytest.mark.parametrize(("profile", "layout"), [
