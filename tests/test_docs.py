@@ -19,7 +19,7 @@ def _python_blocks(path: Path) -> list[str]:
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
-@pytest.mark.parametrize("name", ["engine.md", "tournaments.md"])
+@pytest.mark.parametrize("name", ["engine.md", "tournaments.md", "bots.md"])
 def test_doc_examples_run(name: str) -> None:
     blocks = _python_blocks(DOCS / name)
     assert blocks, f"{name} has no python examples"
