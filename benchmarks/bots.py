@@ -2,7 +2,10 @@
 
 Every seat is played by the measured bot; each ``choose()`` call is timed.
 
-    python benchmarks/bots.py [--profile NAME] [--games N] [--bots random,easy,...]
+    python benchmarks/bots.py [--profile NAME] [--games N] [--rounds R] [--bots random,easy,...]
+
+For the expert it also prints the times of the decisions it searched (the others are the
+hard bot's); ``HANDFOOT_EXPERT_BUDGET`` sets its budget in seconds.
 """
 
 from __future__ import annotations
@@ -17,9 +20,15 @@ from handfoot.rules import DEFAULT_PROFILE, load_profile
 from handfoot.sim import derive_seed
 
 
-def decision_times(profile_name: str, bot: str, games: int, seed: int) -> list[float]:
-    """Seconds per ``choose()`` call over ``games`` games played by ``bot`` at every seat."""
-    profile = load_profile(profile_name)
+def decision_times(profile_name: str, bot: str, games: int, seed: int,
+                   searched: list[float] | None = None, rounds: int | None = None,
+                   ) -> list[float]:
+    """Seconds per ``choose()`` call over ``games`` games played by ``bot`` at every seat.
+
+    For a bot that counts its searches (``searched``), the times of the decisions it
+    decided by search are also appended to ``searched``.
+    """
+    profile = load_profile(profile_name, overrides={"rounds": rounds} if rounds else None)
     times: list[float] = []
     clock = time.perf_counter
     for g in range(games):
@@ -29,9 +38,14 @@ def decision_times(profile_name: str, bot: str, games: int, seed: int) -> list[f
         while not state.is_over:
             seat = state.to_act
             view = state.view(seat)
+            bot_at = players[seat]
+            before = getattr(bot_at, "searched", 0)
             start = clock()
-            action = players[seat].choose(view)
-            times.append(clock() - start)
+            action = bot_at.choose(view)
+            elapsed = clock() - start
+            times.append(elapsed)
+            if searched is not None and getattr(bot_at, "searched", 0) != before:
+                searched.append(elapsed)
             state.apply_action(action)
     return times
 
@@ -42,12 +56,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--bots", default=",".join(BOTS))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, help="rounds per game (default: the profile's)")
     args = parser.parse_args()
     for bot in args.bots.split(","):
-        times = decision_times(args.profile, bot, args.games, args.seed)
+        searched: list[float] = []
+        times = decision_times(args.profile, bot, args.games, args.seed, searched,
+                               args.rounds)
         cuts = statistics.quantiles(times, n=100)
         print(f"{args.profile} {bot}: p50 {cuts[49] * 1e6:.0f} us, p99 {cuts[98] * 1e6:.0f} us, "
               f"mean {statistics.fmean(times) * 1e6:.0f} us over {len(times)} decisions")
+        if len(searched) >= 2:
+            cuts = statistics.quantiles(searched, n=100)
+            print(f"{args.profile} {bot} searched decisions: p50 {cuts[49] * 1e3:.0f} ms, "
+                  f"p99 {cuts[98] * 1e3:.0f} ms, max {max(searched) * 1e3:.0f} ms "
+                  f"over {len(searched)}")
 
 
 if __name__ == "__main__":

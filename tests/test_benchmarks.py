@@ -1,0 +1,33 @@
+"""The benchmark scripts run and print what their documentation promises (tiny runs)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> str:
+    env = {**os.environ, "HANDFOOT_EXPERT_BUDGET": "0.02"}
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, check=True, env=env)
+    return done.stdout
+
+
+def test_engine_benchmark_prints_decisions_per_second_per_profile() -> None:
+    out = _run("benchmarks/engine.py", "--profile", "biegames", "--profile", "bicycle",
+               "--games", "1", "--baseline-games", "2")
+    for name in ("biegames", "bicycle"):
+        assert re.search(rf"^{name}\b.* [\d,.]+ decisions/s", out, re.M), out
+
+
+def test_bot_benchmark_gives_p50_and_p99_and_the_searched_decisions() -> None:
+    out = _run("benchmarks/bots.py", "--profile", "biegames", "--games", "1",
+               "--rounds", "1", "--bots", "hard,expert")
+    assert re.search(r"^biegames hard: p50 \d+ us, p99 \d+ us", out, re.M), out
+    assert re.search(r"^biegames expert searched decisions: p50 \d+ ms, p99 \d+ ms", out,
+                     re.M), out
