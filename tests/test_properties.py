@@ -57,7 +57,7 @@ from handfoot.engine import (
 from handfoot.moves import WILD_MELD
 from handfoot.record import GameRecorder, from_json, replay, to_json
 from handfoot.rules import OPTIONS, Layout, Profile, builtin_profile_names, load_profile
-from positions import position, snapshot
+from positions import position, reshuffle_hidden, snapshot
 
 MAX_ACTIONS = 500_000
 """More actions than this in one game means the game is stuck."""
@@ -412,39 +412,6 @@ VIEW_FIELDS = {
 }
 """Every field a view may have: none of them is the seed, the deal, the stock, the pile
 below its top, or another seat's cards."""
-
-
-def reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy of the state with every card hidden from ``seat`` shuffled among the hidden
-    places, each place keeping its size: the other seats' hands, every Foot and Knee
-    (``seat``'s own too: it has not looked at them), the stock and the pile below its top."""
-    c = state.copy()
-    others = [s for s in range(c.players) if s != seat]
-    pool: list[int] = []
-    for s in others:
-        pool += c.hand(s)
-    for s in range(c.players):
-        pool += c.feet[s] + c.knees[s]
-    pool += c.stock + c.pile[:-1]
-    rng.shuffle(pool)
-    pos = 0
-
-    def take(n: int) -> list[int]:
-        nonlocal pos
-        pos += n
-        return pool[pos - n:pos]
-
-    for s in others:
-        hand = take(c.held_n[s])
-        c.held_faces[s] = cards.face_counts(hand)
-        c.held[s] = cards.kind_counts(hand)
-    for s in range(c.players):
-        c.feet[s] = take(len(c.feet[s]))
-        c.knees[s] = take(len(c.knees[s]))
-    c.stock = take(len(c.stock))
-    c.pile = take(len(c.pile) - 1) + c.pile[-1:] if c.pile else []
-    assert pos == len(pool)
-    return c
 
 
 def assert_view_honest(state: GameState, seat: int) -> None:

@@ -12,7 +12,6 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from handfoot import cards  # noqa: E402
 from handfoot.engine import GameState  # noqa: E402
 from handfoot.rl.observation import (  # noqa: E402
     FIELDS,
@@ -22,40 +21,9 @@ from handfoot.rl.observation import (  # noqa: E402
     resolve_game,
 )
 from handfoot.rules import Layout, builtin_profile_names, load_profile  # noqa: E402
+from positions import reshuffle_hidden  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A copy where every card hidden from ``seat`` is dealt again at random: the other
-    seats' hands, every Foot and Knee still face down, the stock and the pile below its top."""
-    c = state.copy()
-    others = [s for s in range(c.players) if s != seat]
-    pool: list[int] = []
-    for s in others:
-        pool += c.hand(s)
-    for s in range(c.players):
-        pool += c.feet[s] + c.knees[s]
-    pool += c.stock + c.pile[:-1]
-    rng.shuffle(pool)
-    pos = 0
-
-    def take(n: int) -> list[int]:
-        nonlocal pos
-        out = pool[pos:pos + n]
-        pos += n
-        return out
-
-    for s in others:
-        hand = take(c.held_n[s])
-        c.held_faces[s] = cards.face_counts(hand)
-        c.held[s] = cards.kind_counts(hand)
-    c.feet = [take(len(f)) for f in c.feet]
-    c.knees = [take(len(k)) for k in c.knees]
-    c.stock = take(len(c.stock))
-    c.pile = take(len(c.pile) - 1) + c.pile[-1:] if c.pile else []
-    assert pos == len(pool)
-    return c
 
 
 def played(profile: str, layout: Layout | None, seed: int, actions: int) -> GameState:
