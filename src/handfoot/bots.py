@@ -227,15 +227,12 @@ def _complete_and_start(view: PlayerView, counts: list[int], top: int) -> list[M
         a = min(n - b, need)
         w1 = need - a
         if (w1 + w2 > wilds or not p.wilds_allowed(cur.naturals + 1 + a, cur.wilds + w1, top)
-                or not p.wilds_allowed(b + n - b - a, w2, top)):
+                or not p.wilds_allowed(n - a, w2, top)):
             continue
         jokers = min(counts[JOKER], w1)
-        first = MeldGroup(top, a, w1 - jokers, jokers)
         j2 = min(counts[JOKER] - jokers, w2)
-        second = MeldGroup(top, n - a, w2 - j2, j2, new=True)
-        if first.naturals + second.naturals < 2 and p.pickup_needs_pair:
-            return []
-        return [first, second]
+        return [MeldGroup(top, a, w1 - jokers, jokers),
+                MeldGroup(top, n - a, w2 - j2, j2, new=True)]
     return []
 
 

@@ -1,8 +1,10 @@
 """The ``expert`` bot: determinized Monte-Carlo search over a seat's view.
 
-At a decision that matters (draw or take the pile; which meld plan; which discard; going
-out) :class:`ExpertBot` lists candidate moves (the plans :class:`~handfoot.bots.HardBot`
-would consider, every legal discard, drawing), then repeatedly
+At a decision that swings a round (with the default ``scope="key"``: drawing or taking the
+pile, whenever a pickup is possible, and any decision at which a plan goes out;
+``scope="all"`` adds every meld and discard decision) :class:`ExpertBot` lists candidate
+moves (the plans :class:`~handfoot.bots.HardBot` would consider, drawing, taking the pile,
+going out, the discards hard would most gladly make), then repeatedly
 
 1. builds a full :class:`~handfoot.engine.GameState` consistent with everything its seat
    has seen (:func:`determinize`: its own cards, the table, every packet's size, the
@@ -217,7 +219,8 @@ class ExpertBot(HardBot):
     playout after that many turns and scores the round as it stands (``None``: to the
     end of the round). ``z`` is how many standard errors a candidate must beat the hard
     bot's choice by to replace it. ``max_discards`` limits the discards tried to those the
-    hard bot would most gladly throw (``None``: every legal discard).
+    hard bot would most gladly throw (``None``: every legal discard). ``scope`` says which
+    decisions are searched: ``"key"`` (pickups and going out) or ``"all"``.
     """
 
     name = "expert"
