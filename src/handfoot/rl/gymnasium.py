@@ -141,9 +141,8 @@ class HandAndFootEnv(gymnasium.Env[dict[str, Any], np.int64]):
         assert state is not None
         done = len(state.results)
         state.apply_action(action)
-        if len(state.results) > done:
-            return float(state.results[-1].scores[state.side_of[self.seat]].total)
-        return 0.0
+        side = state.side_of[self.seat]
+        return float(sum(r.scores[side].total for r in state.results[done:]))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:

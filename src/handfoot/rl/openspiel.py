@@ -203,11 +203,9 @@ class HandAndFootState(pyspiel.State):  # type: ignore[misc]
         self._actions += 1
         if committed is not None:
             self._engine.log.append(f"{seat}:{moves.format_move(committed)}")
-        self._rewards = [0.0] * state.players
-        if len(state.results) > done:
-            scores = state.results[-1].scores
-            self._rewards = [float(scores[state.side_of[s]].total)
-                             for s in range(state.players)]
+        ended = state.results[done:]  # rounds this action ended (one, or none)
+        self._rewards = [float(sum(r.scores[state.side_of[s]].total for r in ended))
+                         for s in range(state.players)]
         if self._actions >= game.max_actions and not state.is_over:
             self._cut = True
 

@@ -115,10 +115,9 @@ class HandAndFootAEC(AECEnv):  # type: ignore[misc]
         self._clear_rewards()
         rounds_done = len(state.results)
         state.apply_action(int(action))
-        if len(state.results) > rounds_done:
-            scores = state.results[-1].scores
+        for result in state.results[rounds_done:]:  # the round this action ended, if any
             for a in self.agents:
-                self.rewards[a] = float(scores[state.side_of[self.seat(a)]].total)
+                self.rewards[a] += float(result.scores[state.side_of[self.seat(a)]].total)
         if state.is_over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
