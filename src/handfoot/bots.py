@@ -68,12 +68,9 @@ class EasyBot:
         if mv.KNEE in legal:
             self._queue = []
             return mv.KNEE
-        if self._queue:
-            action = self._queue.pop(0)
-            if action in legal:
-                return action
-            self._queue = []
-            self._failed.add(self._situation(view))
+        queued = self._next_queued(legal, self._situation(view))
+        if queued is not None:
+            return queued
         if view.staged:
             return mv.CLEAR if mv.CLEAR in legal else self._fallback(view)
         situation = self._situation(view)
@@ -83,6 +80,19 @@ class EasyBot:
                 self._queue = plan
                 return self.choose(view)
         return self._fallback(view)
+
+    def _next_queued(self, legal: tuple[int, ...], failed_key: tuple[object, ...],
+                     ) -> int | None:
+        """The next action of the plan being staged, if still legal; otherwise the plan is
+        dropped and ``failed_key`` remembered, so it is not tried again."""
+        if not self._queue:
+            return None
+        action = self._queue.pop(0)
+        if action in legal:
+            return action
+        self._queue = []
+        self._failed.add(failed_key)
+        return None
 
     @staticmethod
     def _situation(view: PlayerView) -> tuple[object, ...]:
@@ -505,12 +515,9 @@ class NormalBot(EasyBot):
         if mv.KNEE in legal:
             self._queue = []
             return mv.KNEE
-        if self._queue:
-            action = self._queue.pop(0)
-            if action in legal:
-                return action
-            self._queue = []
-            self._failed.add(self._key)
+        queued = self._next_queued(legal, self._key)
+        if queued is not None:
+            return queued
         if view.staged:
             return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
         situation = self._situation(view)

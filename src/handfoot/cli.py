@@ -69,14 +69,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> None:
+def _add_rule_options(cmd: argparse.ArgumentParser, *,
+                      layout_help: str = "seating, e.g. 2x2 or 2x1") -> None:
+    """``--profile``, ``--set`` and ``--layout``: the rules and the seating of a game."""
     cmd.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
                      help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
     cmd.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
                      help="change one rule parameter, as in a house-rule file "
                           "(repeatable), e.g. --set rounds=1 --set pickup_count=all")
     cmd.add_argument("--layout", metavar="SIDESxSEATS",
-                     help="seating, e.g. 2x2 or 2x1 (default: the profile's first)")
+                     help=f"{layout_help} (default: the profile's first)")
+
+
+def _add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> None:
+    _add_rule_options(cmd)
     cmd.add_argument("--bots", default=bots_default, metavar="BOT[,BOT...]",
                      help=f"one bot for every seat or one per seat, from: {', '.join(BOTS)} "
                           f"(default {bots_default})")
@@ -383,13 +389,7 @@ def add_tournament_command(
                     "rate and score difference with 95% confidence intervals, its pickup "
                     "rate and time per decision, and a head-to-head line per pairing. The "
                     "same seed gives the same results for any number of workers.")
-    cmd.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
-                     help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
-    cmd.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
-                     help="change one rule parameter (repeatable), e.g. --set rounds=1")
-    cmd.add_argument("--layout", metavar="SIDESxSEATS",
-                     help="seating with two sides, e.g. 2x2 or 2x1 (default: the profile's "
-                          "first)")
+    _add_rule_options(cmd, layout_help="seating with two sides, e.g. 2x2 or 2x1")
     cmd.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
                      help=f"two or more bots, from: {', '.join(BOTS)}")
     cmd.add_argument("--games", type=int, default=50,
@@ -464,12 +464,7 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
                     "seat's cards and type moves such as draw, meld K K K | 9 9 2, "
                     "discard 5 (type help during the game; see docs/terminal.md). "
                     "Exit 0 when the game is played out, 1 when you quit.")
-    play.add_argument("--profile", default=DEFAULT_PROFILE, metavar="NAME|FILE",
-                      help=f"rule profile or house-rule TOML file (default {DEFAULT_PROFILE})")
-    play.add_argument("--set", action="append", default=[], metavar="PARAM=VALUE",
-                      help="change one rule parameter (repeatable), e.g. --set rounds=1")
-    play.add_argument("--layout", metavar="SIDESxSEATS",
-                      help="seating, e.g. 2x2 or 2x1 (default: the profile's first)")
+    _add_rule_options(play)
     play.add_argument("--seats", metavar="SEAT,SEAT,...",
                       help=f"one name per seat: {HUMAN!r} once for you, bots from "
                            f"{', '.join(BOTS)} (default: you in seat 1, {best_bot()} "
