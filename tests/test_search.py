@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import BOTS, Bot, HardBot, make_bot
+from handfoot.bots import Bot, HardBot, make_bot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot, determinize, unseen_faces
@@ -144,10 +146,19 @@ def test_deterministic_with_an_iteration_budget() -> None:
 
 
 def test_registered_by_name() -> None:
-    if "expert" not in BOTS:
-        pytest.skip("the expert is registered by a few lines at the end of bots.py")
     bot = make_bot("expert", 1)
     assert bot.name == "expert" and isinstance(bot, ExpertBot)
+
+
+@pytest.mark.parametrize("first", ["handfoot.search", "handfoot.bots"])
+def test_either_module_may_be_imported_first(first: str) -> None:
+    code = (f"import {first}\n"
+            "from handfoot.bots import BOTS, make_bot\n"
+            "from handfoot.search import ExpertBot\n"
+            "assert BOTS['expert'] is ExpertBot\n"
+            "assert isinstance(make_bot('expert', 1), ExpertBot)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_needs_a_budget() -> None:

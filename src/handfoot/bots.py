@@ -796,10 +796,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 
 
 def _register_expert() -> None:
-    """The search bot lives in :mod:`handfoot.search`, which imports this module."""
-    from handfoot.search import ExpertBot
-
-    BOTS["expert"] = ExpertBot
+    """The search bot lives in :mod:`handfoot.search`, which imports this module and adds
+    itself to :data:`BOTS` when it is defined (whichever of the two is imported first)."""
+    import handfoot.search  # noqa: F401
 
 
 _register_expert()
