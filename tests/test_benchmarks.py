@@ -31,3 +31,10 @@ def test_bot_benchmark_gives_p50_and_p99_and_the_searched_decisions() -> None:
     assert re.search(r"^biegames hard: p50 \d+ us, p99 \d+ us", out, re.M), out
     assert re.search(r"^biegames expert searched decisions: p50 \d+ ms, p99 \d+ ms", out,
                      re.M), out
+
+
+def test_search_gain_benchmark_reports_each_kind_of_decision_and_rule() -> None:
+    out = _run("benchmarks/search_gain.py", "--profile", "biegames", "--games", "1",
+               "--samples", "4", "--play-fraction", "0.05")
+    assert re.search(r"^biegames draw: \d+ decisions, gain per decision z=0: [+-]\d+\.\d "
+                     r"\([+-]\d+\.\d to [+-]\d+\.\d\); z=1: .*; z=2: ", out, re.M), out

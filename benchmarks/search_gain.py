@@ -1,0 +1,151 @@
+"""How much could the expert's one-step search gain over the hard bot? (split-half estimate)
+
+Hard bots play every seat. At each decision the expert would search (a draw with a pickup
+possible, and a sampled fraction of meld/discard decisions), the expert's candidate moves
+are listed and ``--samples`` determinizations of the seat's view are drawn: exactly what
+the expert's search sees. Every candidate is played out on every sample to the end of
+the round by hard bots (common random numbers). The gain of choosing by sample means is
+then estimated without selection bias: pick on one half of the samples, score the pick
+against the hard bot's own move on the other half, and the other way round.
+
+    python benchmarks/search_gain.py [--profile P] [--games G] [--samples N]
+        [--play-fraction F] [--seed S]
+
+Prints, per kind of decision, the number of decisions and the mean gain per decision in
+round points (95% CI) for three rules: always take the best mean (z = 0), and switch from
+the hard bot's move only when the best beats it by z = 1 or z = 2 standard errors of the
+paired difference (the expert's rule). A negative gain means the search's choices are worse
+than the hard bot's at that number of samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from handfoot import moves as mv
+from handfoot.bots import HardBot
+from handfoot.engine import GameState, Phase, PlayerView
+from handfoot.rules import DEFAULT_PROFILE, load_profile
+from handfoot.search import ExpertBot, determinize
+from handfoot.sim import derive_seed
+
+RULES = (0.0, 1.0, 2.0)
+
+
+def playout(state: GameState, plan: Sequence[int], side: int, bot_seed: int) -> float | None:
+    """The side's round score minus the best other side's, after ``plan`` then hard play."""
+    number = state.round_number
+    for a in plan:
+        if a not in state.legal_actions():
+            return None
+        state.apply_action(a)
+    bots = [HardBot(bot_seed + s) for s in range(state.players)]
+    while state.phase != Phase.GAME_OVER and state.round_number == number:
+        state.apply_action(bots[state.actor].choose(state.view(state.actor)))
+    scores = [s.total for s in state.results[number - 1].scores]
+    return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
+
+
+def choice(values: list[list[float]], z: float) -> int:
+    """Candidate 0 unless the best mean beats it by ``z`` paired standard errors."""
+    means = [statistics.fmean(v) for v in values]
+    best = max(range(len(values)), key=lambda c: (means[c], -c))
+    if best == 0:
+        return 0
+    diffs = [a - b for a, b in zip(values[best], values[0], strict=True)]
+    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return best if statistics.fmean(diffs) > z * se else 0
+
+
+def split_half_gain(values: list[list[float]], z: float) -> float:
+    """Unbiased gain over candidate 0 of choosing by ``z`` on one half, scored on the other."""
+    half = len(values[0]) // 2
+    a = [v[:half] for v in values]
+    b = [v[half:2 * half] for v in values]
+    gain = 0.0
+    for pick_on, score_on in ((a, b), (b, a)):
+        c = choice(pick_on, z)
+        gain += statistics.fmean(score_on[c]) - statistics.fmean(score_on[0])
+    return gain / 2
+
+
+class _Probe(ExpertBot):
+    """Plays as hard; at a searched decision, records the split-half gains."""
+
+    def __init__(self, seed: int, samples: int, play_fraction: float,
+                 gains: dict[str, list[list[float]]]) -> None:
+        super().__init__(seed, time_budget=None, iterations=1, scope="all")
+        self.n_samples = samples
+        self.play_fraction = play_fraction
+        self.gains = gains
+        self.rng = random.Random(seed)
+
+    def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:
+        kind = "draw" if view.phase == Phase.DRAW else "play"
+        if kind == "play" and self.rng.random() >= self.play_fraction:
+            return 0
+        picked = mv.KNOCK in view.legal_actions
+        values: list[list[float]] = [[] for _ in candidates]
+        for _ in range(self.n_samples):
+            try:
+                world = determinize(view, self.rng, list(self._pile), picked_pile=picked)
+            except ValueError:
+                world = determinize(view, self.rng, (), picked_pile=picked)
+            seed = self.rng.getrandbits(32)
+            for c, plan in enumerate(candidates):
+                v = playout(world.copy(), plan, view.side, seed)
+                if v is None:
+                    return 0
+                values[c].append(v)
+        self.gains.setdefault(kind, []).append([split_half_gain(values, z) for z in RULES])
+        return 0
+
+
+def measure(profile_name: str, games: int, samples: int, play_fraction: float,
+            seed: int) -> dict[str, list[list[float]]]:
+    """Per kind of decision, the split-half gains of each rule in :data:`RULES`."""
+    profile = load_profile(profile_name, overrides={"rounds": 1})
+    gains: dict[str, list[list[float]]] = {}
+    for g in range(games):
+        state = GameState.new(profile, seed=derive_seed(seed, "gain", g))
+        bots = [_Probe(derive_seed(seed, "gain-bot", g, s), samples, play_fraction, gains)
+                for s in range(state.players)]
+        while not state.is_over:
+            state.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
+    return gains
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", default=DEFAULT_PROFILE)
+    parser.add_argument("--games", type=int, default=4, help="one-round games to play")
+    parser.add_argument("--samples", type=int, default=32, help="determinizations per decision")
+    parser.add_argument("--play-fraction", type=float, default=0.1,
+                        help="share of meld/discard decisions measured (they are many)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.samples < 4:
+        parser.error("--samples must be at least 4")
+    start = time.perf_counter()
+    gains = measure(args.profile, args.games, args.samples, args.play_fraction, args.seed)
+    print(f"{args.profile}: {args.games} games, {args.samples} samples per decision "
+          f"({args.samples // 2} per half), {time.perf_counter() - start:.0f} s")
+    for kind in sorted(gains):
+        rows = gains[kind]
+        parts = []
+        for i, z in enumerate(RULES):
+            xs = [r[i] for r in rows]
+            mean = statistics.fmean(xs)
+            half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+            parts.append(f"z={z:g}: {mean:+.1f} ({mean - half:+.1f} to {mean + half:+.1f})")
+        print(f"{args.profile} {kind}: {len(rows)} decisions, gain per decision "
+              + "; ".join(parts))
+
+
+if __name__ == "__main__":
+    main()
