@@ -1,21 +1,22 @@
 """How much could the expert's one-step search gain over the hard bot? (split-half estimate)
 
 Hard bots play every seat. At each decision the expert would search (a draw with a pickup
-possible, and a sampled fraction of meld/discard decisions), the expert's candidate moves
-are listed and ``--samples`` determinizations of the seat's view are drawn: exactly what
-the expert's search sees. Every candidate is played out on every sample to the end of
-the round by hard bots (common random numbers). The gain of choosing by sample means is
-then estimated without selection bias: pick on one half of the samples, score the pick
-against the hard bot's own move on the other half, and the other way round.
+possible, a decision where a candidate goes out, and a sampled fraction of the other
+meld/discard decisions), the expert's candidate moves are listed and ``--samples``
+determinizations of the seat's view are drawn: exactly what the expert's search sees.
+Every candidate is played out on every sample to the end of the round by hard bots
+(common random numbers). The gain of choosing by sample means is then estimated without
+selection bias: pick on one half of the samples, score the pick against the hard bot's own
+move on the other half, and the other way round.
 
     python benchmarks/search_gain.py [--profile P] [--games G] [--samples N]
         [--play-fraction F] [--seed S]
 
-Prints, per kind of decision, the number of decisions and the mean gain per decision in
-round points (95% CI) for three rules: always take the best mean (z = 0), and switch from
-the hard bot's move only when the best beats it by z = 1 or z = 2 standard errors of the
-paired difference (the expert's rule). A negative gain means the search's choices are worse
-than the hard bot's at that number of samples.
+Prints, per kind of decision (draw, go-out, play), the number of decisions and the mean
+gain per decision in round points (95% CI) for three rules: always take the best mean
+(z = 0), and switch from the hard bot's move only when the best beats it by z = 1 or z = 2
+standard errors of the paired difference (the expert's rule). A negative gain means the
+search's choices are worse than the hard bot's at that number of samples.
 """
 
 from __future__ import annotations
@@ -86,7 +87,12 @@ class _Probe(ExpertBot):
         self.rng = random.Random(seed)
 
     def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:
-        kind = "draw" if view.phase == Phase.DRAW else "play"
+        if view.phase == Phase.DRAW:
+            kind = "draw"
+        elif any(mv.GO_OUT <= plan[-1] < mv.DISCARD for plan in candidates):
+            kind = "go-out"
+        else:
+            kind = "play"
         if kind == "play" and self.rng.random() >= self.play_fraction:
             return 0
         picked = mv.KNOCK in view.legal_actions
