@@ -13,7 +13,7 @@ from handfoot import moves as mv
 from handfoot.bots import Bot, HardBot, make_bot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.search import ExpertBot, determinize, unseen_faces
+from handfoot.search import SCOPES, ExpertBot, determinize, unseen_faces
 from handfoot.sim import play_game
 
 
@@ -179,15 +179,20 @@ class _Recording(ExpertBot):
         return super()._search(view, candidates)
 
 
-def test_key_scope_searches_only_pickups_and_going_out() -> None:
+def test_each_scope_searches_only_its_decisions() -> None:
     p = load_profile("partnership-13", overrides={"rounds": 1})
     searched = {}
-    for scope in ("all", "key"):
-        bot = _Recording(3, scope)
-        play_game(p, 11, [bot, HardBot(1), HardBot(2), HardBot(3)])
-        searched[scope] = bot.decisions
-    assert searched["key"], "a whole round without a pickup to weigh"
+    for scope in SCOPES:
+        searched[scope] = []
+        for seed in (11, 13):  # rounds with a pickup to weigh and a chance to go out
+            bot = _Recording(3, scope)
+            play_game(p, seed, [bot, HardBot(1), HardBot(2), HardBot(3)])
+            searched[scope] += bot.decisions
+    assert searched["go-out"], "a whole round without a chance to go out"
+    assert all(phase == Phase.PLAY and out for phase, out in searched["go-out"])
+    assert any(phase == Phase.DRAW for phase, _ in searched["key"])
     assert all(phase == Phase.DRAW or out for phase, out in searched["key"])
     assert any(phase == Phase.PLAY and not out for phase, out in searched["all"])
+    assert ExpertBot(1).scope == "go-out"
     with pytest.raises(ValueError, match="scope"):
         ExpertBot(1, scope="some")

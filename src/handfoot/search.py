@@ -1,10 +1,11 @@
 """The ``expert`` bot: determinized Monte-Carlo search over a seat's view.
 
-At a decision that swings a round (with the default ``scope="key"``: drawing or taking the
-pile, whenever a pickup is possible, and any decision at which a plan goes out;
-``scope="all"`` adds every meld and discard decision) :class:`ExpertBot` lists candidate
-moves (the plans :class:`~handfoot.bots.HardBot` would consider, drawing, taking the pile,
-going out, the discards hard would most gladly make), then repeatedly
+At a decision that swings a round (with the default ``scope="go-out"``: any decision at
+which a plan goes out, where going out now or playing on is worth measuring; ``"key"`` adds
+drawing or taking the pile whenever a pickup is possible; ``"all"`` adds every meld and
+discard decision) :class:`ExpertBot` lists candidate moves (the plans
+:class:`~handfoot.bots.HardBot` would consider, drawing, taking the pile, going out, the
+discards hard would most gladly make), then repeatedly
 
 1. builds a full :class:`~handfoot.engine.GameState` consistent with everything its seat
    has seen (:func:`determinize`: its own cards, the table, every packet's size, the
@@ -13,6 +14,10 @@ going out, the discards hard would most gladly make), then repeatedly
 2. plays every candidate on a copy of it, then the rest of the round (or ``horizon``
    turns) with hard bots in every seat, scoring its side's round score minus the best
    other side's.
+
+Why only going out by default: ``benchmarks/search_gain.py`` measured that, even with many
+more samples than a second allows, searching pickups and melds gains nothing over hard's
+own choice (and on partnership-13 loses points), while searching whether to go out gains.
 
 All candidates share each sample (common random numbers). It keeps the hard bot's own
 choice unless another candidate is better by more than ``z`` standard errors of the
@@ -41,12 +46,16 @@ from handfoot.bots import BOTS, HardBot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout
 
-__all__ = ["DEFAULT_BUDGET", "ExpertBot", "determinize", "state_from_view", "unseen_faces"]
+__all__ = ["DEFAULT_BUDGET", "SCOPES", "ExpertBot", "determinize", "state_from_view",
+           "unseen_faces"]
 
 DEFAULT_BUDGET = float(os.environ.get("HANDFOOT_EXPERT_BUDGET", "0.5"))
 """Seconds per searched decision (``HANDFOOT_EXPERT_BUDGET`` overrides)."""
 
 _RED3 = cards.RED_THREE
+
+SCOPES = ("go-out", "key", "all")
+"""Which decisions :class:`ExpertBot` searches, narrowest first."""
 
 
 def unseen_faces(view: PlayerView) -> list[int]:
@@ -220,18 +229,20 @@ class ExpertBot(HardBot):
     end of the round). ``z`` is how many standard errors a candidate must beat the hard
     bot's choice by to replace it. ``max_discards`` limits the discards tried to those the
     hard bot would most gladly throw (``None``: every legal discard). ``scope`` says which
-    decisions are searched: ``"key"`` (pickups and going out) or ``"all"``.
+    decisions are searched: ``"go-out"`` (a plan could go out), ``"key"`` (those and pickups)
+    or ``"all"``.
     """
 
     name = "expert"
 
     def __init__(self, seed: int | None = None, *, time_budget: float | None = DEFAULT_BUDGET,
-                 iterations: int | None = None, horizon: int | None = 12,
+                 iterations: int | None = None, horizon: int | None = None,
                  z: float = 1.0, min_iterations: int = 2, max_discards: int | None = 4,
-                 scope: str = "key") -> None:
+                 scope: str = "go-out") -> None:
         super().__init__(seed)
-        if scope not in ("all", "key"):
-            raise ValueError(f"scope must be 'all' or 'key', not {scope!r}")
+        if scope not in SCOPES:
+            raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, "
+                             f"not {scope!r}")
         self.scope = scope
         if time_budget is None and iterations is None:
             raise ValueError("give a time budget, an iteration cap, or both")
@@ -254,8 +265,10 @@ class ExpertBot(HardBot):
         if (view.phase not in (Phase.DRAW, Phase.PLAY) or view.staged or self._queue
                 or mv.KNEE in legal or len(legal) == 1):
             return super()._decide(view)
+        if self.scope == "go-out" and view.phase == Phase.DRAW:
+            return super()._decide(view)
         candidates = self._candidates(view)
-        if self.scope == "key" and view.phase == Phase.PLAY and not any(
+        if self.scope != "all" and view.phase == Phase.PLAY and not any(
                 mv.GO_OUT <= plan[-1] < mv.DISCARD for plan in candidates):
             return super()._decide(view)
         if len(candidates) <= 1:
