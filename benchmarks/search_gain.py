@@ -10,7 +10,7 @@ selection bias: pick on one half of the samples, score the pick against the hard
 move on the other half, and the other way round.
 
     python benchmarks/search_gain.py [--profile P] [--games G] [--samples N]
-        [--play-fraction F] [--seed S]
+        [--play-fraction F] [--seed S] [--kinds draw,go-out,play]
 
 Prints, per kind of decision (draw, go-out, play), the number of decisions and the mean
 gain per decision in round points (95% CI) for three rules: always take the best mean
@@ -36,6 +36,7 @@ from handfoot.search import ExpertBot, determinize
 from handfoot.sim import derive_seed
 
 RULES = (0.0, 1.0, 2.0)
+KINDS = ("draw", "go-out", "play")
 
 
 def playout(state: GameState, plan: Sequence[int], side: int, bot_seed: int) -> float | None:
@@ -79,11 +80,12 @@ class _Probe(ExpertBot):
     """Plays as hard; at a searched decision, records the split-half gains."""
 
     def __init__(self, seed: int, samples: int, play_fraction: float,
-                 gains: dict[str, list[list[float]]]) -> None:
+                 gains: dict[str, list[list[float]]], kinds: Sequence[str] = KINDS) -> None:
         super().__init__(seed, time_budget=None, iterations=1, scope="all")
         self.n_samples = samples
         self.play_fraction = play_fraction
         self.gains = gains
+        self.kinds = tuple(kinds)
         self.rng = random.Random(seed)
 
     def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:
@@ -93,6 +95,8 @@ class _Probe(ExpertBot):
             kind = "go-out"
         else:
             kind = "play"
+        if kind not in self.kinds:
+            return 0
         if kind == "play" and self.rng.random() >= self.play_fraction:
             return 0
         picked = mv.KNOCK in view.legal_actions
@@ -113,14 +117,14 @@ class _Probe(ExpertBot):
 
 
 def measure(profile_name: str, games: int, samples: int, play_fraction: float,
-            seed: int) -> dict[str, list[list[float]]]:
+            seed: int, kinds: Sequence[str] = KINDS) -> dict[str, list[list[float]]]:
     """Per kind of decision, the split-half gains of each rule in :data:`RULES`."""
     profile = load_profile(profile_name, overrides={"rounds": 1})
     gains: dict[str, list[list[float]]] = {}
     for g in range(games):
         state = GameState.new(profile, seed=derive_seed(seed, "gain", g))
-        bots = [_Probe(derive_seed(seed, "gain-bot", g, s), samples, play_fraction, gains)
-                for s in range(state.players)]
+        bots = [_Probe(derive_seed(seed, "gain-bot", g, s), samples, play_fraction, gains,
+                       kinds) for s in range(state.players)]
         while not state.is_over:
             state.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
     return gains
@@ -134,11 +138,17 @@ def main() -> None:
     parser.add_argument("--play-fraction", type=float, default=0.1,
                         help="share of meld/discard decisions measured (they are many)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default=",".join(KINDS),
+                        help="kinds of decision to measure (default: all three)")
     args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    if not kinds or any(k not in KINDS for k in kinds):
+        parser.error(f"--kinds takes a comma-separated list from {', '.join(KINDS)}")
     if args.samples < 4:
         parser.error("--samples must be at least 4")
     start = time.perf_counter()
-    gains = measure(args.profile, args.games, args.samples, args.play_fraction, args.seed)
+    gains = measure(args.profile, args.games, args.samples, args.play_fraction, args.seed,
+                    kinds)
     print(f"{args.profile}: {args.games} games, {args.samples} samples per decision "
           f"({args.samples // 2} per half), {time.perf_counter() - start:.0f} s")
     for kind in sorted(gains):
