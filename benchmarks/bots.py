@@ -62,11 +62,11 @@ def main() -> None:
         searched: list[float] = []
         times = decision_times(args.profile, bot, args.games, args.seed, searched,
                                args.rounds)
-        cuts = statistics.quantiles(times, n=100)
+        cuts = statistics.quantiles(times, n=100, method="inclusive")
         print(f"{args.profile} {bot}: p50 {cuts[49] * 1e6:.0f} us, p99 {cuts[98] * 1e6:.0f} us, "
               f"mean {statistics.fmean(times) * 1e6:.0f} us over {len(times)} decisions")
         if len(searched) >= 2:
-            cuts = statistics.quantiles(searched, n=100)
+            cuts = statistics.quantiles(searched, n=100, method="inclusive")
             print(f"{args.profile} {bot} searched decisions: p50 {cuts[49] * 1e3:.0f} ms, "
                   f"p99 {cuts[98] * 1e3:.0f} ms, max {max(searched) * 1e3:.0f} ms "
                   f"over {len(searched)}")
