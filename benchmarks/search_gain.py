@@ -29,28 +29,13 @@ import time
 from collections.abc import Sequence
 
 from handfoot import moves as mv
-from handfoot.bots import HardBot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import DEFAULT_PROFILE, load_profile
-from handfoot.search import ExpertBot, determinize
+from handfoot.search import UNPLAYABLE, ExpertBot, determinize
 from handfoot.sim import derive_seed
 
 RULES = (0.0, 1.0, 2.0)
 KINDS = ("draw", "go-out", "play")
-
-
-def playout(state: GameState, plan: Sequence[int], side: int, bot_seed: int) -> float | None:
-    """The side's round score minus the best other side's, after ``plan`` then hard play."""
-    number = state.round_number
-    for a in plan:
-        if a not in state.legal_actions():
-            return None
-        state.apply_action(a)
-    bots = [HardBot(bot_seed + s) for s in range(state.players)]
-    while state.phase != Phase.GAME_OVER and state.round_number == number:
-        state.apply_action(bots[state.actor].choose(state.view(state.actor)))
-    scores = [s.total for s in state.results[number - 1].scores]
-    return float(scores[side] - max(v for s, v in enumerate(scores) if s != side))
 
 
 def choice(values: list[list[float]], z: float) -> int:
@@ -81,7 +66,7 @@ class _Probe(ExpertBot):
 
     def __init__(self, seed: int, samples: int, play_fraction: float,
                  gains: dict[str, list[list[float]]], kinds: Sequence[str] = KINDS) -> None:
-        super().__init__(seed, time_budget=None, iterations=1, scope="all")
+        super().__init__(seed, time_budget=None, iterations=1, horizon=None, scope="all")
         self.n_samples = samples
         self.play_fraction = play_fraction
         self.gains = gains
@@ -108,8 +93,8 @@ class _Probe(ExpertBot):
                 world = determinize(view, self.rng, (), picked_pile=picked)
             seed = self.rng.getrandbits(32)
             for c, plan in enumerate(candidates):
-                v = playout(world.copy(), plan, view.side, seed)
-                if v is None:
+                v = self._playout(world.copy(), view, plan, seed)  # to the end of the round
+                if v <= UNPLAYABLE:
                     return 0
                 values[c].append(v)
         self.gains.setdefault(kind, []).append([split_half_gain(values, z) for z in RULES])

@@ -46,13 +46,16 @@ from handfoot.bots import BOTS, HardBot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout
 
-__all__ = ["DEFAULT_BUDGET", "SCOPES", "ExpertBot", "determinize", "state_from_view",
-           "unseen_faces"]
+__all__ = ["DEFAULT_BUDGET", "SCOPES", "UNPLAYABLE", "ExpertBot", "determinize",
+           "state_from_view", "unseen_faces"]
 
 DEFAULT_BUDGET = float(os.environ.get("HANDFOOT_EXPERT_BUDGET", "0.5"))
 """Seconds per searched decision (``HANDFOOT_EXPERT_BUDGET`` overrides)."""
 
 _RED3 = cards.RED_THREE
+
+UNPLAYABLE = -1e9
+"""A play-out's value when its plan cannot be played in the sample."""
 
 SCOPES = ("go-out", "key", "all")
 """Which decisions :class:`ExpertBot` searches, narrowest first."""
@@ -351,7 +354,7 @@ class ExpertBot(HardBot):
             if state.phase == Phase.GAME_OVER or state.round_number != number:
                 break
             if a not in state.legal_actions():
-                return -1e9  # the plan cannot be played here (never in a consistent sample)
+                return UNPLAYABLE  # never in a consistent sample
             state.apply_action(a)
         bots = [HardBot(bot_seed + s) for s in range(state.players)]
         turns = 0
