@@ -31,22 +31,11 @@ from collections.abc import Sequence
 from handfoot import moves as mv
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import DEFAULT_PROFILE, load_profile
-from handfoot.search import UNPLAYABLE, ExpertBot, determinize
+from handfoot.search import UNPLAYABLE, ExpertBot, determinize, pick_candidate
 from handfoot.sim import derive_seed
 
 RULES = (0.0, 1.0, 2.0)
 KINDS = ("draw", "go-out", "play")
-
-
-def choice(values: list[list[float]], z: float) -> int:
-    """Candidate 0 unless the best mean beats it by ``z`` paired standard errors."""
-    means = [statistics.fmean(v) for v in values]
-    best = max(range(len(values)), key=lambda c: (means[c], -c))
-    if best == 0:
-        return 0
-    diffs = [a - b for a, b in zip(values[best], values[0], strict=True)]
-    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-    return best if statistics.fmean(diffs) > z * se else 0
 
 
 def split_half_gain(values: list[list[float]], z: float) -> float:
@@ -56,7 +45,7 @@ def split_half_gain(values: list[list[float]], z: float) -> float:
     b = [v[half:2 * half] for v in values]
     gain = 0.0
     for pick_on, score_on in ((a, b), (b, a)):
-        c = choice(pick_on, z)
+        c = pick_candidate(pick_on, z)  # the expert's own rule
         gain += statistics.fmean(score_on[c]) - statistics.fmean(score_on[0])
     return gain / 2
 

@@ -47,7 +47,7 @@ from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout
 
 __all__ = ["DEFAULT_BUDGET", "SCOPES", "UNPLAYABLE", "ExpertBot", "determinize",
-           "state_from_view", "unseen_faces"]
+           "pick_candidate", "state_from_view", "unseen_faces"]
 
 DEFAULT_BUDGET = float(os.environ.get("HANDFOOT_EXPERT_BUDGET", "0.5"))
 """Seconds per searched decision (``HANDFOOT_EXPERT_BUDGET`` overrides)."""
@@ -344,7 +344,7 @@ class ExpertBot(HardBot):
                 break
         self.searched += 1
         self.samples += done
-        return _pick(results, self.z)
+        return pick_candidate(results, self.z)
 
     def _playout(self, state: GameState, view: PlayerView, plan: list[int],
                  bot_seed: int) -> float:
@@ -379,7 +379,7 @@ class ExpertBot(HardBot):
         return _margin(state, side)
 
 
-def _pick(results: list[list[float]], z: float) -> int:
+def pick_candidate(results: list[list[float]], z: float) -> int:
     """The best candidate by mean, if it beats candidate 0 by ``z`` paired std errors."""
     means = [sum(r) / len(r) if r else -math.inf for r in results]
     best = max(range(len(results)), key=lambda c: (means[c], -c))
