@@ -7,8 +7,8 @@ foundation refactor; a diff here means a rule or a bot decision changed.
 from __future__ import annotations
 
 import pytest
-from golden_games import GOLDEN, golden_games, play_golden
 
+from golden_games import GOLDEN, golden_games, play_golden
 from handfoot.record import from_json, replay
 
 
