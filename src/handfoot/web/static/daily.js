@@ -1,0 +1,140 @@
+// The daily deal: today's fixed deal for everyone (POST /api/daily) and the leaderboard of
+// any date (GET /api/daily/{date}); a day's seed is shown once the day is over.
+
+import {rememberGame} from "/static/links.js";
+
+const $ = (id) => document.getElementById(id);
+const today = $("daily").dataset.today;
+const NAME_KEY = "handfoot.name";
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
+}
+
+function dateText(iso) {
+  const d = new Date(`${iso}T12:00:00Z`);
+  return d.toLocaleDateString("en-GB", {weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC"});
+}
+
+function shiftDate(iso, days) {
+  const d = new Date(`${iso}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+function resetsText() {
+  const now = new Date();
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const minutes = Math.max(0, Math.round((midnight - now.getTime()) / 60000));
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `A new deal in ${h ? `${h} h ` : ""}${m} min.`;
+}
+
+const BOT_WORDS = {random: "random", easy: "easy", normal: "normal", hard: "hard", expert: "expert"};
+
+function settingsItems(settings) {
+  if (!settings || typeof settings !== "object") return [];
+  const items = [];
+  if (settings.profile_title || settings.profile) items.push(settings.profile_title || settings.profile);
+  if (settings.layout) items.push(settings.layout === "2x2" ? "two teams of two" : `seating ${settings.layout}`);
+  if (Array.isArray(settings.seats)) {
+    const bots = settings.seats.slice(1).map((s) => (typeof s === "string" ? s : s.level || s.kind));
+    const levels = [...new Set(bots)];
+    if (levels.length === 1 && BOT_WORDS[levels[0]]) {
+      items.push(settings.layout === "2x2" ? `you and a ${levels[0]} bot partner against two ${levels[0]} bots` : `you against ${levels[0]} bots`);
+    }
+  }
+  if (settings.rounds) items.push(`${settings.rounds} round${settings.rounds === 1 ? "" : "s"}`);
+  for (const [k, v] of Object.entries(settings)) {
+    if (["profile", "profile_title", "layout", "seats", "rounds"].includes(k)) continue;
+    if (v === null || typeof v === "object") continue;
+    items.push(`${k.replaceAll("_", " ")}: ${v}`);
+  }
+  return items;
+}
+
+async function loadBoard(date) {
+  const board = $("board");
+  const seedNote = $("seed-note");
+  $("board-date").value = date;
+  $("day-next").disabled = date >= today;
+  $("board-title").textContent = date === today ? "Today's leaderboard" : `Leaderboard of ${dateText(date)}`;
+  board.innerHTML = `<p class="muted">Loading…</p>`;
+  seedNote.textContent = "";
+  let data;
+  try {
+    const r = await fetch(`/api/daily/${encodeURIComponent(date)}`);
+    data = await r.json().catch(() => null);
+    if (!r.ok) throw new Error((data && data.error) || `the server answered ${r.status}`);
+  } catch (err) {
+    board.innerHTML = `<div class="notice error" role="alert"><p>The leaderboard could not be loaded: ${esc(err.message)}</p></div>`;
+    return null;
+  }
+  if ($("board-date").value !== date) return data; // a later click won
+  const rows = [...(data.leaderboard || [])].sort((a, b) => (b.finished - a.finished) || (b.score - a.score));
+  if (!rows.length) {
+    board.innerHTML = `<p class="muted">${date === today ? "Nobody has finished today's deal yet: be the first." : "Nobody played the deal of that day."}</p>`;
+  } else {
+    let rank = 0;
+    board.innerHTML = `<div class="table-scroll"><table class="data-table">
+      <thead><tr><th scope="col">#</th><th scope="col">Name</th><th scope="col" class="num">Score</th><th scope="col">Result</th></tr></thead>
+      <tbody>${rows.map((row) => {
+        const place = row.finished ? ++rank : "";
+        const result = !row.finished ? `<span class="badge live">still playing</span>` : row.won ? `<span class="badge ok">won</span>` : `<span class="badge">lost</span>`;
+        return `<tr><td class="rank">${place}</td><td>${esc(row.name)}</td><td class="num">${row.finished ? Number(row.score).toLocaleString("en-US") : ""}</td><td>${result}</td></tr>`;
+      }).join("")}</tbody></table></div>`;
+  }
+  if (data.seed !== null && data.seed !== undefined) {
+    seedNote.innerHTML = `The deal of this day came from seed <code class="seed">${esc(data.seed)}</code>, published now that the day is over.`;
+  } else if (date === today) {
+    seedNote.textContent = "Today's seed stays secret until the day is over (UTC), so nobody can look up the cards.";
+  }
+  return data;
+}
+
+async function playToday(e) {
+  e.preventDefault();
+  const status = $("daily-status");
+  const name = $("daily-name").value.trim();
+  if (!name) {
+    status.innerHTML = `<div class="notice error" role="alert"><p>Type the name to show on the leaderboard.</p></div>`;
+    $("daily-name").focus();
+    return;
+  }
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* private mode */ }
+  const button = $("daily-play");
+  button.disabled = true;
+  button.textContent = "Dealing…";
+  status.replaceChildren();
+  try {
+    const r = await fetch("/api/daily", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name})});
+    const data = await r.json().catch(() => null);
+    if (!r.ok || !data || !data.link) throw new Error((data && data.error) || `the server answered ${r.status}`);
+    rememberGame({game_id: data.game_id, link: data.link, role: "player", seat: 0, name, profile: `daily ${today}`});
+    window.location.assign(data.link);
+  } catch (err) {
+    status.innerHTML = `<div class="notice error" role="alert"><p><strong>Today's deal could not start:</strong> ${esc(err.message)}</p></div>`;
+    button.disabled = false;
+    button.textContent = "Play today's deal";
+  }
+}
+
+async function start() {
+  $("today-text").textContent = dateText(today);
+  $("resets").textContent = resetsText();
+  try { $("daily-name").value = localStorage.getItem(NAME_KEY) || ""; } catch { /* private mode */ }
+  $("daily-form").addEventListener("submit", playToday);
+  $("day-prev").addEventListener("click", () => loadBoard(shiftDate($("board-date").value || today, -1)));
+  $("day-next").addEventListener("click", () => loadBoard(shiftDate($("board-date").value || today, 1)));
+  $("day-today").addEventListener("click", () => loadBoard(today));
+  $("board-date").addEventListener("change", () => {
+    const d = $("board-date").value;
+    if (/^\d{4}-\d{2}-\d{2}$/.test(d)) loadBoard(d > today ? today : d);
+  });
+  const data = await loadBoard(today);
+  const items = settingsItems(data && data.settings);
+  if (items.length) $("settings").innerHTML = items.map((t) => `<li>${esc(t)}</li>`).join("");
+}
+
+start();
