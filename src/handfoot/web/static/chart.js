@@ -68,13 +68,13 @@ export function lineChart(series, opts = {}) {
   lo = Math.floor(lo / step) * step;
   hi = Math.ceil(hi / step) * step;
 
-  const pad = {left: 8 + 7 * Math.max(formatNumber(lo).length, formatNumber(hi).length), right: 14, top: 26, bottom: 24 + legendRows * 18};
+  const pad = {left: 8 + 7 * Math.max(formatNumber(lo).length, formatNumber(hi).length), right: 12 + 7 * Math.max(...all.map((v) => formatNumber(v).length), 1), top: 28, bottom: 24 + legendRows * 18};
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const x = (i) => pad.left + (n === 1 ? plotW / 2 : (i * plotW) / (n - 1));
   const y = (v) => pad.top + plotH - ((v - lo) / (hi - lo)) * plotH;
 
-  const svg = node("svg", {viewBox: `0 0 ${width} ${height}`, class: "hf-chart", role: "img", "aria-labelledby": ""});
+  const svg = node("svg", {viewBox: `0 0 ${width} ${height}`, class: "hf-chart", role: "img"});
   const titleId = `chart-${Math.random().toString(36).slice(2, 9)}`;
   svg.setAttribute("aria-labelledby", titleId);
   const summary = series.map((s) => `${s.label}: ${s.values.map(formatNumber).join(", ")}`).join("; ");
@@ -101,14 +101,21 @@ export function lineChart(series, opts = {}) {
       m.append(node("title", {}, `${s.label}, ${xLabel(i)}: ${formatNumber(v)}`));
       g.append(m);
     });
-    if (s.values.length) {
-      const last = s.values.length - 1;
-      const lx = x(last);
-      const anchor = lx > width - 60 ? "end" : "start";
-      g.append(node("text", {x: anchor === "end" ? lx - 6 : lx + 6, y: y(s.values[last]) - 7, "text-anchor": anchor, "font-weight": 700, fill: colour}, formatNumber(s.values[last])));
-    }
     svg.append(g);
   });
+  // Each line's last value, beside its last point; labels pushed apart so none overlap.
+  const ends = series.map((s, k) => ({k, v: s.values[s.values.length - 1], i: s.values.length - 1}))
+    .filter((e) => e.i >= 0)
+    .map((e) => ({...e, y: y(e.v) + 4}))
+    .sort((a, b) => a.y - b.y);
+  for (let j = 1; j < ends.length; j++) ends[j].y = Math.max(ends[j].y, ends[j - 1].y + 13);
+  const overflow = ends.length ? ends[ends.length - 1].y - (pad.top + plotH + 4) : 0;
+  if (overflow > 0) for (const e of ends) e.y -= overflow;
+  for (const e of ends) {
+    const lx = x(e.i);
+    const right = lx + 8 + 7 * formatNumber(e.v).length < width;
+    svg.append(node("text", {x: right ? lx + 8 : lx - 8, y: e.y, "text-anchor": right ? "start" : "end", "font-weight": 700, fill: colours[e.k % colours.length]}, formatNumber(e.v)));
+  }
   // Legend: a sample of each line (with its dash and shape) and its label.
   const colW = (width - pad.left) / 2;
   series.forEach((s, k) => {

@@ -515,9 +515,16 @@ function linkRow(who, url, note) {
     button.textContent = ok ? "Copied ✓" : "Select and copy";
     setTimeout(() => { button.textContent = "Copy"; }, 2000);
   });
+  let share = null;
+  if (navigator.share) {
+    share = el("button", {type: "button", class: "btn", text: "Share"});
+    share.addEventListener("click", () => {
+      navigator.share({title: "Hand and Foot", text: `Your seat at our Hand and Foot table (${who}):`, url}).catch(() => {});
+    });
+  }
   return el("div", {class: "link-row"},
     el("label", {class: "who", for: id}, who, note ? el("span", {class: "small muted", text: ` (${note})`}) : null),
-    input, button);
+    input, button, share);
 }
 
 // --- start ----------------------------------------------------------------------------------

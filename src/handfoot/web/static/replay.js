@@ -20,7 +20,7 @@ function number(n) {
 
 // --- drawing --------------------------------------------------------------------------------
 
-function fan(codes, {width = 40, sort = true, label = ""} = {}) {
+function fan(codes, {width = 44, sort = true, label = ""} = {}) {
   if (!codes || !codes.length) return `<span class="muted small">none</span>`;
   const list = sort ? sortHand(codes) : codes;
   return `<div class="fan" role="list" aria-label="${esc(label)}">` +
@@ -89,15 +89,15 @@ function renderSides(frame) {
           ${acting ? `<span class="badge live">to play</span>` : ""}${moved ? `<span class="badge">just moved</span>` : ""}
           <span class="small muted">${esc(packetText(p, s, seat))}</span></div>
         <div class="seat-cards">${fan(hand, {label: `${seatName(seat)}'s cards`})}</div>
-        ${knee.length ? `<details class="waiting"><summary>Knee, face down (${knee.length})</summary>${fan(knee, {width: 30, label: "Knee"})}</details>` : ""}
-        ${foot.length ? `<details class="waiting"><summary>Foot, face down (${foot.length})</summary>${fan(foot, {width: 30, label: "Foot"})}</details>` : ""}
+        ${knee.length ? `<details class="waiting"><summary>Knee, not picked up yet (${knee.length} cards)</summary>${fan(knee, {width: 30, label: "Knee"})}</details>` : ""}
+        ${foot.length ? `<details class="waiting"><summary>Foot, not picked up yet (${foot.length} cards)</summary>${fan(foot, {width: 30, label: "Foot"})}</details>` : ""}
       </div>`;
     }).join("");
     html.push(`<section class="panel side" aria-label="${esc(sideName)}">
       <div class="spread side-head"><h2>${esc(sideName)}</h2><span class="side-score"><span class="small muted">total</span> ${number(total)}</span></div>
       <p class="small muted">${opened ? "Has opened this round" : "Has not opened yet"}${reds.length ? ` · red 3s: ${reds.length}` : ""}</p>
       ${melds.length ? `<ul class="melds">${melds.map(meldHtml).join("")}</ul>` : `<p class="muted small">No melds yet.</p>`}
-      ${reds.length ? `<div class="reds">${fan(reds, {width: 30, sort: false, label: "red 3s"})}</div>` : ""}
+      ${reds.length ? `<div class="reds"><span class="small">Red 3s</span>${fan(reds, {width: 30, sort: false, label: "red 3s"})}</div>` : ""}
       ${seatHtml}
     </section>`);
   }
@@ -166,7 +166,7 @@ function nextRound() {
 function play() {
   if (view.index === view.frames.length - 1) go(0);
   const button = $("autoplay");
-  button.textContent = "⏸ Pause";
+  button.textContent = "Pause";
   button.setAttribute("aria-pressed", "true");
   const tick = () => {
     go(view.index + 1);
@@ -179,7 +179,7 @@ function stop() {
   if (view.timer !== null) clearTimeout(view.timer);
   view.timer = null;
   const button = $("autoplay");
-  button.textContent = "▶ Play";
+  button.textContent = "Play";
   button.setAttribute("aria-pressed", "false");
 }
 
