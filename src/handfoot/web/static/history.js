@@ -68,7 +68,7 @@ function totalsText(status) {
 function item(game, status) {
   const li = document.createElement("li");
   li.className = "panel game-item";
-  const title = status.profile || game.own.profile || "Hand and Foot";
+  const title = status.profile_title || status.profile || game.own.profile || "Hand and Foot";
   const over = status.over === true;
   const badge = status.error ? `<span class="badge warn">unknown</span>`
     : over ? `<span class="badge ok">finished</span>` : `<span class="badge live">in progress</span>`;

@@ -46,8 +46,8 @@ function packetText(p, state, seat) {
   const parts = [];
   const playing = p.playing || (p.in_foot ? "foot" : "hand");
   parts.push(`playing the ${playing === "foot" ? "Foot" : playing === "knee" ? "Knee" : "Hand"}`);
-  const knees = (state.knees && state.knees[seat]) || [];
-  const feet = (state.feet && state.feet[seat]) || [];
+  const knees = (playing === "hand" && state.knees && state.knees[seat]) || [];
+  const feet = (!p.in_foot && state.feet && state.feet[seat]) || [];
   if (knees.length) parts.push(`Knee waiting (${knees.length})`);
   if (feet.length) parts.push(`Foot waiting (${feet.length})`);
   return parts.join(" · ");
@@ -82,8 +82,9 @@ function renderSides(frame) {
       const acting = seat === s.to_act && s.phase !== "game_over";
       const moved = seat === frame.seat;
       const hand = (s.hands && s.hands[seat]) || [];
-      const foot = (s.feet && s.feet[seat]) || [];
-      const knee = (s.knees && s.knees[seat]) || [];
+      // A packet still waiting (the Foot once picked up is part of "hands").
+      const foot = (!p.in_foot && s.feet && s.feet[seat]) || [];
+      const knee = ((p.playing === "hand" || p.playing === undefined) && s.knees && s.knees[seat]) || [];
       return `<div class="seat${acting ? " acting" : ""}${moved ? " moved" : ""}">
         <div class="seat-head"><strong>${esc(seatName(seat))}</strong>
           ${acting ? `<span class="badge live">to play</span>` : ""}${moved ? `<span class="badge">just moved</span>` : ""}
