@@ -1,7 +1,7 @@
 // The daily deal: today's fixed deal for everyone (POST /api/daily) and the leaderboard of
 // any date (GET /api/daily/{date}); a day's seed is shown once the day is over.
 
-import {rememberGame} from "/static/links.js";
+import {games, rememberGame} from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
 const today = $("daily").dataset.today;
@@ -47,7 +47,7 @@ function settingsItems(settings) {
   }
   if (settings.rounds) items.push(`${settings.rounds} round${settings.rounds === 1 ? "" : "s"}`);
   for (const [k, v] of Object.entries(settings)) {
-    if (["profile", "profile_title", "layout", "seats", "rounds"].includes(k)) continue;
+    if (["profile", "profile_title", "layout", "seats", "rounds", "absent"].includes(k)) continue;
     if (v === null || typeof v === "object") continue;
     items.push(`${k.replaceAll("_", " ")}: ${v}`);
   }
@@ -120,6 +120,16 @@ async function playToday(e) {
   }
 }
 
+async function profileTitles() {
+  try {
+    const r = await fetch("/api/profiles");
+    const data = await r.json();
+    return Object.fromEntries(data.profiles.map((p) => [p.name, p.title]));
+  } catch {
+    return {};
+  }
+}
+
 async function start() {
   $("today-text").textContent = dateText(today);
   $("resets").textContent = resetsText();
@@ -132,7 +142,13 @@ async function start() {
     const d = $("board-date").value;
     if (/^\d{4}-\d{2}-\d{2}$/.test(d)) loadBoard(d > today ? today : d);
   });
-  const data = await loadBoard(today);
+  const mine = games().find((g) => g.profile === `daily ${today}` && g.role === "player");
+  if (mine) {
+    $("daily-status").innerHTML = `<p class="notice" style="color:var(--ink)">You have started today's deal in this browser:
+      <a href="${esc(mine.link)}">go back to your game</a>.</p>`;
+  }
+  const [data, titles] = await Promise.all([loadBoard(today), profileTitles()]);
+  if (data && data.settings && titles[data.settings.profile]) data.settings.profile_title = titles[data.settings.profile];
   const items = settingsItems(data && data.settings);
   if (items.length) $("settings").innerHTML = items.map((t) => `<li>${esc(t)}</li>`).join("");
 }

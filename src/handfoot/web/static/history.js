@@ -68,7 +68,8 @@ function totalsText(status) {
 function item(game, status) {
   const li = document.createElement("li");
   li.className = "panel game-item";
-  const title = status.profile_title || status.profile || game.own.profile || "Hand and Foot";
+  const daily = /^daily (\d{4}-\d{2}-\d{2})$/.exec(game.own.profile || "");
+  const title = daily ? `Daily deal of ${daily[1]}` : status.profile_title || status.profile || game.own.profile || "Hand and Foot";
   const over = status.over === true;
   const badge = status.error ? `<span class="badge warn">unknown</span>`
     : over ? `<span class="badge ok">finished</span>` : `<span class="badge live">in progress</span>`;
@@ -137,7 +138,7 @@ async function start() {
   if (!all.length) {
     $("history-status").innerHTML = `<div class="notice"><p>This browser holds no game links yet.
       Games you <a href="/">start</a>, join through a link, watch or play as the <a href="/daily">daily deal</a> appear here.</p></div>`;
-    refreshEmpty();
+    for (const section of document.querySelectorAll("#history section")) section.classList.add("hidden");
     return;
   }
   const statuses = await Promise.all(all.map(fetchStatus));

@@ -115,10 +115,17 @@ function renderProfiles() {
       el("span", {},
         el("strong", {text: p.title}),
         p.name === state.data.default ? el("span", {class: "badge ok", text: "default"}) : null,
-        el("span", {class: "small muted profile-summary", text: p.summary || p.source || ""}),
+        el("span", {class: "small muted profile-summary", text: profileLine(p)}),
       ),
     ));
   }
+}
+
+/** A profile's one line: what its source says it is ("seed 003: two-player or partnership
+ * play, 11-card packets, ..."), which tells the profiles apart better than the seating. */
+function profileLine(p) {
+  const m = /^seed [^:]*:\s*(.+)$/.exec(p.source || "");
+  return m ? m[1] : p.summary || p.source || "";
 }
 
 function chooseProfile(name) {
@@ -154,6 +161,12 @@ function setLayouts(layouts, preferred) {
 }
 
 function seatTitle(seat, layout) {
+  const base = seatRole(seat, layout);
+  const where = COMPASS[layout.players];
+  return seat > 0 && where ? `${base} (${where[seat]})` : base;
+}
+
+function seatRole(seat, layout) {
   // Seat s belongs to side s % sides: the partners of seat 0 are seats sides, 2*sides, ...
   if (seat === 0) return "You";
   const side = seat % layout.sides;
@@ -415,6 +428,15 @@ async function checkRules() {
 
 // --- creating the game ----------------------------------------------------------------------
 
+// Bots are named by where they sit (seats go clockwise from you), so sides read
+// "Ann and North" against "West and East"; the table shows each bot's level beside its name.
+const COMPASS = {2: ["South", "North"], 3: ["South", "West", "East"], 4: ["South", "West", "North", "East"]};
+
+function botName(seat, players) {
+  const names = COMPASS[players];
+  return names ? names[seat] : `Bot ${seat + 1}`;
+}
+
 function withLearn(link) {
   const hash = link.indexOf("#");
   const path = hash < 0 ? link : link.slice(0, hash);
@@ -439,7 +461,7 @@ async function createGame(statusBox, button) {
   const layout = parseLayout(state.layout);
   const seats = state.seats.slice(0, layout.players).map((seat, i) => seat.kind === "human"
     ? {kind: "human", name: (i === 0 ? myName() : seat.name.trim()) || `Player ${i + 1}`}
-    : {kind: "bot", level: seat.level});
+    : {kind: "bot", level: seat.level, name: botName(i, layout.players)});
   const rounds = Math.max(1, Math.min(100, Number($("rounds").value) || state.profile.rounds));
   const body = {
     profile: state.profile.name,

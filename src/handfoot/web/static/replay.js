@@ -57,7 +57,10 @@ function renderCentre(frame) {
   const s = frame.state;
   const top = s.discard && s.discard.top;
   const pile = top ? cardSvg(top, {width: 52}) : `<div class="empty-pile">empty</div>`;
-  const minimum = s.opening_minimum ? `Opening minimum ${number(s.opening_minimum)}` : "";
+  // Spectator views give each side's minimum (opening_minimums); a seat's view its own.
+  const mins = s.opening_minimums || (s.opening_minimum ? [s.opening_minimum] : []);
+  const minimum = !mins.length || s.phase === "game_over" ? ""
+    : new Set(mins).size === 1 ? `Opening minimum ${number(mins[0])}` : `Opening minimums ${mins.map(number).join(" / ")}`;
   $("centre").innerHTML = `
     <div class="centre-item"><div class="centre-label">Round</div><div class="centre-big">${s.round} <span class="small">of ${s.rounds}</span></div></div>
     <div class="centre-item"><div class="centre-label">Discard pile</div><div class="pile">${pile}</div>
@@ -77,6 +80,7 @@ function renderSides(frame) {
     const melds = (s.melds && s.melds[side]) || [];
     const reds = (s.red_threes && s.red_threes[side]) || [];
     const opened = s.opened && s.opened[side];
+    const melded = s.scores && s.scores.melded ? s.scores.melded[side] : 0;
     const seatHtml = seats.map((seat) => {
       const p = (s.packets && s.packets[seat]) || {};
       const acting = seat === s.to_act && s.phase !== "game_over";
@@ -96,7 +100,7 @@ function renderSides(frame) {
     }).join("");
     html.push(`<section class="panel side" aria-label="${esc(sideName)}">
       <div class="spread side-head"><h2>${esc(sideName)}</h2><span class="side-score"><span class="small muted">total</span> ${number(total)}</span></div>
-      <p class="small muted">${opened ? "Has opened this round" : "Has not opened yet"}${reds.length ? ` · red 3s: ${reds.length}` : ""}</p>
+      <p class="small muted">${opened ? "Has opened this round" : "Has not opened yet"}${melded ? ` · ${number(melded)} points melded this round` : ""}</p>
       ${melds.length ? `<ul class="melds">${melds.map(meldHtml).join("")}</ul>` : `<p class="muted small">No melds yet.</p>`}
       ${reds.length ? `<div class="reds"><span class="small">Red 3s</span>${fan(reds, {width: 30, sort: false, label: "red 3s"})}</div>` : ""}
       ${seatHtml}
@@ -118,10 +122,18 @@ function renderRoundEnd(frame, prev) {
   const name = (side) => (s.side_names && s.side_names[side]) || `Side ${side + 1}`;
   const rows = r.scores.map((sc) => `<section class="breakdown-side"><h3>${esc(name(sc.side))}: ${number(sc.total)}</h3>
     <table class="data-table small"><tbody>${sc.lines.map((l) => `<tr><td>${esc(l.label)}</td><td class="num">${l.count ?? ""}</td><td class="num">${number(l.points)}</td></tr>`).join("")}</tbody></table></section>`).join("");
-  const who = r.went_out === null || r.went_out === undefined ? "" : `${seatName(r.went_out)} went out. `;
+  const REASONS = {"went out": "", "stock exhausted": "The stock ran out. ", "red 3 not replaced": "A red 3 could not be replaced from the stock. "};
+  const who = (r.went_out === null || r.went_out === undefined ? "" : `${seatName(r.went_out)} went out. `)
+    + (REASONS[r.reason] ?? `The round ended: ${r.reason}. `);
+  let winner = "";
+  if (s.phase === "game_over") {
+    const best = Math.max(...r.totals);
+    const top = r.totals.map((t, i) => [t, i]).filter(([t]) => t === best).map(([, i]) => name(i));
+    winner = top.length > 1 ? ` A tie: ${top.join(" and ")}.` : ` ${top[0]} win${/ and /.test(top[0]) ? "" : "s"} the game.`;
+  }
   box.innerHTML = `<section class="panel round-end" aria-label="Round ${r.round} result">
     <h2>Round ${r.round} is over${s.phase === "game_over" ? ": game over" : ""}</h2>
-    <p>${esc(who)}The round ended: ${esc(r.reason)}. Totals: ${r.totals.map((t, i) => `${esc(name(i))} ${number(t)}`).join(", ")}.</p>
+    <p>${esc(who)}Totals: ${r.totals.map((t, i) => `${esc(name(i))} ${number(t)}`).join(", ")}.<strong>${esc(winner)}</strong></p>
     <div class="grid-2">${rows}<div class="chart-box"></div></div></section>`;
   const series = r.totals.map((_, side) => ({label: name(side), values: [0, ...results.map((x) => x.totals[side])]}));
   box.querySelector(".chart-box").append(lineChart(series, {title: "Scores after each round"}));
@@ -240,7 +252,8 @@ async function start() {
   view.record = data.record || {};
   view.names = (view.record.seats || []).map((s) => s.name);
   const profile = view.record.profile && view.record.profile.name;
-  $("replay-about").textContent = `${profile ? `${profile}, ` : ""}${view.record.layout ? `${view.record.layout}, ` : ""}${view.names.length ? view.names.join(", ") + ". " : ""}Every move of the game, with every hand face up.`;
+  const about = [profile, view.record.layout, view.names.length ? `players ${view.names.join(", ")}` : null].filter(Boolean).join(" · ");
+  $("replay-about").textContent = `${about ? `${about}. ` : ""}Every move of the game, with every hand face up.`;
   status.replaceChildren();
   $("replay-player").classList.remove("hidden");
   const slider = $("slider");
