@@ -1,0 +1,234 @@
+// Input for the table: composing moves in the engine's notation from selected cards,
+// keyboard shortcuts, arrow-key movement in the hand, and drag and drop with pointer events
+// (mouse, pen and touch alike).
+
+import { kindOf, isWildKind, kindRankIndex } from "./cards.js";
+
+// --- notation ---------------------------------------------------------------------------
+
+/** Kinds of some card codes, naturals first, then 2s, then jokers: ["K","K","2"]. */
+export function kindsOf(codes) {
+  return codes.map(kindOf).sort((a, b) => kindRankIndex(a) - kindRankIndex(b));
+}
+
+/** One meld group in the notation: "K K 2". */
+export function groupText(codes) {
+  return kindsOf(codes).join(" ");
+}
+
+/** The natural rank of a group (null for wilds only; "mixed" for two ranks; "three" for 3s). */
+export function groupRank(codes) {
+  let rank = null;
+  for (const k of codes.map(kindOf)) {
+    if (isWildKind(k)) continue;
+    if (k === "B3" || k === "R3") return "three";
+    if (rank && rank !== k) return "mixed";
+    rank = k;
+  }
+  return rank;
+}
+
+const RANK_TARGETS = new Set(["A", "K", "Q", "J", "10", "T", "9", "8", "7", "6", "5", "4"]);
+
+export function isRankTarget(target) {
+  return RANK_TARGETS.has(String(target).toUpperCase());
+}
+
+/** A group adding the cards to the side's meld of `target` ("K: 2 2", "K K 2", "2 JK"). */
+export function addGroupText(target, codes) {
+  const kinds = kindsOf(codes);
+  if (!isRankTarget(target)) return kinds.join(" "); // the all-wild meld: wilds only
+  const t = target === "T" ? "10" : target;
+  const hasNatural = kinds.some((k) => !isWildKind(k));
+  return hasNatural ? kinds.join(" ") : `${t}: ${kinds.join(" ")}`;
+}
+
+export function joinGroups(groups) {
+  return groups.filter((g) => g && g.trim()).join(" | ");
+}
+
+/** A pickup: the selected hand cards go with the top card (their group first), then staged groups. */
+export function pickupText(selCodes, trayGroups, topCode) {
+  const groups = [];
+  if (selCodes.length) groups.push(groupText(selCodes));
+  for (const g of trayGroups) groups.push(groupText(g));
+  return `pickup ${joinGroups(groups)}`.trim();
+}
+
+/** The top card melded alone onto the side's meld of its rank: "pickup K:". */
+export function pickupAloneText(topCode) {
+  const k = kindOf(topCode);
+  return isRankTarget(k) ? `pickup ${k}:` : "pickup";
+}
+
+/** Going out: the staged groups, the selection as one more group or (one card) the discard. */
+export function goOutText(trayGroups, selCodes) {
+  const groups = trayGroups.map(groupText);
+  let discard = null;
+  if (selCodes.length === 1) discard = kindOf(selCodes[0]);
+  else if (selCodes.length > 1) groups.push(groupText(selCodes));
+  let text = `goout ${joinGroups(groups)}`.trim();
+  if (discard) text += ` discard ${discard}`;
+  return text;
+}
+
+// --- keyboard ---------------------------------------------------------------------------
+
+export const KEYS = [
+  ["Tab, ←/→, ↑/↓", "move between cards"],
+  ["Enter or Space", "select or unselect the card"],
+  ["D", "draw from the stock"],
+  ["P", "pick up the discard pile (with the selected cards)"],
+  ["M", "meld the selected cards (before opening: stage them; M with nothing selected lays the staged melds down)"],
+  ["A", "add the selected cards to the glowing meld"],
+  ["X", "discard the selected card"],
+  ["G", "go out (staged melds, then the selected card as the discard)"],
+  ["U", "undo your last meld this turn"],
+  ["H", "hint: what the hard bot would do"],
+  ["Y / N", "answer your partner: may I go out?"],
+  ["C", "continue to the next round"],
+  ["Esc", "clear the selection, close a dialog"],
+  ["?", "this help"],
+];
+
+/**
+ * Global shortcuts. `actions` maps a key name ("d", "p", ..., "escape", "?") to a function.
+ * Keys are ignored while typing in a field or with Ctrl/Alt/Meta held.
+ */
+export function attachKeys(actions) {
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.altKey || ev.metaKey) {
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "z" && actions.u) {
+        ev.preventDefault();
+        actions.u();
+      }
+      return;
+    }
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) {
+      return;
+    }
+    const key = ev.key === "Escape" ? "escape" : ev.key.length === 1 ? ev.key.toLowerCase() : null;
+    if (!key) return;
+    const fn = actions[key];
+    if (fn) {
+      ev.preventDefault();
+      fn(ev);
+    }
+  });
+}
+
+/** Arrow keys move focus between the cards of a container (buttons with .hand-card). */
+export function attachArrowNav(container) {
+  container.addEventListener("keydown", (ev) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key)) return;
+    const cards = [...container.querySelectorAll(".hand-card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    ev.preventDefault();
+    let j = i;
+    if (ev.key === "ArrowLeft") j = Math.max(0, i - 1);
+    if (ev.key === "ArrowRight") j = Math.min(cards.length - 1, i + 1);
+    if (ev.key === "Home") j = 0;
+    if (ev.key === "End") j = cards.length - 1;
+    if (ev.key === "ArrowUp" || ev.key === "ArrowDown") {
+      // the nearest card in the row above/below, by position
+      const r = cards[i].getBoundingClientRect();
+      const dir = ev.key === "ArrowUp" ? -1 : 1;
+      let best = null;
+      let bestD = Infinity;
+      cards.forEach((c, k) => {
+        const q = c.getBoundingClientRect();
+        const dy = (q.top - r.top) * dir;
+        if (dy < 10) return;
+        const d = dy * 4 + Math.abs(q.left - r.left);
+        if (d < bestD) {
+          bestD = d;
+          best = k;
+        }
+      });
+      if (best !== null) j = best;
+    }
+    cards[j].focus();
+  });
+}
+
+// --- drag and drop ----------------------------------------------------------------------
+
+/**
+ * Drag the selection from the hand onto a drop target (an element with data-drop).
+ * opts.onStart(cardEl) -> label for the ghost or null to refuse; opts.onDrop(targetEl).
+ * A press that does not move is left to the click handler (which toggles the selection).
+ */
+export function attachDrag(container, { onStart, onDrop, onHover }) {
+  let drag = null;
+  const THRESHOLD = 8;
+
+  function dropTargetAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    return el ? el.closest("[data-drop]") : null;
+  }
+
+  container.addEventListener("pointerdown", (ev) => {
+    const card = ev.target.closest(".hand-card");
+    if (!card || (ev.pointerType === "mouse" && ev.button !== 0)) return;
+    drag = { card, x: ev.clientX, y: ev.clientY, id: ev.pointerId, active: false, ghost: null, over: null };
+  });
+
+  document.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.id) return;
+    const dx = ev.clientX - drag.x;
+    const dy = ev.clientY - drag.y;
+    if (!drag.active) {
+      if (Math.hypot(dx, dy) < THRESHOLD) return;
+      const label = onStart(drag.card);
+      if (label == null) {
+        drag = null;
+        return;
+      }
+      drag.active = true;
+      const ghost = document.createElement("div");
+      ghost.className = "drag-ghost";
+      ghost.innerHTML = label;
+      document.body.appendChild(ghost);
+      drag.ghost = ghost;
+      document.body.classList.add("dragging");
+      try {
+        drag.card.setPointerCapture?.(ev.pointerId);
+      } catch {
+        /* ignore */
+      }
+    }
+    ev.preventDefault();
+    drag.ghost.style.transform = `translate(${ev.clientX + 10}px, ${ev.clientY - 30}px)`;
+    const over = dropTargetAt(ev.clientX, ev.clientY);
+    if (over !== drag.over) {
+      drag.over?.classList.remove("drop-over");
+      over?.classList.add("drop-over");
+      drag.over = over;
+      onHover?.(over);
+    }
+  });
+
+  function end(ev, cancelled) {
+    if (!drag || ev.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.active) return;
+    d.ghost.remove();
+    d.over?.classList.remove("drop-over");
+    document.body.classList.remove("dragging");
+    // swallow the click that follows a drag
+    const swallow = (e) => {
+      e.stopPropagation();
+      e.preventDefault();
+    };
+    window.addEventListener("click", swallow, { capture: true, once: true });
+    setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 50);
+    if (cancelled) return;
+    const target = dropTargetAt(ev.clientX, ev.clientY);
+    if (target) onDrop(target);
+  }
+  document.addEventListener("pointerup", (ev) => end(ev, false));
+  document.addEventListener("pointercancel", (ev) => end(ev, true));
+}
