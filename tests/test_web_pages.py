@@ -159,3 +159,37 @@ def test_daily_page_knows_today(client: TestClient) -> None:
                                   "daily.js", "history.js", "logo.svg", "favicon.svg"])
 def test_static_files_exist(client: TestClient, name: str) -> None:
     assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_the_server_mounts_the_pages(tmp_path: Path) -> None:
+    """With the whole app: every page renders, the table's page keeps the site's layout, and
+    the API answers what the lobby's script reads."""
+    app_module = pytest.importorskip("handfoot.web.app")
+    from handfoot.web.tables import Settings
+
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", bot_delay=0.0)
+    with TestClient(app_module.create_app(settings)) as c:
+        for path in ("/", "/rules", f"/rules/{DEFAULT_PROFILE}", "/daily", "/history",
+                     "/replay/x", "/static/site.css", "/static/lobby.js"):
+            assert c.get(path).status_code == 200, path
+        assert c.get("/rules/nope").status_code == 404
+        data = c.get("/api/profiles").json()
+        assert [p["name"] for p in data["profiles"]] == builtin_profile_names()
+        for p in data["profiles"]:
+            assert p["default_layout"] in p["layouts"]
+        assert data["default"] == DEFAULT_PROFILE
+        check = c.post("/api/rules/check", json={
+            "profile": "biegames", "base": "biegames", "overrides": {"foot_size": 9},
+            "options": {}}).json()
+        assert check["ok"], check
+        assert any("biegames" in line and "9" in line for line in check["differences"])
+        game = c.post("/api/games", json={
+            "profile": DEFAULT_PROFILE, "overrides": {}, "options": {}, "toml": None,
+            "layout": "2x2", "rounds": 1, "absent": "wait",
+            "seats": [{"kind": "human", "name": "Ann"},
+                      *({"kind": "bot", "level": "easy", "name": n}
+                        for n in ("West", "North", "East"))]}).json()
+        link = game["seats"][0]["link"]
+        assert link.startswith(f"/game/{game['game_id']}#t=")
+        table = c.get(link.split("#")[0]).text
+        assert "/static/site.css" in table and "/static/links.js" in table

@@ -148,7 +148,8 @@ function setLayouts(layouts, preferred) {
   state.layout = keep || (layouts.includes(preferred) ? preferred : layouts[0]);
   const box = $("layouts");
   box.replaceChildren();
-  for (const text of layouts) {
+  const byPlayers = [...layouts].sort((a, b) => parseLayout(a).players - parseLayout(b).players || parseLayout(a).sides - parseLayout(b).sides);
+  for (const text of byPlayers) {
     const input = el("input", {type: "radio", name: "layout", value: text, checked: text === state.layout});
     input.addEventListener("change", () => {
       state.layout = text;
@@ -401,7 +402,8 @@ async function checkRules() {
     message(out, "", el("p", {text: state.house.mode === "toml" ? "Paste or upload a house-rule file first." : "Tick an option or fill in a parameter first."}));
     return null;
   }
-  const body = req.toml ? {toml: req.toml} : {base: req.base, overrides: req.overrides, options: req.options};
+  // "profile" names the base as in POST /api/games ("base" is the contract's first spelling).
+  const body = req.toml ? {toml: req.toml} : {profile: req.base, base: req.base, overrides: req.overrides, options: req.options};
   $("check-rules").disabled = true;
   try {
     const answer = await api("POST", "/api/rules/check", body);
