@@ -90,7 +90,7 @@ function renderSides(frame) {
       const foot = (!p.in_foot && s.feet && s.feet[seat]) || [];
       const knee = ((p.playing === "hand" || p.playing === undefined) && s.knees && s.knees[seat]) || [];
       return `<div class="seat${acting ? " acting" : ""}${moved ? " moved" : ""}">
-        <div class="seat-head"><strong>${esc(seatName(seat))}</strong>
+        <div class="seat-head">${seats.length > 1 ? `<strong>${esc(seatName(seat))}</strong>` : ""}
           ${acting ? `<span class="badge live">to play</span>` : ""}${moved ? `<span class="badge">just moved</span>` : ""}
           <span class="small muted">${esc(packetText(p, s, seat))}</span></div>
         <div class="seat-cards">${fan(hand, {label: `${seatName(seat)}'s cards`})}</div>
@@ -121,7 +121,7 @@ function renderRoundEnd(frame, prev) {
   const s = frame.state;
   const name = (side) => (s.side_names && s.side_names[side]) || `Side ${side + 1}`;
   const rows = r.scores.map((sc) => `<section class="breakdown-side"><h3>${esc(name(sc.side))}: ${number(sc.total)}</h3>
-    <table class="data-table small"><tbody>${sc.lines.map((l) => `<tr><td>${esc(l.label)}</td><td class="num">${l.count ?? ""}</td><td class="num">${number(l.points)}</td></tr>`).join("")}</tbody></table></section>`).join("");
+    <table class="data-table small"><tbody>${sc.lines.filter((l) => l.points || l.count).map((l) => `<tr><td>${esc(l.label)}</td><td class="num">${l.count ?? ""}</td><td class="num">${number(l.points)}</td></tr>`).join("")}</tbody></table></section>`).join("");
   const REASONS = {"went out": "", "stock exhausted": "The stock ran out. ", "red 3 not replaced": "A red 3 could not be replaced from the stock. "};
   const who = (r.went_out === null || r.went_out === undefined ? "" : `${seatName(r.went_out)} went out. `)
     + (REASONS[r.reason] ?? `The round ended: ${r.reason}. `);
