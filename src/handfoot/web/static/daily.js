@@ -37,14 +37,16 @@ function settingsItems(settings) {
   if (!settings || typeof settings !== "object") return [];
   const items = [];
   if (settings.profile_title || settings.profile) items.push(settings.profile_title || settings.profile);
-  if (settings.layout) items.push(settings.layout === "2x2" ? "two teams of two" : `seating ${settings.layout}`);
+  let seats = null;
   if (Array.isArray(settings.seats)) {
     const bots = settings.seats.slice(1).map((s) => (typeof s === "string" ? s : s.level || s.kind));
     const levels = [...new Set(bots)];
     if (levels.length === 1 && BOT_WORDS[levels[0]]) {
-      items.push(settings.layout === "2x2" ? `you and a ${levels[0]} bot partner against two ${levels[0]} bots` : `you against ${levels[0]} bots`);
+      seats = settings.layout === "2x2" ? `you and a ${levels[0]} bot partner against two ${levels[0]} bots` : `you against ${levels[0]} bots`;
     }
   }
+  if (seats) items.push(seats);
+  else if (settings.layout) items.push(`seating ${settings.layout}`);
   if (settings.rounds) items.push(`${settings.rounds} round${settings.rounds === 1 ? "" : "s"}`);
   for (const [k, v] of Object.entries(settings)) {
     if (["profile", "profile_title", "layout", "seats", "rounds", "absent"].includes(k)) continue;
