@@ -73,7 +73,8 @@ function item(game, status) {
   const over = status.over === true;
   const badge = status.error ? `<span class="badge warn">unknown</span>`
     : over ? `<span class="badge ok">finished</span>` : `<span class="badge live">in progress</span>`;
-  const role = game.own.role === "spectator" ? "watching" : `you are ${esc(game.own.name || `seat ${(game.own.seat ?? 0) + 1}`)}`;
+  const role = game.own.role === "spectator" ? "watching"
+    : game.own.name ? `you are ${esc(game.own.name)}` : game.own.seat !== null && game.own.seat !== undefined ? `you play seat ${game.own.seat + 1}` : "your seat";
   const bits = [];
   if (!status.error) {
     if (status.layout) bits.push(esc(status.layout));
