@@ -89,6 +89,10 @@ class MockGame:
         while not self.state.is_over and n < limit:
             if target_results is not None and len(self.state.results) >= target_results:
                 break
+            if ff == "ask" and self.state.to_act in self.humans and self.state.view(
+                self.state.to_act
+            ).asking is not None:
+                break  # a partner asks a person: may I go out?
             seat = self.state.to_act
             self.commit(bot_turn(self.bots[seat], self.state, seat))
             n += 1

@@ -182,9 +182,8 @@ function addEvents(events, { highlight }) {
     const key = `${e.round ?? ""}:${e.n ?? app.log.length}:${e.type}`;
     if (app.seen.has(key)) continue;
     app.seen.add(key);
-    const html = describeEvent(e);
-    app.log.push({ key, seat: e.seat, html, mine: e.seat === app.seat, round: e.round });
-    if (e.seat !== undefined && e.seat !== null) app.lastMove[e.seat] = html;
+    app.log.push({ key, seat: e.seat, event: e, mine: e.seat === app.seat, round: e.round });
+    if (e.seat !== undefined && e.seat !== null) app.lastMove[e.seat] = e;
     if (e.round_end || e.type === "round_end") {
       const r = e.round_end || e;
       app.log.push({ key: `${key}:end`, seat: null, html: `Round ${esc(r.round ?? e.round ?? "")} over${r.reason ? `: ${esc(r.reason)}` : ""}`, mine: false });
@@ -282,10 +281,10 @@ function seatPanel(seat, index, count) {
     (playingText(p) !== "Hand" ? `<span class="tag packet">in ${playingText(p)}</span>` : "") +
     `<span class="presence ${online ? "on" : "off"}">${online ? "online" : "away"}</span></div>` +
     `<div class="seat-packets"><span class="mini-back" aria-hidden="true">${cardBack({ width: 16 })}</span>` +
-    `${packetText(p)} · <span class="playing">plays ${playingText(p)}</span></div>` +
+    `${packetText(p)}<span class="playing"> · plays ${playingText(p)}</span></div>` +
     (turn ? `<div class="seat-turn">${v.phase === "answer" ? "answering" : "to play"}</div>` : "") +
     asking +
-    `<div class="seat-last" title="last move">${app.lastMove[seat] || "&nbsp;"}</div>` +
+    `<div class="seat-last" title="last move">${app.lastMove[seat] ? describeEvent(app.lastMove[seat]) : "&nbsp;"}</div>` +
     `</section>`;
 }
 
@@ -429,13 +428,12 @@ function renderTray() {
   el.hidden = false;
   const groups = trayGroups();
   const check = app.trayCheck;
-  el.innerHTML = `<div class="tray-head"><b>Staged melds</b> <span class="tray-note">laid down together${app.view.opened?.[mySide()] ? "" : ` (opening needs ${fmt(openingMinimum(mySide()))})`}</span></div>` +
-    `<div class="tray-groups">${groups.map((g, i) =>
+  el.innerHTML = `<div class="tray-groups"><span class="tray-head"><b>Staged melds</b><span class="tray-note">laid down together${app.view.opened?.[mySide()] ? "" : `; opening needs ${fmt(openingMinimum(mySide()))}`}</span></span>${groups.map((g, i) =>
       `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: 30, fourColour: app.fourColour })).join("")}</span>` +
       `<button type="button" class="tray-x" data-untray="${i}" aria-label="return ${esc(groupText(g))} to your hand">✕</button></div>`).join("")}</div>` +
     `<div class="tray-foot"><span class="tray-check ${check ? (check.ok ? "ok" : "bad") : ""}">${check ? (check.ok ? "✓ ready to lay down" : `✗ ${esc(check.message)}`) : "checking…"}</span>` +
-    `<button type="button" class="btn btn-primary" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>` +
-    `<button type="button" class="btn" id="btn-untray-all">Return all</button></div>`;
+    `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>` +
+    `<button type="button" class="btn btn-quiet" id="btn-untray-all">Return all</button></div>`;
 }
 
 function renderMessage() {
@@ -447,7 +445,7 @@ function renderMessage() {
   }
   el.hidden = false;
   el.className = `message ${app.message.kind}`;
-  const icon = { error: "⚠", info: "ℹ", hint: "💡" }[app.message.kind] || "";
+  const icon = { error: "!", info: "i", hint: "?" }[app.message.kind] || "";
   el.innerHTML = `<span class="msg-icon" aria-hidden="true">${icon}</span><span class="msg-text">${app.message.html}</span>` +
     `<button type="button" class="msg-x" aria-label="dismiss message">✕</button>`;
 }
@@ -611,12 +609,13 @@ function renderActions() {
 
 function renderLog() {
   const items = app.log.slice(-60);
-  $("#log").innerHTML = items.map((it) => `<li class="${it.mine ? "mine" : ""}${it.seat === null ? " sys" : ""}">${it.html}</li>`).join("");
+  const html = (it) => it.html ?? describeEvent(it.event);
+  $("#log").innerHTML = items.map((it) => `<li class="${it.mine ? "mine" : ""}${it.seat === null ? " sys" : ""}">${html(it)}</li>`).join("");
   const lg = $("#log");
   lg.scrollTop = lg.scrollHeight;
   // ticker: other players' latest moves, for small screens
   const others = items.filter((it) => !it.mine && it.seat !== null).slice(-2);
-  $("#ticker").innerHTML = others.map((it) => `<span>${it.html}</span>`).join("");
+  $("#ticker").innerHTML = others.map((it) => `<span>${html(it)}</span>`).join("");
 }
 
 function renderAsk() {
@@ -881,7 +880,7 @@ function stageSelection() {
   app.glow.clear();
   checkTray();
   renderMe();
-  renderBoard();
+  applyGlow();
   return true;
 }
 
@@ -1025,7 +1024,7 @@ function selectionChanged() {
   app.glow.clear();
   renderHand();
   renderActions();
-  renderBoard();
+  applyGlow();
   clearTimeout(glowTimer);
   glowTimer = setTimeout(updateGlow, 120);
 }
@@ -1043,8 +1042,22 @@ async function updateGlow() {
   const replies = await Promise.all(targets.map((t) => sock.request({ type: "check", move: `meld ${addGroupText(t, codes)}` }).then((r) => [t, r])));
   if (gen !== glowGen) return;
   app.glow = new Set(replies.filter(([, r]) => r.ok).map(([t]) => t));
-  renderBoard();
+  applyGlow();
   renderActions();
+}
+
+/** Mark the melds the selection can join, without rebuilding the board (a drag may be on). */
+function applyGlow() {
+  document.querySelectorAll('#my-side button.tb-meld[data-drop="meld"]').forEach((el) => {
+    const on = app.glow.has(el.dataset.target);
+    el.classList.toggle("glow", on);
+    const label = el.querySelector(".tb-meld-label");
+    const tag = label?.querySelector(".glow-tag");
+    if (on && !tag) label?.insertAdjacentHTML("beforeend", '<span class="glow-tag">add</span>');
+    if (!on && tag) tag.remove();
+    const base = (el.getAttribute("aria-label") || "").replace(/, your selection can be added$/, "");
+    el.setAttribute("aria-label", on ? `${base}, your selection can be added` : base);
+  });
 }
 
 // --- wiring -----------------------------------------------------------------------------
@@ -1190,7 +1203,15 @@ function wire() {
   });
 }
 
+function fitHeight() {
+  // the table fills the window under the site header, whatever its height
+  const header = document.querySelector(".site-header");
+  document.documentElement.style.setProperty("--hdr", `${header ? header.offsetHeight : 0}px`);
+}
+
 function start() {
+  fitHeight();
+  window.addEventListener("resize", fitHeight);
   wire();
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
