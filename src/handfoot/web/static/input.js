@@ -79,7 +79,7 @@ export const KEYS = [
   ["Enter or Space", "select or unselect the card"],
   ["D", "draw from the stock"],
   ["P", "pick up the discard pile (with the selected cards)"],
-  ["M", "meld the selected cards (before opening: stage them; M with nothing selected lays the staged melds down)"],
+  ["M", "meld the selected cards; before your side opens, or before a pickup, M stages them and lays them down together (M with nothing selected)"],
   ["A", "add the selected cards to the glowing meld"],
   ["X", "discard the selected card"],
   ["G", "go out (staged melds, then the selected card as the discard)"],

@@ -64,8 +64,11 @@ const partnered = () => players() > sides();
 function seatName(seat, { you = true } = {}) {
   if (seat === null || seat === undefined) return "";
   if (you && seat === app.seat) return "You";
-  const s = app.welcome?.game?.seats?.find((x) => x.seat === seat);
-  return s?.name || `Seat ${seat + 1}`;
+  const seats = app.welcome?.game?.seats || [];
+  const s = seats.find((x) => x.seat === seat);
+  const name = s?.name || `Seat ${seat + 1}`;
+  // two seats with one name ("Hard bot") are told apart by their seat number
+  return seats.filter((x) => x.name === name).length > 1 ? `${name} ${seat + 1}` : name;
 }
 
 function sideName(side) {
@@ -431,8 +434,11 @@ function renderTray() {
   el.innerHTML = `<div class="tray-groups"><span class="tray-head"><b>Staged melds</b><span class="tray-note">laid down together${app.view.opened?.[mySide()] ? "" : `; opening needs ${fmt(openingMinimum(mySide()))}`}</span></span>${groups.map((g, i) =>
       `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: 30, fourColour: app.fourColour })).join("")}</span>` +
       `<button type="button" class="tray-x" data-untray="${i}" aria-label="return ${esc(groupText(g))} to your hand">✕</button></div>`).join("")}</div>` +
-    `<div class="tray-foot"><span class="tray-check ${check ? (check.ok ? "ok" : "bad") : ""}">${check ? (check.ok ? "✓ ready to lay down" : `✗ ${esc(check.message)}`) : "checking…"}</span>` +
-    `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>` +
+    (app.view.phase === "draw"
+      ? `<div class="tray-foot"><span class="tray-check">These go down with the pile: ${esc(check?.message || "")}</span>` +
+        `<button type="button" class="btn btn-primary" id="btn-tray-pickup" ${app.busy || !legal().pickup ? "disabled" : ""}>Pick up <kbd>P</kbd></button>`
+      : `<div class="tray-foot"><span class="tray-check ${check ? (check.ok ? "ok" : "bad") : ""}">${check ? (check.ok ? "✓ ready to lay down" : `✗ ${esc(check.message)}`) : "checking…"}</span>` +
+        `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>`) +
     `<button type="button" class="btn btn-quiet" id="btn-untray-all">Return all</button></div>`;
 }
 
@@ -567,11 +573,12 @@ function actionEnabled(id) {
   const l = legal();
   const v = app.view;
   if (isSpectator() || app.busy || !v || v.phase === "game_over" || app.waiting) return false;
+  if (sock && sock.status !== "online") return false; // nothing can be sent: no false hopes
   const sel = app.selection.size;
   switch (id) {
     case "draw": return !!l.draw;
     case "pickup": return !!l.pickup;
-    case "meld": return !!l.meld && (sel > 0 || app.tray.length > 0);
+    case "meld": return (!!l.meld || (!!l.pickup && v.phase === "draw")) && (sel > 0 || app.tray.length > 0);
     case "add": return !!l.meld && sel > 0 && !app.tray.length && app.view.melds?.[mySide()]?.some((m) => !m.book);
     case "discard": {
       if (sel !== 1 || !l.discard) return false;
@@ -890,6 +897,11 @@ async function checkTray() {
     return;
   }
   app.trayCheck = null;
+  if (app.view?.phase === "draw") {
+    app.trayCheck = { ok: null, message: "select the cards that go with the top card, then tap the pile" };
+    renderTray();
+    return;
+  }
   const move = `meld ${joinGroups(trayGroups().map(groupText))}`;
   const r = await sock.request({ type: "check", move });
   if (`meld ${joinGroups(trayGroups().map(groupText))}` !== move) return; // tray changed meanwhile
@@ -901,6 +913,11 @@ function doMeld() {
   if (!actionEnabled("meld")) return;
   const sel = selectedKeys();
   const opened = app.view.opened?.[mySide()];
+  if (app.view.phase === "draw") {
+    // before a pickup: stage the melds that go down with it, then tap the pile
+    if (sel.length) return stageSelection();
+    return doPickup();
+  }
   if (!sel.length) {
     if (app.tray.length) return sendMove(`meld ${joinGroups(trayGroups().map(groupText))}`);
     return needSelection("Select the cards to meld first.");
@@ -997,6 +1014,7 @@ async function doRematch() {
     if (!res.ok) throw new Error(data.error || `rematch failed (${res.status})`);
     const mine = data.seats?.find((s) => s.seat === app.seat) || data.seats?.find((s) => s.link);
     if (!mine?.link) throw new Error("the rematch has no link for this seat");
+    if (app.learn && params.get("learn") === "1") mine.link = mine.link.replace("#", "?learn=1#");
     location.assign(mine.link);
     if (new URL(mine.link, location.href).pathname === location.pathname) location.reload();
   } catch (err) {
@@ -1064,6 +1082,7 @@ function applyGlow() {
 
 function onState(msg) {
   const prevRound = app.view?.round;
+  const prevPhase = app.view?.phase;
   app.view = msg.view;
   app.seq = msg.seq ?? app.seq;
   if (Array.isArray(msg.presence)) app.presence = msg.presence;
@@ -1080,7 +1099,7 @@ function onState(msg) {
   for (const k of [...app.selection]) if (!keys.has(k)) app.selection.delete(k);
   const before = app.tray.length;
   app.tray = app.tray.filter((g) => g.every((k) => keys.has(k)));
-  if (app.tray.length !== before) checkTray();
+  if (app.tray.length !== before || (app.tray.length && prevPhase !== app.view.phase)) checkTray();
   if (!myTurn() && !legal().answer) {
     app.glow.clear();
     if (app.hint) {
@@ -1105,6 +1124,7 @@ function onStatus(status, detail) {
   el.textContent = text;
   el.className = `conn ${status}`;
   document.body.classList.toggle("offline", status !== "online");
+  if (app.view) renderActions();
 }
 
 function wire() {
@@ -1135,6 +1155,7 @@ function wire() {
     }
     switch (t.id) {
       case "btn-laydown": return sendMove(`meld ${joinGroups(trayGroups().map(groupText))}`);
+      case "btn-tray-pickup": return doPickup();
       case "btn-untray-all": app.tray = []; app.trayCheck = null; return renderMe();
       case "btn-continue": return doContinue();
       case "btn-rematch": return doRematch();
