@@ -190,8 +190,10 @@ export function cardSvg(code, opts = {}) {
     parts.push(shape(BLOCK_PATH, 11, 113, 14, "#fff", ' fill-rule="evenodd"'));
     parts.push(`<text x="43" y="125" font-size="13" text-anchor="middle" font-family="Liberation Sans, Arial, sans-serif" font-weight="700" fill="#fff">BLOCK</text>`);
   }
+  // label "" : the card sits in a labelled control (a hand card button), so the SVG is hidden
+  const a11y = label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${label}"`;
   return `<svg class="${classes.join(" ")}" width="${width}" height="${h}" viewBox="0 0 100 140" ` +
-    `role="img" aria-label="${label}" focusable="false">${parts.join("")}</svg>`;
+    `${a11y} focusable="false">${parts.join("")}</svg>`;
 }
 
 export function cardBack({ width = 64, label = "card, face down" } = {}) {

@@ -464,8 +464,9 @@ function hintedKeys() {
     const k = w.toUpperCase() === "T" ? "10" : w.toUpperCase() === "3" ? "B3" : w.toUpperCase();
     want[k] = (want[k] || 0) + 1;
   }
-  if (app.hint.move.startsWith("pickup")) {
-    // the top card joins the first group: one fewer of its kind comes from the hand
+  const top = app.view?.discard?.top;
+  if (app.hint.move.startsWith("pickup") && top && want[kindOf(top)] > 0) {
+    want[kindOf(top)] -= 1; // the top card joins the first group of its kind: not from the hand
   }
   const out = new Set();
   for (const e of handEntries()) {
@@ -757,7 +758,8 @@ function statsTable(stats) {
   if (!Array.isArray(stats) || !stats.length) return "";
   const cols = [];
   for (const row of stats) for (const k of Object.keys(row)) if (!["seat", "name", "side"].includes(k) && !cols.includes(k)) cols.push(k);
-  const label = (k) => k.replace(/_/g, " ");
+  const names = { pickups: "pile pickups", books: "books made", melded: "points melded" };
+  const label = (k) => names[k] || k.replace(/_/g, " ");
   return `<table class="stats"><caption>Player statistics</caption><thead><tr><th scope="col">Player</th>${cols.map((c) => `<th scope="col">${esc(label(c))}</th>`).join("")}</tr></thead>` +
     `<tbody>${stats.map((r) => `<tr><th scope="row">${esc(r.name || seatName(r.seat))}</th>${cols.map((c) => `<td class="num">${typeof r[c] === "boolean" ? (r[c] ? "yes" : "no") : fmt(r[c])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
 }
@@ -781,7 +783,8 @@ function renderOverlay() {
   if (over) {
     const totals = last.totals || [];
     const best = Math.max(...totals);
-    const winners = totals.map((t, i) => (t === best ? i : -1)).filter((i) => i >= 0);
+    const winners = Array.isArray(v.winners) && v.winners.length ? v.winners :
+      totals.map((t, i) => (t === best ? i : -1)).filter((i) => i >= 0);
     const mine = winners.includes(mySide()) && !isSpectator();
     const seatsOf = (side) => Array.from({ length: players() }, (_, s) => s).filter((s) => sideOf(s) === side);
     let title;
