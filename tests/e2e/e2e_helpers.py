@@ -338,10 +338,14 @@ class Seat:
                     return False
                 last: list[str] = [discard] if discard else []
             else:
-                melded = groups if discard else groups[:-1]
-                if not all(self.meld_group(g) for g in melded):
-                    return False
-                last = [discard] if discard else groups[-1].kinds
+                # meld group by group; one that would leave fewer than two cards is staged
+                # (M does that then), and Go out lays the staged groups down
+                left = len(self.hand())
+                for g in sorted(groups, key=lambda g: g.target is None):
+                    left -= len(g.kinds)
+                    if not (self.meld_group(g) if left >= 2 else self.stage(g)):
+                        return False
+                last = [discard] if discard else []
             if last and not self.select(last):
                 return False
             return self.act("goout")
@@ -385,3 +389,28 @@ def shoot(page: Page, out: Path, name: str, *, full: bool = False) -> Path:
     path = out / f"{name}.png"
     page.screenshot(path=str(path), full_page=full, animations="disabled", caret="hide")
     return path
+
+
+def to_act(observer: Seat, people: set[int]) -> int | None:
+    """Once one of ``people`` is to act (or the round is over, None), as ``observer``'s page
+    sees the table."""
+    handle = observer.page.wait_for_function(
+        """(people) => { const a = window.handfoot.app, v = a.view;
+          if (!v) return null;
+          if (v.phase === 'game_over' || a.waiting) return {over: true};
+          return people.includes(v.to_act) ? {seat: v.to_act} : null; }""",
+        arg=sorted(people), timeout=30_000)
+    value = handle.json_value()
+    return None if value.get("over") else int(value["seat"])
+
+
+def play_table(seats: dict[int, Seat], decisions: int = 600) -> int:
+    """Several people at one table, each by hints through their own page, until the round
+    is over or ``decisions`` were made; returns the decisions made."""
+    observer = next(iter(seats.values()))
+    for n in range(decisions):
+        seat = to_act(observer, set(seats))
+        if seat is None:
+            return n
+        seats[seat].take_turn()
+    return decisions

@@ -79,7 +79,7 @@ export const KEYS = [
   ["Enter or Space", "select or unselect the card"],
   ["D", "draw from the stock"],
   ["P", "pick up the discard pile (with the selected cards)"],
-  ["M", "meld the selected cards; before your side opens, or before a pickup, M stages them and lays them down together (M with nothing selected)"],
+  ["M", "meld the selected cards; before your side opens, or before a pickup, M stages them and lays them down together (M with nothing selected); a meld that would leave you fewer than 2 cards is staged for going out"],
   ["A", "add the selected cards to the glowing meld"],
   ["X", "discard the selected card"],
   ["G", "go out (staged melds, then the selected card as the discard)"],

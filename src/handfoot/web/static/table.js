@@ -929,6 +929,12 @@ function doMeld() {
     stageSelection();
     return null;
   }
+  if (legal().go_out && handEntries().length - sel.length < 2) {
+    // a meld leaving fewer than two cards is only allowed as part of going out: stage it,
+    // and Go out lays the staged melds down with the selected discard
+    if (stageSelection()) setMessage("info", "Staged: these cards go down when you go out. Select your discard (if any) and press <b>Go out</b> <kbd>G</kbd>.");
+    return null;
+  }
   const codes = selectedCodes();
   const rank = groupRank(codes);
   if (rank === "mixed") {

@@ -1,0 +1,67 @@
+"""Two people as partners, each in their own browser context: one asks "May I go out?",
+the other answers in the dialog on their own page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from e2e_helpers import Seat, new_game, split_hint, to_act
+from playwright.sync_api import expect
+
+EASY_OUT = {"hand_size": 7, "foot_size": 5, "clean_books_to_go_out": 0,
+            "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0,
+            "partner_condition": "none"}
+
+
+def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -> None:
+    game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
+                    overrides=EASY_OUT, seats=[
+                        {"kind": "human", "name": "Grandma"},
+                        {"kind": "bot", "level": "random"},
+                        {"kind": "human", "name": "Sam"},
+                        {"kind": "bot", "level": "random"}])
+    seats: dict[int, Seat] = {}
+    for i, mode in ((0, "click"), (2, "keys")):
+        page = new_context().new_page()
+        page.goto(game["seats"][i]["link"])
+        seats[i] = Seat(page, mode)
+        seats[i].wait_ready()
+    # each sees the other connected
+    expect(seats[0].page.locator('.seat-panel:has-text("Sam") .presence')).to_have_text("online")
+    expect(seats[2].page.locator('.seat-panel:has-text("Grandma") .presence')) \
+        .to_have_text("online")
+
+    asked = answered = 0
+    for _ in range(400):
+        who = to_act(seats[0], {0, 2})
+        if who is None:
+            break
+        me, partner = seats[who], seats[2 - who]
+        point = me.wait_point()
+        if point == "over":
+            break
+        move = me.hint()
+        kind = split_hint(move)[0]
+        if point == "answer":
+            # the question arrived as a dialog on this page, naming the partner
+            asker = "Sam" if who == 0 else "Grandma"
+            expect(me.page.locator("#dlg-ask")).to_be_visible()
+            expect(me.page.locator("#ask-text")).to_have_text(f"{asker} asks: may I go out?")
+            assert me.answer(kind == "yes")
+            answered += 1
+            if kind == "yes":
+                break
+            continue
+        if not me.do(move):
+            me.fallback(move)
+            continue
+        if kind == "goout":
+            asked += 1
+            # the asker waits for the answer; the partner's page shows the question
+            expect(me.page.locator("#status")).to_contain_text("answer")
+            expect(partner.page.locator("#dlg-ask")).to_be_visible()
+    print(asked, answered, seats[0].hints, seats[2].hints, seats[0].fallbacks, seats[2].fallbacks)
+    assert asked >= 1 and answered >= 1
+    for seat in seats.values():
+        expect(seat.page.locator("#overlay table.breakdown")).to_be_visible()
+        expect(seat.page.locator("#overlay")).to_contain_text("went out")
