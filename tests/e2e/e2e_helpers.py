@@ -322,9 +322,13 @@ class Seat:
             assert discard is not None
             return self.select([discard]) and self.act("discard")
         if kind == "pickup":
+            # the melds that go down with the pickup are staged first (M), then the cards
+            # that go with the top card are selected and the pile taken (P)
             first = groups[0] if groups else Group([])
-            if len(groups) > 1:
-                self.fallbacks.append(f"{move}: the page picks up with one group only")
+            for g in groups[1:]:
+                if not self.stage(g):
+                    self.fallbacks.append(f"{move}: {g.kinds} not all in the hand")
+                    break
             if not self.select(first.kinds):
                 return False
             return self.act("pickup")

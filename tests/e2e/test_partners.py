@@ -8,7 +8,7 @@ from typing import Any
 from e2e_helpers import Seat, new_game, split_hint, to_act
 from playwright.sync_api import expect
 
-EASY_OUT = {"hand_size": 7, "foot_size": 5, "clean_books_to_go_out": 0,
+EASY_OUT = {"hand_size": 5, "foot_size": 3, "clean_books_to_go_out": 0,
             "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0,
             "partner_condition": "none"}
 
@@ -16,9 +16,9 @@ EASY_OUT = {"hand_size": 7, "foot_size": 5, "clean_books_to_go_out": 0,
 def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -> None:
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                     overrides=EASY_OUT, seats=[
-                        {"kind": "human", "name": "Grandma"},
+                        {"kind": "human", "name": "Nan"},
                         {"kind": "bot", "level": "random"},
-                        {"kind": "human", "name": "Sam"},
+                        {"kind": "human", "name": "Lily"},
                         {"kind": "bot", "level": "random"}])
     seats: dict[int, Seat] = {}
     for i, mode in ((0, "click"), (2, "keys")):
@@ -27,8 +27,8 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -
         seats[i] = Seat(page, mode)
         seats[i].wait_ready()
     # each sees the other connected
-    expect(seats[0].page.locator('.seat-panel:has-text("Sam") .presence')).to_have_text("online")
-    expect(seats[2].page.locator('.seat-panel:has-text("Grandma") .presence')) \
+    expect(seats[0].page.locator('.seat-panel:has-text("Lily") .presence')).to_have_text("online")
+    expect(seats[2].page.locator('.seat-panel:has-text("Nan") .presence')) \
         .to_have_text("online")
 
     asked = answered = 0
@@ -44,7 +44,7 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -
         kind = split_hint(move)[0]
         if point == "answer":
             # the question arrived as a dialog on this page, naming the partner
-            asker = "Sam" if who == 0 else "Grandma"
+            asker = "Lily" if who == 0 else "Nan"
             expect(me.page.locator("#dlg-ask")).to_be_visible()
             expect(me.page.locator("#ask-text")).to_have_text(f"{asker} asks: may I go out?")
             assert me.answer(kind == "yes")
@@ -60,7 +60,6 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -
             # the asker waits for the answer; the partner's page shows the question
             expect(me.page.locator("#status")).to_contain_text("answer")
             expect(partner.page.locator("#dlg-ask")).to_be_visible()
-    print(asked, answered, seats[0].hints, seats[2].hints, seats[0].fallbacks, seats[2].fallbacks)
     assert asked >= 1 and answered >= 1
     for seat in seats.values():
         expect(seat.page.locator("#overlay table.breakdown")).to_be_visible()

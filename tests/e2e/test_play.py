@@ -1,4 +1,5 @@
-"""A whole one-round game in the browser, as the person against three bots."""
+"""A whole one-round game in the browser, as the person against three bots: by clicks and
+by keys, to the round's breakdown."""
 
 from __future__ import annotations
 
@@ -8,22 +9,37 @@ import pytest
 from e2e_helpers import Seat, new_game
 from playwright.sync_api import expect
 
-QUICK = {"hand_size": 7, "foot_size": 5, "clean_books_to_go_out": 0,
+QUICK = {"hand_size": 5, "foot_size": 3, "clean_books_to_go_out": 0,
          "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0, "partner_condition": "none"}
+"""Small packets and no books needed: a round of a couple of dozen decisions."""
+
+# the names pick the deal (see e2e_server.py); these deals have the person pick up the pile
+# and go out with several melds and a discard (clicks), or two melds and a discard (keys)
+NAMES = {"click": "Kim", "keys": "Lou"}
 
 
 @pytest.mark.parametrize("mode", ["click", "keys"])
 def test_one_round_against_three_bots(new_context: Any, live_server: str, mode: str) -> None:
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
-                    overrides=QUICK, seats=[{"kind": "human", "name": "Ann"}]
+                    overrides=QUICK, seats=[{"kind": "human", "name": NAMES[mode]}]
                     + [{"kind": "bot", "level": "hard"}] * 3)
     page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(game["seats"][0]["link"])
     seat = Seat(page, mode)
     seat.wait_ready()
+    expect(page.locator("#conn")).to_have_text("connected")
     seat.play_until_over()
+    assert seat.moves_sent >= 5
+    assert not [f for f in seat.fallbacks if f.startswith("refused")], seat.fallbacks
+    # the round's breakdown: a line per score item for both sides, the totals, the chart
     overlay = page.locator("#overlay")
     expect(overlay).to_be_visible()
-    expect(overlay.locator("table.breakdown")).to_be_visible()
-    expect(overlay.locator("svg").first).to_be_visible()
-    print(mode, seat.moves_sent, seat.fallbacks, seat.hints)
+    table = overlay.locator("table.breakdown")
+    expect(table).to_be_visible()
+    expect(table.locator("thead th")).to_have_count(3)
+    expect(table.locator("tfoot")).to_contain_text("Game total")
+    expect(overlay.locator(".tb-chart-box svg").first).to_be_visible()
+    expect(overlay.locator("#btn-rematch")).to_be_visible()
+    assert not errors, errors

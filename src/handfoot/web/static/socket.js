@@ -19,6 +19,10 @@ export class GameSocket {
     this.ws = null;
     this.attempt = 0;
     this.nextId = 1;
+    // request ids are unique across page loads too: the server answers a repeated id
+    // with the ack of the move it first came with (a reloaded page starting again at c1
+    // had its moves taken for duplicates and silently dropped)
+    this.idPrefix = `c${Math.random().toString(36).slice(2, 10)}-`;
     this.pending = new Map(); // id -> {resolve, timer}
     this.closedByUs = false;
     this.pingTimer = null;
@@ -96,7 +100,7 @@ export class GameSocket {
 
   /** Send a message with a fresh id; resolves with the reply frame carrying that id. */
   request(msg) {
-    const id = `c${this.nextId++}`;
+    const id = `${this.idPrefix}${this.nextId++}`;
     const full = { ...msg, id };
     if (msg.type === "move") full.seq = this.seq;
     return new Promise((resolve) => {
