@@ -14,8 +14,8 @@ import argparse
 import statistics
 import time
 
-from handfoot.bots import BOTS, make_bot
 from handfoot.engine import GameState
+from handfoot.registry import BOTS, make_bot
 from handfoot.rules import DEFAULT_PROFILE, load_profile
 from handfoot.sim import derive_seed
 

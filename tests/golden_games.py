@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handfoot.bots import make_bot
 from handfoot.engine import GameState
 from handfoot.record import GameRecorder, to_json
+from handfoot.registry import make_bot
 from handfoot.rules import builtin_profile_names, load_profile
 from handfoot.sim import derive_seed, play_game
 

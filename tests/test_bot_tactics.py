@@ -6,11 +6,12 @@ moves it committed.
 
 from __future__ import annotations
 
-from handfoot import cards
+from handfoot import bots, cards
 from handfoot import moves as mv
-from handfoot.bots import Bot, make_bot
+from handfoot.bots import Bot
 from handfoot.engine import GameState, Phase
 from handfoot.moves import WILD_MELD
+from handfoot.registry import make_bot
 from positions import position
 
 P13 = "partnership-13"
@@ -112,3 +113,28 @@ def test_partner_answers_yes_unless_behind_with_a_costly_hand() -> None:
     heavy.apply(mv.parse_move("goout 9 9 9 9 discard 5"))
     heavy.apply_action(make_bot("hard", 1).choose(heavy.view(2)))
     assert not heavy.results and heavy.to_act == 0  # no: seat 1 plays on
+
+
+def test_go_out_judgement_is_the_engines() -> None:
+    """The bots judge the books needed to go out by the engine's rule: a clean book never
+    stands in for a dirty one, and Hand, Knee & Foot needs clean books of 5s and 7s that do
+    not count as its clean book (``special_books_to_go_out``). Seat 1 holds 9 9 9 in its
+    last packet, its partner has played from the Foot, so only the books decide."""
+    hkf_no_specials = ["K K K K K K K", "Q Q Q Q Q Q Q", "J J J J J 2 2", "2 2 2 JK JK JK JK"]
+    hkf_ready = ["5 5 5 5 5 5 5", "7 7 7 7 7 7 7", "K K K K K K K", "J J J J J 2 2",
+                 "2 2 2 JK JK JK JK"]
+    three_clean_one_dirty = ["K K K K K K K", "Q Q Q Q Q Q Q", "A A A A A A A",
+                             "J J J J J 2 2", "2 2 2 JK JK JK JK"]
+    cases = [(P13, READY, True), (P13, three_clean_one_dirty, False),
+             ("hand-knee-foot", hkf_ready, True), ("hand-knee-foot", hkf_no_specials, False)]
+    nine = cards.parse_kind("9")
+    for name, table, ready in cases:
+        state = position(name, phase=Phase.PLAY, hands={0: "9 9 9"}, melds={0: table},
+                         in_foot=[0, 2], foot_played=[0, 2], foot_turn_done=[0, 2],
+                         knee_picked=[0, 2])
+        view = state.view(0)
+        assert bots._may_go_out(view, [mv.MeldGroup(nine, 3)]) is ready, name
+        reason = state.check(mv.GoOut((mv.MeldGroup(nine, 3),)))
+        assert (reason is None) is ready, (name, reason)
+        if not ready:
+            assert "to go out your side needs" in str(reason)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from handfoot import moves as mv
-from handfoot.bots import BOTS, Bot, make_bot
+from handfoot.bots import Bot
 from handfoot.engine import GameState, PlayerView
+from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, builtin_profile_names, load_profile
 from handfoot.sim import derive_seed, play_game, simulate
 

@@ -8,8 +8,12 @@ from pathlib import Path
 
 import pytest
 
+import handfoot
 import handfoot.cards
+import handfoot.registry
 import handfoot.rules
+import handfoot.table
+import handfoot.wording
 from handfoot.rulebook import profiles_markdown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -28,7 +32,8 @@ def test_doc_examples_run(name: str) -> None:
         exec(compile(block, f"{name}", "exec"), namespace)
 
 
-@pytest.mark.parametrize("module", [handfoot.cards, handfoot.rules])
+@pytest.mark.parametrize("module", [handfoot, handfoot.cards, handfoot.rules, handfoot.wording,
+                                    handfoot.table, handfoot.registry])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0

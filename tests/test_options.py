@@ -23,10 +23,10 @@ import pytest
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import make_bot
 from handfoot.cards import BLACK_THREE, KING, RED_THREE, SEVEN
 from handfoot.engine import GameState, IllegalMoveError, Phase, RoundResult, SideScore
 from handfoot.moves import WILD_MELD, Discard, Draw, GoOut, parse_move
+from handfoot.registry import make_bot
 from handfoot.rules import (
     FIELDS,
     OPTIONS,

@@ -418,7 +418,7 @@ def test_bad_profile_layout_and_seats_are_rejected() -> None:
     message = read_error(edited(lambda d: d["profile"]["overrides"].update(roundz=2)))
     assert message.startswith("profile.overrides: roundz: unknown parameter; did you mean")
     message = read_error(edited(lambda d: d["profile"].update(name="partnership-13")))
-    assert message.startswith("layout: partnership-13 is played as 2x2, not 2x1")
+    assert message.startswith("layout: partnership-13 is played as 2x2 (4 players), not 2x1")
     message = read_error(edited(lambda d: d["seats"][1].update(side=0)))
     assert message.startswith("seats[1].side: in a 2x1 game seat index 1 plays for side 1")
     message = read_error(edited(lambda d: d.update(layout="two")))

@@ -10,8 +10,9 @@ import pytest
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import Bot, HardBot, make_bot
+from handfoot.bots import Bot, HardBot
 from handfoot.engine import GameState, Phase, PlayerView
+from handfoot.registry import make_bot
 from handfoot.rules import Layout, builtin_profile_names, load_profile
 from handfoot.search import SCOPES, ExpertBot, determinize, unseen_faces
 from handfoot.sim import play_game
@@ -150,10 +151,10 @@ def test_registered_by_name() -> None:
     assert bot.name == "expert" and isinstance(bot, ExpertBot)
 
 
-@pytest.mark.parametrize("first", ["handfoot.search", "handfoot.bots"])
+@pytest.mark.parametrize("first", ["handfoot.search", "handfoot.bots", "handfoot.registry"])
 def test_either_module_may_be_imported_first(first: str) -> None:
     code = (f"import {first}\n"
-            "from handfoot.bots import BOTS, make_bot\n"
+            "from handfoot.registry import BOTS, make_bot\n"
             "from handfoot.search import ExpertBot\n"
             "assert BOTS['expert'] is ExpertBot\n"
             "assert isinstance(make_bot('expert', 1), ExpertBot)\n")

@@ -58,9 +58,10 @@ def test_singles_layout_one_seat_per_side() -> None:
 
 
 def test_three_bots_round_robin(monkeypatch: pytest.MonkeyPatch) -> None:
-    from handfoot import bots as bots_module
+    from handfoot import registry
+    from handfoot.bots import RandomBot
 
-    monkeypatch.setitem(bots_module.BOTS, "random2", bots_module.RandomBot)
+    monkeypatch.setitem(registry.BOTS, "random2", RandomBot)
     profile = load_profile("partnership-13", overrides=SHORT)
     result = run_tournament(profile, ["easy", "random", "random2"], 2, 11)
     assert [p.bots for p in result.pairings] == [

@@ -21,7 +21,6 @@ import pytest
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import make_bot
 from handfoot.engine import (
     GameState,
     Phase,
@@ -29,6 +28,7 @@ from handfoot.engine import (
     deal_round,
 )
 from handfoot.moves import WILD_MELD, parse_move
+from handfoot.registry import make_bot
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import play_game
 from positions import faces, must_fail, only_result, pass_turn, play, position
@@ -258,7 +258,7 @@ def test_a47_teams_play_with_equal_teams_only() -> None:
         state = GameState.new(p, layout=layout, seed=1)
         assert len(state.all_faces()) == 54 * (layout.players + 1)
         pass_turn(state)
-    with pytest.raises(ValueError, match="played by"):
+    with pytest.raises(ValueError, match="played as"):
         GameState.new(p, layout=Layout(5, 1), seed=1)
 
 

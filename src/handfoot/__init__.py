@@ -1,3 +1,141 @@
-"""handfoot: the card game Hand and Foot, with every table's house rules as data."""
+"""handfoot: the card game Hand and Foot, with every table's house rules as data.
 
-__version__ = "0.1.0"
+The package's face, as ``chess`` and ``pokerkit`` have one: the rule profiles, the game
+state and its moves, records, bots and simulation, importable from ``handfoot`` itself.
+
+>>> import handfoot
+>>> state = handfoot.GameState.new(handfoot.load_profile("biegames"), seed=42)
+>>> state.apply(handfoot.parse_move("draw"))
+>>> state.phase is handfoot.Phase.PLAY
+True
+
+Nothing here imports Rich (the terminal game), a web framework or an RL framework: those
+live in :mod:`handfoot.terminal`, :mod:`handfoot.web` and :mod:`handfoot.rl`.
+"""
+
+__version__ = "0.1.0"  # first: handfoot.record reads it while the imports below run
+
+from handfoot.bots import Bot
+from handfoot.cards import CardError, Face, Kind, face_name, parse_face, parse_kind
+from handfoot.engine import (
+    Deal,
+    DealError,
+    GameState,
+    IllegalMoveError,
+    Phase,
+    PlayerView,
+    RoundEnd,
+    RoundResult,
+    ScoreLine,
+    SideScore,
+    TableMeld,
+    check_deal,
+    deal_round,
+)
+from handfoot.moves import (
+    NUM_ACTIONS,
+    ActionId,
+    Answer,
+    Discard,
+    Draw,
+    GoOut,
+    Knock,
+    Meld,
+    MeldGroup,
+    Move,
+    MoveSyntaxError,
+    Pickup,
+    PickUpKnee,
+    PlayerMove,
+    Undo,
+    action_name,
+    format_move,
+    parse_move,
+)
+from handfoot.record import GameRecord, GameRecorder, RecordError, from_json, replay, to_json
+from handfoot.registry import BOTS, make_bot
+from handfoot.rules import (
+    FinalDiscard,
+    FirstPlayer,
+    Layout,
+    PartnerCondition,
+    PickupExistingMeld,
+    PickupOpeningCounts,
+    PickupWildTop,
+    Profile,
+    ProfileError,
+    Seat,
+    Side,
+    builtin_profile_names,
+    load_profile,
+)
+from handfoot.sim import GameSummary, play_game, simulate
+from handfoot.table import BookKind, Books
+
+__all__ = [
+    "BOTS",
+    "NUM_ACTIONS",
+    "ActionId",
+    "Answer",
+    "BookKind",
+    "Books",
+    "Bot",
+    "CardError",
+    "Deal",
+    "DealError",
+    "Discard",
+    "Draw",
+    "Face",
+    "FinalDiscard",
+    "FirstPlayer",
+    "GameRecord",
+    "GameRecorder",
+    "GameState",
+    "GameSummary",
+    "GoOut",
+    "IllegalMoveError",
+    "Kind",
+    "Knock",
+    "Layout",
+    "Meld",
+    "MeldGroup",
+    "Move",
+    "MoveSyntaxError",
+    "PartnerCondition",
+    "Phase",
+    "PickUpKnee",
+    "Pickup",
+    "PickupExistingMeld",
+    "PickupOpeningCounts",
+    "PickupWildTop",
+    "PlayerMove",
+    "PlayerView",
+    "Profile",
+    "ProfileError",
+    "RecordError",
+    "RoundEnd",
+    "RoundResult",
+    "ScoreLine",
+    "Seat",
+    "Side",
+    "SideScore",
+    "TableMeld",
+    "Undo",
+    "__version__",
+    "action_name",
+    "builtin_profile_names",
+    "check_deal",
+    "deal_round",
+    "face_name",
+    "format_move",
+    "from_json",
+    "load_profile",
+    "make_bot",
+    "parse_face",
+    "parse_kind",
+    "parse_move",
+    "play_game",
+    "replay",
+    "simulate",
+    "to_json",
+]

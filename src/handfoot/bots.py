@@ -2,21 +2,39 @@
 
 A bot sees only its own seat's :class:`~handfoot.engine.PlayerView` (never the state), so
 it cannot read a hidden card, and answers with one integer action from
-``view.legal_actions``.
+``view.legal_actions``. :mod:`handfoot.registry` names every level (``make_bot``).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.cards import JOKER, RANKS, TWO
 from handfoot.engine import Phase, PlayerView, TableMeld
 from handfoot.moves import WILD_MELD, MeldGroup
+from handfoot.rules import FinalDiscard, PickupExistingMeld
+from handfoot.table import count_books, missing_books
 
-__all__ = ["BOTS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "make_bot"]
+__all__ = ["Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot"]
+
+if TYPE_CHECKING:
+    from handfoot.registry import BOTS as BOTS  # see __getattr__
+    from handfoot.registry import make_bot as make_bot
+
+
+def __getattr__(name: str) -> object:
+    """``BOTS`` and ``make_bot`` live in :mod:`handfoot.registry`, above every bot. Their
+    old names here are served from there, lazily, only until the web server's modules
+    import them from the registry; nothing else uses them (the layering test allows this
+    one upward import and no other)."""
+    if name in ("BOTS", "make_bot"):
+        from handfoot import registry
+
+        return getattr(registry, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Bot(Protocol):
@@ -132,9 +150,9 @@ class EasyBot:
         in_last = view.in_foot[view.seat]
         left = len(view.hand) - used
         if in_last and left <= 1:
-            if left == 0 and p.final_discard != "required":
+            if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
                 return [*_stage_actions(groups), mv.GO_OUT]
-            if left == 1 and p.final_discard != "forbidden":
+            if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
                 rest = [k for k in range(cards.RED_THREE)
                         if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
                 if rest:
@@ -419,15 +437,15 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     return out if _opens(view, out, top_kind) else []
 
 
-def _books_after(view: PlayerView, groups: list[MeldGroup]) -> tuple[int, int, int]:
-    """Clean, dirty and all-wild books the side would hold after ``groups``."""
-    p = view.profile
-    bs = p.book_size
-    clean = dirty = wildb = 0
+def _table_after(view: PlayerView, groups: list[MeldGroup]) -> list[tuple[int, int, int]]:
+    """The side's melds as ``(target, naturals, wilds)`` once ``groups`` are laid: each
+    group's cards go onto the side's latest unfinished meld of its target, or start one."""
+    bs = view.profile.book_size
     added: dict[int, tuple[int, int]] = {}
     for g in groups:
         n, w = added.get(g.target, (0, 0))
         added[g.target] = (n + g.naturals, w + g.wilds)
+    out: list[tuple[int, int, int]] = []
     seen: set[int] = set()
     for m in reversed(view.melds[view.side]):
         n, w = m.naturals, m.wilds
@@ -435,32 +453,16 @@ def _books_after(view: PlayerView, groups: list[MeldGroup]) -> tuple[int, int, i
             a = added.pop(m.target)
             n, w = n + a[0], w + a[1]
         seen.add(m.target)
-        if n + w >= bs:
-            if m.target == WILD_MELD:
-                wildb += 1
-            elif w == 0:
-                clean += 1
-            else:
-                dirty += 1
-    for target, (n, w) in added.items():
-        if n + w >= bs:
-            if target == WILD_MELD:
-                wildb += 1
-            elif w == 0:
-                clean += 1
-            else:
-                dirty += 1
-    return clean, dirty, wildb
+        out.append((m.target, n, w))
+    out.extend((target, n, w) for target, (n, w) in added.items())
+    return out
 
 
 def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
+    """Whether the side would hold the books it needs to go out once ``groups`` are laid
+    (the engine's own rule: :func:`handfoot.table.missing_books`)."""
     p = view.profile
-    clean, dirty, wildb = _books_after(view, groups)
-    if clean < p.clean_books_to_go_out:
-        return False
-    if clean + dirty < p.clean_books_to_go_out + p.dirty_books_to_go_out:
-        return False
-    return not (p.all_wild_melds and wildb < p.wild_books_to_go_out)
+    return not missing_books(p, count_books(p, _table_after(view, groups)))
 
 
 class NormalBot(EasyBot):
@@ -561,7 +563,7 @@ class NormalBot(EasyBot):
                 return []
             if p.pickup_needs_pair and counts[top] < 2:
                 return []
-            if p.pickup_existing_meld == "complete_and_start":
+            if p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     plans.append([*_stage_actions(groups), mv.PICKUP])
@@ -586,9 +588,9 @@ class NormalBot(EasyBot):
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
-                if left == 0 and p.final_discard != "required":
+                if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
                     plans.append([*_stage_actions(groups), mv.GO_OUT])
-                if left == 1 and p.final_discard != "forbidden" and rest:
+                if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and rest:
                     plans.append([*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]])
             elif groups:
                 plans.append([*_stage_actions(groups), mv.CONFIRM])
@@ -651,7 +653,7 @@ class NormalBot(EasyBot):
 
 
 def _allows_existing(view: PlayerView) -> bool:
-    return view.profile.pickup_existing_meld != "forbidden"
+    return view.profile.pickup_existing_meld != PickupExistingMeld.FORBIDDEN
 
 
 class HardBot(NormalBot):
@@ -780,25 +782,3 @@ class HardBot(NormalBot):
         if self._unseen(view, kind) <= 1:
             risk -= 20.0  # nobody else can hold a pair of it
         return risk
-
-
-BOTS: dict[str, type[RandomBot] | type[EasyBot]] = {
-    "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot}
-"""Bot levels by name."""
-
-
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (``random``), seeded for reproducible play."""
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
-
-
-def _register_expert() -> None:
-    """The search bot lives in :mod:`handfoot.search`, which imports this module and adds
-    itself to :data:`BOTS` when it is defined (whichever of the two is imported first)."""
-    import handfoot.search  # noqa: F401
-
-
-_register_expert()

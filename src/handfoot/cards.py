@@ -22,7 +22,12 @@ followed by a suit ``C``, ``D``, ``H``, ``S`` (the symbols ``♣ ♦ ♥ ♠`` a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Final, TypeAlias
+
+Kind: TypeAlias = int
+"""One of the 15 kinds the rules see, 0 to 14 (:data:`FOUR` ... :data:`RED_THREE`)."""
+Face: TypeAlias = int
+"""A physical card: ``suit * 13 + rank index`` (0 to 51), or :data:`JOKER_FACE`."""
 
 # --- kinds -----------------------------------------------------------------------------
 
@@ -62,7 +67,7 @@ KIND_CODES: Final = (
 """Short codes for kinds, used in move notation."""
 
 
-def is_wild(kind: int) -> bool:
+def is_wild(kind: Kind) -> bool:
     """True for the two and the joker."""
     return kind in (TWO, JOKER)
 
@@ -77,7 +82,7 @@ JOKER_FACE: Final = 52
 NUM_FACES: Final = 53
 
 
-def _kind_of_face(face: int) -> int:
+def _kind_of_face(face: Face) -> Kind:
     if face == JOKER_FACE:
         return JOKER
     suit, rank = divmod(face, 13)
@@ -89,22 +94,22 @@ def _kind_of_face(face: int) -> int:
     return "456789TJQKA".index(ch)
 
 
-FACE_KIND: Final[tuple[int, ...]] = tuple(_kind_of_face(f) for f in range(NUM_FACES))
+FACE_KIND: Final[tuple[Kind, ...]] = tuple(_kind_of_face(f) for f in range(NUM_FACES))
 """The kind of each face."""
 
-KIND_FACES: Final[tuple[tuple[int, ...], ...]] = tuple(
+KIND_FACES: Final[tuple[tuple[Face, ...], ...]] = tuple(
     tuple(f for f in range(NUM_FACES) if FACE_KIND[f] == k) for k in range(NUM_KINDS)
 )
 """The faces of each kind, in the fixed order used to pick a physical card for a kind:
 clubs, diamonds, hearts, spades."""
 
 
-def kind_of(face: int) -> int:
+def kind_of(face: Face) -> Kind:
     """The kind of a face."""
     return FACE_KIND[face]
 
 
-def face_name(face: int) -> str:
+def face_name(face: Face) -> str:
     """The notation of a face: ``KS``, ``TD``, ``JK``."""
     if face == JOKER_FACE:
         return "JK"
@@ -112,7 +117,7 @@ def face_name(face: int) -> str:
     return RANK_CHARS[rank] + SUITS[suit]
 
 
-def face_label(face: int) -> str:
+def face_label(face: Face) -> str:
     """A face for people: ``K♠``, ``10♦``, ``Joker``."""
     if face == JOKER_FACE:
         return "Joker"
@@ -125,7 +130,7 @@ class CardError(ValueError):
     """A card or card list in the text notation could not be read."""
 
 
-def parse_face(text: str) -> int:
+def parse_face(text: str) -> Face:
     """Read one card in the notation (``KS``, ``10D``, ``2♣``, ``JK``)."""
     t = text.strip().upper()
     if t in ("JK", "JOKER", "*"):
@@ -146,18 +151,18 @@ def parse_face(text: str) -> int:
     return suit * 13 + RANK_CHARS.index(rank_text)
 
 
-def parse_faces(text: str | Iterable[str]) -> list[int]:
+def parse_faces(text: str | Iterable[str]) -> list[Face]:
     """Read a list of cards separated by spaces or commas (or given as strings)."""
     items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     return [parse_face(item) for item in items]
 
 
-def format_faces(faces: Iterable[int]) -> str:
+def format_faces(faces: Iterable[Face]) -> str:
     """Cards in the notation, separated by spaces."""
     return " ".join(face_name(f) for f in faces)
 
 
-def parse_kind(text: str) -> int:
+def parse_kind(text: str) -> Kind:
     """Read a kind: a rank (``K``, ``10``, ``T``), ``2``, ``JK``/``joker``, ``B3`` (or ``3``),
     ``R3``.
 
@@ -182,13 +187,13 @@ def parse_kind(text: str) -> int:
 # --- shoes -----------------------------------------------------------------------------
 
 
-def build_shoe(decks: int, jokers_per_deck: int) -> list[int]:
+def build_shoe(decks: int, jokers_per_deck: int) -> list[Face]:
     """All faces of a multi-deck shoe, in a fixed (unshuffled) order."""
     one_deck = list(range(52)) + [JOKER_FACE] * jokers_per_deck
     return one_deck * decks
 
 
-def kind_counts(faces: Iterable[int]) -> list[int]:
+def kind_counts(faces: Iterable[Face]) -> list[int]:
     """A vector of 15 counts, one per kind."""
     counts = [0] * NUM_KINDS
     for f in faces:
@@ -196,7 +201,7 @@ def kind_counts(faces: Iterable[int]) -> list[int]:
     return counts
 
 
-def face_counts(faces: Iterable[int]) -> list[int]:
+def face_counts(faces: Iterable[Face]) -> list[int]:
     """A vector of 53 counts, one per face."""
     counts = [0] * NUM_FACES
     for f in faces:
@@ -204,7 +209,7 @@ def face_counts(faces: Iterable[int]) -> list[int]:
     return counts
 
 
-def faces_from_counts(counts: Sequence[int]) -> list[int]:
+def faces_from_counts(counts: Sequence[int]) -> list[Face]:
     """The faces of a face-count vector, in face order."""
     out: list[int] = []
     for f, n in enumerate(counts):

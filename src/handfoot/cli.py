@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from handfoot import __version__, rulebook
-from handfoot.bots import BOTS, make_bot
 from handfoot.engine import GameState
 from handfoot.record import (
     GameRecord,
@@ -26,6 +25,7 @@ from handfoot.record import (
     replay_command,
     to_json,
 )
+from handfoot.registry import BOTS, make_bot
 from handfoot.rules import (
     DEFAULT_PROFILE,
     OPTIONS,
@@ -66,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_commands(commands)
     add_tournament_command(commands)
     add_play_command(commands)
+    add_serve_command(commands)
     return parser
 
 
@@ -282,9 +283,10 @@ def _profile_and_layout(args: argparse.Namespace) -> tuple[Profile, Layout]:
         layout = Layout.parse(args.layout) if args.layout else profile.layout
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if layout not in profile.layouts:
-        allowed = ", ".join(str(x) for x in profile.layouts)
-        raise UsageError(f"{profile.name} is played as {allowed}, not {layout}")
+    try:
+        profile.check_layout(layout)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return profile, layout
 
 
@@ -496,6 +498,54 @@ def cmd_play(args: argparse.Namespace) -> int:
         game.write_record(args.record)
         console.print(f"record written to {args.record}", markup=False, soft_wrap=True)
     return code
+
+
+def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``serve``: the web game (needs the ``web`` extra)."""
+    serve = commands.add_parser(
+        "serve", help="play in the browser: start the web game server",
+        description="Start the web game: one process serving the pages, the game API and "
+                    "the WebSocket, with the games kept in a database (by default SQLite in "
+                    "your data folder). Open the printed address in a browser; share a "
+                    "game's seat links with family to play together.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only; "
+                            "0.0.0.0 for every network)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--database-url", metavar="URL",
+                       help="an SQLAlchemy database URL (default: SQLite in the user data "
+                            "folder)")
+    serve.add_argument("--open", action="store_true", help="open the game in a browser")
+    serve.add_argument("--bot-delay", type=float, default=0.9, metavar="S",
+                       help="seconds before a bot's move shows, whatever it computed "
+                            "(default 0.9)")
+    serve.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the web game until interrupted."""
+    try:
+        import uvicorn
+
+        from handfoot.web.app import Settings, create_app
+    except ImportError as exc:
+        raise UsageError(f"the web game needs the web extra ({exc.name} is missing): "
+                         "pip install 'handfoot[web]' (scripts/serve installs it)") from None
+    if args.bot_delay < 0:
+        raise UsageError("--bot-delay: seconds, at least 0")
+    app = create_app(Settings(database_url=args.database_url, bot_delay=args.bot_delay))
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    url = f"http://{host}:{args.port}/"
+    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
+                                           log_level="warning", workers=1))
+    print(f"{PROG}: playing at {url}", flush=True)
+    if args.open:
+        import threading
+        import webbrowser
+
+        threading.Timer(1.0, webbrowser.open, [url]).start()
+    server.run()
+    return 0
 
 
 # --- entry point ------------------------------------------------------------------------

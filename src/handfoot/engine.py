@@ -17,12 +17,13 @@ and a meld is a rank plus counts, so a rule check is a few integer comparisons.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import Final
+from enum import IntEnum, StrEnum
+from typing import Any, Final, NamedTuple
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -30,6 +31,7 @@ from handfoot.cards import (
     BLACK_THREE,
     FACE_KIND,
     JOKER,
+    KIND_CODES,
     KIND_FACES,
     KIND_NAMES,
     KIND_PLURALS,
@@ -37,27 +39,92 @@ from handfoot.cards import (
     NUM_KINDS,
     RED_THREE,
     TWO,
+    Face,
 )
-from handfoot.moves import WILD_MELD, MeldGroup
-from handfoot.rulebook import wild_rule_text
-from handfoot.rules import Layout, Profile
+from handfoot.moves import WILD_MELD, ActionId, MeldGroup
+from handfoot.rules import (
+    FinalDiscard,
+    FirstPlayer,
+    Layout,
+    PartnerCondition,
+    PickupExistingMeld,
+    PickupOpeningCounts,
+    PickupWildTop,
+    Profile,
+    Seat,
+    Side,
+)
+from handfoot.table import (
+    BookKind,
+    Books,
+    book_kind,
+    count_books,
+    missing_books,
+    opens_with_clean_book,
+)
+from handfoot.table import opening_minimum as side_opening_minimum
+from handfoot.wording import join, wild_rule_text
 
 __all__ = [
     "Deal",
+    "DealError",
+    "Effect",
+    "Event",
     "GameState",
+    "HistoryEntry",
     "IllegalMoveError",
     "Phase",
     "PlayerView",
+    "PublicView",
+    "RoundEnd",
     "RoundResult",
     "ScoreLine",
     "SideScore",
     "TableMeld",
+    "check_deal",
     "deal_round",
 ]
 
 
 class IllegalMoveError(ValueError):
-    """A move the rules do not allow; the message says why, in a player's words."""
+    """A move the rules do not allow; the message says why, in a player's words.
+
+    Inside the engine the reason may be given as a function that words it, so that a
+    legality test (:meth:`GameState.is_legal`, the legal-action listing) never builds a
+    sentence it would throw away; ``str()`` words it (once).
+    """
+
+    def __init__(self, reason: str | Callable[[], str]) -> None:
+        super().__init__(reason)
+        self._reason = reason
+
+    def __str__(self) -> str:
+        reason = self._reason
+        if not isinstance(reason, str):
+            reason = self._reason = reason()
+            self.args = (reason,)
+        return reason
+
+
+class DealError(ValueError):
+    """A deal the profile could not have dealt. ``where`` names the part of the deal
+    (``"hands[1]"``, ``"discard[0]"``, or ``""`` for the whole), ``problem`` says what is
+    wrong with it."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.where = where
+        self.problem = problem
+
+
+class RoundEnd(StrEnum):
+    """How a round ended; each value is the phrase records store."""
+
+    WENT_OUT = "went out"
+    STOCK_EXHAUSTED = "stock exhausted"
+    """A player who had to draw found too few cards in the stock."""
+    RED_THREE_NOT_REPLACED = "red 3 not replaced"
+    """A red 3 was laid and the stock had no card to replace it."""
 
 
 class Phase(IntEnum):
@@ -93,13 +160,9 @@ class TableMeld:
     def wilds(self) -> int:
         return self.twos + self.jokers
 
-    def book_kind(self, book_size: int) -> str | None:
+    def book_kind(self, book_size: int) -> BookKind | None:
         """``"clean"``, ``"dirty"``, ``"wild"``, or None while it is not a book."""
-        if self.size < book_size:
-            return None
-        if self.target == WILD_MELD:
-            return "wild"
-        return "clean" if self.wilds == 0 else "dirty"
+        return book_kind(book_size, self.target, self.naturals, self.twos + self.jokers)
 
     def describe(self) -> str:
         what = "all-wild meld" if self.target == WILD_MELD else KIND_PLURALS[self.target]
@@ -143,7 +206,7 @@ class ScoreLine:
 class SideScore:
     """A side's score for a round, with its breakdown; ``total`` is the sum of the lines."""
 
-    side: int
+    side: Side
     lines: tuple[ScoreLine, ...]
     total: int
 
@@ -153,9 +216,9 @@ class RoundResult:
     """How a round ended and what each side scored."""
 
     round_number: int
-    reason: str
+    reason: RoundEnd
     """``"went out"``, ``"stock exhausted"`` or ``"red 3 not replaced"``."""
-    went_out: int | None
+    went_out: Seat | None
     """The seat that went out, if any."""
     scores: tuple[SideScore, ...]
     totals: tuple[int, ...]
@@ -168,20 +231,55 @@ class PlayerView:
 
     profile: Profile
     """The rules (public)."""
-    seat: int
-    side: int
+    seat: Seat
+    side: Side
+    players: int
+    sides: int
+    round_number: int
+    rounds: int
+    phase: Phase
+    turn: Seat
+    """The seat whose turn it is."""
+    to_act: Seat
+    """The seat that must act now (a partner, while answering)."""
+    opening_minimum: int
+    hand: tuple[Face, ...]
+    """This seat's playable cards (Hand, then Foot), as faces."""
+    hand_counts: tuple[int, ...]
+    foot_counts: tuple[int, ...]
+    knee_counts: tuple[int, ...]
+    in_foot: tuple[bool, ...]
+    melds: tuple[tuple[TableMeld, ...], ...]
+    red_threes: tuple[tuple[Face, ...], ...]
+    opened: tuple[bool, ...]
+    discard_top: Face | None
+    discard_size: int
+    stock_size: int
+    totals: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    asking: Seat | None
+    """The partner asking "May I go out?", when this seat must answer."""
+    staged: tuple[MeldGroup, ...]
+    legal_actions: tuple[ActionId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What everybody at the table (and a spectator) may see: no hidden card at all.
+
+    Like :class:`PlayerView` without a seat's own hand, staged cards and legal actions.
+    """
+
+    profile: Profile
     players: int
     sides: int
     round_number: int
     rounds: int
     phase: Phase
     turn: int
-    """The seat whose turn it is."""
     to_act: int
-    """The seat that must act now (a partner, while answering)."""
-    opening_minimum: int
-    hand: tuple[int, ...]
-    """This seat's playable cards (Hand, then Foot), as faces."""
+    opening_minimums: tuple[int, ...]
+    """Each side's opening minimum this round."""
     hand_counts: tuple[int, ...]
     foot_counts: tuple[int, ...]
     knee_counts: tuple[int, ...]
@@ -195,9 +293,62 @@ class PlayerView:
     totals: tuple[int, ...]
     results: tuple[RoundResult, ...]
     asking: int | None
-    """The partner asking "May I go out?", when this seat must answer."""
-    staged: tuple[MeldGroup, ...]
-    legal_actions: tuple[int, ...]
+    """The seat asking "May I go out?" while its partners answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One committed player move: the round it was made in, the seat, and the move.
+
+    Staging actions are not moves; a confirmed staging is the :class:`~handfoot.moves.Meld`
+    it made, and a pickup or go-out from staged cards is the full move.
+    """
+
+    round_number: int
+    seat: int
+    move: mv.PlayerMove
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What one committed move showed the table (see docs/engine.md, "Events").
+
+    ``public`` is what every seat and spectator may see; ``private`` (or None) only
+    ``seat``. Both are JSON-ready: cards are strings in the card notation (``"KS"``).
+    """
+
+    number: int
+    """0-based index into :attr:`GameState.history`."""
+    round_number: int
+    seat: int
+    public: Mapping[str, Any]
+    private: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What a legal move will do, from :meth:`GameState.verify` (nothing is played)."""
+
+    move: mv.PlayerMove | None
+    """The player move the history will hold (a confirmed staging is its ``Meld``); None
+    for a staging action."""
+    seat: int
+    """The seat making it."""
+    melds: tuple[MeldGroup, ...] = ()
+    """The groups it lays, each with the pile's top card where that joins it; ``new`` marks
+    a group that starts a meld."""
+    value: int = 0
+    """The card value of what it melds (what counts towards an opening)."""
+    books: int = 0
+    """Melds it brings to book size."""
+    opens: bool = False
+    """It lays the side's opening."""
+    taken: int = 0
+    """Cards it takes from the pile."""
+    asks: bool = False
+    """It asks the partners "May I go out?" (the going out waits for their answers)."""
+    goes_out: bool = False
+    """It goes out, ending the round."""
 
 
 # --- dealing ---------------------------------------------------------------------------
@@ -242,7 +393,7 @@ def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -
                 continue
             discard.append(face)
             break
-    if profile.first_player == "left_of_dealer":
+    if profile.first_player == FirstPlayer.LEFT_OF_DEALER:
         first = (round_number - 1) % players
     else:
         base = random.Random(_derived_seed(seed, "first")).randrange(players)
@@ -251,27 +402,131 @@ def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -
                 dealer=(first - 1) % players, first_player=first)
 
 
+def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) -> None:
+    """Raise :class:`DealError` unless ``deal`` is one :func:`deal_round` could have dealt
+    for this round: the profile's packets (the Hand of this round), seats, shoe and starter.
+
+    The starter rule is the one :func:`deal_round` follows: a kind of ``starter_rejected``
+    is never left as a starter card (only the top one is checked where
+    ``starter_check_all`` is false). Explicit deals and game records are checked by it.
+    """
+    players = layout.players
+    name = profile.name
+    hand_size = profile.hand_size_in(round_number)
+    in_round = f" in round {round_number}" if profile.hand_size_by_round else ""
+    for key, group, size, what in (("hands", deal.hands, hand_size, "Hand" + in_round),
+                                   ("feet", deal.feet, profile.foot_size, "Foot"),
+                                   ("knees", deal.knees, profile.knee_size, "Knee")):
+        if len(group) != players:
+            raise DealError(key, f"{len(group)} packets for the {players} seats of a {layout} "
+                                 "game")
+        for seat, packet in enumerate(group):
+            if len(packet) != size:
+                raise DealError(f"{key}[{seat}]", f"{len(packet)} cards; {name} deals {size} "
+                                                  f"to each {what}")
+    starters = profile.starter_cards
+    if len(deal.discard) != starters:
+        raise DealError("discard", f"{len(deal.discard)} cards; {name} turns {starters} "
+                                   f"starter card{'s' if starters != 1 else ''}")
+    for key, seat in (("dealer", deal.dealer), ("first_player", deal.first_player)):
+        if not 0 <= seat < players:
+            raise DealError(key, f"{seat} is not a seat index of a {layout} game "
+                                 f"(0 to {players - 1})")
+    decks = profile.decks(players)
+    shoe = cards.face_counts(cards.build_shoe(decks, profile.jokers_per_deck))
+    got = cards.face_counts(deal.all_faces())
+    if got != shoe:
+        problems = []
+        for label, sign in (("missing", 1), ("too many", -1)):
+            faces = [f for f in range(NUM_FACES) if (shoe[f] - got[f]) * sign > 0]
+            if faces:
+                n = sum(abs(shoe[f] - got[f]) for f in faces)
+                shown = " ".join(
+                    cards.face_name(f) + (f" ×{abs(shoe[f] - got[f])}"
+                                          if abs(shoe[f] - got[f]) > 1 else "")
+                    for f in faces[:10])
+                more = " ..." if len(faces) > 10 else ""
+                problems.append(f"{n} card{'s' if n != 1 else ''} {label} ({shown}{more})")
+        raise DealError("", f"the cards are not {name}'s shoe for {players} players ({decks} "
+                            f"decks with {profile.jokers_per_deck} jokers each, {sum(shoe)} "
+                            "cards): " + "; ".join(problems))
+    rejected = profile.starter_rejected
+    for i, face in enumerate(deal.discard):
+        top_only = not profile.starter_check_all and starters > 1
+        if (top_only and i != starters - 1) or FACE_KIND[face] not in rejected:
+            continue
+        which = "the top starter card" if top_only else "a starter card"
+        kinds = join((KIND_NAMES[k] for k in rejected), "or")
+        raise DealError(f"discard[{i}]", (
+            f"{cards.face_name(face)} ({KIND_NAMES[FACE_KIND[face]]}) cannot be {which}: "
+            f"{name} puts a {kinds} back into the stock and turns another"))
+
+
 # --- the game state --------------------------------------------------------------------
 
 _INF: Final = 1 << 30
+
+_Checked = tuple[mv.PlayerMove | None, "_Plan | None", list[int] | None]
+"""What :meth:`GameState._verify` found: the player move (None for staging), the plan of
+its melds (a go-out's for a discard that goes out), and a pickup's cards below the top."""
+
+_MeldState = tuple[int | None, int | None, int, int, int]
+"""While planning: the meld a target's next group goes to (a table meld's index, or a
+meld of the plan's), with its naturals, twos and jokers."""
+_NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
+"""No meld yet: the next group starts one."""
+
+_LogNode = tuple[Any, int, HistoryEntry, list[tuple[Any, ...]]]
+"""A history node: (the node before it or None, its 0-based number, the entry, the facts
+its event is made from). Copies of a state share their nodes."""
+
+
+class _Step(NamedTuple):
+    """One meld group of a plan: the cards it adds, and the meld they go to."""
+
+    target: int
+    naturals: int
+    """Naturals from the hand (the pile's top card is not counted here)."""
+    twos: int
+    jokers: int
+    with_top: bool
+    """The pile's top card joins this group."""
+    meld: int | None
+    """The side's table meld it adds to, or None for a meld this plan starts."""
+    new_meld: int | None
+    """With ``meld`` None: the index in ``_Plan.new_melds`` of the meld it adds to."""
+    starts: bool
+    """It starts that new meld."""
+
+
+class _NewMeld:
+    """A meld a plan starts: its target and cards once the plan is laid."""
+
+    __slots__ = ("jokers", "naturals", "target", "twos", "with_top")
+
+    def __init__(self, target: int, naturals: int, twos: int, jokers: int,
+                 with_top: bool) -> None:
+        self.target = target
+        self.naturals = naturals
+        self.twos = twos
+        self.jokers = jokers
+        self.with_top = with_top  # it holds the pile's top card
 
 
 class _Plan:
     """The effect of a list of meld groups, worked out without changing the state."""
 
-    __slots__ = ("books_made", "completed", "new_melds", "new_with_top", "steps", "used",
-                 "used_top", "value", "wild_value")
+    __slots__ = ("books_made", "completed", "new_melds", "steps", "used", "used_top", "value",
+                 "wild_value")
 
     def __init__(self) -> None:
-        self.steps: list[tuple[int, int, int, int, int, bool]] = []
-        # (meld index or -1 for new, target, naturals, twos, jokers, top card included)
+        self.steps: list[_Step] = []
         self.used = [0] * NUM_KINDS  # hand cards used, by kind
         self.used_top = False
         self.value = 0  # card value of everything melded (hand and top card)
         self.wild_value = 0  # of that, in all-wild melds
         self.completed: list[int] = []  # indices of existing melds that became full
-        self.new_melds: list[list[int]] = []  # [target, n, t, j] of melds started
-        self.new_with_top: list[bool] = []  # whether each holds the pile's top card
+        self.new_melds: list[_NewMeld] = []  # the melds started
         self.books_made = 0  # melds that reach book size
 
 
@@ -279,6 +534,8 @@ class GameState:
     """A game of Hand and Foot in progress. See the module docstring."""
 
     __slots__ = (
+        "_facts",
+        "_log",
         "_refused",
         "actor",
         "deal",
@@ -354,6 +611,10 @@ class GameState:
     picked_pile: bool
     undo_stack: list[tuple[list[int], list[int], int, list[TableMeld], bool, bool]]
     staged: dict[int, list[int]]
+    _log: _LogNode | None
+    """The history, newest first: a parent-linked list that copies share."""
+    _facts: list[tuple[Any, ...]] | None
+    """While a move is being committed: what it showed the table, for its event."""
 
     # --- construction ------------------------------------------------------------------
 
@@ -365,16 +626,14 @@ class GameState:
         Later rounds use the next explicit deal, or the seed when deals run out.
         """
         layout = layout or profile.layout
-        if layout not in profile.layouts:
-            allowed = ", ".join(x.describe() for x in profile.layouts)
-            raise ValueError(f"{profile.name} is played by {allowed}, not {layout.describe()}")
+        profile.check_layout(layout)
         if seed is None and len(deals) < profile.rounds:
             raise ValueError(f"a game of {profile.rounds} rounds needs a seed or a deal for "
                              f"every round (got {len(deals)} deals)")
         for number, deal in enumerate(deals, 1):
             try:
-                _check_deal(profile, layout, deal, number)
-            except ValueError as exc:
+                check_deal(profile, layout, deal, number)
+            except DealError as exc:
                 raise ValueError(f"the deal of round {number}: {exc}") from None
         self = cls.__new__(cls)
         self.profile = profile
@@ -387,6 +646,8 @@ class GameState:
         self.round_number = 0
         self.totals = [0] * self.sides
         self.results = []
+        self._log = None
+        self._facts = None
         self._start_round(1)
         return self
 
@@ -472,6 +733,8 @@ class GameState:
         c.picked_pile = self.picked_pile
         c.undo_stack = self.undo_stack[:]
         c.staged = {k: v[:] for k, v in self.staged.items()}
+        c._log = self._log
+        c._facts = None
         return c
 
     # --- queries -----------------------------------------------------------------------
@@ -490,44 +753,33 @@ class GameState:
         """The opening minimum of the side whose turn it is."""
         return self.opening_minimum_of(self.side_of[self.seat])
 
-    def opening_minimum_of(self, side: int) -> int:
+    def opening_minimum_of(self, side: Side) -> int:
         """A side's opening minimum this round (by round, or by its score); 0 in a round
         whose opening needs a clean book instead (A-25)."""
-        p = self.profile
-        if self.round_number in p.clean_book_opening_rounds:
-            return 0
-        return p.opening_minimum(self.round_number, self.totals[side])
+        return side_opening_minimum(self.profile, self.round_number, self.totals[side])
 
-    def knee_open(self, side: int) -> bool:
+    def knee_open(self, side: Side) -> bool:
         """Whether a side's players may pick up their Knees: it has completed a book."""
         size = self.profile.book_size
         return any(m.size >= size for m in self.melds[side])
 
-    def hand(self, seat: int) -> list[int]:
+    def hand(self, seat: Seat) -> list[Face]:
         """The faces a seat holds (its Hand, or its Foot once picked up)."""
         return cards.faces_from_counts(self.held_faces[seat])
 
-    def partners(self, seat: int) -> tuple[int, ...]:
+    def partners(self, seat: Seat) -> tuple[Seat, ...]:
         return tuple(s for s in self.layout.seats_of(self.side_of[seat]) if s != seat)
 
-    def in_last_packet(self, seat: int) -> bool:
+    def in_last_packet(self, seat: Seat) -> bool:
         """True once a seat has picked up every packet it was dealt."""
         return self.foot_picked[seat] and not self.knees[seat]
 
-    def book_counts(self, side: int) -> dict[str, int]:
+    def book_counts(self, side: Side) -> dict[str, int]:
         """Completed books of a side by kind, and clean books by rank (``"clean:5"``)."""
-        out = {"clean": 0, "dirty": 0, "wild": 0}
-        size = self.profile.book_size
-        for m in self.melds[side]:
-            kind = m.book_kind(size)
-            if kind is not None:
-                out[kind] += 1
-                if kind == "clean":
-                    key = f"clean:{m.target}"
-                    out[key] = out.get(key, 0) + 1
-        return out
+        return count_books(self.profile, ((m.target, m.naturals, m.twos + m.jokers)
+                                          for m in self.melds[side])).as_dict()
 
-    def winners(self) -> tuple[int, ...]:
+    def winners(self) -> tuple[Side, ...]:
         """The sides with the highest total (several on a tie)."""
         best = max(self.totals)
         return tuple(s for s, t in enumerate(self.totals) if t == best)
@@ -547,57 +799,202 @@ class GameState:
             out.extend(self.red_threes[side])
         return out
 
+    @property
+    def history(self) -> tuple[HistoryEntry, ...]:
+        """Every committed player move of the game so far, oldest first."""
+        out: list[HistoryEntry] = []
+        node = self._log
+        while node is not None:
+            out.append(node[2])
+            node = node[0]
+        out.reverse()
+        return tuple(out)
+
+    @property
+    def moves_played(self) -> int:
+        """The number of committed player moves: ``len(state.history)``, in O(1)."""
+        return 0 if self._log is None else self._log[1] + 1
+
+    def events(self, since: int = 0) -> list[Event]:
+        """The events of the history entries numbered ``since`` onwards, oldest first.
+
+        Each was noted when its move was committed; see docs/engine.md for every field.
+        """
+        nodes: list[_LogNode] = []
+        node = self._log
+        while node is not None and node[1] >= since:
+            nodes.append(node)
+            node = node[0]
+        out = []
+        for _, number, entry, facts in reversed(nodes):
+            public, private = _event_parts(entry, facts)
+            out.append(Event(number, entry.round_number, entry.seat, public, private))
+        return out
+
     # --- applying moves ------------------------------------------------------------------
 
     def apply(self, move: mv.Move) -> None:
         """Play a move for the seat to act, or raise :class:`IllegalMoveError`.
 
-        On an error the state is exactly as it was.
+        On an error the state is exactly as it was. ``apply`` is :meth:`verify` and then
+        the commit of what it found.
         """
+        try:
+            checked = self._verify(move)
+        except IllegalMoveError as exc:
+            str(exc)  # word the reason now, while the state is the one it is about
+            raise
+        if checked[0] is not None:
+            self._commit_move(checked)
+        elif isinstance(move, mv.Stage):
+            self._stage(move.kind, move.target, move.slot)
+        else:
+            self.staged = {}  # ClearStaged
+
+    def verify(self, move: mv.Move) -> Effect:
+        """Check a move without playing it: raise :class:`IllegalMoveError` with the reason
+        (the one :meth:`apply` would give), or return the move's :class:`Effect`."""
+        try:
+            checked = self._verify(move)
+        except IllegalMoveError as exc:
+            str(exc)
+            raise
+        return self._effect(move, checked)
+
+    def is_legal(self, move: mv.Move) -> bool:
+        """Whether :meth:`apply` would play ``move`` now (cheap: no reason is worded)."""
+        try:
+            self._verify(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _verify(self, move: mv.Move) -> _Checked:
+        """Every check of a move, in the order :meth:`apply` makes them; returns what the
+        commit needs (see :data:`_Checked`)."""
         if self.phase == Phase.GAME_OVER:
             raise IllegalMoveError("the game is over")
-        match move:
-            case mv.Draw():
-                self._draw()
-            case mv.Pickup(groups):
-                self._pickup(groups)
-            case mv.Meld(groups):
-                self._meld(groups)
-            case mv.Discard(kind):
-                self._discard(kind)
-            case mv.GoOut(groups, discard):
-                self._go_out(groups, discard)
-            case mv.Answer(yes):
-                self._answer(yes)
-            case mv.Undo():
-                self._undo()
-            case mv.Knock():
-                self._knock()
-            case mv.PickUpKnee():
-                self._knee()
+        match move:  # the most frequent first
             case mv.Stage(kind, target, slot):
-                self._stage(kind, target, slot)
+                self._verify_stage(kind, target, slot)
+                return (None, None, None)
+            case mv.Draw():
+                self._require(Phase.DRAW, "draw")
+                return (move, None, None)
+            case mv.Pickup(groups):
+                self._require(Phase.DRAW, "take the pile")
+                plan, rest = self._check_pickup(groups)
+                return (move, plan, rest)
+            case mv.Meld(groups):
+                return (move, self._verify_meld(groups), None)
+            case mv.Discard(kind):
+                return (move, self._verify_discard(kind), None)
+            case mv.GoOut(groups, discard):
+                self._require(Phase.PLAY, "go out")
+                return (move, self._check_go_out(groups, discard), None)
+            case mv.Answer():
+                if self.phase != Phase.ANSWER:
+                    raise IllegalMoveError("nobody is asking to go out")
+                return (move, None, None)
+            case mv.Undo():
+                self._verify_undo()
+                return (move, None, None)
+            case mv.Knock():
+                self._verify_knock()
+                return (move, None, None)
+            case mv.PickUpKnee():
+                self._verify_knee()
+                return (move, None, None)
+            case mv.ClearStaged():
+                if not self.staged:
+                    raise IllegalMoveError("no cards are staged")
+                return (None, None, None)
             case mv.Confirm():
                 self._require(Phase.PLAY, "meld")
                 if not self.staged:
                     raise IllegalMoveError("no cards are staged to meld")
-                self._meld(self.staged_groups())
-            case mv.ClearStaged():
-                if not self.staged:
-                    raise IllegalMoveError("no cards are staged")
-                self.staged = {}
-            case _:
-                raise IllegalMoveError(f"not a move: {move!r}")
+                meld = self.player_move(move)
+                assert isinstance(meld, mv.Meld)
+                return (meld, self._verify_meld(meld.groups), None)
+        raise IllegalMoveError(lambda: f"not a move: {move!r}")
+
+    def _effect(self, move: mv.Move, checked: _Checked) -> Effect:
+        player_move, plan, _ = checked
+        seat, side = self.actor, self.side_of[self.actor]
+        if plan is None:
+            last_yes = (isinstance(move, mv.Answer) and move.yes
+                        and len(self.pending_answerers) == 1)
+            return Effect(player_move, seat, goes_out=last_yes)
+        top_kind = FACE_KIND[self.pile[-1]] if isinstance(move, mv.Pickup) else -1
+        melds = []
+        for st in plan.steps:  # the top card joins the group it is melded with
+            top = (0, 0, 0) if not st.with_top else (
+                (0, 1, 0) if top_kind == TWO else (0, 0, 1) if top_kind == JOKER else (1, 0, 0))
+            melds.append(MeldGroup(st.target, st.naturals + top[0], st.twos + top[1],
+                                   st.jokers + top[2], new=st.starts))
+        asks = isinstance(move, mv.GoOut) and self._needs_permission(seat)
+        return Effect(
+            player_move, seat, melds=tuple(melds), value=plan.value, books=plan.books_made,
+            opens=bool(plan.steps) and not self.opened[side],
+            taken=self.pickup_size() if isinstance(move, mv.Pickup) else 0, asks=asks,
+            goes_out=isinstance(move, mv.Discard) or (isinstance(move, mv.GoOut) and not asks))
+
+    def player_move(self, move: mv.Move) -> mv.PlayerMove:
+        """The player move a move stands for now: a :class:`~handfoot.moves.Confirm` is
+        the :class:`~handfoot.moves.Meld` of the staged cards (what the history and game
+        records hold); a player move is itself. Staging actions are not player moves."""
+        if isinstance(move, mv.Confirm):
+            return mv.Meld(self.staged_groups())
+        if isinstance(move, mv.Stage | mv.ClearStaged):
+            raise IllegalMoveError(lambda: f"staging is not a player move: {move!r}")
+        return move
+
+    def _commit_move(self, checked: _Checked) -> None:
+        """Play a verified player move and add it to the history (with what its event
+        shows)."""
+        move, plan, extra = checked
+        assert move is not None
+        seat, round_number = self.actor, self.round_number
+        facts: list[tuple[Any, ...]] = []
+        self._facts = facts
+        try:
+            match move:
+                case mv.Draw():
+                    self._draw()
+                case mv.Pickup():
+                    assert plan is not None and extra is not None
+                    self._pickup(plan, extra)
+                case mv.Meld():
+                    assert plan is not None
+                    self._meld(plan)
+                case mv.Discard(kind):
+                    self._discard(kind, plan)
+                case mv.GoOut(groups, discard):
+                    assert plan is not None
+                    self._go_out(groups, discard, plan)
+                case mv.Answer(yes):
+                    self._answer(yes)
+                case mv.Undo():
+                    self._undo()
+                case mv.Knock():
+                    self._end_turn()
+                case mv.PickUpKnee():
+                    self._pick_up_knee(self.seat)
+        finally:
+            self._facts = None
+        log = self._log
+        self._log = (log, 0 if log is None else log[1] + 1,
+                     HistoryEntry(round_number, seat, move), facts)
 
     def check(self, move: mv.Move) -> str | None:
-        """The reason a move is illegal now, or None if it is legal."""
+        """The reason a move is illegal now, or None if it is legal (see :meth:`verify`)."""
         try:
-            self.copy().apply(move)
+            self._verify(move)
         except IllegalMoveError as exc:
             return str(exc)
         return None
 
-    def apply_action(self, action: int) -> mv.Move | None:
+    def apply_action(self, action: ActionId) -> mv.Move | None:
         """Play an integer action; returns the player move it committed (None for staging).
 
         Staged cards become a :class:`~handfoot.moves.Meld`, :class:`~handfoot.moves.Pickup`
@@ -607,44 +1004,47 @@ class GameState:
         if isinstance(move, mv.Stage | mv.ClearStaged):
             self.apply(move)
             return None
-        if isinstance(move, mv.Confirm):
-            move = mv.Meld(self.staged_groups())
-        elif isinstance(move, mv.Pickup):
-            move = mv.Pickup(self.staged_groups())
+        if isinstance(move, mv.Pickup):
+            player_move: mv.PlayerMove = mv.Pickup(self.staged_groups())
         elif isinstance(move, mv.GoOut):
-            move = mv.GoOut(self.staged_groups(), move.discard)
-        if isinstance(move, mv.Meld) and not move.groups:
+            player_move = mv.GoOut(self.staged_groups(), move.discard)
+        else:
+            player_move = self.player_move(move)
+        if isinstance(player_move, mv.Meld) and not player_move.groups:
             raise IllegalMoveError("no cards are staged to meld")
-        self.apply(move)
-        return move
+        self.apply(player_move)
+        return player_move
 
     def _require(self, phase: Phase, what: str) -> None:
         if self.phase == phase:
             return
         if self.phase == Phase.ANSWER:
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"seat {self.actor + 1} must first answer whether seat {self.seat + 1} may go out")
         if phase == Phase.PLAY:
-            raise IllegalMoveError(f"you must draw or take the pile before you {what}")
+            raise IllegalMoveError(lambda: f"you must draw or take the pile before you {what}")
         if phase == Phase.DRAW:
-            raise IllegalMoveError(f"you have already drawn this turn; you cannot {what} now")
-        raise IllegalMoveError(f"you cannot {what} now")
+            raise IllegalMoveError(lambda:
+                f"you have already drawn this turn; you cannot {what} now")
+        raise IllegalMoveError(lambda: f"you cannot {what} now")
 
     # --- drawing ---------------------------------------------------------------------------
 
     def _draw(self) -> None:
-        self._require(Phase.DRAW, "draw")
         p = self.profile
         seat = self.seat
         count = p.draw_count
         if len(self.stock) < count:
             if not (p.partial_last_draw and self.stock):
-                self._end_round("stock exhausted", None)
+                self._end_round(RoundEnd.STOCK_EXHAUSTED, None)
                 return
             count = len(self.stock)
         foot_due = self.held_n[seat] == 0 and not self.foot_picked[seat]
-        for _ in range(count):
-            self._add(seat, self.stock.pop())
+        drawn = [self.stock.pop() for _ in range(count)]
+        for face in drawn:
+            self._add(seat, face)
+        if self._facts is not None:
+            self._facts.append(("drew", seat, drawn))
         self.staged = {}
         self.phase = Phase.PLAY
         if self._lay_red_threes(seat) and foot_due:
@@ -655,14 +1055,14 @@ class GameState:
         n = self.profile.pickup_count
         return len(self.pile) if n is None else min(n, len(self.pile))
 
-    def _pickup(self, groups: tuple[MeldGroup, ...]) -> None:
-        self._require(Phase.DRAW, "take the pile")
-        plan, rest = self._check_pickup(groups)
+    def _pickup(self, plan: _Plan, rest: list[int]) -> None:
         seat, side = self.seat, self.side_of[self.seat]
         foot_due = self.held_n[seat] == 0 and not self.foot_picked[seat]
         top = self.pile.pop()
         del self.pile[len(self.pile) - len(rest):]
-        if self.profile.pickup_opening_counts == "all_picked":
+        if self._facts is not None:
+            self._facts.append(("took", top, rest))
+        if self.profile.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED:
             for face in rest:  # every picked card may be melded at once
                 self._add(seat, face)
             self._commit(seat, plan, top)
@@ -698,7 +1098,7 @@ class GameState:
         top_kind = FACE_KIND[self.pile[-1]]
         if top_kind == BLACK_THREE and p.pickup_black_three_blocks:
             return "a black 3 on top of the pile blocks it"
-        if cards.is_wild(top_kind) and p.pickup_wild_top == "forbidden":
+        if cards.is_wild(top_kind) and p.pickup_wild_top == PickupWildTop.FORBIDDEN:
             return "the pile cannot be taken with a wild card on top"
         return None
 
@@ -715,15 +1115,16 @@ class GameState:
         wild_top = cards.is_wild(top_kind)
         target = WILD_MELD if wild_top else top_kind
         rest = self.pile[len(self.pile) - taken:-1]
-        extra = cards.kind_counts(rest) if p.pickup_opening_counts == "all_picked" else None
+        all_picked = p.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED
+        extra = cards.kind_counts(rest) if all_picked else None
         cur = self._current_meld(side, target) if top_kind != BLACK_THREE else -1
         if top_kind != BLACK_THREE:
-            if p.pickup_existing_meld == "forbidden" and any(
+            if p.pickup_existing_meld == PickupExistingMeld.FORBIDDEN and any(
                     m.target == target for m in self.melds[side]):
-                raise IllegalMoveError(
+                raise IllegalMoveError(lambda:
                     f"your side already has {_target_plural(target)} on the table, so you "
                     "cannot take the pile with one on top")
-            if p.pickup_existing_meld == "forbidden_if_completes":
+            if p.pickup_existing_meld == PickupExistingMeld.FORBIDDEN_IF_COMPLETES:
                 self._check_top_completes(side, top_kind)
         if not p.pickup_melds_top:
             if groups:
@@ -732,31 +1133,32 @@ class GameState:
         else:
             plan = self._plan(side, seat, groups, top_kind=top_kind, extra=extra)
             if not plan.used_top:
-                raise IllegalMoveError(
+                raise IllegalMoveError(lambda:
                     f"the top card ({cards.face_label(top)}) must be melded at once: include "
                     f"a group of {_target_plural(target)} from your hand")
         if p.pickup_needs_pair:
             # the pair comes from the hand, even where picked-up cards may be melded too
             held = self.held[seat][top_kind]
             if wild_top:
-                like = min(held, sum(st[3] if top_kind == TWO else st[4]
-                                     for st in plan.steps if st[1] == WILD_MELD))
+                like = min(held, sum(st.twos if top_kind == TWO else st.jokers
+                                     for st in plan.steps if st.target == WILD_MELD))
                 if like < 2:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda:
                         f"to take a {KIND_NAMES[top_kind]} on top you must meld two "
                         f"{KIND_PLURALS[top_kind]} from your hand with it in an all-wild meld")
             else:
-                pair = min(held, sum(st[2] for st in plan.steps if st[1] == target))
+                pair = min(held, sum(st.naturals for st in plan.steps if st.target == target))
                 if pair < 2:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda:
                         f"to take the pile you must meld a natural pair of "
                         f"{KIND_PLURALS[top_kind]} from your hand with the top card")
-        if p.pickup_existing_meld == "complete_and_start" and cur >= 0 and plan.used_top:
-            created = any(m[0] == target for m in plan.new_melds)
+        if (p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START and cur >= 0
+                and plan.used_top):
+            created = any(m.target == target for m in plan.new_melds)
             if cur not in plan.completed or not created:
                 m = self.melds[side][cur]
                 what = "all-wild meld" if target == WILD_MELD else f"meld of {KIND_PLURALS[target]}"
-                raise IllegalMoveError(
+                raise IllegalMoveError(lambda:
                     f"your side has an unfinished {what} ({m.size} cards): taking the pile "
                     f"must complete it to {p.book_size} cards and start a new meld")
         self._check_opening(side, plan)
@@ -780,7 +1182,7 @@ class GameState:
 
     # --- melding -----------------------------------------------------------------------
 
-    def _meld(self, groups: tuple[MeldGroup, ...]) -> None:
+    def _verify_meld(self, groups: tuple[MeldGroup, ...]) -> _Plan:
         self._require(Phase.PLAY, "meld")
         if not groups:
             raise IllegalMoveError("a meld needs cards")
@@ -789,6 +1191,10 @@ class GameState:
         self._check_opening(side, plan)
         remaining = self.held_n[seat] - sum(plan.used)
         self._check_remaining(seat, remaining, plan)
+        return plan
+
+    def _meld(self, plan: _Plan) -> None:
+        seat, side = self.seat, self.side_of[self.seat]
         self.undo_stack.append((self.held_faces[seat][:], self.held[seat][:], self.held_n[seat],
                                 self.melds[side][:], self.opened[side], self.foot_played[seat]))
         self._commit(seat, plan, None)
@@ -813,7 +1219,7 @@ class GameState:
                 "melding every card would leave nothing to discard; to finish the round, go "
                 "out instead")
         if remaining < keep + 1:
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"you must keep at least {keep + 1} cards after melding (one to discard, "
                 f"{keep} to hold) unless you go out")
 
@@ -823,18 +1229,17 @@ class GameState:
         p = self.profile
         if plan.wild_value and not p.wild_meld_opens:
             raise IllegalMoveError("an all-wild meld cannot be part of your side's opening")
-        if self.round_number in p.clean_book_opening_rounds and not any(
-                t != WILD_MELD and tw + jk == 0 and n >= p.book_size and not with_top
-                for (t, n, tw, jk), with_top in zip(plan.new_melds, plan.new_with_top,
-                                                    strict=True)):
-            raise IllegalMoveError(
+        if opens_with_clean_book(p, self.round_number) and not any(
+                m.target != WILD_MELD and m.twos + m.jokers == 0 and m.naturals >= p.book_size
+                and not m.with_top for m in plan.new_melds):
+            raise IllegalMoveError(lambda:
                 f"in round {self.round_number} your side's opening must include a clean book "
                 f"of {p.book_size} laid from your hand")
         need = self.opening_minimum_of(side)
         if plan.value < need:
             by = (f"with {self.totals[side]} points your side needs" if p.score_band_minimums
                   else f"round {self.round_number} needs")
-            raise IllegalMoveError(f"your opening melds count {plan.value}; {by} {need}")
+            raise IllegalMoveError(lambda: f"your opening melds count {plan.value}; {by} {need}")
 
     def _current_meld(self, side: int, target: int) -> int:
         """Index of the side's meld of ``target`` that still takes cards, or -1."""
@@ -862,8 +1267,7 @@ class GameState:
                 avail[k] += extra[k]
         plan = _Plan()
         melds = self.melds[side]
-        # current meld per target: (index or -1 existing, or -2 - new position) and counts
-        cur: dict[int, list[int]] = {}
+        cur: dict[int, _MeldState] = {}
         has_target: set[int] = {m.target for m in melds}
         book_size = p.book_size
         cap = p.book_max if p.book_max is not None else _INF
@@ -913,20 +1317,22 @@ class GameState:
             plan.value += value
             if t == WILD_MELD:
                 plan.wild_value += value
+            # the meld the group goes to: (table meld, meld of this plan, its counts)
             state = cur.get(t)
             if state is None:
                 idx = self._current_meld(side, t)
                 if idx >= 0:
                     m = melds[idx]
-                    state = [idx, m.naturals, m.twos, m.jokers]
+                    state = (idx, None, m.naturals, m.twos, m.jokers)
                 else:
-                    state = [-1, 0, 0, 0]
+                    state = _NO_MELD
                 cur[t] = state
-            if g.new and state[0] != -1:
-                current_size = state[1] + state[2] + state[3]
+            table_meld, plan_meld, old_n, old_t, old_j = state
+            if g.new and state is not _NO_MELD:
+                current_size = old_n + old_t + old_j
                 if (t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size
-                        and state[0] >= 0):
-                    state = [-1, 0, 0, 0]  # a second meld beside a book that still grows
+                        and table_meld is not None):
+                    state = _NO_MELD  # a second meld beside a book that still grows
                 elif t != WILD_MELD and current_size >= book_size:
                     raise IllegalMoveError(
                         f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
@@ -936,7 +1342,7 @@ class GameState:
                         f"your side already has an unfinished {_target_singular(t)} "
                         f"({current_size} cards): a side has one unfinished meld of a rank, "
                         "so add to it")
-            if state[0] == -1:
+            if state is _NO_MELD:
                 # a new meld
                 if t != WILD_MELD and t in has_target:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
@@ -949,14 +1355,13 @@ class GameState:
                             f"{p.new_meld_min_naturals} natural cards")
                 size = n + tw + jk
                 if size < p.min_meld_size:
-                    raise IllegalMoveError(
-                        f"a new meld needs at least {p.min_meld_size} cards; "
-                        f"{_group_text(t, n, tw, jk)} is only {size}")
+                    raise IllegalMoveError(functools.partial(
+                        _short_meld_text, p.min_meld_size, t, n, tw, jk))
                 old_size = 0
                 new_n, new_t, new_j = n, tw, jk
             else:
-                old_size = state[1] + state[2] + state[3]
-                new_n, new_t, new_j = state[1] + n, state[2] + tw, state[3] + jk
+                old_size = old_n + old_t + old_j
+                new_n, new_t, new_j = old_n + n, old_t + tw, old_j + jk
             new_size = new_n + new_t + new_j
             wilds_added = tw + jk
             if t == WILD_MELD:
@@ -974,27 +1379,29 @@ class GameState:
                         f"wild cards cannot take a meld past {book_size} cards; only naturals "
                         "can be added to a book")
                 if not p.wilds_allowed(new_n, new_t + new_j, t):
-                    raise IllegalMoveError(self._ratio_reason(t, new_n, new_t + new_j))
-            plan.steps.append((state[0], t, g.naturals, g.twos, g.jokers, with_top))
-            if state[0] == -1:
-                plan.new_melds.append([t, new_n, new_t, new_j])
-                plan.new_with_top.append(with_top)
-                ref = -1 - len(plan.new_melds)
-            else:
-                ref = state[0]
-                if ref <= -2:
-                    plan.new_melds[-2 - ref][1:] = [new_n, new_t, new_j]
-                    plan.new_with_top[-2 - ref] |= with_top
+                    raise IllegalMoveError(functools.partial(
+                        self._ratio_reason, t, new_n, new_t + new_j))
+            starts = state is _NO_MELD
+            if starts:
+                table_meld = None
+                plan_meld = len(plan.new_melds)
+                plan.new_melds.append(_NewMeld(t, new_n, new_t, new_j, with_top))
+            elif plan_meld is not None:
+                started = plan.new_melds[plan_meld]
+                started.naturals, started.twos, started.jokers = new_n, new_t, new_j
+                started.with_top |= with_top
+            plan.steps.append(_Step(t, g.naturals, g.twos, g.jokers, with_top, table_meld,
+                                    plan_meld, starts))
             has_target.add(t)
             if old_size < book_size <= new_size:
                 plan.books_made += 1
             full = new_size >= (book_size if t == WILD_MELD else cap)
             if full:
-                if ref >= 0:
-                    plan.completed.append(ref)
-                cur[t] = [-1, 0, 0, 0]
+                if table_meld is not None:
+                    plan.completed.append(table_meld)
+                cur[t] = _NO_MELD
             else:
-                cur[t] = [ref, new_n, new_t, new_j]
+                cur[t] = (table_meld, plan_meld, new_n, new_t, new_j)
         return plan
 
     def _ratio_reason(self, t: int, n: int, w: int) -> str:
@@ -1013,8 +1420,10 @@ class GameState:
         """Move the planned cards from the hand (and the top card) onto the table."""
         side = self.side_of[seat]
         melds = self.melds[side]
-        new_index: list[int] = []
-        for idx, t, n, tw, jk, with_top in plan.steps:
+        new_index: list[int] = []  # where each meld the plan starts is on the table
+        for step in plan.steps:
+            t, n, tw, jk, with_top = (step.target, step.naturals, step.twos, step.jokers,
+                                      step.with_top)
             faces: list[int] = []
             if with_top:
                 assert top is not None
@@ -1033,15 +1442,18 @@ class GameState:
                     jk += 1
                 else:
                     n += 1
-            if idx >= 0:
-                m = melds[idx]
-                melds[idx] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                       m.faces + tuple(faces))
-            elif idx == -1:
+            if self._facts is not None:
+                self._facts.append(("melded", t, faces, step.starts))
+            if step.meld is not None:
+                m = melds[step.meld]
+                melds[step.meld] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                             m.faces + tuple(faces))
+            elif step.starts:
                 melds.append(TableMeld(t, n, tw, jk, tuple(faces)))
                 new_index.append(len(melds) - 1)
             else:
-                pos = new_index[-2 - idx]
+                assert step.new_meld is not None
+                pos = new_index[step.new_meld]
                 m = melds[pos]
                 melds[pos] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
                                        m.faces + tuple(faces))
@@ -1086,13 +1498,15 @@ class GameState:
             self._end_turn()  # nothing left to play: the turn ends without a discard
 
     def _pick_up_knee(self, seat: int) -> None:
+        if self._facts is not None:
+            self._facts.append(("packet", seat, "knee", self.knees[seat]))
         for face in self.knees[seat]:
             self._add(seat, face)
         self.knees[seat] = []
         self.undo_stack = []
         self._lay_red_threes(seat)
 
-    def _knee(self) -> None:
+    def _verify_knee(self) -> None:
         if self.phase not in (Phase.DRAW, Phase.PLAY):
             self._require(Phase.PLAY, "pick up your Knee")
         seat = self.seat
@@ -1102,9 +1516,10 @@ class GameState:
         if not self.knee_open(self.side_of[seat]):
             raise IllegalMoveError(
                 "you may pick up your Knee only once your side has completed a book")
-        self._pick_up_knee(seat)
 
     def _pick_up_foot(self, seat: int) -> None:
+        if self._facts is not None:
+            self._facts.append(("packet", seat, "foot", self.feet[seat]))
         for face in self.feet[seat]:
             self._add(seat, face)
         self.feet[seat] = []
@@ -1118,31 +1533,42 @@ class GameState:
         Returns False if the round ended because the stock could not replace one.
         """
         side = self.side_of[seat]
+        facts = self._facts
         while self.held[seat][RED_THREE]:
-            self.red_threes[side].append(self._take(seat, RED_THREE, 1)[0])
+            face = self._take(seat, RED_THREE, 1)[0]
+            self.red_threes[side].append(face)
+            if facts is not None:
+                facts.append(("red3", seat, face))
             if not self.stock:
                 # every red 3 still held is laid too before the round ends
                 while self.held[seat][RED_THREE]:
-                    self.red_threes[side].append(self._take(seat, RED_THREE, 1)[0])
-                self._end_round("red 3 not replaced", None)
+                    face = self._take(seat, RED_THREE, 1)[0]
+                    self.red_threes[side].append(face)
+                    if facts is not None:
+                        facts.append(("red3", seat, face))
+                self._end_round(RoundEnd.RED_THREE_NOT_REPLACED, None)
                 return False
-            self._add(seat, self.stock.pop())
+            face = self.stock.pop()
+            self._add(seat, face)
+            if facts is not None:
+                facts.append(("replaced", seat, face))
         return True
 
     # --- discarding and ending turns -------------------------------------------------------
 
-    def _discard(self, kind: int) -> None:
+    def _verify_discard(self, kind: int) -> _Plan | None:
+        """Check a discard; returns the go-out plan when discarding the last card goes out."""
         self._require(Phase.PLAY, "discard")
         seat = self.seat
         p = self.profile
         if not 0 <= kind < RED_THREE:
-            raise IllegalMoveError("red 3s are never discarded" if kind == RED_THREE
+            raise IllegalMoveError(lambda: "red 3s are never discarded" if kind == RED_THREE
                                    else f"not a card kind: {kind}")
         if self.picked_pile and not p.discard_after_pickup:
             raise IllegalMoveError(
                 "after taking the pile you do not discard: knock to end your turn")
         if not self.held[seat][kind]:
-            raise IllegalMoveError(f"you hold no {KIND_NAMES[kind]} to discard")
+            raise IllegalMoveError(lambda: f"you hold no {KIND_NAMES[kind]} to discard")
         self._check_locked_discard(seat, kind)
         if self.in_last_packet(seat) and self.held_n[seat] == 1:
             # discarding the last card goes out, where the player may
@@ -1156,17 +1582,25 @@ class GameState:
                         f"out, and you cannot go out yet: {exc}") from None
             else:
                 if self._needs_permission(seat):
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda:
                         "ask your partner first: go out (goout discard ...) to ask \"May I go "
                         "out?\"")
-                self._finish_going_out(plan, kind)
-                return
+                return plan
         elif self.in_last_packet(seat) and self.held_n[seat] - 1 < p.min_cards_kept:
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"you must keep at least {p.min_cards_kept} card"
                 f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go out")
+        return None
+
+    def _discard(self, kind: int, going_out: _Plan | None) -> None:
+        if going_out is not None:
+            self._finish_going_out(going_out, kind)
+            return
+        seat = self.seat
         face = self._take(seat, kind, 1)[0]
         self.pile.append(face)
+        if self._facts is not None:
+            self._facts.append(("discarded", face))
         if self.foot_picked[seat]:
             self.foot_played[seat] = True
         self._end_turn()
@@ -1184,7 +1618,7 @@ class GameState:
                               held: Sequence[int] | None = None) -> None:
         if not self._discard_locked(seat, kind, held):
             return
-        raise IllegalMoveError(
+        raise IllegalMoveError(lambda:
             f"no {KIND_NAMES[kind]} may be discarded until some player has a clean book of "
             f"{KIND_PLURALS[kind]}")
 
@@ -1198,11 +1632,10 @@ class GameState:
         return bool(p.permission and self.partners(seat)
                     and not (p.permission_persists and self.permission[self.side_of[seat]]))
 
-    def _knock(self) -> None:
+    def _verify_knock(self) -> None:
         self._require(Phase.PLAY, "knock")
         if not (self.picked_pile and not self.profile.discard_after_pickup):
             raise IllegalMoveError("you end your turn with a discard, not a knock")
-        self._end_turn()
 
     def _end_turn(self) -> None:
         seat = self.seat
@@ -1223,14 +1656,20 @@ class GameState:
         elif p.knee_auto_pickup and self.knees[seat] and self.knee_open(self.side_of[seat]):
             self._pick_up_knee(seat)
 
-    def _undo(self) -> None:
+    def _verify_undo(self) -> None:
         self._require(Phase.PLAY, "undo")
         if not self.undo_stack:
             raise IllegalMoveError(
                 "there is nothing to undo: only melds made since your last draw, pickup or "
                 "Foot can be taken back")
+
+    def _undo(self) -> None:
         seat, side = self.seat, self.side_of[self.seat]
         hf, hk, hn, melds, opened, played = self.undo_stack.pop()
+        if self._facts is not None:
+            now = self.held_faces[seat]
+            self._facts.append(("returned", [f for f in range(NUM_FACES)
+                                             for _ in range(hf[f] - now[f])]))
         # copies: copies of this state share the stack's entries
         self.held_faces[seat] = hf[:]
         self.held[seat] = hk[:]
@@ -1242,12 +1681,12 @@ class GameState:
 
     # --- going out -------------------------------------------------------------------------
 
-    def _go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> None:
-        self._require(Phase.PLAY, "go out")
-        plan = self._check_go_out(groups, discard)
+    def _go_out(self, groups: tuple[MeldGroup, ...], discard: int | None, plan: _Plan) -> None:
         seat = self.seat
         partners = self.partners(seat)
         if self._needs_permission(seat):
+            if self._facts is not None:
+                self._facts.append(("asked",))
             self.pending = mv.GoOut(groups, discard)
             self.pending_answerers = list(partners)
             self.phase = Phase.ANSWER
@@ -1267,15 +1706,15 @@ class GameState:
             raise IllegalMoveError("your partner said no this turn; ask again on a later turn")
         if self.picked_pile and not p.discard_after_pickup and discard is not None:
             raise IllegalMoveError("after taking the pile you may not discard")
-        if p.final_discard == "required" and discard is None:
+        if p.final_discard == FinalDiscard.REQUIRED and discard is None:
             raise IllegalMoveError("you must go out by discarding your last card")
-        if p.final_discard == "forbidden" and discard is not None:
+        if p.final_discard == FinalDiscard.FORBIDDEN and discard is not None:
             raise IllegalMoveError("you must go out by melding your last card, not discarding it")
         if discard is not None and not 0 <= discard < RED_THREE:
             raise IllegalMoveError("red 3s are never discarded" if discard == RED_THREE
                                    else "that card cannot be discarded")
         if discard is not None and not self.held[seat][discard]:
-            raise IllegalMoveError(f"you hold no {KIND_NAMES[discard]} to discard")
+            raise IllegalMoveError(lambda: f"you hold no {KIND_NAMES[discard]} to discard")
 
         plan = self._plan(side, seat, groups)
         self._check_opening(side, plan)
@@ -1284,81 +1723,49 @@ class GameState:
         if discard is not None:
             self._check_locked_discard(seat, discard, left)
         if discard is None and left_n:
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"going out needs every card played; you would still hold {left_n}")
         if discard is not None and (left_n != 1 or left[discard] != 1):
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"going out with a discard leaves exactly that card; you would hold {left_n} "
                 "card" + ("s" if left_n != 1 else "") + " after melding")
-        books = self._books_after(side, plan)
-        missing = self._missing_books(books)
+        missing = missing_books(p, self._books_after(side, plan))
         if missing:
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"to go out your side needs {p.book_requirement_text}; it would still lack "
-                f"{missing}")
+                f"{', '.join(missing)}")
         for partner in self.partners(seat):
             reason = self._partner_not_ready(partner)
             if reason:
                 raise IllegalMoveError(reason)
         return plan
 
-    def _books_after(self, side: int, plan: _Plan) -> dict[str, int]:
-        """The side's book counts once a plan (with no top card) is laid."""
+    def _books_after(self, side: int, plan: _Plan) -> Books:
+        """The side's books once a plan (with no top card) is laid."""
         comps = [[m.target, m.naturals, m.twos, m.jokers] for m in self.melds[side]]
-        new_index: list[int] = []
-        for idx, t, n, tw, jk, _ in plan.steps:
-            if idx == -1:
-                comps.append([t, n, tw, jk])
-                new_index.append(len(comps) - 1)
-            else:
-                c = comps[idx if idx >= 0 else new_index[-2 - idx]]
-                c[1] += n
-                c[2] += tw
-                c[3] += jk
-        out = {"clean": 0, "dirty": 0, "wild": 0}
-        for t, n, tw, jk in comps:
-            kind = TableMeld(t, n, tw, jk, ()).book_kind(self.profile.book_size)
-            if kind is not None:
-                out[kind] += 1
-                if kind == "clean":
-                    out[f"clean:{t}"] = out.get(f"clean:{t}", 0) + 1
-        return out
-
-    def _missing_books(self, books: dict[str, int]) -> str:
-        p = self.profile
-        missing: list[str] = []
-        special_used = 0
-        for rank in p.special_books_to_go_out:
-            if books.get(f"clean:{rank}", 0) < 1 + p.special_books_to_go_out[
-                    :p.special_books_to_go_out.index(rank)].count(rank):
-                missing.append(f"a clean book of {KIND_PLURALS[rank]}")
-            else:
-                special_used += 1
-        for key, need, what in (("clean", p.clean_books_to_go_out, "clean"),
-                                ("dirty", p.dirty_books_to_go_out, "dirty"),
-                                ("wild", p.wild_books_to_go_out, "all-wild")):
-            have = books[key] - (special_used if key == "clean" else 0)
-            if have < need:
-                short = need - have
-                missing.append(f"{short} {what} book{'s' if short > 1 else ''}")
-        return ", ".join(missing)
+        comps += [[m.target, m.naturals, m.twos, m.jokers] for m in plan.new_melds]
+        for step in plan.steps:
+            if step.meld is not None:
+                c = comps[step.meld]
+                c[1] += step.naturals
+                c[2] += step.twos
+                c[3] += step.jokers
+        return count_books(self.profile, ((t, n, tw + jk) for t, n, tw, jk in comps))
 
     def _partner_not_ready(self, partner: int) -> str | None:
         cond = self.profile.partner_condition
         name = f"your partner (seat {partner + 1})"
-        if cond != "none" and self.knees[partner]:
+        if cond != PartnerCondition.NONE and self.knees[partner]:
             return f"{name} must have picked up their Knee before you go out"
-        if cond == "picked_up" and not self.foot_picked[partner]:
+        if cond == PartnerCondition.PICKED_UP and not self.foot_picked[partner]:
             return f"{name} must have picked up their Foot before you go out"
-        if cond == "played_from" and not self.foot_played[partner]:
+        if cond == PartnerCondition.PLAYED_FROM and not self.foot_played[partner]:
             return f"{name} must have played from their Foot before you go out"
-        if cond == "finished_turn" and not self.foot_turn_done[partner]:
+        if cond == PartnerCondition.FINISHED_TURN and not self.foot_turn_done[partner]:
             return f"{name} must have finished a turn with their Foot before you go out"
         return None
 
     def _answer(self, yes: bool) -> None:
-        if self.phase != Phase.ANSWER:
-            raise IllegalMoveError("nobody is asking to go out")
         pending = self.pending
         assert pending is not None
         if not yes:
@@ -1376,6 +1783,8 @@ class GameState:
         self.phase = Phase.PLAY
         self.actor = self.seat
         self.permission[self.side_of[self.seat]] = True
+        if self._facts is not None:
+            self._facts.append(("asked_for", self.seat, pending))
         plan = self._check_go_out(pending.groups, pending.discard)
         self._finish_going_out(plan, pending.discard)
 
@@ -1385,8 +1794,11 @@ class GameState:
         if plan.steps:
             self.opened[side] = True
         if discard is not None:
-            self.pile.append(self._take(seat, discard, 1)[0])
-        self._end_round("went out", seat)
+            face = self._take(seat, discard, 1)[0]
+            self.pile.append(face)
+            if self._facts is not None:
+                self._facts.append(("discarded", face))
+        self._end_round(RoundEnd.WENT_OUT, seat)
 
     # --- staging (the integer action layer) ------------------------------------------------
 
@@ -1419,11 +1831,11 @@ class GameState:
                 total += n
         return total
 
-    def _stage(self, kind: int, target: int, slot: int) -> None:
+    def _verify_stage(self, kind: int, target: int, slot: int) -> None:
         if self.phase not in (Phase.DRAW, Phase.PLAY):
             self._require(Phase.PLAY, "stage cards")
         if self.held[self.seat][kind] - self._staged_kind(kind) <= 0:
-            raise IllegalMoveError(f"you have no {KIND_NAMES[kind]} left to stage")
+            raise IllegalMoveError(lambda: f"you have no {KIND_NAMES[kind]} left to stage")
         if kind in (BLACK_THREE, RED_THREE):
             raise IllegalMoveError("threes can never be melded")
         if kind <= cards.ACE and target != kind:
@@ -1433,11 +1845,14 @@ class GameState:
         if self.phase == Phase.DRAW:
             blocker = self.pickup_blocker()
             if blocker:
-                raise IllegalMoveError(f"cards are staged only to take the pile, and {blocker}")
+                raise IllegalMoveError(lambda:
+                    f"cards are staged only to take the pile, and {blocker}")
         if not self._stage_ok(kind, target, slot, self.side_of[self.seat]):
-            raise IllegalMoveError(
+            raise IllegalMoveError(lambda:
                 f"a {KIND_NAMES[kind]} staged for {_target_plural(target)}"
                 + (" (a second meld)" if slot else "") + " could never make a legal meld")
+
+    def _stage(self, kind: int, target: int, slot: int) -> None:
         entry = self.staged.setdefault(target * 2 + slot, [0, 0, 0])
         entry[0 if kind <= cards.ACE else 1 if kind == TWO else 2] += 1
 
@@ -1510,7 +1925,7 @@ class GameState:
         wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
         return (ok0, wild0, ok1, wild1)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[ActionId]:
         """The legal integer actions for the seat to act, in increasing order."""
         phase = self.phase
         if phase == Phase.GAME_OVER:
@@ -1527,7 +1942,7 @@ class GameState:
         if phase == Phase.DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
-                if (staging or not p.pickup_melds_top) and self._legal(
+                if (staging or not p.pickup_melds_top) and self.is_legal(
                         mv.Pickup(self.staged_groups())):
                     out.append(mv.PICKUP)
                 if staging:
@@ -1537,7 +1952,7 @@ class GameState:
         # PLAY
         if staging:
             groups = self.staged_groups()
-            if self._legal(mv.Meld(groups)):
+            if self.is_legal(mv.Meld(groups)):
                 out.append(mv.CONFIRM)
             out.append(mv.CLEAR)
         else:
@@ -1549,12 +1964,13 @@ class GameState:
             out.append(mv.KNOCK)
         if self.in_last_packet(seat) and not self._refused:
             left = self.held_n[seat] - self._staged_total()
-            if left == 0 and p.final_discard != "required" and self._legal(mv.GoOut(groups)):
+            if (left == 0 and p.final_discard != FinalDiscard.REQUIRED
+                    and self.is_legal(mv.GoOut(groups))):
                 out.append(mv.GO_OUT)
-            elif left == 1 and p.final_discard != "forbidden" and not must_knock:
+            elif left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and not must_knock:
                 for k in range(RED_THREE):
                     if held[k] - self._staged_kind(k) == 1:
-                        if self._legal(mv.GoOut(groups, k)):
+                        if self.is_legal(mv.GoOut(groups, k)):
                             out.append(mv.GO_OUT_DISCARD + k)
                         break
         if not must_knock:
@@ -1564,7 +1980,7 @@ class GameState:
                 if not held[k] or self._discard_locked(seat, k):
                     continue
                 if last and n == 1:
-                    if self._legal(mv.Discard(k)):  # the last card: going out, or holding none
+                    if self.is_legal(mv.Discard(k)):  # the last card: going out, or holding none
                         out.append(mv.DISCARD + k)
                 elif not (last and n - 1 < p.min_cards_kept):
                     out.append(mv.DISCARD + k)
@@ -1602,27 +2018,6 @@ class GameState:
                         if wild1:
                             out.append(base + t * 2 + 1)
 
-    def _legal(self, move: mv.Move) -> bool:
-        """Whether a committing move is legal, without changing the state."""
-        try:
-            match move:
-                case mv.Pickup(groups):
-                    self._check_pickup(groups)
-                case mv.Meld(groups):
-                    if not groups:
-                        return False
-                    seat, side = self.seat, self.side_of[self.seat]
-                    plan = self._plan(side, seat, groups)
-                    self._check_opening(side, plan)
-                    self._check_remaining(seat, self.held_n[seat] - sum(plan.used), plan)
-                case mv.GoOut(groups, discard):
-                    self._check_go_out(groups, discard)
-                case _:
-                    return self.check(move) is None
-        except IllegalMoveError:
-            return False
-        return True
-
     def action_mask(self) -> list[int]:
         """A 0/1 list over every action id: 1 where the action is legal now."""
         mask = [0] * mv.NUM_ACTIONS
@@ -1632,24 +2027,28 @@ class GameState:
 
     # --- round end and scoring -----------------------------------------------------------
 
-    def _end_round(self, reason: str, went_out: int | None) -> None:
+    def _end_round(self, reason: RoundEnd, went_out: Seat | None) -> None:
         scores = tuple(self.score_side(side, went_out) for side in range(self.sides))
         for s in scores:
             self.totals[s.side] += s.total
-        self.results.append(RoundResult(self.round_number, reason, went_out, scores,
-                                        tuple(self.totals)))
+        result = RoundResult(self.round_number, reason, went_out, scores, tuple(self.totals))
+        self.results.append(result)
         self.pending = None
         self.pending_answerers = []
         self.staged = {}
         self.undo_stack = []
         target = self.profile.target_score
         reached = target is not None and max(self.totals) >= target
-        if self.round_number < self.profile.rounds and not reached:
+        go_on = self.round_number < self.profile.rounds and not reached
+        if self._facts is not None:
+            self._facts.append(("ended", result, not go_on))
+            self._facts = None  # the next round's deal is no part of this move's event
+        if go_on:
             self._start_round(self.round_number + 1)
         else:
             self.phase = Phase.GAME_OVER
 
-    def score_side(self, side: int, went_out: int | None = None,
+    def score_side(self, side: Side, went_out: Seat | None = None,
                    adjustments: Sequence[tuple[str, int]] = ()) -> SideScore:
         """A side's score for the round as it stands, with every line of its breakdown.
 
@@ -1682,7 +2081,7 @@ class GameState:
         special_count = 0
         special_points = 0
         for m in self.melds[side]:
-            if m.book_kind(p.book_size) == "clean" and m.target in special:
+            if m.book_kind(p.book_size) == BookKind.CLEAN and m.target in special:
                 special_count += 1
                 special_points += special[m.target]
         clean = books["clean"] - special_count
@@ -1729,7 +2128,34 @@ class GameState:
 
     # --- views ---------------------------------------------------------------------------
 
-    def view(self, seat: int) -> PlayerView:
+    def public_view(self) -> PublicView:
+        """What every seat and spectator may see: the table and counts, no hidden card."""
+        return PublicView(
+            profile=self.profile,
+            players=self.players,
+            sides=self.sides,
+            round_number=self.round_number,
+            rounds=self.profile.rounds,
+            phase=self.phase,
+            turn=self.seat,
+            to_act=self.actor,
+            opening_minimums=tuple(self.opening_minimum_of(s) for s in range(self.sides)),
+            hand_counts=tuple(self.held_n),
+            foot_counts=tuple(len(f) for f in self.feet),
+            knee_counts=tuple(len(k) for k in self.knees),
+            in_foot=tuple(self.foot_picked),
+            melds=tuple(tuple(m) for m in self.melds),
+            red_threes=tuple(tuple(r) for r in self.red_threes),
+            opened=tuple(self.opened),
+            discard_top=self.pile[-1] if self.pile else None,
+            discard_size=len(self.pile),
+            stock_size=len(self.stock),
+            totals=tuple(self.totals),
+            results=tuple(self.results),
+            asking=self.seat if self.phase == Phase.ANSWER else None,
+        )
+
+    def view(self, seat: Seat) -> PlayerView:
         """Everything ``seat`` may know, and nothing more."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != Phase.GAME_OVER
@@ -1764,6 +2190,92 @@ class GameState:
         )
 
 
+_EVENT_TYPES: Final[dict[type, str]] = {
+    mv.Draw: "draw", mv.Pickup: "pickup", mv.Meld: "meld", mv.Discard: "discard",
+    mv.GoOut: "go_out", mv.Answer: "answer", mv.Undo: "undo", mv.Knock: "knock",
+    mv.PickUpKnee: "knee",
+}
+
+
+def _names(faces: Sequence[int]) -> list[str]:
+    return [cards.face_name(f) for f in faces]
+
+
+def _event_parts(entry: HistoryEntry, facts: Sequence[tuple[Any, ...]],
+                 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The public and private parts of a move's event, from the facts its commit noted."""
+    move, seat = entry.move, entry.seat
+    public: dict[str, Any] = {"type": _EVENT_TYPES[type(move)], "seat": seat,
+                              "round": entry.round_number}
+    private: dict[str, Any] = {}
+    asked = any(f[0] == "asked" for f in facts)
+    if asked:
+        public["asked"] = True  # "May I go out?": the plan is the asker's secret till then
+        private["notation"] = mv.format_move(move)
+    else:
+        public["notation"] = mv.format_move(move)
+    if isinstance(move, mv.Answer):
+        public["yes"] = move.yes
+    melds: list[dict[str, Any]] = []
+    seats: dict[int, dict[str, Any]] = {}  # what happened to each seat's packets
+
+    def of(s: int) -> dict[str, Any]:
+        if s not in seats:
+            seats[s] = {"seat": s, "foot": False, "knee": False, "red_threes": [],
+                        "replaced": 0}
+        return seats[s]
+
+    of(seat)
+    drew: list[int] = []
+    for fact in facts:
+        match fact:
+            case ("drew", _, faces):
+                public["count"] = len(faces)
+                drew.extend(faces)
+            case ("took", top, rest):
+                public["top"] = cards.face_name(top)
+                public["taken"] = _names([top, *reversed(rest)])
+            case ("melded", target, faces, new):
+                melds.append({"target": "wild" if target == WILD_MELD else KIND_CODES[target],
+                              "cards": _names(faces), "new": new})
+            case ("packet", s, packet, faces):
+                of(s)[packet] = True
+                if s == seat:
+                    private[packet] = _names(faces)
+            case ("red3", s, face):
+                of(s)["red_threes"].append(cards.face_name(face))
+            case ("replaced", s, face):
+                of(s)["replaced"] += 1
+                if s == seat:
+                    drew.append(face)
+            case ("discarded", face):
+                public["card"] = cards.face_name(face)
+            case ("asked_for", asker, pending):
+                public["going_out"] = asker  # every partner said yes: the asker goes out
+                public["notation"] = mv.format_move(pending)
+            case ("returned", faces):
+                public["cards"] = _names(faces)
+            case ("ended", result, over):
+                public["round_end"] = {
+                    "round": result.round_number, "reason": result.reason,
+                    "went_out": result.went_out,
+                    "scores": [score.total for score in result.scores],
+                    "totals": list(result.totals), "game_over": over}
+    if isinstance(move, mv.Draw):
+        public.setdefault("count", 0)  # the stock could not be drawn: the round ended
+    if melds:
+        public["melds"] = melds
+        public["cards"] = [c for m in melds for c in m["cards"]]
+    if drew:
+        private["drew"] = _names(drew)
+    mine = seats.pop(seat)
+    for key in ("foot", "knee", "red_threes", "replaced"):
+        public[key] = mine[key]
+    if seats:
+        public["others"] = list(seats.values())
+    return public, private or None
+
+
 def _target_singular(target: int) -> str:
     return "all-wild meld" if target == WILD_MELD else f"meld of {KIND_PLURALS[target]}"
 
@@ -1777,38 +2289,10 @@ def _count_text(n: int, kind: int) -> str:
     return f"{n} {KIND_NAMES[kind] if n == 1 else KIND_PLURALS[kind]}"
 
 
+def _short_meld_text(minimum: int, t: int, n: int, tw: int, jk: int) -> str:
+    return f"a new meld needs at least {minimum} cards; {_group_text(t, n, tw, jk)} is only " \
+        f"{n + tw + jk}"
+
+
 def _group_text(t: int, n: int, tw: int, jk: int) -> str:
     return mv.format_group(MeldGroup(t, n, tw, jk)) or "nothing"
-
-
-def _check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int = 1) -> None:
-    """An explicit deal must use exactly the profile's shoe and packet sizes."""
-    players = layout.players
-    if not (len(deal.hands) == len(deal.feet) == len(deal.knees) == players):
-        raise ValueError(f"the deal has {len(deal.hands)} hands and {len(deal.feet)} feet; "
-                         f"the game has {players} players")
-    for seat in range(players):
-        hand_size = profile.hand_size_in(round_number)
-        if len(deal.hands[seat]) != hand_size:
-            raise ValueError(f"seat {seat + 1}'s hand has {len(deal.hands[seat])} cards; the "
-                             f"profile deals {hand_size}")
-        if len(deal.knees[seat]) != profile.knee_size:
-            raise ValueError(f"seat {seat + 1}'s knee has {len(deal.knees[seat])} cards; the "
-                             f"profile deals {profile.knee_size}")
-        if len(deal.feet[seat]) != profile.foot_size:
-            raise ValueError(f"seat {seat + 1}'s foot has {len(deal.feet[seat])} cards; the "
-                             f"profile deals {profile.foot_size}")
-    if len(deal.discard) != profile.starter_cards:
-        raise ValueError(f"the deal turns {len(deal.discard)} starter cards; the profile "
-                         f"turns {profile.starter_cards}")
-    if not 0 <= deal.first_player < players or not 0 <= deal.dealer < players:
-        raise ValueError("the deal's dealer and first player must be seats of the game")
-    shoe = cards.face_counts(cards.build_shoe(profile.decks(players), profile.jokers_per_deck))
-    got = cards.face_counts(deal.all_faces())
-    if got != shoe:
-        extra = [cards.face_name(f) for f in range(NUM_FACES) if got[f] > shoe[f]]
-        lacking = [cards.face_name(f) for f in range(NUM_FACES) if got[f] < shoe[f]]
-        raise ValueError(
-            "the deal does not use exactly the profile's shoe"
-            + (f"; too many: {' '.join(extra[:8])}" if extra else "")
-            + (f"; missing: {' '.join(lacking[:8])}" if lacking else ""))

@@ -39,10 +39,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 from handfoot import cards
-from handfoot.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError
+from handfoot.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError, Kind
+
+ActionId: TypeAlias = int
+"""An integer action, ``0 <= a < NUM_ACTIONS`` (the same ids for every profile)."""
 
 WILD_MELD: Final = 11
 """The target index of the all-wild meld (rank targets are the kinds 4..A, 0..10)."""
@@ -107,7 +110,7 @@ class Meld:
 class Discard:
     """Discard one card of a kind, ending the turn."""
 
-    kind: int
+    kind: Kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +122,7 @@ class GoOut:
     """
 
     groups: tuple[MeldGroup, ...] = ()
-    discard: int | None = None
+    discard: Kind | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +151,7 @@ class PickUpKnee:
 class Stage:
     """Action layer: put one card of ``kind`` aside for ``target``'s group ``slot``."""
 
-    kind: int
+    kind: Kind
     target: int
     slot: int = 0
 
@@ -193,7 +196,7 @@ NUM_ACTIONS: Final = KNEE + 1
 """Size of the action space (108): the same for every profile."""
 
 
-def encode_stage(kind: int, target: int, slot: int) -> int:
+def encode_stage(kind: Kind, target: int, slot: int) -> ActionId:
     """The action id of a :class:`Stage`."""
     if kind <= cards.ACE:
         return STAGE_NATURAL + kind * 2 + slot
@@ -201,8 +204,8 @@ def encode_stage(kind: int, target: int, slot: int) -> int:
     return STAGE_WILD + (w * NUM_TARGETS + target) * 2 + slot
 
 
-def _decode(action: int) -> Move:
-    simple: dict[int, Move] = {
+def _decode(action: ActionId) -> Move:
+    simple: dict[ActionId, Move] = {
         DRAW: Draw(), PICKUP: Pickup(), CONFIRM: Confirm(), CLEAR: ClearStaged(),
         UNDO: Undo(), ANSWER_YES: Answer(True), ANSWER_NO: Answer(False), KNOCK: Knock(),
         GO_OUT: GoOut(), KNEE: PickUpKnee(),
@@ -224,14 +227,14 @@ def _decode(action: int) -> Move:
 _DECODED: Final[tuple[Move, ...]] = tuple(_decode(a) for a in range(NUM_ACTIONS))
 
 
-def decode_action(action: int) -> Move:
+def decode_action(action: ActionId) -> Move:
     """The move an action id stands for."""
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
     return _DECODED[action]
 
 
-def action_name(action: int) -> str:
+def action_name(action: ActionId) -> str:
     """A short description of an action id, for logs and debugging."""
     move = decode_action(action)
     if isinstance(move, Stage):

@@ -34,11 +34,14 @@ from handfoot import __version__, cards
 from handfoot import moves as mv
 from handfoot.engine import (
     Deal,
+    DealError,
     GameState,
     IllegalMoveError,
+    RoundEnd,
     RoundResult,
     ScoreLine,
     SideScore,
+    check_deal,
     deal_round,
 )
 from handfoot.rules import (
@@ -67,6 +70,7 @@ __all__ = [
     "from_json",
     "profile_spec",
     "record_from_data",
+    "record_from_state",
     "record_schema",
     "record_to_data",
     "replay",
@@ -175,18 +179,47 @@ def _same_rules(a: Profile, b: Profile) -> bool:
 # --- recording -------------------------------------------------------------------------
 
 
-@dataclass
-class _RoundLog:
-    deal: Deal
-    moves: list[RecordedMove] = field(default_factory=list)
-    result: RoundResult | None = None
+def record_from_state(state: GameState, *, seat_names: Sequence[str] | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> GameRecord:
+    """The game so far as a record, from the state's own history.
+
+    Every round dealt so far is listed with its deal, its moves (the state's
+    :attr:`~handfoot.engine.GameState.history`) and its result once it has ended. The
+    seed is included (as ``metadata["seed"]``) only once the game is over.
+    """
+    players = state.players
+    if seat_names is None:
+        seat_names = [f"Seat {i + 1}" for i in range(players)]
+    if len(seat_names) != players:
+        raise ValueError(f"{len(seat_names)} seat names for {players} seats")
+    data = dict(metadata or {})
+    data.setdefault("created_by", f"handfoot {__version__}")
+    if state.is_over and state.seed is not None:
+        data["seed"] = state.seed
+    moves: list[list[RecordedMove]] = [[] for _ in range(state.round_number)]
+    for entry in state.history:
+        moves[entry.round_number - 1].append(RecordedMove(entry.seat,
+                                                          mv.format_move(entry.move)))
+    results = {r.round_number: r for r in state.results}
+    base, overrides = profile_spec(state.profile)
+    return GameRecord(
+        profile_name=base,
+        overrides=overrides,
+        layout=str(state.layout),
+        seats=tuple(SeatInfo(name, state.side_of[i]) for i, name in enumerate(seat_names)),
+        rounds=tuple(RoundRecord(_deal_of_round(state, number), tuple(moves[number - 1]),
+                                 results.get(number))
+                     for number in range(1, state.round_number + 1)),
+        metadata=data,
+    )
 
 
 class GameRecorder:
-    """Records a game while it is played.
+    """A game with the names and metadata of its record: a thin convenience over
+    :func:`record_from_state` (the state keeps its own history).
 
     Wrap a state before its first move, then play every move through :meth:`apply` or
-    :meth:`apply_action`::
+    :meth:`apply_action` (or on ``recorder.state`` directly)::
 
         recorder = GameRecorder(GameState.new(profile, seed=7), seat_names=["Ann", ...])
         recorder.apply_action(action)   # or recorder.apply(move)
@@ -198,7 +231,7 @@ class GameRecorder:
     def __init__(self, state: GameState, *, seat_names: Sequence[str] | None = None,
                  metadata: Mapping[str, Any] | None = None) -> None:
         # Rounds can only have ended already if they ended as they were dealt.
-        if (any(r.reason != "red 3 not replaced" for r in state.results)
+        if (any(r.reason != RoundEnd.RED_THREE_NOT_REPLACED for r in state.results)
                 or not _at_round_start(state)):
             raise ValueError("a GameRecorder must wrap a game before its first move")
         players = state.players
@@ -209,69 +242,19 @@ class GameRecorder:
         self.state = state
         self._seat_names = tuple(seat_names)
         self._metadata = dict(metadata or {})
-        self._metadata.setdefault("created_by", f"handfoot {__version__}")
-        self._rounds: list[_RoundLog] = []
-        self._sync()
 
     def apply(self, move: mv.Move) -> None:
-        """Play a move (see :meth:`GameState.apply`) and log it if it is a player move.
-
-        An illegal move raises :class:`~handfoot.engine.IllegalMoveError` and is not logged.
-        """
-        state = self.state
-        logged: mv.PlayerMove | None
-        match move:
-            case mv.Stage() | mv.ClearStaged():
-                logged = None
-            case mv.Confirm():
-                logged = mv.Meld(state.staged_groups())
-            case _:
-                logged = move
-        seat, round_number = state.to_act, state.round_number
-        state.apply(move)
-        if logged is not None:
-            self._log(round_number, seat, logged)
+        """Play a move (see :meth:`GameState.apply`); the state's history keeps it."""
+        self.state.apply(move)
 
     def apply_action(self, action: int) -> mv.Move | None:
-        """Play an integer action; returns (and logs) the player move it committed."""
-        state = self.state
-        seat, round_number = state.to_act, state.round_number
-        move = state.apply_action(action)
-        if move is not None:
-            self._log(round_number, seat, move)
-        return move
-
-    def _log(self, round_number: int, seat: int, move: mv.Move) -> None:
-        self._rounds[round_number - 1].moves.append(RecordedMove(seat, mv.format_move(move)))
-        self._sync()
-
-    def _sync(self) -> None:
-        """Note the rounds that have started and the results of those that ended."""
-        state = self.state
-        while len(self._rounds) < state.round_number:
-            self._rounds.append(_RoundLog(_deal_of_round(state, len(self._rounds) + 1)))
-        for result in state.results:
-            log = self._rounds[result.round_number - 1]
-            if log.result is None:
-                log.result = result
+        """Play an integer action; returns the player move it committed."""
+        return self.state.apply_action(action)
 
     def record(self) -> GameRecord:
         """The game so far as a record (the seed is included only once the game is over)."""
-        state = self.state
-        base, overrides = profile_spec(state.profile)
-        metadata = dict(self._metadata)
-        if state.is_over and state.seed is not None:
-            metadata["seed"] = state.seed
-        return GameRecord(
-            profile_name=base,
-            overrides=overrides,
-            layout=str(state.layout),
-            seats=tuple(SeatInfo(name, state.side_of[i])
-                        for i, name in enumerate(self._seat_names)),
-            rounds=tuple(RoundRecord(log.deal, tuple(log.moves), log.result)
-                         for log in self._rounds),
-            metadata=metadata,
-        )
+        return record_from_state(self.state, seat_names=self._seat_names,
+                                 metadata=self._metadata)
 
 
 def _deal_of_round(state: GameState, round_number: int) -> Deal:
@@ -470,7 +453,7 @@ def _round_from_data(index: int, data: Mapping[str, Any]) -> RoundRecord:
         r = data["result"]
         result = RoundResult(
             round_number=index + 1,
-            reason=r["reason"],
+            reason=_round_end(r["reason"], f"rounds[{index}].result.reason"),
             went_out=None if r["went_out"] is None else int(r["went_out"]),
             scores=tuple(
                 SideScore(side=int(s.get("side", i)),
@@ -482,6 +465,14 @@ def _round_from_data(index: int, data: Mapping[str, Any]) -> RoundRecord:
             totals=tuple(int(t) for t in r.get("totals", ())),
         )
     return RoundRecord(deal, moves, result)
+
+
+def _round_end(text: str, where: str) -> RoundEnd:
+    try:
+        return RoundEnd(text)
+    except ValueError:
+        raise RecordError(f"{where}: {text!r} is not how a round ends (one of "
+                          + ", ".join(repr(r.value) for r in RoundEnd) + ")") from None
 
 
 def _json_path(parts: Sequence[str | int]) -> str:
@@ -573,9 +564,10 @@ def check_record(record: GameRecord) -> tuple[Profile, Layout]:
         layout = Layout.parse(record.layout)
     except ValueError as exc:
         raise RecordError(f"layout: {exc}") from None
-    if layout not in profile.layouts:
-        allowed = ", ".join(str(x) for x in profile.layouts)
-        raise RecordError(f"layout: {profile.name} is played as {allowed}, not {layout}")
+    try:
+        profile.check_layout(layout)
+    except ValueError as exc:
+        raise RecordError(f"layout: {exc}") from None
     players = layout.players
     if len(record.seats) != players:
         raise RecordError(f"seats: a {layout} game has {players} seats; the record lists "
@@ -591,7 +583,7 @@ def check_record(record: GameRecord) -> tuple[Profile, Layout]:
                           f"{'s' if profile.rounds != 1 else ''}; the record has "
                           f"{len(record.rounds)}")
     for r, rnd in enumerate(record.rounds):
-        _check_deal(profile, layout, rnd.deal, f"rounds[{r}].deal")
+        _check_deal(profile, layout, rnd.deal, r + 1, f"rounds[{r}].deal")
         for m, move in enumerate(rnd.moves):
             where = f"rounds[{r}].moves[{m}]"
             if not 0 <= move.seat < players:
@@ -606,48 +598,13 @@ def check_record(record: GameRecord) -> tuple[Profile, Layout]:
     return profile, layout
 
 
-def _check_deal(profile: Profile, layout: Layout, deal: Deal, where: str) -> None:
-    players = layout.players
-    packets = (("hands", deal.hands, profile.hand_size, "Hand"),
-               ("feet", deal.feet, profile.foot_size, "Foot"),
-               ("knees", deal.knees, profile.knee_size, "Knee"))
-    for key, group, size, what in packets:
-        if key == "knees" and not profile.knee_size and not any(group):
-            continue
-        if len(group) != players:
-            raise RecordError(f"{where}.{key}: {len(group)} packets for the {players} seats "
-                              f"of a {layout} game")
-        for seat, packet in enumerate(group):
-            if len(packet) != size:
-                raise RecordError(f"{where}.{key}[{seat}]: {len(packet)} cards; "
-                                  f"{profile.name} deals {size} to each {what}")
-    if len(deal.discard) != profile.starter_cards:
-        raise RecordError(f"{where}.discard: {len(deal.discard)} cards; {profile.name} turns "
-                          f"{profile.starter_cards} starter card"
-                          f"{'s' if profile.starter_cards != 1 else ''}")
-    for key, seat in (("dealer", deal.dealer), ("first_player", deal.first_player)):
-        if not 0 <= seat < players:
-            raise RecordError(f"{where}.{key}: {seat} is not a seat index of a {layout} game "
-                              f"(0 to {players - 1})")
-    decks = profile.decks(players)
-    shoe = cards.face_counts(cards.build_shoe(decks, profile.jokers_per_deck))
-    got = cards.face_counts(deal.all_faces())
-    if got != shoe:
-        problems = []
-        for label, sign in (("missing", 1), ("too many", -1)):
-            faces = [f for f in range(cards.NUM_FACES) if (shoe[f] - got[f]) * sign > 0]
-            if faces:
-                n = sum(abs(shoe[f] - got[f]) for f in faces)
-                shown = " ".join(
-                    cards.face_name(f) + (f" ×{abs(shoe[f] - got[f])}"
-                                          if abs(shoe[f] - got[f]) > 1 else "")
-                    for f in faces[:10])
-                more = " ..." if len(faces) > 10 else ""
-                problems.append(f"{n} card{'s' if n != 1 else ''} {label} ({shown}{more})")
-        raise RecordError(
-            f"{where}: the cards are not {profile.name}'s shoe for {players} players ({decks} "
-            f"decks with {profile.jokers_per_deck} jokers each, {sum(shoe)} cards): "
-            + "; ".join(problems))
+def _check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int,
+                where: str) -> None:
+    try:
+        check_deal(profile, layout, deal, round_number)
+    except DealError as exc:
+        raise RecordError(f"{where}.{exc.where}: {exc.problem}" if exc.where
+                          else f"{where}: {exc.problem}") from None
 
 
 def _check_result_shape(result: RoundResult, layout: Layout, where: str) -> None:
@@ -874,7 +831,7 @@ def format_breakdown(result: RoundResult, *, side_names: Sequence[str] | None = 
     sides = len(result.scores)
     names = list(side_names) if side_names else [f"Side {s + 1}" for s in range(sides)]
     if result.went_out is None:
-        how = result.reason
+        how: str = result.reason
     else:
         who = (seat_names[result.went_out] if seat_names
                else f"seat {result.went_out + 1}")

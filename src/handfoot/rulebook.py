@@ -27,14 +27,23 @@ from handfoot.rules import (
     FIELDS,
     OPTIONS,
     SECTIONS,
+    FinalDiscard,
     Layout,
     OptionInfo,
+    PartnerCondition,
+    PickupOpeningCounts,
+    PickupWildTop,
     Profile,
     builtin_profile_names,
     load_profile,
     profile_to_toml_values,
     value_to_toml,
 )
+from handfoot.wording import count_text as _n
+from handfoot.wording import join as _join
+from handfoot.wording import number as _num
+from handfoot.wording import wild_ratio_terms as _wild_ratio_terms
+from handfoot.wording import wild_rule_text
 
 __all__ = [
     "SECTION_TITLES",
@@ -86,11 +95,6 @@ _KIND_SPOKEN = (
 )
 
 
-def _num(n: int) -> str:
-    """A number as a score keeper writes it: 500, 1,500, 10,000."""
-    return f"{n:,}"
-
-
 def _word(n: int) -> str:
     """A small count in words ("one", "two"), larger ones in digits."""
     return _WORDS[n] if 0 <= n < len(_WORDS) else _num(n)
@@ -99,19 +103,6 @@ def _word(n: int) -> str:
 def _a(n: int) -> str:
     """The article for a number as it is said: "an 11-card Foot", "a 13-card Hand"."""
     return "an" if str(n).startswith("8") or n in (11, 18) else "a"
-
-
-def _n(n: int, noun: str, plural: str | None = None) -> str:
-    """A count with its noun: "1 card", "2 cards"."""
-    return f"{_num(n)} {noun if n == 1 else (plural or noun + 's')}"
-
-
-def _join(items: Iterable[str], last: str = "and") -> str:
-    """Items joined as in a sentence: "a, b and c"."""
-    xs = list(items)
-    if len(xs) <= 1:
-        return "".join(xs)
-    return ", ".join(xs[:-1]) + f" {last} " + xs[-1]
 
 
 def _kind_with_article(kind: int) -> str:
@@ -253,32 +244,6 @@ def _jokers_per_deck(p: Profile) -> str:
 
 def _player_counts(p: Profile) -> list[int]:
     return sorted({layout.players for layout in p.layouts})
-
-
-def _wild_ratio_terms(p: Profile) -> list[str]:
-    """The wild-card limits of a meld as clauses: "naturals must outnumber wilds"."""
-    terms = []
-    a, b = p.naturals_per_wild, p.natural_margin
-    if a == 1 and b == 1:
-        terms.append("naturals must outnumber wilds")
-    elif a == 0 and b:
-        terms.append(f"a meld with wilds needs at least {_n(b, 'natural')}")
-    elif a == 1 and b == 0:
-        terms.append("naturals must be at least as many as wilds")
-    elif a or b:
-        lhs = "wilds" if a == 1 else f"{a} × wilds"
-        terms.append(f"naturals must be at least {lhs}" + (f" + {b}" if b else ""))
-    if p.max_wilds is not None:
-        terms.append("no meld may hold a wild" if p.max_wilds == 0
-                     else f"a meld holds at most {_n(p.max_wilds, 'wild')}")
-    if p.min_naturals_with_wild:
-        terms.append(f"a meld with a wild needs at least {_n(p.min_naturals_with_wild, 'natural')}")
-    return terms
-
-
-def wild_rule_text(p: Profile) -> str:
-    """The wild-card rule of melds in words, as an illegal meld's reason quotes it."""
-    return "; ".join(_wild_ratio_terms(p)) or "no limit"
 
 
 def _wild_limits(p: Profile) -> str:
@@ -679,9 +644,9 @@ def _taking_the_pile(p: Profile) -> list[str]:
         out.append("A black 3 on top blocks the pile.")
     else:
         out.append("A black 3 on top does not block the pile.")
-    if p.pickup_wild_top == "forbidden":
+    if p.pickup_wild_top == PickupWildTop.FORBIDDEN:
         out.append("A wild card on top blocks the pile.")
-    elif p.pickup_wild_top == "like_pair":
+    elif p.pickup_wild_top == PickupWildTop.LIKE_PAIR:
         jokers = ", two jokers for a joker" if p.jokers_per_deck else ""
         out.append(f"A wild card on top may be taken only with two like wilds (two 2s for a "
                    f"2{jokers}), melded with it in an all-wild meld.")
@@ -701,7 +666,7 @@ def _taking_the_pile(p: Profile) -> list[str]:
     }
     out.append(existing[p.pickup_existing_meld])
     if p.pickup_melds_top:
-        if p.pickup_opening_counts == "top_and_hand":
+        if p.pickup_opening_counts == PickupOpeningCounts.TOP_AND_HAND:
             out.append(f"When a {who} opens with a pickup, only the top card and cards from the "
                        "player's hand count toward the opening minimum.")
         else:
@@ -748,9 +713,9 @@ def _going_out(p: Profile) -> list[str]:
                 out.append("Permission holds only for the turn it is asked in.")
         else:
             out.append("A player need not ask partners for permission to go out.")
-    if p.final_discard == "either":
+    if p.final_discard == FinalDiscard.EITHER:
         out.append("The last card may be melded or discarded.")
-    elif p.final_discard == "required":
+    elif p.final_discard == FinalDiscard.REQUIRED:
         out.append("A player must go out with a discard: the last card may not be melded.")
     else:
         out.append("A player must go out by melding every card: the last card may not be "
@@ -1007,7 +972,8 @@ _DIFF_RULES: tuple[_Rule, ...] = (
           }[p.pickup_existing_meld]),
     _Rule(("pickup_opening_counts",), "Opening with a pickup",
           lambda p: "counts only the top card and hand cards"
-          if p.pickup_opening_counts == "top_and_hand" else "counts every picked-up card"),
+          if p.pickup_opening_counts == PickupOpeningCounts.TOP_AND_HAND
+          else "counts every picked-up card"),
     _Rule(("discard_after_pickup",), "A turn that began with a pickup",
           _yes_no("ends with a discard", "ends without a discard (the player knocks)",
                   "discard_after_pickup")),
@@ -1016,7 +982,7 @@ _DIFF_RULES: tuple[_Rule, ...] = (
           lambda p: "needs " + (_book_requirement(p) or "no books")),
     _Rule(("partner_condition",), "The partner's Foot before going out",
           lambda p: f"needs every partner to have {_PARTNER_CONDITION[p.partner_condition]}"
-          if p.partner_condition != "none" else "has no condition"),
+          if p.partner_condition != PartnerCondition.NONE else "has no condition"),
     _Rule(("permission",), "Permission to go out",
           _yes_no("requires asking partners \"May I go out?\"", "needs no permission",
                   "permission")),

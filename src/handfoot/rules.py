@@ -16,12 +16,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from handfoot import cards
 from handfoot.cards import KIND_NAMES, KIND_PLURALS
@@ -29,14 +30,27 @@ from handfoot.cards import KIND_NAMES, KIND_PLURALS
 __all__ = [
     "FIELDS",
     "OPTIONS",
+    "FinalDiscard",
+    "FirstPlayer",
     "Layout",
     "OptionInfo",
+    "PartnerCondition",
+    "PickupExistingMeld",
+    "PickupOpeningCounts",
+    "PickupWildTop",
     "Profile",
     "ProfileError",
+    "Seat",
+    "Side",
     "builtin_profile_names",
     "load_profile",
     "profile_from_mapping",
 ]
+
+Seat: TypeAlias = int
+"""A seat at the table, 0 to players - 1, in turn order."""
+Side: TypeAlias = int
+"""A side (a partnership, or one player on their own), 0 to sides - 1."""
 
 
 class ProfileError(ValueError):
@@ -58,10 +72,10 @@ class Layout:
     def players(self) -> int:
         return self.sides * self.seats_per_side
 
-    def side_of(self, seat: int) -> int:
+    def side_of(self, seat: Seat) -> Side:
         return seat % self.sides
 
-    def seats_of(self, side: int) -> tuple[int, ...]:
+    def seats_of(self, side: Side) -> tuple[Seat, ...]:
         return tuple(range(side, self.players, self.sides))
 
     def __str__(self) -> str:
@@ -87,13 +101,58 @@ class Layout:
         return f"{self.players} players in {self.sides} sides of {self.seats_per_side}"
 
 
-# Enumerations used by several fields.
-FIRST_PLAYER = ("left_of_dealer", "random", "high_card")
-PICKUP_WILD_TOP = ("forbidden", "like_pair", "allowed")
-PICKUP_EXISTING = ("complete_and_start", "merge", "forbidden", "forbidden_if_completes")
-PICKUP_OPENING = ("top_and_hand", "all_picked")
-PARTNER_CONDITION = ("none", "picked_up", "played_from", "finished_turn")
-FINAL_DISCARD = ("either", "required", "forbidden")
+# The choice parameters: each value is the string written in TOML and in records.
+
+
+class FirstPlayer(StrEnum):
+    """Who starts round 1 (``first_player``)."""
+
+    LEFT_OF_DEALER = "left_of_dealer"
+    RANDOM = "random"
+    HIGH_CARD = "high_card"
+
+
+class PickupWildTop(StrEnum):
+    """Whether a wild on top of the pile may be taken (``pickup_wild_top``)."""
+
+    FORBIDDEN = "forbidden"
+    LIKE_PAIR = "like_pair"
+    ALLOWED = "allowed"
+
+
+class PickupExistingMeld(StrEnum):
+    """A pickup when the side has an unfinished meld of the top card's rank
+    (``pickup_existing_meld``)."""
+
+    COMPLETE_AND_START = "complete_and_start"
+    MERGE = "merge"
+    FORBIDDEN = "forbidden"
+    FORBIDDEN_IF_COMPLETES = "forbidden_if_completes"
+
+
+class PickupOpeningCounts(StrEnum):
+    """What counts toward an opening made with a pickup (``pickup_opening_counts``)."""
+
+    TOP_AND_HAND = "top_and_hand"
+    ALL_PICKED = "all_picked"
+
+
+class PartnerCondition(StrEnum):
+    """What every partner must have done with their Foot before a side may go out
+    (``partner_condition``)."""
+
+    NONE = "none"
+    PICKED_UP = "picked_up"
+    PLAYED_FROM = "played_from"
+    FINISHED_TURN = "finished_turn"
+
+
+class FinalDiscard(StrEnum):
+    """How the last card goes when a player goes out (``final_discard``)."""
+
+    EITHER = "either"
+    REQUIRED = "required"
+    FORBIDDEN = "forbidden"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +165,8 @@ class FieldInfo:
     doc: str
     kind: str  # int, bool, str, opt_int, ints, kinds, layouts, bonus_map, pairs
     choices: tuple[str, ...] = ()
+    choice_type: type[StrEnum] | None = None
+    """For a ``str`` parameter: the enumeration its values belong to."""
     minimum: int = 0
     maximum: int | None = None
     empty_ok: bool = False
@@ -174,10 +235,10 @@ class Profile:
         False, "deal", "Knee picked up automatically",
         "Whether the engine picks up a player's Knee for them once it may be taken (otherwise "
         "the player must take it: picking it up is their own action).", "bool")
-    first_player: str = _f(
-        "left_of_dealer", "deal", "First player",
+    first_player: FirstPlayer = _f(
+        FirstPlayer.LEFT_OF_DEALER, "deal", "First player",
         "Who starts round 1: left of the dealer, a random seat, or the high card; later "
-        "rounds move one seat clockwise.", "str", choices=FIRST_PLAYER)
+        "rounds move one seat clockwise.", "str", choices=FirstPlayer)
 
     # [game]
     rounds: int = _f(4, "game", "Rounds", "Rounds in a game.", "int", minimum=1, maximum=100)
@@ -283,20 +344,20 @@ class Profile:
         "bool")
     pickup_black_three_blocks: bool = _f(
         True, "pickup", "Black 3 blocks", "Whether a black 3 on top blocks the pickup.", "bool")
-    pickup_wild_top: str = _f(
-        "like_pair", "pickup", "Wild on top",
+    pickup_wild_top: PickupWildTop = _f(
+        PickupWildTop.LIKE_PAIR, "pickup", "Wild on top",
         "A wild on top: cannot be taken, needs two like wilds melded with it, or is allowed.",
-        "str", choices=PICKUP_WILD_TOP)
-    pickup_existing_meld: str = _f(
-        "complete_and_start", "pickup", "Rank already melded",
+        "str", choices=PickupWildTop)
+    pickup_existing_meld: PickupExistingMeld = _f(
+        PickupExistingMeld.COMPLETE_AND_START, "pickup", "Rank already melded",
         "When the side has an unfinished meld of the top card's rank: the pickup must "
         "complete it and start a new one; the cards merge into it (surplus starts a new "
         "meld); the pickup is forbidden if the rank is on the side's table; or forbidden only "
-        "if the top card would complete a book.", "str", choices=PICKUP_EXISTING)
-    pickup_opening_counts: str = _f(
-        "top_and_hand", "pickup", "Opening on a pickup",
+        "if the top card would complete a book.", "str", choices=PickupExistingMeld)
+    pickup_opening_counts: PickupOpeningCounts = _f(
+        PickupOpeningCounts.TOP_AND_HAND, "pickup", "Opening on a pickup",
         "What counts toward an opening made with a pickup: the top card and hand cards, or "
-        "every picked-up card.", "str", choices=PICKUP_OPENING)
+        "every picked-up card.", "str", choices=PickupOpeningCounts)
     discard_after_pickup: bool = _f(
         True, "pickup", "Discard after pickup",
         "Whether a turn begun with a pickup ends with a discard (false: the player knocks).",
@@ -313,20 +374,20 @@ class Profile:
         (), "going_out", "Special books to go out",
         "Ranks of which a side needs a clean book to go out (Hand, Knee & Foot: 5 and 7); "
         "these books do not count toward clean_books_to_go_out.", "kinds")
-    partner_condition: str = _f(
-        "played_from", "going_out", "Partner's Foot",
+    partner_condition: PartnerCondition = _f(
+        PartnerCondition.PLAYED_FROM, "going_out", "Partner's Foot",
         "What every partner must have done with their Foot before a side may go out: nothing, "
         "picked it up, played a card from it, or finished a turn holding it.", "str",
-        choices=PARTNER_CONDITION)
+        choices=PartnerCondition)
     permission: bool = _f(True, "going_out", "Permission",
                           "Whether a player with partners must ask \"May I go out?\".", "bool")
     permission_persists: bool = _f(
         False, "going_out", "Permission persists",
         "Whether permission, once granted, lasts for the rest of the round.", "bool")
-    final_discard: str = _f(
-        "either", "going_out", "Final card",
+    final_discard: FinalDiscard = _f(
+        FinalDiscard.EITHER, "going_out", "Final card",
         "Going out: the last card may be melded or discarded (either), must be discarded, or "
-        "must be melded.", "str", choices=FINAL_DISCARD)
+        "must be melded.", "str", choices=FinalDiscard)
     min_cards_kept: int = _f(
         1, "going_out", "Cards kept",
         "Cards a player in their last packet must still hold after discarding, unless going "
@@ -410,6 +471,24 @@ class Profile:
         """The default seating."""
         return self.layouts[0]
 
+    def check_layout(self, layout: Layout) -> None:
+        """Raise ValueError, in the words of :meth:`seating_error`, unless the profile is
+        played at this seating."""
+        if layout not in self.layouts:
+            raise ValueError(self.seating_error(layout))
+
+    def seating_error(self, asked: Layout | str) -> str:
+        """The one sentence that refuses a seating (or a number of players, as text) the
+        profile is not played at, naming those it is.
+
+        >>> load_profile("biegames").seating_error(Layout(3, 1))
+        'biegames is played as 2x2 (4 players) or 2x1 (2 players), not 3x1 (3 players)'
+        """
+        names = [f"{x} ({x.players} players)" for x in self.layouts]
+        allowed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        what = f"{asked} ({asked.players} players)" if isinstance(asked, Layout) else asked
+        return f"{self.name} is played as {allowed}, not {what}"
+
     def decks(self, players: int) -> int:
         """Decks in the shoe for a number of players."""
         return self.decks_per_player * players + self.extra_decks
@@ -490,7 +569,8 @@ FIELDS: dict[str, FieldInfo] = {
         label=f.metadata["label"],
         doc=f.metadata["doc"],
         kind=f.metadata["kind"],
-        choices=f.metadata.get("choices", ()),
+        choices=tuple(c.value for c in f.metadata.get("choices", ())),
+        choice_type=f.metadata.get("choices"),
         minimum=f.metadata.get("minimum", 0),
         maximum=f.metadata.get("maximum"),
         empty_ok=f.metadata.get("empty_ok", False),
@@ -788,7 +868,8 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
             raise ProfileError(
                 f"{where}: {raw!r} is not one of {', '.join(info.choices)}"
                 + _suggest(raw, list(info.choices)))
-        return raw
+        assert info.choice_type is not None
+        return info.choice_type(raw)
     if kind == "ints":
         if not isinstance(raw, list) or (not raw and not info.empty_ok):
             raise ProfileError(f"{where}: must be a non-empty list of integers")
@@ -854,13 +935,6 @@ def kind_to_text(kind: int) -> str:
     return KIND_NAMES[kind]
 
 
-def _kinds_text(kinds_: tuple[int, ...], *, plural: bool = False) -> str:
-    names = [(KIND_PLURALS if plural else KIND_NAMES)[k] for k in kinds_]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _check_consistency(p: Profile, origin: str) -> None:
     def fail(keys: str, problem: str) -> None:
         raise ProfileError(f"{origin}: {keys}: {problem}")
@@ -872,17 +946,13 @@ def _check_consistency(p: Profile, origin: str) -> None:
     if p.wild_books_to_go_out and not p.all_wild_melds:
         fail("wild_books_to_go_out",
              "an all-wild book is required to go out, but all_wild_melds is false")
-    if p.wild_book_bonus and not p.all_wild_melds and p.wild_book_bonus != Profile.wild_book_bonus:
-        pass  # a bonus that can never be earned is harmless
     if p.pickup_needs_pair and not p.pickup_melds_top:
         fail("pickup_needs_pair",
              "a pair must be melded with the top card, but pickup_melds_top is false")
-    if p.pickup_wild_top == "like_pair" and not p.all_wild_melds:
+    if p.pickup_wild_top == PickupWildTop.LIKE_PAIR and not p.all_wild_melds:
         fail("pickup_wild_top",
              "\"like_pair\" melds the wild top card into an all-wild meld, but all_wild_melds "
              "is false")
-    if p.final_discard == "forbidden" and p.min_cards_kept == 0:
-        pass  # a player may hold no cards and still not be out (singles with OPT-05 differ)
     for key, ranks in (("wild_free_ranks", p.wild_free_ranks),
                        ("special_books_to_go_out", p.special_books_to_go_out),
                        ("special_book_bonus", tuple(r for r, _ in p.special_book_bonus))):
@@ -927,8 +997,6 @@ def value_to_toml(info: FieldInfo, value: Any) -> Any:
         return {kind_to_text(k): v for k, v in value}
     if info.kind == "pairs":
         return [list(pair) for pair in value]
+    if info.kind == "str":
+        return str(value)
     return value
-
-
-# Formatters used by `rules show` and `rules diff`.
-Describer = Callable[[Profile], str]

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import BOTS, HardBot
+from handfoot.bots import HardBot
 from handfoot.engine import GameState, Phase, PlayerView
 from handfoot.rules import Layout
 
@@ -393,6 +393,3 @@ def pick_candidate(results: list[list[float]], z: float) -> int:
     var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
     se = math.sqrt(var / k)
     return best if mean > z * se else 0
-
-
-BOTS["expert"] = ExpertBot

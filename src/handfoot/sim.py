@@ -7,18 +7,31 @@ seed gives the same games and the same statistics on every machine.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from handfoot.bots import Bot, make_bot
+from handfoot import cards
+from handfoot import moves as mv
+from handfoot.bots import Bot
 from handfoot.engine import GameState, IllegalMoveError
+from handfoot.moves import Move
 from handfoot.record import GameRecord, GameRecorder
-from handfoot.rules import Layout, Profile
+from handfoot.registry import make_bot
+from handfoot.rules import Layout, Profile, Seat
 
-__all__ = ["GameSummary", "SafetyCapReached", "SimulationStats", "play_game", "simulate"]
+__all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulationStats",
+           "bot_turn", "hint", "play_game", "simulate"]
 
 MAX_ACTIONS_PER_GAME = 2_000_000
 """A game that needs more actions than this is stuck: a bug, never a result."""
+
+MAX_TURN_ACTIONS = 500
+"""Staging actions a bot may take towards one player move before it is stuck."""
+
+HINT_BOT = "hard"
+"""The bot that gives hints: ``hard`` plays in a blink (the search bot would make a person
+wait about a second for each one)."""
 
 
 class SafetyCapReached(RuntimeError):
@@ -49,11 +62,17 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
               state: GameState | None = None,
               recorder: GameRecorder | None = None,
               after: Callable[[GameState], None] | None = None,
+              on_action: Callable[[Seat, Move | None, int], None] | None = None,
               ) -> tuple[GameState, GameSummary]:
-    """Play one game to its end, each seat's bot choosing from its own view.
+    """Play one game to its end, each seat's bot choosing from its own view: the one play
+    loop of simulations, tournaments and demos.
 
     Plays ``state`` if given (else a new game from ``seed``), through ``recorder`` if
-    given, so the game is recorded; ``after(state)`` is called after every action.
+    given, so the game is recorded; ``after(state)`` is called after every action, and
+    ``on_action(seat, committed, think_ns)`` with the seat that acted, the player move the
+    action committed (None for a staging action) and the nanoseconds its bot took to
+    choose. A bot's illegal action raises :class:`IllegalMoveError` with the state as it
+    was before that action.
     """
     if recorder is not None:
         state = recorder.state
@@ -62,12 +81,19 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
+    clock = time.perf_counter_ns
     while not state.is_over:
         seat = state.to_act
-        committed = apply(bots[seat].choose(state.view(seat)))
+        view = state.view(seat)
+        start = clock()
+        action = bots[seat].choose(view)
+        think_ns = clock() - start
+        committed = apply(action)
         actions += 1
         if committed is not None:
             moves += 1
+        if on_action is not None:
+            on_action(seat, committed, think_ns)
         if after is not None:
             after(state)
         if actions > MAX_ACTIONS_PER_GAME:
@@ -82,6 +108,91 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
         winners=state.winners(),
     )
     return state, summary
+
+
+def bot_turn(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
+    """The player move ``bot`` makes now for ``seat``, worked out on a copy of ``state``.
+
+    The bot sees only the seat's views; its staging actions are played on the copy until
+    they commit a player move, which is returned (``state`` itself is unchanged), so a
+    server can store the move before it plays it. Raises :class:`ValueError` if the seat is
+    not the one to act or the bot stages forever, :class:`IllegalMoveError` if the bot
+    chooses an illegal action.
+    """
+    if state.is_over or state.to_act != seat:
+        raise ValueError(f"seat {seat + 1} is not the one to act")
+    trial = state.copy()
+    for _ in range(MAX_TURN_ACTIONS):
+        move = trial.apply_action(bot.choose(trial.view(seat)))
+        if move is not None:
+            return move  # type: ignore[return-value]  # apply_action commits player moves
+    raise ValueError(f"the {bot.name} bot staged {MAX_TURN_ACTIONS} actions without a move")
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What :data:`HINT_BOT` would do for a seat, and why in one line."""
+
+    move: mv.PlayerMove
+    notation: str
+    reason: str
+
+
+def hint(state: GameState, seat: int, seed: int) -> Hint | None:
+    """What the hint bot would play for ``seat`` now (on a copy), or None when the seat is
+    not the one to act or the bot has no advice. The bot sees only the seat's view."""
+    if state.is_over or state.to_act != seat:
+        return None
+    try:
+        move = bot_turn(make_bot(HINT_BOT, seed), state, seat)
+    except (ValueError, IllegalMoveError):
+        return None
+    return Hint(move, mv.format_move(move), hint_reason(state, move))
+
+
+def hint_reason(state: GameState, move: mv.PlayerMove) -> str:
+    """A one-line reason for a move, from its kind: ``take the pile: 9 cards``."""
+    match move:
+        case mv.Draw():
+            top = state.pile[-1] if state.pile else None
+            if top is None:
+                return "draw: the pile is empty"
+            return f"draw: taking the pile ({cards.face_label(top)} on top) does not pay now"
+        case mv.Pickup(groups):
+            n = state.pickup_size()
+            return f"take the pile: {n} card{'s' if n != 1 else ''}, " + _melds_text(groups)
+        case mv.Meld(groups):
+            return _melds_text(groups)
+        case mv.Discard(kind):
+            name = cards.KIND_NAMES[kind]
+            if kind == cards.BLACK_THREE:
+                return "discard the black 3: it blocks the pile for the next player"
+            return f"discard the {name}: the card you can spare best"
+        case mv.GoOut():
+            return "go out: your side has the books it needs"
+        case mv.Answer(yes):
+            if yes:
+                return "say yes: let your partner go out"
+            return "say no: the cards you hold would cost your side too much"
+        case mv.Knock():
+            return "knock: end your turn"
+        case mv.PickUpKnee():
+            return "pick up your Knee: your side has a book"
+        case mv.Undo():
+            return "take back your last meld"
+    return mv.format_move(move)
+
+
+def _melds_text(groups: tuple[mv.MeldGroup, ...]) -> str:
+    targets: list[str] = []
+    for g in groups:
+        name = "an all-wild meld" if g.target == mv.WILD_MELD else cards.KIND_PLURALS[g.target]
+        if name not in targets:
+            targets.append(name)
+    if not targets:
+        return "meld nothing yet"
+    text = targets[0] if len(targets) == 1 else ", ".join(targets[:-1]) + " and " + targets[-1]
+    return f"meld your {text}" if not text.startswith("an ") else f"meld {text}"
 
 
 @dataclass

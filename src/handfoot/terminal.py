@@ -22,13 +22,16 @@ from rich.text import Text
 
 from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import BOTS, Bot, make_bot
+from handfoot.bots import Bot
 from handfoot.cards import JOKER_FACE, KIND_PLURALS, RANKS
 from handfoot.engine import GameState, IllegalMoveError, Phase, PlayerView, TableMeld
 from handfoot.moves import WILD_MELD, MoveSyntaxError, format_groups, format_move, parse_move
 from handfoot.record import GameRecorder, format_breakdown, to_json
+from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile
-from handfoot.sim import derive_seed
+from handfoot.sim import HINT_BOT, derive_seed
+from handfoot.sim import hint as sim_hint
+from handfoot.table import BookKind, opening_minimum, opens_with_clean_book
 
 __all__ = [
     "HELP_TEXT",
@@ -51,9 +54,6 @@ HUMAN = "you"
 
 BOT_PREFERENCE = ("hard", "normal", "easy", "random")
 """Bots from strongest to weakest; the first one available is the default opponent."""
-
-MAX_HINT_ACTIONS = 500
-"""Staging actions a hint may take before it gives up."""
 
 HELP_TEXT = """\
 Moves (cards are kinds: 4-10 or T, J, Q, K, A, 2, JK for a joker, B3 for a black 3):
@@ -82,21 +82,16 @@ class SeatError(ValueError):
 
 
 def best_bot() -> str:
-    """The strongest bot available in :data:`handfoot.bots.BOTS`."""
+    """The strongest bot available in :data:`handfoot.registry.BOTS`."""
     for name in BOT_PREFERENCE:
         if name in BOTS:
             return name
     return next(iter(BOTS))
 
 
-HINT_BOT = "hard"
-"""The bot that gives hints: ``hard`` plays in a blink, and the search bot would make a
-person wait about a second for each one."""
-
-
 def hint_bot() -> str:
-    """The bot that gives hints: :data:`HINT_BOT` (or the strongest one available)."""
-    return HINT_BOT if HINT_BOT in BOTS else best_bot()
+    """The bot that gives hints: :data:`handfoot.sim.HINT_BOT`."""
+    return HINT_BOT
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
@@ -165,9 +160,11 @@ def meld_text(meld: TableMeld, book_size: int) -> Text:
     kind = meld.book_kind(book_size)
     out = Text(what, style="bold")
     if kind is not None:
-        name = {"clean": "clean book", "dirty": "dirty book", "wild": "all-wild book"}[kind]
-        style = {"clean": "green", "dirty": "yellow", "wild": "cyan"}[kind]
-        detail = f" ({meld.size}" + (f", {meld.wilds} wild" if kind == "dirty" else "") + ")"
+        name = {BookKind.CLEAN: "clean book", BookKind.DIRTY: "dirty book",
+                BookKind.WILD: "all-wild book"}[kind]
+        style = {BookKind.CLEAN: "green", BookKind.DIRTY: "yellow", BookKind.WILD: "cyan"}[kind]
+        detail = (f" ({meld.size}" + (f", {meld.wilds} wild" if kind == BookKind.DIRTY else "")
+                  + ")")
         out.append(": ")
         out.append(name, style=style)
         out.append(detail)
@@ -183,10 +180,9 @@ def meld_text(meld: TableMeld, book_size: int) -> Text:
 
 def _opening_minimum(view: PlayerView, side: int) -> int | None:
     """A side's opening minimum this round, or None when opening needs a clean book."""
-    p = view.profile
-    if view.round_number in p.clean_book_opening_rounds:
+    if opens_with_clean_book(view.profile, view.round_number):
         return None
-    return p.opening_minimum(view.round_number, view.totals[side])
+    return opening_minimum(view.profile, view.round_number, view.totals[side])
 
 
 def _short(name: str) -> str:
@@ -356,7 +352,7 @@ class TerminalGame:
     """One game with a person in one seat and bots in the others.
 
     ``seats`` names each seat: :data:`HUMAN` once, bot names from
-    :data:`handfoot.bots.BOTS` elsewhere. ``read`` is called with a prompt and returns a
+    :data:`handfoot.registry.BOTS` elsewhere. ``read`` is called with a prompt and returns a
     line (raising :class:`EOFError` at the end of input, which leaves the game); all
     output goes to ``console``.
     """
@@ -584,22 +580,11 @@ class TerminalGame:
         """What the hint bot would do now, from the person's view (on a copy)."""
         if self.state.to_act != self.human:
             return "it is not your turn"
-        name = hint_bot()
         self._hints += 1
-        bot = make_bot(name, derive_seed(self.seed, "hint", self._hints))
-        trial = self.state.copy()
-        for _ in range(MAX_HINT_ACTIONS):
-            view = trial.view(self.human)
-            action = bot.choose(view)
-            try:
-                move = trial.apply_action(action)
-            except IllegalMoveError:
-                break
-            if move is not None:
-                return f"{format_move(move)}   ({name} bot)"
-            if trial.to_act != self.human:
-                break
-        return f"the {name} bot has no advice here; try legal"
+        advice = sim_hint(self.state, self.human, derive_seed(self.seed, "hint", self._hints))
+        if advice is None:
+            return f"the {HINT_BOT} bot has no advice here; try legal"
+        return f"{advice.notation}   ({HINT_BOT} bot)"
 
     def write_record(self, path: str | Path) -> None:
         """Write the game so far as a record (JSON)."""

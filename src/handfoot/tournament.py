@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import math
 import statistics
-import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from handfoot import moves as mv
-from handfoot.bots import BOTS, make_bot
 from handfoot.engine import GameState, IllegalMoveError
-from handfoot.rules import Layout, Profile
-from handfoot.sim import MAX_ACTIONS_PER_GAME, SafetyCapReached, derive_seed
+from handfoot.registry import BOTS, make_bot
+from handfoot.rules import Layout, Profile, Seat
+from handfoot.sim import derive_seed, play_game
 
 __all__ = [
     "BotStats",
@@ -130,39 +129,31 @@ def _bot_seed(seed: int, pairing: int, pair: int, game_in_pair: int, seat: int) 
 
 def _play_one(profile: Profile, layout: Layout, side_bots: tuple[str, ...], deal_seed: int,
               bot_seeds: tuple[int, ...]) -> tuple[GameState, int, int, list[list[int]]]:
-    """Play a game; per side: [moves, draws, pickups, decisions, think_ns]."""
+    """Play a game (with :func:`handfoot.sim.play_game`); per side: [moves, draws, pickups,
+    decisions, think_ns]."""
     players = [make_bot(side_bots[layout.side_of(seat)], bot_seeds[seat])
                for seat in range(layout.players)]
     state = GameState.new(profile, layout=layout, seed=deal_seed)
     counts = [[0, 0, 0, 0, 0] for _ in range(layout.sides)]
-    actions = moves = 0
-    clock = time.perf_counter_ns
-    while not state.is_over:
-        seat = state.to_act
-        view = state.view(seat)
-        t0 = clock()
-        action = players[seat].choose(view)
-        elapsed = clock() - t0
+
+    def count(seat: Seat, committed: mv.Move | None, think_ns: int) -> None:
         c = counts[layout.side_of(seat)]
         c[3] += 1
-        c[4] += elapsed
-        try:
-            committed = state.apply_action(action)
-        except IllegalMoveError as exc:  # a bot chose an illegal action: a bug
-            raise RuntimeError(f"deal seed {deal_seed}, seat {seat + 1} "
-                               f"({side_bots[layout.side_of(seat)]}): {exc}") from exc
-        actions += 1
+        c[4] += think_ns
         if committed is not None:
-            moves += 1
             c[0] += 1
             if isinstance(committed, mv.Draw):
                 c[1] += 1
             elif isinstance(committed, mv.Pickup):
                 c[2] += 1
-        if actions > MAX_ACTIONS_PER_GAME:
-            raise SafetyCapReached(f"deal seed {deal_seed} did not end after "
-                                   f"{MAX_ACTIONS_PER_GAME} actions")
-    return state, actions, moves, counts
+
+    try:
+        state, summary = play_game(profile, deal_seed, players, state=state, on_action=count)
+    except IllegalMoveError as exc:  # a bot chose an illegal action: a bug
+        seat = state.to_act
+        raise RuntimeError(f"deal seed {deal_seed}, seat {seat + 1} "
+                           f"({side_bots[layout.side_of(seat)]}): {exc}") from exc
+    return state, summary.actions, summary.moves, counts
 
 
 def play_pair(profile: Profile, layout: str, bots: tuple[str, str], seed: int, pairing: int,

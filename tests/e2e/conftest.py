@@ -84,7 +84,7 @@ def new_context(browser: Any, live_server: str) -> Iterator[Any]:
     def make(width: int = 1366, height: int = 768) -> Any:
         ctx = browser.new_context(base_url=live_server,
                                   viewport={"width": width, "height": height})
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(30_000)  # generous: the suite may share 2 cores
         made.append(ctx)
         return ctx
 

@@ -141,7 +141,7 @@ class Seat:
         """Until the page has its first state."""
         self.page.wait_for_function("() => window.handfoot && window.handfoot.app.view")
 
-    def wait_point(self, timeout: float = 30_000) -> str:
+    def wait_point(self, timeout: float = 60_000) -> str:
         """Until this seat has something to do: 'turn', 'answer', or 'over'."""
         handle = self.page.wait_for_function(JS_POINT, timeout=timeout)
         return str(handle.json_value())
@@ -158,8 +158,21 @@ class Seat:
     def _mark(self) -> None:
         self.page.evaluate("() => { window.__e2eMessage = window.handfoot.app.message; }")
 
+    def state(self) -> str:
+        """What the page is at, for failure messages."""
+        return str(self.app("JSON.stringify({seq: a.seq, busy: a.busy, phase: a.view.phase,"
+                            " to_act: a.view.to_act, message: a.message, hand: a.view.hand,"
+                            " tray: a.tray, selection: [...a.selection], hints: null})")) \
+            + f" hints: {self.hints[-5:]}"
+
     def _settle(self, before: int) -> bool:
         """After a move was sent: True once the table moved on, False on a refusal."""
+        try:
+            return self._wait_settled(before)
+        except Exception as exc:
+            raise AssertionError(f"no answer to a move: {self.state()}") from exc
+
+    def _wait_settled(self, before: int) -> bool:
         handle = self.page.wait_for_function(
             """(before) => { const a = window.handfoot.app;
               if (a.busy) return null;
@@ -390,8 +403,16 @@ class Seat:
 
 
 def shoot(page: Page, out: Path, name: str, *, full: bool = False) -> Path:
+    """A PNG of the viewport; with Pillow at hand, in 256 colours (a fifth of the size)."""
     path = out / f"{name}.png"
     page.screenshot(path=str(path), full_page=full, animations="disabled", caret="hide")
+    try:
+        from PIL import Image
+    except ImportError:
+        return path
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE)
+    small.save(path, optimize=True)
     return path
 
 
@@ -403,7 +424,7 @@ def to_act(observer: Seat, people: set[int]) -> int | None:
           if (!v) return null;
           if (v.phase === 'game_over' || a.waiting) return {over: true};
           return people.includes(v.to_act) ? {seat: v.to_act} : null; }""",
-        arg=sorted(people), timeout=30_000)
+        arg=sorted(people), timeout=60_000)
     value = handle.json_value()
     return None if value.get("over") else int(value["seat"])
 

@@ -27,9 +27,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from handfoot.bots import Bot, make_bot
+from handfoot.bots import Bot
 from handfoot.engine import GameState, IllegalMoveError
 from handfoot.moves import NUM_ACTIONS
+from handfoot.registry import make_bot
 from handfoot.rl import EXTRA_HINT
 from handfoot.rl.observation import ObservationEncoder, action_mask, describe_view, resolve_game
 from handfoot.rules import Layout, Profile

@@ -20,6 +20,7 @@ from handfoot.engine import Phase, PlayerView
 from handfoot.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
 from handfoot.rl import EXTRA_HINT
 from handfoot.rules import Layout, Profile, apply_overrides, load_profile
+from handfoot.table import BookKind
 
 try:
     import numpy as np
@@ -100,7 +101,7 @@ def _melds(v: PlayerView, out: list[float]) -> None:
                 row[base + 1] += m.twos
                 row[base + 2] += m.jokers
             else:
-                row[base + {"clean": 3, "dirty": 4, "wild": 5}[kind]] += 1
+                row[base + {BookKind.CLEAN: 3, BookKind.DIRTY: 4, BookKind.WILD: 5}[kind]] += 1
                 row[base + 6] += m.size
         out.extend(row)
 
@@ -268,7 +269,6 @@ def resolve_game(profile: str | Profile = "partnership-13",
         prof = apply_overrides(profile, overrides, origin="overrides") if overrides else profile
     else:
         prof = load_profile(profile, overrides=overrides or None)
-    allowed = ", ".join(f"{x} ({x.players} players)" for x in prof.layouts)
     if players is None:
         return prof, prof.layout
     if isinstance(players, Layout):
@@ -283,9 +283,9 @@ def resolve_game(profile: str | Profile = "partnership-13",
             layout = None
     else:
         layout = None
-    if layout is None or layout not in prof.layouts:
-        raise ValueError(f"{prof.name} cannot be played with players={players!r}: "
-                         f"choose one of its seatings: {allowed}")
+    if layout is None:
+        raise ValueError(prof.seating_error(f"players={players!r}"))
+    prof.check_layout(layout)
     return prof, layout
 
 

@@ -1,0 +1,5 @@
+"""Hand and Foot in the browser: ``handfoot serve`` (see docs/web-contract.md).
+
+:func:`~handfoot.web.app.create_app` builds the site; needs the ``web`` extra
+(``pip install 'handfoot[web]'``).
+"""

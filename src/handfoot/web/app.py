@@ -1,0 +1,454 @@
+"""The web server: pages, the JSON API and the game WebSocket (see docs/web-contract.md).
+
+``create_app(settings)`` builds the Starlette app: Jinja2 pages (the table here, the others
+from :mod:`handfoot.web.pages`), static files from the package, the JSON API under
+``/api`` and the WebSocket ``/ws/{game_id}``. One process serves everything; the state of
+each live game is in its :class:`~handfoot.web.tables.Table`, the truth in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import logging
+import tomllib
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from handfoot.record import profile_spec
+from handfoot.rulebook import describe_profile, diff_profiles
+from handfoot.rules import (
+    DEFAULT_PROFILE,
+    FIELDS,
+    OPTIONS,
+    Layout,
+    Profile,
+    ProfileError,
+    apply_overrides,
+    builtin_profile_names,
+    load_profile,
+    profile_from_mapping,
+)
+from handfoot.web import daily
+from handfoot.web.protocol import MAX_MESSAGE, MessageError, read_message
+from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
+from handfoot.web.tables import (
+    BOTS,
+    Connection,
+    Settings,
+    Table,
+    Tables,
+    new_game_id,
+    new_seed,
+    new_token,
+)
+
+__all__ = ["Settings", "create_app"]
+
+log = logging.getLogger("handfoot.web")
+
+HELLO_TIMEOUT = 30.0
+"""Seconds a new WebSocket has to say hello."""
+
+MAX_NAME = 40
+
+
+class RequestError(ValueError):
+    """A request the API refuses (400); the message says why."""
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The whole site as one Starlette app."""
+    settings = settings or Settings()
+    store = Store(settings.database_url or default_database_url())
+    tables = Tables(store, settings)
+    env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
+                             autoescape=True)
+    templates = Jinja2Templates(env=env)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.start()
+        yield
+        await tables.close()
+        await store.close()
+
+    api = _Api(store, tables)
+    routes: list[BaseRoute] = [
+        Route("/game/{game_id}", _table_page(templates), name="game"),
+        Route("/api/profiles", api.profiles),
+        Route("/api/rules/check", api.check_rules, methods=["POST"]),
+        Route("/api/games", api.create_game, methods=["POST"]),
+        Route("/api/games/{game_id}/status", api.status, methods=["POST"]),
+        Route("/api/games/{game_id}/record", api.record),
+        Route("/api/games/{game_id}/replay", api.replay),
+        Route("/api/games/{game_id}/rematch", api.rematch, methods=["POST"]),
+        Route("/api/daily", api.start_daily, methods=["POST"]),
+        Route("/api/daily/{date}", api.daily_board),
+        WebSocketRoute("/ws/{game_id}", api.websocket),
+        Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
+    ]
+    try:
+        from handfoot.web.pages import page_routes
+    except ImportError:  # the pages are not there yet
+        pass
+    else:
+        routes += page_routes(templates)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.store = store
+    app.state.tables = tables
+    app.state.settings = settings
+    return app
+
+
+def _table_page(templates: Jinja2Templates) -> Any:
+    async def table_page(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        return templates.TemplateResponse(request, "table.html", {
+            "game_id": game_id, "learn": request.query_params.get("learn") == "1"})
+    return table_page
+
+
+# --- the JSON API --------------------------------------------------------------------------
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise RequestError("the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise RequestError("the body must be a JSON object")
+    return data
+
+
+def profile_from_request(body: Mapping[str, Any]) -> Profile:
+    """The rules a request asks for: a built-in profile with overrides and options, or an
+    uploaded house-rule TOML (which may only extend a built-in profile); then ``rounds``."""
+    toml = body.get("toml")
+    if toml:
+        if not isinstance(toml, str):
+            raise RequestError("toml: the text of a house-rule file")
+        try:
+            data = tomllib.loads(toml)
+        except tomllib.TOMLDecodeError as exc:
+            raise RequestError(f"house rules: not valid TOML: {exc}") from None
+        extends = data.get("extends")
+        if extends is not None and extends not in builtin_profile_names():
+            raise RequestError("house rules: extends: must name a built-in profile ("
+                               + ", ".join(builtin_profile_names()) + ")")
+        profile = profile_from_mapping(data, origin="house rules", default_name="house-rules")
+    else:
+        name = body.get("profile") or DEFAULT_PROFILE
+        if name not in builtin_profile_names():
+            raise RequestError(f"profile: {name!r} is not a built-in profile ("
+                               + ", ".join(builtin_profile_names()) + ")")
+        flat: dict[str, Any] = {}
+        for key in ("overrides", "options"):
+            part = body.get(key) or {}
+            if not isinstance(part, dict):
+                raise RequestError(f"{key}: an object of parameters")
+            flat.update(part)
+        profile = load_profile(name, overrides=flat or None)
+    rounds = body.get("rounds")
+    if rounds is not None and rounds != profile.rounds:
+        profile = apply_overrides(profile, {"rounds": rounds}, origin="rounds")
+    return profile
+
+
+def _layout(body: Mapping[str, Any], profile: Profile) -> Layout:
+    text = body.get("layout")
+    if text is None:
+        return profile.layout
+    if not isinstance(text, str):
+        raise RequestError("layout: like \"2x2\"")
+    layout = Layout.parse(text)
+    if layout not in profile.layouts:
+        allowed = ", ".join(str(x) for x in profile.layouts)
+        raise RequestError(f"{profile.name} is played as {allowed}, not {layout}")
+    return layout
+
+
+def _seat_rows(body: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
+    seats = body.get("seats")
+    if seats is None:
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * (players - 1)
+    if not isinstance(seats, list) or len(seats) != players:
+        raise RequestError(f"seats: one entry for each of the {players} seats")
+    out = []
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict) or seat.get("kind") not in ("human", "bot"):
+            raise RequestError(f"seats[{i}]: kind is \"human\" or \"bot\"")
+        level = seat.get("level") if seat["kind"] == "bot" else None
+        if seat["kind"] == "bot" and level not in BOTS:
+            raise RequestError(f"seats[{i}]: level: one of {', '.join(BOTS)}")
+        name = seat.get("name")
+        if name is not None and not isinstance(name, str):
+            raise RequestError(f"seats[{i}]: name: a string")
+        name = " ".join((name or "").split())[:MAX_NAME]
+        if not name:
+            name = f"{level.capitalize()} bot" if level else f"Player {i + 1}"
+        out.append({"kind": seat["kind"], "level": level, "name": name})
+    return out
+
+
+class _Api:
+    def __init__(self, store: Store, tables: Tables) -> None:
+        self.store = store
+        self.tables = tables
+
+    # -- rules ------------------------------------------------------------------------------
+
+    async def profiles(self, request: Request) -> Response:
+        out = []
+        for name in builtin_profile_names():
+            p = load_profile(name)
+            sections = describe_profile(p)
+            out.append({"name": name, "title": p.title, "source": p.source,
+                        "layouts": [str(x) for x in p.layouts],
+                        "default_layout": str(p.layout), "rounds": p.rounds,
+                        "summary": sections[0][1][0] if sections and sections[0][1] else ""})
+        parameters = []
+        for key, info in FIELDS.items():
+            item: dict[str, Any] = {"key": key, "section": info.section, "type": info.kind,
+                                    "label": info.label, "text": info.doc}
+            if info.choices:
+                item["choices"] = list(info.choices)
+            if info.kind in ("int", "opt_int"):
+                item["min"] = info.minimum
+                if info.maximum is not None:
+                    item["max"] = info.maximum
+            parameters.append(item)
+        return JSONResponse({
+            "profiles": out, "default": DEFAULT_PROFILE, "bots": list(BOTS),
+            "options": [{"key": o.key, "id": o.id, "title": o.title, "text": o.description}
+                        for o in OPTIONS.values()],
+            "parameters": parameters})
+
+    async def check_rules(self, request: Request) -> Response:
+        try:
+            body = await _body(request)
+            profile = profile_from_request(body)
+        except (RequestError, ProfileError, ValueError) as exc:
+            return JSONResponse({"ok": False, "error": str(exc)})
+        base = load_profile(profile.extends or profile.name) \
+            if (profile.extends or profile.name) in builtin_profile_names() else None
+        differences = diff_profiles(base, profile, names=(base.name, "your rules")) \
+            if base is not None else []
+        return JSONResponse({"ok": True, "name": profile.name,
+                             "layouts": [str(x) for x in profile.layouts],
+                             "differences": differences})
+
+    # -- games ------------------------------------------------------------------------------
+
+    async def create_game(self, request: Request) -> Response:
+        try:
+            body = await _body(request)
+            profile = profile_from_request(body)
+            layout = _layout(body, profile)
+            seats = _seat_rows(body, layout.players)
+            absent = body.get("absent", "wait")
+            if absent not in ("wait", "bot"):
+                raise RequestError("absent: \"wait\" or \"bot\"")
+        except (RequestError, ProfileError, ValueError) as exc:
+            return _error(str(exc))
+        return JSONResponse(await self._new_game(profile, layout, seats, absent))
+
+    async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
+                        absent: str, *, seed: int | None = None, daily_date: str | None = None,
+                        ) -> dict[str, Any]:
+        base, overrides = profile_spec(profile)
+        game_id = new_game_id()
+        tokens = {i: new_token() for i, s in enumerate(seats) if s["kind"] == "human"}
+        spectator = new_token()
+        stamp = now()
+        settings: dict[str, Any] = {"absent": absent, "seats": seats}
+        if daily_date is not None:
+            settings["daily"] = daily_date
+        row = GameRow(
+            id=game_id, profile=base, overrides=overrides, layout=str(layout),
+            settings=settings, seed=new_seed() if seed is None else seed,
+            spectator_hash=token_hash(spectator), status="playing", created=stamp,
+            updated=stamp,
+            seats=tuple(SeatRow(i, s["kind"], s["level"], s["name"],
+                                token_hash(tokens[i]) if i in tokens else None)
+                        for i, s in enumerate(seats)))
+        await self.store.create_game(row)
+        out_seats = []
+        for i, s in enumerate(seats):
+            item: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
+            if s["kind"] == "human":
+                item["link"] = f"/game/{game_id}#t={tokens[i]}"
+            else:
+                item["level"] = s["level"]
+            out_seats.append(item)
+        return {"game_id": game_id, "seats": out_seats,
+                "spectator_link": f"/game/{game_id}#s={spectator}"}
+
+    async def _table(self, request: Request) -> Table | None:
+        return await self.tables.get(request.path_params["game_id"])
+
+    async def status(self, request: Request) -> Response:
+        try:
+            body = await _body(request)
+        except RequestError as exc:
+            return _error(str(exc))
+        table = await self._table(request)
+        token = body.get("token")
+        if table is None or not isinstance(token, str) or not table.authenticate(token)[0]:
+            return _error("no game for this link", 404)
+        state = table.state
+        return JSONResponse({
+            "game_id": table.id, "profile": table.profile.name,
+            "profile_title": table.profile.title, "layout": str(table.layout),
+            "seats": [s.json() for s in table.seats], "round": state.round_number,
+            "rounds": table.profile.rounds, "over": state.is_over,
+            "totals": list(state.totals),
+            "winners": list(state.winners()) if state.is_over else None,
+            "updated": table.updated.isoformat() + "Z"})
+
+    async def record(self, request: Request) -> Response:
+        table = await self._table(request)
+        if table is None:
+            return _error("no such game", 404)
+        if not table.state.is_over:
+            return _error("the game is not over", 403)
+        return JSONResponse(table.record_data(), headers={
+            "content-disposition": f'attachment; filename="handfoot-{table.id}.json"'})
+
+    async def replay(self, request: Request) -> Response:
+        table = await self._table(request)
+        if table is None:
+            return _error("no such game", 404)
+        if not table.state.is_over:
+            return _error("the game is not over", 403)
+        frames = await asyncio.to_thread(table.replay_frames)
+        return JSONResponse({"record": table.record_data(), "frames": frames})
+
+    async def rematch(self, request: Request) -> Response:
+        try:
+            body = await _body(request)
+        except RequestError as exc:
+            return _error(str(exc))
+        table = await self._table(request)
+        token = body.get("token")
+        if table is None or not isinstance(token, str):
+            return _error("no game for this link", 404)
+        ok, seat = table.authenticate(token)
+        if not ok or seat is None:
+            return _error("only a player of the game can ask for a rematch", 403)
+        seats = [{"kind": s.kind, "level": s.level, "name": s.name} for s in table.seats]
+        return JSONResponse(await self._new_game(table.profile, table.layout, seats,
+                                                 table.absent))
+
+    # -- the daily deal ---------------------------------------------------------------------
+
+    async def start_daily(self, request: Request) -> Response:
+        try:
+            body = await _body(request)
+        except RequestError as exc:
+            return _error(str(exc))
+        name = body.get("name")
+        name = " ".join(name.split())[:MAX_NAME] if isinstance(name, str) else ""
+        name = name or "Anonymous"
+        date = daily.today()
+        secret = await self.store.secret(daily.SECRET_NAME)
+        fixed = daily.DAILY_SETTINGS
+        profile = profile_from_request(fixed)
+        layout = Layout.parse(fixed["layout"])
+        seats = _seat_rows({"seats": [{**fixed["seats"][0], "name": name},
+                                      *fixed["seats"][1:]]}, layout.players)
+        game = await self._new_game(profile, layout, seats, fixed["absent"],
+                                    seed=daily.daily_seed(secret, date),
+                                    daily_date=date.isoformat())
+        await self.store.add_daily(date.isoformat(), game["game_id"], name)
+        return JSONResponse({"game_id": game["game_id"], "link": game["seats"][0]["link"],
+                             "date": date.isoformat()})
+
+    async def daily_board(self, request: Request) -> Response:
+        try:
+            date = dt.date.fromisoformat(request.path_params["date"])
+        except ValueError:
+            return _error("a date is written YYYY-MM-DD")
+        seed = None
+        if daily.is_over(date):
+            seed = str(daily.daily_seed(await self.store.secret(daily.SECRET_NAME), date))
+        return JSONResponse({"date": date.isoformat(), "settings": daily.DAILY_SETTINGS,
+                             "seed": seed,
+                             "leaderboard": await self.store.leaderboard(date.isoformat())})
+
+    # -- the WebSocket ----------------------------------------------------------------------
+
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+            hello = read_message(_parse(text))
+        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            await _close(ws)
+            return
+        except MessageError as exc:
+            await ws.send_json({"type": "error", "id": None, "code": "bad_message",
+                                "message": str(exc)})
+            await _close(ws)
+            return
+        table = await self.tables.get(ws.path_params["game_id"])
+        ok, seat = (False, None) if table is None or hello.type != "hello" or \
+            hello.token is None else table.authenticate(hello.token)
+        if table is None or not ok:
+            message = "say hello with your token first" if hello.type != "hello" else \
+                "this link is not valid for this game"
+            await ws.send_json({"type": "error", "id": hello.id, "code": "auth",
+                                "message": message})
+            await _close(ws, 4401)
+            return
+        conn = Connection(ws, seat)
+        table.join(conn)
+        try:
+            while not conn.closed:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                data = frame.get("text")
+                if data is None and frame.get("bytes") is not None:
+                    data = frame["bytes"].decode("utf-8", "replace")
+                try:
+                    msg = read_message(_parse(data or ""))
+                except MessageError as exc:
+                    conn.send({"type": "error", "id": None, "code": "bad_message",
+                               "message": str(exc)})
+                    continue
+                await table.handle(conn, msg)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            table.leave(conn)
+
+
+def _parse(text: str) -> Any:
+    if len(text) > MAX_MESSAGE:
+        raise MessageError(f"a message is at most {MAX_MESSAGE} characters")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise MessageError("a message is one JSON object") from None
+
+
+async def _close(ws: WebSocket, code: int = 1000) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code)

@@ -1,0 +1,335 @@
+"""The web protocol: views, events and round results as JSON, and client messages read.
+
+Everything a connection receives about the game is built here from a
+:class:`~handfoot.engine.PlayerView` (a seat's own view) or from the public part of one
+(spectators), so what a page can see is exactly what the engine lets that seat see. The
+message shapes are documented in ``docs/web-contract.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from handfoot import cards
+from handfoot import moves as mv
+from handfoot.cards import FACE_KIND, face_name
+from handfoot.engine import GameState, Phase, PlayerView, RoundResult, TableMeld
+
+__all__ = [
+    "KIND_JSON",
+    "Event",
+    "MessageError",
+    "events_for_move",
+    "kind_json",
+    "public_view_json",
+    "read_message",
+    "result_json",
+    "view_json",
+]
+
+KIND_JSON: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK", "B3",
+                    "R3")
+"""Card kinds as the pages name them (``"10"``, not the notation's ``T``)."""
+
+PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
+                     Phase.GAME_OVER: "game_over"}
+
+CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping")
+
+MAX_MESSAGE: Final = 8192
+"""The longest client frame accepted (characters)."""
+
+
+def kind_json(kind: int) -> str:
+    return KIND_JSON[kind]
+
+
+def _cards(faces: Sequence[int]) -> list[str]:
+    return [face_name(f) for f in faces]
+
+
+# --- views -----------------------------------------------------------------------------
+
+
+def view_json(view: PlayerView, side_names: Sequence[str] | None = None) -> dict[str, Any]:
+    """A seat's view as the ``VIEW`` JSON of the contract (its own hand, staged cards and
+    what it may do now)."""
+    data = public_view_json(view, side_names)
+    data["seat"] = view.seat
+    data["side"] = view.side
+    data["opening_minimum"] = view.opening_minimum
+    data["hand"] = _cards(view.hand)
+    data["staged"] = [mv.format_group(g) for g in view.staged]
+    data["legal"] = legal_json(view)
+    data["asking"] = view.asking
+    return data
+
+
+def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
+                     ) -> dict[str, Any]:
+    """What anybody watching may know: ``view`` without the seat's own cards and choices
+    (``seat``, ``side`` and ``asking`` are null, ``hand``, ``staged`` and ``legal`` absent).
+    Any seat's view gives the same public part."""
+    p = view.profile
+    values = p.kind_values
+    melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces) for side in view.melds]
+    pile = view.discard_size
+    n = p.pickup_count
+    return {
+        "seat": None,
+        "side": None,
+        "players": view.players,
+        "sides": view.sides,
+        "round": view.round_number,
+        "rounds": view.rounds,
+        "phase": PHASE_JSON[view.phase],
+        "turn": view.turn,
+        "to_act": view.to_act,
+        "opening_minimum": None,
+        "opening_minimums": [
+            0 if view.round_number in p.clean_book_opening_rounds
+            else p.opening_minimum(view.round_number, view.totals[side])
+            for side in range(view.sides)],
+        "opened": list(view.opened),
+        "packets": [_packet_json(view, s) for s in range(view.players)],
+        "melds": [[meld_json(m, p.book_size) for m in side] for side in view.melds],
+        "red_threes": [_cards(r) for r in view.red_threes],
+        "discard": {"top": face_name(view.discard_top) if view.discard_top is not None
+                    else None,
+                    "size": pile, "pickup_size": pile if n is None else min(n, pile)},
+        "stock": view.stock_size,
+        "scores": {"totals": list(view.totals), "melded": melded},
+        "results": [result_json(r) for r in view.results],
+        "asking": None,
+        "side_names": list(side_names) if side_names is not None
+        else [f"Side {s + 1}" for s in range(view.sides)],
+    }
+
+
+def _packet_json(view: PlayerView, seat: int) -> dict[str, Any]:
+    in_foot = view.in_foot[seat]
+    knee_dealt = view.profile.knee_size > 0
+    if in_foot:
+        playing = "foot"
+    elif knee_dealt and view.knee_counts[seat] == 0:
+        playing = "knee"
+    else:
+        playing = "hand"
+    return {"hand": view.hand_counts[seat], "foot": view.foot_counts[seat],
+            "knee": view.knee_counts[seat], "in_foot": in_foot, "playing": playing}
+
+
+def meld_json(meld: TableMeld, book_size: int) -> dict[str, Any]:
+    wild = meld.target == mv.WILD_MELD
+    return {
+        "target": "wild" if wild else KIND_JSON[meld.target],
+        "label": "all-wild" if wild else cards.KIND_PLURALS[meld.target],
+        "cards": _cards(meld.faces),
+        "size": meld.size,
+        "naturals": meld.naturals,
+        "wilds": meld.wilds,
+        "book": meld.book_kind(book_size),
+        "book_size": book_size,
+    }
+
+
+def legal_json(view: PlayerView) -> dict[str, Any]:
+    """What the seat may do now, by button. ``pickup``, ``meld`` and ``go_out`` say the
+    move is worth trying (the exact cards are checked when sent)."""
+    legal = view.legal_actions
+    stages = any(a >= mv.STAGE_NATURAL and a != mv.KNEE for a in legal)
+    playing = view.phase == Phase.PLAY
+    return {
+        "draw": mv.DRAW in legal,
+        "pickup": mv.PICKUP in legal or (view.phase == Phase.DRAW and stages),
+        "meld": playing and (stages or mv.CONFIRM in legal),
+        "discard": [KIND_JSON[a - mv.DISCARD] for a in legal
+                    if mv.DISCARD <= a < mv.STAGE_NATURAL],
+        "go_out": any(mv.GO_OUT <= a < mv.DISCARD for a in legal)
+        or (playing and view.in_foot[view.seat] and view.knee_counts[view.seat] == 0
+            and bool(legal)),
+        "undo": mv.UNDO in legal,
+        "knock": mv.KNOCK in legal,
+        "knee": mv.KNEE in legal,
+        "answer": mv.ANSWER_YES in legal or mv.ANSWER_NO in legal,
+    }
+
+
+def result_json(result: RoundResult) -> dict[str, Any]:
+    return {
+        "round": result.round_number,
+        "reason": result.reason,
+        "went_out": result.went_out,
+        "scores": [{"side": s.side, "total": s.total,
+                    "lines": [{"key": line.key, "label": line.label, "count": line.count,
+                               "points": line.points} for line in s.lines]}
+                   for s in result.scores],
+        "totals": list(result.totals),
+    }
+
+
+def hands_json(state: GameState) -> dict[str, Any]:
+    """Every seat's cards (for the replay of a finished game only)."""
+    return {"hands": [_cards(state.hand(s)) for s in range(state.players)],
+            "feet": [_cards(f) for f in state.feet],
+            "knees": [_cards(k) for k in state.knees]}
+
+
+# --- events ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One committed player move as the pages see it: a public part for everybody and a
+    private part for the seat that moved."""
+
+    n: int
+    """The move's sequence number (1 for the game's first move)."""
+    round_number: int
+    seat: int
+    public: Mapping[str, Any]
+    private: Mapping[str, Any] | None = None
+
+    def json_for(self, seat: int | None) -> dict[str, Any]:
+        data = {"n": self.n, "round": self.round_number, "seat": self.seat, **self.public}
+        if self.private is not None and seat == self.seat:
+            data["private"] = dict(self.private)
+        return data
+
+
+def events_for_move(n: int, move: mv.PlayerMove, before: PlayerView, after: PlayerView,
+                    results_before: int) -> list[Event]:
+    """The events of one committed move, worked out from the mover's views before and
+    after it (so they hold nothing the mover's own view does not, and their public part
+    only what every seat sees). ``results_before`` is how many rounds had ended before.
+
+    This is the single source of events; it becomes the engine's ``state.events()`` once
+    the engine gives them.
+    """
+    seat = before.seat
+    notation = mv.format_move(move)
+    public: dict[str, Any] = {"notation": notation}
+    private: dict[str, Any] | None = None
+    same_round = after.round_number == before.round_number and len(after.results) == \
+        results_before
+    match move:
+        case mv.Draw():
+            public["type"] = "draw"
+            if same_round:
+                public["count"] = before.stock_size - after.stock_size
+                public["red_threes"] = _cards(_new(before.red_threes[before.side],
+                                                   after.red_threes[after.side]))
+                private = {"drew": _cards(_new(before.hand, after.hand))}
+        case mv.Pickup():
+            public["type"] = "pickup"
+            public["top"] = face_name(before.discard_top) if before.discard_top is not None \
+                else None
+            n_taken = before.discard_size - after.discard_size if same_round else None
+            public["count"] = n_taken
+            if same_round:
+                public["cards"] = _cards(_new(_table(before, before.side),
+                                              _table(after, after.side)))
+                private = {"taken": _cards(_new(before.hand, after.hand))}
+        case mv.Meld():
+            public["type"] = "meld"
+            if same_round:
+                public["cards"] = _cards(_new(_table(before, before.side),
+                                              _table(after, after.side)))
+        case mv.Discard(kind):
+            public["type"] = "discard"
+            public["kind"] = KIND_JSON[kind]
+            if same_round:
+                public["card"] = face_name(after.discard_top) if after.discard_top is not None \
+                    else None
+        case mv.GoOut():
+            public["type"] = "go_out"
+        case mv.Answer(yes):
+            public["type"] = "answer"
+            public["yes"] = yes
+        case mv.Undo():
+            public["type"] = "undo"
+        case mv.Knock():
+            public["type"] = "knock"
+        case mv.PickUpKnee():
+            public["type"] = "knee"
+    if len(after.results) > results_before:
+        public["round_end"] = result_json(after.results[results_before])
+        if len(after.results) > results_before + 1:  # the next deal ended as dealt
+            public["round_ends"] = [result_json(r) for r in after.results[results_before:]]
+    return [Event(n, before.round_number, seat, public, private)]
+
+
+def _table(view: PlayerView, side: int) -> list[int]:
+    return [f for m in view.melds[side] for f in m.faces]
+
+
+def _new(before: Sequence[int], after: Sequence[int]) -> list[int]:
+    """The faces in ``after`` that are not in ``before`` (a multiset difference)."""
+    left = list(before)
+    out = []
+    for face in after:
+        if face in left:
+            left.remove(face)
+        else:
+            out.append(face)
+    return out
+
+
+# --- client messages -------------------------------------------------------------------
+
+
+class MessageError(ValueError):
+    """A client frame that is not a message of the protocol; the text says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """A checked client message."""
+
+    type: str
+    id: str | None = None
+    seq: int | None = None
+    token: str | None = None
+    move: str | None = None
+    round: int | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+def read_message(data: Any) -> ClientMessage:
+    """A client message from its parsed JSON, or :class:`MessageError`."""
+    if not isinstance(data, dict):
+        raise MessageError("a message is a JSON object")
+    kind = data.get("type")
+    if kind not in CLIENT_TYPES:
+        raise MessageError(f"unknown message type {kind!r}: one of {', '.join(CLIENT_TYPES)}")
+    request_id = data.get("id")
+    if request_id is not None and (not isinstance(request_id, str | int)
+                                   or isinstance(request_id, bool) or len(str(request_id)) > 64):
+        raise MessageError("id: a string or number of at most 64 characters")
+    seq = _opt_int(data, "seq")
+    rnd = _opt_int(data, "round")
+    token = data.get("token")
+    move = data.get("move")
+    if kind == "hello" and not isinstance(token, str):
+        raise MessageError("hello: token: a string is required")
+    if kind in ("move", "check") and not isinstance(move, str):
+        raise MessageError(f"{kind}: move: the move in the notation is required, "
+                           "like \"draw\" or \"meld K K K\"")
+    if kind == "move" and seq is None:
+        raise MessageError("move: seq: the last sequence number seen is required")
+    if kind == "continue" and rnd is None:
+        raise MessageError("continue: round: the round just seen is required")
+    return ClientMessage(kind, None if request_id is None else str(request_id), seq,
+                         token if isinstance(token, str) else None,
+                         move if isinstance(move, str) else None, rnd, data)
+
+
+def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise MessageError(f"{key}: a whole number of at least 0")
+    return value

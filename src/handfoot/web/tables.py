@@ -1,0 +1,658 @@
+"""Live tables: one :class:`Table` per game being played, its connections and its bots.
+
+A table holds the game's :class:`~handfoot.engine.GameState`, rebuilt at load by replaying
+the stored moves (so a restart resumes every game), and the connections watching it. Each
+connection has its own outbound queue and one writer task, so a slow client never stalls
+its table. A person's move is parsed, checked by the engine, **committed to the database**,
+then played; every connection is then sent its own ``state`` (its seat's view only;
+spectators the public view) and the mover an ``ack``.
+
+Bots: one task per table plays the bot seats (and, where the table chose ``"absent":
+"bot"``, the seats of people away longer than the grace time) while anybody is connected.
+A bot move is worked out on a copy of the state from the seat's view (the expert in a
+process pool, off the event loop), revealed a fixed ``bot_delay`` after the bot's turn
+began whatever it computed, stored, then played. Bot memory survives a restart: each bot
+is recreated with its stored seed and, as the stored moves are replayed, makes its own
+moves again from its seat's views (a bot whose choice differs, as the time-limited expert's
+may, keeps what it saw and the stored move is played).
+
+Between rounds the table waits until every person (present, or away without a stand-in)
+has pressed Continue for the round just ended; moves are refused meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import multiprocessing
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from starlette.websockets import WebSocket
+
+from handfoot import moves as mv
+from handfoot.bots import Bot
+from handfoot.cards import FACE_KIND
+from handfoot.engine import GameState, IllegalMoveError, PlayerView
+from handfoot.moves import MoveSyntaxError, format_move, parse_move
+from handfoot.record import GameRecorder, record_to_data
+from handfoot.rules import Layout, Profile, load_profile
+from handfoot.search import ExpertBot
+from handfoot.sim import bot_turn, derive_seed, hint
+from handfoot.web.protocol import (
+    ClientMessage,
+    Event,
+    events_for_move,
+    hands_json,
+    public_view_json,
+    view_json,
+)
+from handfoot.web.store import GameRow, MoveRow, Store, now, token_hash
+
+try:  # the bots by name (handfoot.registry once the engine refactor lands)
+    from handfoot.registry import BOTS, make_bot  # type: ignore[import-not-found, unused-ignore]
+except ImportError:
+    from handfoot.bots import BOTS, make_bot  # type: ignore[attr-defined, no-redef, unused-ignore]
+
+__all__ = ["BOTS", "Connection", "Settings", "Table", "Tables"]
+
+log = logging.getLogger("handfoot.web")
+
+HELLO_EVENTS: Final = 30
+"""Events of the current round sent with the first state after a hello."""
+
+MAX_QUEUE: Final = 500
+"""Frames waiting for one slow client before it is disconnected (it resyncs on reconnect)."""
+
+STAND_IN_BOT: Final = "hard"
+"""The bot that plays for a person away past the grace time, where the table chose so."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a server runs."""
+
+    database_url: str | None = None
+    """Any SQLAlchemy async URL; None: SQLite in the user's data directory."""
+    bot_delay: float = 0.9
+    """Seconds from a bot's turn to its move appearing, whatever it computed."""
+    absent_grace: float = 60.0
+    """Seconds a person may be away before a stand-in plays (where the table chose it)."""
+    expert_budget: float | None = None
+    """Seconds per searched expert decision (None: the expert's default)."""
+    expert_workers: int = 1
+    """Processes the expert searches in."""
+
+
+@dataclass
+class SeatStats:
+    """What a player did over the game (for the final screen)."""
+
+    pickups: int = 0
+    books: int = 0
+    melded: int = 0
+
+    def json(self, seat: int) -> dict[str, int]:
+        return {"seat": seat, "pickups": self.pickups, "books": self.books,
+                "melded": self.melded}
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket on a table: its seat (None for a spectator) and its outbound queue."""
+
+    ws: WebSocket
+    seat: int | None
+    last_event: int = 0
+    closed: bool = False
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    writer: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.writer = asyncio.create_task(self._write())
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Queue a message; a client that stopped reading is let go."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            log.info("a client fell %d frames behind: disconnected", MAX_QUEUE)
+            self.close()
+            return
+        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def _write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                break
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # the socket is gone; the reader notices too
+                break
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+
+    def json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+
+class Table:
+    """A game being played: the state, who is connected, and the bots."""
+
+    def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
+                 pool: Callable[[], ProcessPoolExecutor]) -> None:
+        self.id = row.id
+        self.row = row
+        self.profile = profile
+        self.layout = Layout.parse(row.layout)
+        self.store = store
+        self.settings = settings
+        self._pool = pool
+        self.seats = tuple(SeatConfig(s.seat, s.kind, s.level, s.name) for s in row.seats)
+        self._token_hashes = {s.token_hash: s.seat for s in row.seats if s.token_hash}
+        self.absent: str = row.settings.get("absent", "wait")
+        self.daily: str | None = row.settings.get("daily")
+        self.state = GameState.new(profile, layout=self.layout, seed=row.seed)
+        names = [s.name for s in self.seats]
+        self.recorder = GameRecorder(self.state, seat_names=names,
+                                     metadata={"game_id": row.id})
+        self.side_names = [" and ".join(names[s] for s in self.layout.seats_of(side))
+                           for side in range(self.layout.sides)]
+        self.seq = 0
+        self.updated = row.updated
+        self.events: list[Event] = []
+        self.acks: dict[tuple[int, str], int] = {}
+        self.continued: set[tuple[int, int]] = set()
+        self.stats = [SeatStats() for _ in self.seats]
+        self.bots: dict[int, Bot] = {s.seat: self._make_bot(s.level or "hard", s.seat)
+                                     for s in self.seats if s.kind == "bot"}
+        self.stand_ins: dict[int, Bot] = {}
+        self.connections: list[Connection] = []
+        self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
+                                             if s.kind == "human"}
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
+        seed = derive_seed(self.row.seed, label, seat)
+        if level == "expert" and self.settings.expert_budget is not None:
+            return ExpertBot(seed, time_budget=self.settings.expert_budget)
+        return make_bot(level, seed)
+
+    # -- replay and playing moves -----------------------------------------------------------
+
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play the stored moves again (at load); each bot remakes its own moves from its
+        seat's views, which rebuilds its memory."""
+        self.continued = set(continued)
+        for row in rows:
+            if row.seq != self.seq + 1:
+                raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
+            move = parse_move(row.notation)
+            bot = self.bots.get(row.seat) if row.by == "bot" else None
+            if bot is not None:
+                try:
+                    again = format_move(bot_turn(bot, self.state, row.seat))
+                except (ValueError, IllegalMoveError):
+                    again = None
+                if again != row.notation:
+                    log.info("game %s move %d: the bot chose %r again, the game has %r",
+                             self.id, row.seq, again, row.notation)
+            self._play(row.seat, move, row.request_id)
+
+    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None) -> None:
+        """Play a move already checked (and stored), noting its events and statistics."""
+        state = self.state
+        side = state.side_of[seat]
+        before = state.view(seat)
+        results_before = len(state.results)
+        table_before = _table_points(before, side)
+        books_before = state.book_counts(side)
+        self.recorder.apply(move)
+        after = state.view(seat)
+        self.seq += 1
+        self.events += events_for_move(self.seq, move, before, after, results_before)
+        if request_id is not None:
+            self.acks[(seat, request_id)] = self.seq
+        stats = self.stats[seat]
+        if isinstance(move, mv.Pickup):
+            stats.pickups += 1
+        books_then = sum(books_before[k] for k in ("clean", "dirty", "wild"))
+        if len(state.results) > results_before:
+            lines = {line.key: line for line in
+                     state.results[results_before].scores[side].lines}
+            table_after = lines["melded"].points
+            books_after = sum(lines[k].count for k in
+                              ("clean_books", "special_books", "dirty_books", "wild_books")
+                              if k in lines)
+        else:
+            table_after = _table_points(after, side)
+            books = state.book_counts(side)
+            books_after = sum(books[k] for k in ("clean", "dirty", "wild"))
+        stats.melded += max(0, table_after - table_before)
+        stats.books += max(0, books_after - books_then)
+
+    async def commit(self, seat: int, move: mv.PlayerMove, by: str,
+                     request_id: str | None) -> None:
+        """Store a legal move, then play it (the caller holds the lock)."""
+        trial = self.state.copy()
+        trial.apply(move)  # raises IllegalMoveError before anything is stored
+        row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
+                      request_id)
+        await self.store.add_move(self.id, row, status="over" if trial.is_over else None)
+        self._play(seat, move, request_id)
+        self.updated = now()
+        if self.state.is_over and self.daily is not None:
+            human = next((s.seat for s in self.seats if s.kind == "human"), 0)
+            side = self.state.side_of[human]
+            await self.store.finish_daily(self.id, self.state.totals[side],
+                                          side in self.state.winners())
+
+    # -- what the table is waiting for ------------------------------------------------------
+
+    def authenticate(self, token: str) -> tuple[bool, int | None]:
+        """Whether a token is one of this game's, and its seat (None: the spectator's)."""
+        digest = token_hash(token)
+        if hmac.compare_digest(digest, self.row.spectator_hash):
+            return True, None
+        for known, seat in self._token_hashes.items():
+            if hmac.compare_digest(digest, known):
+                return True, seat
+        return False, None
+
+    def present(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.connections)
+
+    def presence(self) -> list[bool]:
+        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
+
+    def _stood_in(self, seat: int) -> bool:
+        """A person away past the grace time whose seat a bot plays (where chosen)."""
+        if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat):
+            return False
+        return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
+
+    def waiting(self) -> dict[str, Any] | None:
+        """The people who must still press Continue after the last round, or None."""
+        state = self.state
+        if state.is_over or not state.results:
+            return None
+        number = state.results[-1].round_number
+        missing = [s.seat for s in self.seats if s.kind == "human"
+                   and (number, s.seat) not in self.continued and not self._stood_in(s.seat)]
+        return {"continue": missing, "round": number} if missing else None
+
+    def refusal(self, seat: int | None) -> tuple[str, str] | None:
+        """Why ``seat`` may not move now, as (code, message), or None."""
+        if seat is None:
+            return "not_your_turn", "you are watching: spectators cannot move"
+        if self.state.is_over:
+            return "illegal", "the game is over"
+        wait = self.waiting()
+        if wait is not None:
+            return "waiting", (f"round {wait['round']} is over: waiting for everyone to "
+                               "press Continue")
+        if self.state.to_act != seat:
+            who = self.seats[self.state.to_act].name
+            return "not_your_turn", f"it is {who}'s turn, not yours"
+        return None
+
+    # -- messages out -----------------------------------------------------------------------
+
+    def game_json(self) -> dict[str, Any]:
+        return {"id": self.id, "profile": self.profile.name,
+                "profile_title": self.profile.title, "layout": str(self.layout),
+                "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
+                "absent": self.absent}
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        state = self.state
+        if seat is None:
+            data = public_view_json(state.view(0), self.side_names)
+        else:
+            data = view_json(state.view(seat), self.side_names)
+        if state.is_over:
+            data["stats"] = [s.json(i) for i, s in enumerate(self.stats)]
+            data["winners"] = list(state.winners())
+        return data
+
+    def state_message(self, conn: Connection, *, hello: bool = False) -> dict[str, Any]:
+        if hello:
+            last_round = self.events[-1].round_number if self.events else 0
+            events = [e for e in self.events if e.round_number == last_round][-HELLO_EVENTS:]
+        else:
+            events = [e for e in self.events if e.n > conn.last_event]
+        conn.last_event = self.seq
+        return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat),
+                "events": [e.json_for(conn.seat) for e in events],
+                "presence": self.presence(), "waiting": self.waiting()}
+
+    def broadcast(self) -> None:
+        """Send every connection its own state."""
+        for conn in list(self.connections):
+            conn.send(self.state_message(conn))
+
+    def broadcast_presence(self) -> None:
+        message = {"type": "presence", "presence": self.presence()}
+        for conn in list(self.connections):
+            conn.send(message)
+
+    # -- connections ------------------------------------------------------------------------
+
+    def join(self, conn: Connection) -> None:
+        self.connections.append(conn)
+        conn.start()
+        conn.send({"type": "welcome", "seat": conn.seat, "game": self.game_json()})
+        conn.send(self.state_message(conn, hello=True))
+        self.broadcast_presence()
+        self._ensure_task()
+        self.wake.set()
+
+    def leave(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        conn.close()
+        seat = conn.seat
+        if seat is not None and not self.present(seat):
+            self.away_since[seat] = time.monotonic()
+            if self.absent == "bot":
+                asyncio.get_running_loop().call_later(self.settings.absent_grace + 0.01,
+                                                      self.wake.set)
+        self.broadcast_presence()
+        self.wake.set()
+
+    # -- handling client messages -----------------------------------------------------------
+
+    async def handle(self, conn: Connection, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            conn.send({"type": "pong"})
+        elif msg.type == "move":
+            await self._move(conn, msg)
+        elif msg.type == "check":
+            self._check(conn, msg)
+        elif msg.type == "hint":
+            self._hint(conn, msg)
+        elif msg.type == "continue":
+            await self._continue(conn, msg)
+        elif msg.type == "hello":
+            conn.send(_error(msg.id, "bad_message", "already said hello"))
+
+    async def _move(self, conn: Connection, msg: ClientMessage) -> None:
+        seat = conn.seat
+        async with self.lock:
+            if seat is not None and msg.id is not None and (seat, msg.id) in self.acks:
+                conn.send({"type": "ack", "id": msg.id, "seq": self.acks[(seat, msg.id)]})
+                return
+            if msg.seq != self.seq:
+                conn.send(_error(msg.id, "stale", f"you saw move {msg.seq}; the game is at "
+                                 f"move {self.seq}: here is the table now"))
+                conn.send(self.state_message(conn))
+                return
+            refused = self.refusal(seat)
+            if refused is not None:
+                conn.send(_error(msg.id, *refused))
+                return
+            assert seat is not None and msg.move is not None
+            try:
+                move = parse_move(msg.move)
+            except MoveSyntaxError as exc:
+                conn.send(_error(msg.id, "illegal", str(exc)))
+                return
+            reason = self.state.check(move)
+            if reason is not None:
+                conn.send(_error(msg.id, "illegal", reason))
+                return
+            await self.commit(seat, move, "human", msg.id)
+            conn.send({"type": "ack", "id": msg.id, "seq": self.seq})
+            self.broadcast()
+        self.wake.set()
+
+    def _check(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None:
+            conn.send({"type": "checked", "id": msg.id, "ok": False, "message": refused[1]})
+            return
+        assert msg.move is not None
+        try:
+            reason = self.state.check(parse_move(msg.move))
+        except MoveSyntaxError as exc:
+            reason = str(exc)
+        conn.send({"type": "checked", "id": msg.id, "ok": reason is None, "message": reason})
+
+    def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None or conn.seat is None:
+            conn.send({"type": "hint", "id": msg.id, "move": None,
+                       "reason": refused[1] if refused else "spectators get no hints"})
+            return
+        advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
+        if advice is None:
+            conn.send({"type": "hint", "id": msg.id, "move": None,
+                       "reason": "the hard bot has no advice here"})
+        else:
+            conn.send({"type": "hint", "id": msg.id, "move": advice.notation,
+                       "reason": advice.reason})
+
+    async def _continue(self, conn: Connection, msg: ClientMessage) -> None:
+        seat = conn.seat
+        number = msg.round
+        if seat is None or self.seats[seat].kind != "human":
+            conn.send(_error(msg.id, "not_your_turn", "only the people at the table continue"))
+            return
+        if number is None or not 1 <= number <= len(self.state.results):
+            conn.send(_error(msg.id, "bad_message", f"round {number} has not ended"))
+            return
+        async with self.lock:
+            if (number, seat) not in self.continued:
+                await self.store.add_continue(self.id, number, seat)
+                self.continued.add((number, seat))
+                self.broadcast()
+        self.wake.set()
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def _ensure_task(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run_bots())
+
+    def _bot_to_move(self) -> tuple[int, Bot, str] | None:
+        state = self.state
+        if state.is_over or not self.connections or self.waiting() is not None:
+            return None
+        seat = state.to_act
+        if seat in self.bots:
+            return seat, self.bots[seat], "bot"
+        if self._stood_in(seat):
+            if seat not in self.stand_ins:
+                self.stand_ins[seat] = self._make_bot(STAND_IN_BOT, seat, "stand-in")
+            return seat, self.stand_ins[seat], "stand-in"
+        return None
+
+    async def _run_bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while (turn := self._bot_to_move()) is not None:
+                seat, bot, by = turn
+                seq = self.seq
+                started = loop.time()
+                try:
+                    move, bot = await self._think(bot, seat)
+                except Exception:
+                    log.exception("game %s: the %s bot of seat %d failed", self.id,
+                                  bot.name, seat + 1)
+                    return
+                delay = started + self.settings.bot_delay - loop.time()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                async with self.lock:
+                    again = self._bot_to_move()
+                    if self.seq != seq or again is None or again[0] != seat or again[2] != by:
+                        continue  # the table changed while the bot thought
+                    (self.bots if by == "bot" else self.stand_ins)[seat] = bot
+                    await self.commit(seat, move, by, None)
+                    self.broadcast()
+
+    async def _think(self, bot: Bot, seat: int) -> tuple[mv.PlayerMove, Bot]:
+        if bot.name == "expert":
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool(), _think_apart, bot,
+                                              self.state.copy(), seat)
+        return bot_turn(bot, self.state, seat), bot
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+        for conn in list(self.connections):
+            conn.close()
+
+    # -- after the game ---------------------------------------------------------------------
+
+    def record_data(self) -> dict[str, Any]:
+        data = record_to_data(self.recorder.record())
+        if self.daily is not None and self.daily >= _today():
+            data.get("metadata", {}).pop("seed", None)  # published once the day is over
+        return data
+
+    def replay_frames(self) -> list[dict[str, Any]]:
+        """The whole game move by move, every card visible (after the game only): the
+        deal, then the table after each move; a move that ends a round shows the table as
+        the round ended (phase ``round_end``, or ``game_over`` after the last), then comes
+        the next deal."""
+        state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
+        frames = [self._frame(state, None, None)]
+        for rnd in self.recorder.record().rounds:
+            for recorded in rnd.moves:
+                move = parse_move(recorded.move)
+                number = state.round_number
+                results = len(state.results)
+                end = state.copy()
+                # the same rules but for the game ending here, so the table stays as it was
+                end.profile = replace(state.profile, rounds=number, target_score=None)
+                end.apply(move)
+                state.apply(move)
+                if len(state.results) == results:
+                    frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    continue
+                frame = self._frame(end, recorded.move, recorded.seat, number)
+                if not state.is_over:
+                    frame["state"]["phase"] = "round_end"
+                frames.append(frame)
+                if not state.is_over:
+                    frames.append(self._frame(state, None, None))
+        return frames
+
+    def _frame(self, state: GameState, move: str | None, seat: int | None,
+               round_number: int | None = None) -> dict[str, Any]:
+        data = public_view_json(state.view(0), self.side_names)
+        data.update(hands_json(state))
+        data["rounds"] = self.profile.rounds
+        return {"move": move, "seat": seat, "round": round_number or state.round_number,
+                "state": data}
+
+
+def _think_apart(bot: Bot, state: GameState, seat: int) -> tuple[mv.PlayerMove, Bot]:
+    """A bot's move worked out in another process; the bot comes back with its memory."""
+    return bot_turn(bot, state, seat), bot
+
+
+def _table_points(view: PlayerView, side: int) -> int:
+    values = view.profile.kind_values
+    return sum(values[FACE_KIND[f]] for m in view.melds[side] for f in m.faces)
+
+
+def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": request_id, "code": code, "message": message}
+
+
+def _today() -> str:
+    return now().date().isoformat()
+
+
+class Tables:
+    """The live tables of a server, loaded from the database when first asked for."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self._tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._executor: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.settings.expert_workers,
+                mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    async def get(self, game_id: str) -> Table | None:
+        """The live table of a game, rebuilt from the database if needed; None if no such
+        game."""
+        table = self._tables.get(game_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            table = self._tables.get(game_id)
+            if table is not None:
+                return table
+            row = await self.store.game(game_id)
+            if row is None:
+                return None
+            profile = load_profile(row.profile, overrides=row.overrides)
+            table = Table(row, profile, self.store, self.settings, self.pool)
+            rows = await self.store.moves(game_id)
+            continued = await self.store.continues(game_id)
+            await asyncio.to_thread(table.replay, rows, continued)
+            self._tables[game_id] = table
+            return table
+
+    async def close(self) -> None:
+        for table in list(self._tables.values()):
+            await table.stop()
+        self._tables.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def new_token() -> str:
+    """A seat or spectator token: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def new_game_id() -> str:
+    """A game id: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    """A game's seed: 128 bits from :mod:`secrets` (never sent before the game is over)."""
+    return secrets.randbits(128)

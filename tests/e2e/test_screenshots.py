@@ -1,0 +1,101 @@
+"""Screenshots of the main screens at a phone's and a laptop's size, taken while a person
+plays a game: the lobby, the table mid-game, a meld being made, an illegal move's message,
+the round's breakdown with its chart, the replay viewer.
+
+They go to $HANDFOOT_SCREENSHOTS (``HANDFOOT_SCREENSHOTS=docs/screenshots`` refreshes the
+committed ones) or a temporary folder; each is checked to be a viewport-sized PNG.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import Any
+
+from e2e_helpers import Seat, kind_of, new_game, shoot, split_hint
+from playwright.sync_api import Page, expect
+
+SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+
+
+def both(page: Page, out: Path, name: str, *, table: bool = True) -> None:
+    """The screen at both sizes (the table re-laid out for each), phone first."""
+    for size, (w, h) in SIZES.items():
+        page.set_viewport_size({"width": w, "height": h})
+        if table:
+            page.evaluate("() => window.handfoot.render()")
+        path = shoot(page, out, f"{name}-{size}")
+        with path.open("rb") as f:
+            head = f.read(24)
+        assert head[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", head[16:24]) == (w, h), path
+
+
+def test_screenshots(new_context: Any, live_server: str, shots_dir: Path) -> None:
+    page = new_context(*SIZES["laptop"]).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto("/")
+    expect(page.locator("#profiles input").first).to_be_attached()
+    both(page, shots_dir, "lobby", table=False)
+
+    # "Robin" deals a round of some 35 decisions: the person opens with two melds, goes out
+    game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
+                    seats=[{"kind": "human", "name": "Robin"}]
+                    + [{"kind": "bot", "level": "hard", "name": n}
+                       for n in ("West", "North", "East")])
+    page.goto(game["seats"][0]["link"])
+    seat = Seat(page)
+    seat.wait_ready()
+    shot = {"illegal": False, "meld": False, "table": False}
+    for n in range(300):
+        point = seat.wait_point()
+        if point == "over":
+            break
+        view = seat.view()
+        if point == "turn" and view["phase"] == "play" and not shot["illegal"]:
+            # a single card laid down as an opening: the engine's reason next to the cards
+            seat.stage(seat_group(view["hand"]))
+            seat._mark()
+            page.locator("#btn-laydown").click()
+            expect(page.locator("#message.error")).to_contain_text("Not allowed")
+            both(page, shots_dir, "illegal-move")
+            page.locator("#btn-untray-all").click()
+            expect(page.locator("#tray")).to_be_hidden()
+            shot["illegal"] = True
+        move = seat.hint()
+        kind, groups, _ = split_hint(move)
+        if kind == "meld" and not shot["meld"] and len(groups) > 1 and not seat.opened():
+            # a meld being made: one group staged, the next one's cards selected
+            seat.stage(groups[0])
+            seat.select(groups[1].kinds)
+            both(page, shots_dir, "meld")
+            page.locator("#btn-untray-all").click()
+            shot["meld"] = True
+        if point == "turn" and view["phase"] == "play" and not shot["table"] \
+                and all(view["melds"]) and n >= 12:
+            both(page, shots_dir, "table")
+            shot["table"] = True
+        if not seat.do(move):
+            seat.fallback(move)
+    assert all(shot.values()), shot
+    expect(page.locator("#overlay table.breakdown")).to_be_visible()
+    both(page, shots_dir, "breakdown")
+
+    page.goto(f"/replay/{game['game_id']}")
+    expect(page.locator("#replay-player")).to_be_visible()
+    page.evaluate("""() => { const s = document.getElementById('slider');
+        s.value = String(Math.round(Number(s.max) * 0.6));
+        s.dispatchEvent(new Event('input', {bubbles: true})); }""")
+    expect(page.locator("#move-caption")).not_to_be_empty()
+    both(page, shots_dir, "replay", table=False)
+    assert not errors, errors
+
+
+def seat_group(hand: list[str]) -> Any:
+    """One natural card: never an opening on its own."""
+    from e2e_helpers import Group
+
+    code = next(c for c in hand if kind_of(c) not in ("2", "JK", "B3", "R3"))
+    return Group([kind_of(code)])

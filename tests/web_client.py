@@ -1,0 +1,251 @@
+"""Test helpers for the web server: an app on a temporary SQLite file, and a person at the
+table driven by the test through the WebSocket.
+
+The person keeps a shadow :class:`GameState` (from the game's seed, read from the database,
+and the notation of every event it is sent), so the test can choose its moves with a bot
+through the seat's own view and check every frame against the shadow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from handfoot import cards
+from handfoot.bots import make_bot
+from handfoot.engine import GameState
+from handfoot.moves import format_move, parse_move
+from handfoot.rules import Layout, load_profile
+from handfoot.sim import bot_turn
+from handfoot.web.app import create_app
+from handfoot.web.protocol import public_view_json, view_json
+from handfoot.web.tables import Settings
+from positions import reshuffle_hidden
+
+
+def settings_for(path: Path, **kw: Any) -> Settings:
+    return Settings(database_url=f"sqlite+aiosqlite:///{path}", bot_delay=0.0,
+                    absent_grace=kw.pop("absent_grace", 60.0), **kw)
+
+
+@contextmanager
+def client(path: Path, **kw: Any) -> Iterator[TestClient]:
+    app = create_app(settings_for(path, **kw))
+    with TestClient(app) as c:
+        yield c
+
+
+def token_of(link: str) -> str:
+    return link.split("#", 1)[1].split("=", 1)[1]
+
+
+def new_game(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def shadow_state(c: TestClient, game_id: str) -> tuple[GameState, list[str]]:
+    """The game as dealt, from its stored seed (only a test may read it), and side names."""
+    store = c.app.state.store  # type: ignore[attr-defined]
+    row = c.portal.call(store.game, game_id)  # type: ignore[union-attr]
+    profile = load_profile(row.profile, overrides=row.overrides)
+    state = GameState.new(profile, layout=Layout.parse(row.layout), seed=row.seed)
+    names = [s.name for s in row.seats]
+    layout = state.layout
+    sides = [" and ".join(names[s] for s in layout.seats_of(side)) for side in range(state.sides)]
+    return state, sides
+
+
+class Person:
+    """A seat (or spectator) on a WebSocket, played by a hard bot through its own view."""
+
+    def __init__(self, c: TestClient, game_id: str, token: str, *, seat: int | None,
+                 bot: str = "hard", seed: int = 1, check_frames: bool = False) -> None:
+        self.c = c
+        self.game_id = game_id
+        self.token = token
+        self.seat = seat
+        self.bot = make_bot(bot, seed)
+        self.shadow, self.side_names = shadow_state(c, game_id)
+        self.seq = 0
+        self.snapshots: dict[int, GameState] = {0: self.shadow.copy()}
+        self.frames: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
+        self.check_frames = check_frames
+        self.rng = random.Random(seed)
+        self.ws: Any = None
+        self._cm: Any = None
+
+    # -- the socket -------------------------------------------------------------------------
+
+    def connect(self, seq: int | None = None) -> dict[str, Any]:
+        self._cm = self.c.websocket_connect(f"/ws/{self.game_id}")
+        self.ws = self._cm.__enter__()
+        self.ws.send_json({"type": "hello", "token": self.token,
+                           "seq": self.seq if seq is None else seq})
+        welcome = self.ws.receive_json()
+        assert welcome["type"] == "welcome", welcome
+        assert welcome["seat"] == self.seat
+        return welcome  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        if self._cm is not None:
+            self._cm.__exit__(None, None, None)
+            self._cm = self.ws = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_json(message)
+
+    def receive(self) -> dict[str, Any]:
+        """The next message; a state message updates the shadow and is checked."""
+        m: dict[str, Any] = self.ws.receive_json()
+        if m["type"] == "state":
+            self._follow(m)
+        return m
+
+    def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            m = self.receive()
+            if m["type"] == kind:
+                return m
+
+    def _follow(self, m: dict[str, Any]) -> None:
+        for event in m["events"]:
+            if event["n"] <= self.seq:
+                continue
+            assert event["n"] == self.seq + 1, (event, self.seq)
+            self._check_event(event)
+            self.shadow.apply(parse_move(event["notation"]))
+            self.seq += 1
+            self.snapshots[self.seq] = self.shadow.copy()
+        assert m["seq"] == self.seq, (m["seq"], self.seq)
+        self.frames.append(m)
+        self.last = m
+        if self.check_frames:
+            self.check_view(m)
+
+    # -- checks -----------------------------------------------------------------------------
+
+    def expected_view(self, state: GameState) -> dict[str, Any]:
+        if self.seat is None:
+            data = public_view_json(state.view(0), self.side_names)
+        else:
+            data = view_json(state.view(self.seat), self.side_names)
+        return data
+
+    def check_view(self, m: dict[str, Any]) -> None:
+        """The frame is the seat's view of the shadow, and the same after re-dealing every
+        card hidden from the seat."""
+        view = dict(m["view"])
+        view.pop("stats", None)
+        view.pop("winners", None)
+        state = self.snapshots[m["seq"]]
+        assert view == self.expected_view(state)
+        hidden_from = self.seat if self.seat is not None else -1
+        redealt = reshuffle_hidden(state, hidden_from, self.rng) if hidden_from >= 0 \
+            else _reshuffle_all(state, self.rng)
+        assert view == self.expected_view(redealt)
+
+    def _check_event(self, event: dict[str, Any]) -> None:
+        """An event names only cards on the table (public part), or, in its private part
+        on the mover's own connection, cards of the mover's own hand."""
+        before = self.shadow
+        after = before.copy()
+        after.apply(parse_move(event["notation"]))
+        public = set(_table_faces(before)) | set(_table_faces(after))
+        for card in _cards_in({k: v for k, v in event.items() if k != "private"}):
+            if card in ("round_end",):
+                continue
+            assert cards.parse_face(card) in public, (card, event)
+        if "private" in event:
+            assert event["seat"] == self.seat, event
+            own = public | set(before.hand(event["seat"])) | set(after.hand(event["seat"]))
+            for card in _cards_in(event["private"]):
+                assert cards.parse_face(card) in own, (card, event)
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def my_turn(self) -> bool:
+        m = self.last
+        if m is None or self.seat is None:
+            return False
+        view = m["view"]
+        return bool(view["phase"] != "game_over" and view["to_act"] == self.seat
+                    and m["waiting"] is None)
+
+    def play(self, move: str, rid: str | None = None) -> dict[str, Any]:
+        """Send a move; its ack, once the state that follows it has arrived."""
+        rid = rid or f"m{self.seq}"
+        self.send({"type": "move", "id": rid, "seq": self.seq, "move": move})
+        while True:
+            reply = self.receive()
+            if reply["type"] == "error":
+                raise AssertionError(reply)
+            if reply["type"] == "ack" and reply["id"] == rid:
+                break
+        while self.seq < reply["seq"]:
+            self.receive()
+        return reply
+
+    def choose(self) -> str:
+        assert self.seat is not None
+        return format_move(bot_turn(self.bot, self.shadow, self.seat))
+
+    def play_to_end(self, *, max_messages: int = 100_000) -> dict[str, Any]:
+        """Play this seat (and press Continue) until the game is over; the last state."""
+        n = 0
+        while True:
+            assert self.last is not None
+            if self.last["view"]["phase"] == "game_over":
+                return self.last
+            waiting = self.last["waiting"]
+            if waiting is not None and self.seat in waiting["continue"]:
+                self.send({"type": "continue", "round": waiting["round"]})
+                self.until("state")
+                continue
+            if self.my_turn():
+                self.play(self.choose())
+            else:
+                self.receive()
+            n += 1
+            assert n < max_messages
+
+
+def _table_faces(state: GameState) -> list[int]:
+    out = [f for side in state.melds for m in side for f in m.faces]
+    out += [f for r in state.red_threes for f in r]
+    if state.pile:
+        out.append(state.pile[-1])
+    return out
+
+
+def _cards_in(data: Any) -> Iterator[str]:
+    """Every string in ``data`` that is a card in the notation."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("notation", "type", "kind", "reason", "label", "key"):
+                continue
+            yield from _cards_in(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _cards_in(value)
+    elif isinstance(data, str):
+        try:
+            cards.parse_face(data)
+        except ValueError:
+            return
+        yield data
+
+
+def _reshuffle_all(state: GameState, rng: random.Random) -> GameState:
+    """Every hidden card re-dealt, every seat's hand included (what a spectator sees)."""
+    c = state
+    for seat in range(state.players):
+        c = reshuffle_hidden(c, seat, rng)
+    return c
