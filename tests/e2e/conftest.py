@@ -32,6 +32,9 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
+# expect() waits 5 s by default; the whole suite may share two busy cores
+sync_api.expect.set_options(timeout=20_000)
+
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

@@ -221,7 +221,10 @@ class Seat:
             want.append(match)
         for key in want:
             self._toggle(key)
-        expect(self.page.locator("#hand .hand-card.selected")).to_have_count(len(want))
+        try:
+            expect(self.page.locator("#hand .hand-card.selected")).to_have_count(len(want))
+        except AssertionError as exc:
+            raise AssertionError(f"{want} not selected: {self.state()}") from exc
         return True
 
     def _toggle(self, key: str) -> None:
@@ -288,7 +291,10 @@ class Seat:
         if not self.select(group.kinds):
             return False
         self.press("meld")
-        expect(self.page.locator("#tray .tray-group")).to_have_count(n + 1)
+        try:
+            expect(self.page.locator("#tray .tray-group")).to_have_count(n + 1)
+        except AssertionError as exc:
+            raise AssertionError(f"{group.kinds} not staged: {self.state()}") from exc
         return True
 
     def lay_down(self) -> bool:
