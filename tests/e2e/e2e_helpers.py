@@ -19,6 +19,10 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+QUICK = {"hand_size": 5, "foot_size": 3, "clean_books_to_go_out": 0,
+         "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0, "partner_condition": "none"}
+"""House rules for a short round: small packets, no books needed to go out."""
+
 WILD_KINDS = ("2", "JK")
 ACTION_KEYS = {"draw": "d", "pickup": "p", "meld": "m", "add": "a", "discard": "x",
                "goout": "g", "undo": "u", "hint": "h"}

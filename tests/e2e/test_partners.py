@@ -5,23 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_helpers import Seat, new_game, split_hint, to_act
+from e2e_helpers import QUICK, Seat, new_game, split_hint, to_act
 from playwright.sync_api import expect
-
-EASY_OUT = {"hand_size": 5, "foot_size": 3, "clean_books_to_go_out": 0,
-            "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0,
-            "partner_condition": "none"}
 
 
 def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -> None:
+    # with these names (they pick the deal) Lily asks after some 30 decisions, going out
+    # with three melds, one of them a joker added to the 9s
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
-                    overrides=EASY_OUT, seats=[
+                    overrides=QUICK, seats=[
                         {"kind": "human", "name": "Nan"},
                         {"kind": "bot", "level": "random"},
                         {"kind": "human", "name": "Lily"},
                         {"kind": "bot", "level": "random"}])
     seats: dict[int, Seat] = {}
-    for i, mode in ((0, "click"), (2, "keys")):
+    for i, mode in ((0, "keys"), (2, "click")):  # Lily asks by a click, Nan answers Y
         page = new_context().new_page()
         page.goto(game["seats"][i]["link"])
         seats[i] = Seat(page, mode)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from e2e_helpers import Seat, kind_of, new_game
+from e2e_helpers import QUICK, Seat, kind_of, new_game
 from playwright.sync_api import expect
-from test_play import QUICK
 
 
 def test_reload_mid_turn(new_context: Any, live_server: str) -> None:

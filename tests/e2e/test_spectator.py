@@ -6,9 +6,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from e2e_helpers import Seat, new_game, play_table
+from e2e_helpers import QUICK, Seat, new_game, play_table
 from playwright.sync_api import WebSocket, expect
-from test_play import QUICK
 
 RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten", "9": "nine",
          "8": "eight", "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three",

@@ -479,6 +479,16 @@ function hintedKeys() {
   return out;
 }
 
+// Redrawing the same markup would replace the buttons under the pointer, and a press that
+// begins on the old button and ends on the new one is no click at all (the browser tests
+// lost a Discard that way when the toolbar was redrawn mid-click): same markup, same DOM.
+const shownHtml = new WeakMap();
+function setHtml(el, html) {
+  if (shownHtml.get(el) === html && el.isConnected) return;
+  shownHtml.set(el, html);
+  el.innerHTML = html;
+}
+
 function renderHand() {
   const el = $("#hand");
   const v = app.view;
@@ -486,6 +496,7 @@ function renderHand() {
     const p = v.packets?.[0] || { hand: 0 };
     const count = p.in_foot || p.playing === "foot" ? p.foot : p.hand;
     const w = handCardWidth();
+    shownHtml.delete(el);
     el.innerHTML = `<div class="hand-backs" aria-label="${esc(seatName(0))} holds ${count} cards">` +
       Array.from({ length: Math.min(count, 30) }, (_, i) => `<span class="back-card" style="left:${i * 14}px">${cardBack({ width: w })}</span>`).join("") +
       `</div>`;
@@ -535,7 +546,8 @@ function renderHand() {
   });
   const rows = chunks.length;
   el.style.height = `${rowStep * (rows - 1) + h + 16}px`;
-  el.innerHTML = `<div class="hand-inner" style="height:${el.style.height}">` + placed.map((e) => {
+  setHtml(el, !entries.length ? `<div class="hand-empty">${app.tray.length ? "All your cards are staged" : "No cards in hand"}</div>` :
+    `<div class="hand-inner" style="height:${el.style.height}">` + placed.map((e) => {
     const sel = app.selection.has(e.key);
     const hint = hinted.has(e.key);
     return `<button type="button" class="hand-card${sel ? " selected" : ""}${hint ? " hinted" : ""}" data-key="${e.key}" ` +
@@ -544,8 +556,7 @@ function renderHand() {
       `${cardSvg(e.code, { width: w, fourColour: app.fourColour, selected: sel, label: "" })}` +
       (sel ? '<span class="sel-mark" aria-hidden="true">✓</span>' : "") +
       `</button>`;
-  }).join("") + `</div>`;
-  if (!entries.length) el.innerHTML = `<div class="hand-empty">${app.tray.length ? "All your cards are staged" : "No cards in hand"}</div>`;
+  }).join("") + `</div>`);
   if (focusKey) {
     const f = el.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (f && el.contains(document.activeElement) === false && app.focusKey) f.focus({ preventScroll: true });
@@ -601,18 +612,25 @@ function actionEnabled(id) {
 function renderActions() {
   const el = $("#actions");
   if (isSpectator()) {
+    shownHtml.delete(el);
     el.innerHTML = `<p class="spectating">You are watching: you see the table, not the players' cards.</p>`;
     return;
   }
   const l = legal();
   const sel = app.selection.size;
-  el.innerHTML = ACTIONS.filter((a) => !(a.id === "knock" && !l.knock) && !(a.id === "knee" && !l.knee)).map((a) => {
+  // the buttons are made once and then only switched on and off: a button redrawn between
+  // press and release loses the click
+  const shown = ACTIONS.filter((a) => !(a.id === "knock" && !l.knock) && !(a.id === "knee" && !l.knee));
+  setHtml(el, shown.map((a) => `<button type="button" class="btn act-${a.id}" data-action="${a.id}">` +
+    `${a.label}${a.key ? ` <kbd>${a.key}</kbd>` : ""}</button>`).join("") +
+    `<span class="sel-info" aria-live="polite"></span>`);
+  for (const a of shown) {
+    const b = el.querySelector(`[data-action="${a.id}"]`);
     const on = actionEnabled(a.id);
-    const primary = on && ((a.id === "draw") || (a.id === "discard" && sel === 1) || (a.id === "meld" && sel >= 3));
-    return `<button type="button" class="btn act-${a.id}${primary ? " btn-primary" : ""}" data-action="${a.id}" ${on ? "" : "disabled"}>` +
-      `${a.label}${a.key ? ` <kbd>${a.key}</kbd>` : ""}</button>`;
-  }).join("") +
-    `<span class="sel-info" aria-live="polite">${sel ? `${sel} selected: <code>${esc(groupText(selectedCodes()))}</code> <button type="button" class="linkish" data-action="clear">clear <kbd>Esc</kbd></button>` : ""}</span>`;
+    b.disabled = !on;
+    b.classList.toggle("btn-primary", on && ((a.id === "draw") || (a.id === "discard" && sel === 1) || (a.id === "meld" && sel >= 3)));
+  }
+  setHtml(el.querySelector(".sel-info"), sel ? `${sel} selected: <code>${esc(groupText(selectedCodes()))}</code> <button type="button" class="linkish" data-action="clear">clear <kbd>Esc</kbd></button>` : "");
 }
 
 function renderLog() {
