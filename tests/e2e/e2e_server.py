@@ -2,7 +2,8 @@
 
     python e2e_server.py DATABASE_URL
 
-Binds 127.0.0.1 on a free port, prints ``PORT <n>`` once listening, serves until SIGTERM.
+Binds 127.0.0.1 on a free port, prints ``PORT <n>`` (conftest.py then polls until the app
+answers), serves until SIGTERM.
 Bots move with no delay. For repeatable games whatever order the tests run in, a new game's
 seed is made from its seats' names and kinds (each test names its players its own way) and
 how many games with those seats came before, instead of the secrets module; the daily
@@ -48,7 +49,7 @@ def main() -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     print(f"PORT {port}", flush=True)
     asyncio.run(server.serve(sockets=[sock]))
