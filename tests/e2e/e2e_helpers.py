@@ -259,6 +259,24 @@ class Seat:
             page.keyboard.press("Enter")
         expect(card).to_have_attribute("aria-pressed", "true")
 
+    def drag_discard(self, kind: str) -> bool:
+        """Discard by dragging the card onto the pile, as on a touch screen."""
+        key = self.page.evaluate(
+            "(kind) => [...document.querySelectorAll('#hand .hand-card')].map(b => b.dataset.key)",
+            kind)
+        key = next(k for k in key if kind_of(k.split("#")[0]) == kind)
+        card = self.page.locator(f'#hand .hand-card[data-key="{key}"]').bounding_box()
+        pile = self.page.locator("#pile-btn").bounding_box()
+        assert card is not None and pile is not None
+        before = self.seq()
+        self._mark()
+        mouse = self.page.mouse
+        mouse.move(card["x"] + 10, card["y"] + 12)
+        mouse.down()
+        mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+        mouse.up()
+        return self._settle(before)
+
     def hint(self) -> str:
         """Ask for a hint (button or H) and read the move it shows."""
         msg = self.page.locator("#message.hint code")
