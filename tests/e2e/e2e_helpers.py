@@ -278,18 +278,22 @@ class Seat:
         return self._settle(before)
 
     def hint(self) -> str:
-        """Ask for a hint (button or H) and read the move it shows."""
-        msg = self.page.locator("#message.hint code")
-        self._mark()
-        if self.mode == "keys" or self.page.locator("#dlg-ask").is_visible():
-            # the question is a modal dialog: its Hint is the H key
+        """Ask for a hint (button or H) and read the move it shows: the hint is in words,
+        its notation on the element (``data-move``); while the partner's question is open
+        the hint shows in its dialog, which has its own Hint button."""
+        asking = self.page.locator("#dlg-ask").is_visible()
+        box = self.page.locator("#ask-hint" if asking else "#message.hint")
+        self.page.evaluate("() => { window.__e2eHint = window.handfoot.app.hint; }")
+        if self.mode == "keys":
             self.page.keyboard.press("h")
+        elif asking:
+            self.page.locator("#ask-hint-btn").click()
         else:
             self.page.locator('#actions button[data-action="hint"]').click()
         self.page.wait_for_function(
-            "() => window.handfoot.app.message && window.handfoot.app.message"
-            " !== window.__e2eMessage")
-        text = msg.inner_text()
+            "() => window.handfoot.app.hint && window.handfoot.app.hint !== window.__e2eHint")
+        expect(box).to_be_visible()
+        text = box.locator(".hint-move").get_attribute("data-move") or ""
         self.hints.append(text)
         return text
 

@@ -10,6 +10,7 @@ import {
   groupText, groupRank, addGroupText, joinGroups, pickupText, pickupAloneText, goOutText,
   isRankTarget, attachKeys, attachArrowNav, attachDrag, KEYS,
 } from "./input.js";
+import { distinctNames, moveWords, adviceWords, groupWords } from "./words.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -34,7 +35,8 @@ const app = {
   lastMove: {}, // seat -> html
   selection: new Set(), // hand card keys ("KS#0")
   tray: [], // staged groups: arrays of keys
-  trayCheck: null, // {ok, message}
+  trayCheck: null, // {ok, message, refused}
+  trayOpen: null, // the staged melds' details shown (null: as the screen's width says)
   glow: new Set(), // targets of my side's melds the selection can join
   busy: false,
   message: null, // {kind: "error"|"info"|"hint", html}
@@ -65,10 +67,9 @@ function seatName(seat, { you = true } = {}) {
   if (seat === null || seat === undefined) return "";
   if (you && seat === app.seat) return "You";
   const seats = app.welcome?.game?.seats || [];
-  const s = seats.find((x) => x.seat === seat);
-  const name = s?.name || `Seat ${seat + 1}`;
-  // two seats with one name ("Hard bot") are told apart by their seat number
-  return seats.filter((x) => x.name === name).length > 1 ? `${name} ${seat + 1}` : name;
+  // two seats with one name ("Hard bot") are told apart by where they sit: "Hard bot (West)"
+  const names = Array.from({ length: players() }, (_, i) => seats.find((x) => x.seat === i)?.name || `Seat ${i + 1}`);
+  return distinctNames(names)[seat] || `Seat ${seat + 1}`;
 }
 
 function sideName(side) {
@@ -133,15 +134,16 @@ function playingText(p) {
 
 // --- messages ---------------------------------------------------------------------------
 
-function setMessage(kind, html) {
-  app.message = html ? { kind, html } : null;
+function setMessage(kind, html, extra = "") {
+  app.message = html ? { kind, html, extra } : null;
   renderMessage();
 }
 
-function describeEvent(e) {
-  const who = esc(seatName(e.seat));
+function describeEvent(e, { name = true } = {}) {
+  // in a seat's own panel the name is already there: "discarded 7♠"
+  const who = name ? esc(seatName(e.seat)) : "";
   const chips = (codes) => (codes || []).map((c) => cardChip(c, { fourColour: app.fourColour })).join("");
-  const notation = (t) => `<code>${esc(t)}</code>`;
+  const words = (t) => `<span class="words" title="${esc(t)}">${esc(t ? moveWords(t).replace(/^(took the pile|went out|melded)(:\s*|\s+)/, "") : "")}</span>`;
   switch (e.type) {
     case "draw": {
       let t = `${who} drew ${e.count ?? ""}`.trim();
@@ -154,19 +156,19 @@ function describeEvent(e) {
       const n = e.count ?? e.taken?.length;
       let t = `${who} took the pile${n ? ` (${n} card${n === 1 ? "" : "s"})` : ""}`;
       if (e.top) t += ` with ${chips([e.top])} on top`;
-      if (e.notation && e.notation !== "pickup") t += `: ${notation(e.notation.replace(/^pickup\s*/, ""))}`;
+      if (e.notation && e.notation !== "pickup") t += `: ${words(e.notation)}`;
       const taken = e.private?.taken || e.taken;
       if (taken?.length) t += `<span class="taken"> into the hand: ${chips(taken)}</span>`;
       return t;
     }
     case "meld":
-      return `${who} melded ${e.notation ? notation(e.notation.replace(/^meld\s+/, "")) : ""} ${e.cards ? chips(e.cards) : ""}`;
+      return `${who} melded ${e.cards?.length ? chips(e.cards) : e.notation ? words(e.notation) : ""}`;
     case "discard":
       return `${who} discarded ${e.card ? chips([e.card]) : ""}`;
     case "go_out":
       // with partners the move is the question; it is carried out on a yes
       if (!e.round_end && partnered()) return `${who} asks: may I go out?`;
-      return `${who} went out${e.notation && e.notation !== "goout" ? `: ${notation(e.notation.replace(/^goout\s*/, ""))}` : ""}`;
+      return `${who} went out${e.notation && e.notation !== "goout" ? `: ${words(e.notation)}` : ""}`;
     case "answer":
       return `${who} answered ${e.yes === false ? "no" : "yes"}${e.round_end ? " and the round is over" : ""}`;
     case "undo":
@@ -176,7 +178,7 @@ function describeEvent(e) {
     case "knee":
       return `${who} picked up the Knee`;
     default:
-      return `${who} ${esc(e.notation || e.type || "")}`;
+      return `${who} ${esc(e.notation ? moveWords(e.notation) : e.type || "")}`;
   }
 }
 
@@ -287,7 +289,7 @@ function seatPanel(seat, index, count) {
     `${packetText(p)}<span class="playing"> · plays ${playingText(p)}</span></div>` +
     (turn ? `<div class="seat-turn">${v.phase === "answer" ? "answering" : "to play"}</div>` : "") +
     asking +
-    `<div class="seat-last" title="last move">${app.lastMove[seat] ? describeEvent(app.lastMove[seat]) : "&nbsp;"}</div>` +
+    `<div class="seat-last" title="last move">${app.lastMove[seat] ? describeEvent(app.lastMove[seat], { name: false }) : "&nbsp;"}</div>` +
     `</section>`;
 }
 
@@ -421,6 +423,12 @@ function renderMe() {
   renderActions();
 }
 
+// The staged melds: one line on a phone (the board keeps its room for your side's melds),
+// opened with its toggle for the whole reason and Return all; always open on a wide screen.
+function trayOpen() {
+  return app.trayOpen ?? window.innerWidth >= 600;
+}
+
 function renderTray() {
   const el = $("#tray");
   if (isSpectator() || !app.tray.length) {
@@ -431,14 +439,30 @@ function renderTray() {
   el.hidden = false;
   const groups = trayGroups();
   const check = app.trayCheck;
-  el.innerHTML = `<div class="tray-groups"><span class="tray-head"><b>Staged melds</b><span class="tray-note">laid down together${app.view.opened?.[mySide()] ? "" : `; opening needs ${fmt(openingMinimum(mySide()))}`}</span></span>${groups.map((g, i) =>
-      `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: 30, fourColour: app.fourColour })).join("")}</span>` +
+  const open = trayOpen();
+  const draw = app.view.phase === "draw";
+  const opened = app.view.opened?.[mySide()];
+  el.classList.toggle("open", open);
+  const state = draw ? "" : check ? (check.ok ? "ok" : "bad") : "";
+  const mark = draw ? "" : check ? (check.ok ? "✓ ready" : "✗ not yet") : "…";
+  const cardW = window.innerWidth < 600 ? 24 : 30;
+  const reason = draw ? `These go down with the pile: ${esc(check?.message || "")}`
+    : !check ? "checking…"
+    : check.ok ? "✓ ready to lay down"
+    : `✗ ${check.refused ? "<b>Not allowed:</b> " : ""}${esc(check.message)}`;
+  el.innerHTML = `<div class="tray-line">` +
+    `<button type="button" class="tray-sum" id="btn-tray-toggle" aria-expanded="${open}" aria-controls="tray-foot">` +
+    `<b>Staged</b> <span class="tray-mark ${state}">${mark}</span><span class="tray-caret" aria-hidden="true">${open ? "▾" : "▸"}</span></button>` +
+    `<div class="tray-groups">${groups.map((g, i) =>
+      `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: cardW, fourColour: app.fourColour })).join("")}</span>` +
       `<button type="button" class="tray-x" data-untray="${i}" aria-label="return ${esc(groupText(g))} to your hand">✕</button></div>`).join("")}</div>` +
-    (app.view.phase === "draw"
-      ? `<div class="tray-foot"><span class="tray-check">These go down with the pile: ${esc(check?.message || "")}</span>` +
-        `<button type="button" class="btn btn-primary" id="btn-tray-pickup" ${app.busy || !legal().pickup ? "disabled" : ""}>Pick up <kbd>P</kbd></button>`
-      : `<div class="tray-foot"><span class="tray-check ${check ? (check.ok ? "ok" : "bad") : ""}">${check ? (check.ok ? "✓ ready to lay down" : `✗ ${esc(check.message)}`) : "checking…"}</span>` +
-        `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>`) +
+    (draw
+      ? `<button type="button" class="btn btn-primary" id="btn-tray-pickup" ${app.busy || !legal().pickup ? "disabled" : ""}>Pick up <kbd>P</kbd></button>`
+      : `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>`) +
+    `</div>` +
+    `<div class="tray-foot" id="tray-foot"${open ? "" : " hidden"}>` +
+    `<span class="tray-check ${state}"${check?.refused ? ' role="alert"' : ""}>${reason}` +
+    `${!draw && !opened ? `<span class="tray-note"> · laid down together; the opening needs ${fmt(openingMinimum(mySide()))}</span>` : ""}</span>` +
     `<button type="button" class="btn btn-quiet" id="btn-untray-all">Return all</button></div>`;
 }
 
@@ -452,8 +476,9 @@ function renderMessage() {
   el.hidden = false;
   el.className = `message ${app.message.kind}`;
   const icon = { error: "!", info: "i", hint: "?" }[app.message.kind] || "";
+  // on a phone a hint is one line (tap it for the rest): the board keeps its room
   el.innerHTML = `<span class="msg-icon" aria-hidden="true">${icon}</span><span class="msg-text">${app.message.html}</span>` +
-    `<button type="button" class="msg-x" aria-label="dismiss message">✕</button>`;
+    `${app.message.extra || ""}<button type="button" class="msg-x" aria-label="dismiss message">✕</button>`;
 }
 
 function hintedKeys() {
@@ -651,6 +676,8 @@ function renderAsk() {
   const show = !isSpectator() && l.answer && v.phase === "answer";
   if (show && !dlg.open) {
     $("#ask-text").textContent = `${seatName(v.asking ?? v.turn)} asks: may I go out?`;
+    $("#ask-hint").hidden = true;
+    $("#ask-hint").innerHTML = "";
     dlg.showModal();
     $("#ask-yes").focus();
   } else if (!show && dlg.open) {
@@ -857,7 +884,13 @@ async function sendMove(move, { clear = true } = {}) {
     app.hint = null;
   } else if (reply.type === "error") {
     const reason = reply.message || "not allowed";
-    setMessage("error", `<b>Not allowed:</b> ${esc(reason)} <span class="tried">(<code>${esc(move)}</code>)</span>`);
+    if (app.tray.length && move === `meld ${joinGroups(trayGroups().map(groupText))}`) {
+      // the staged melds were refused: the reason shows once, beside them
+      app.trayCheck = { ok: false, message: reason, refused: true };
+      app.trayOpen = true;
+    } else {
+      setMessage("error", `<b>Not allowed:</b> ${esc(reason)} <span class="tried">(${esc(adviceWords(move))})</span>`);
+    }
   }
   if (app.view) renderMe();
   return reply;
@@ -1011,8 +1044,18 @@ async function doHint() {
   }
   app.hint = { move: r.move, reason: r.reason };
   app.hintSeq = app.seq;
-  setMessage("hint", `<b>Hint${app.learn ? " (first-game mode)" : ""}:</b> <code>${esc(r.move)}</code>` +
-    `${r.reason ? ` — ${esc(r.reason)}` : ""} <button type="button" class="btn small" id="btn-play-hint">Play it</button>`);
+  // the move in people's words; the notation stays on the element (data-move) for Play it
+  const advice = `<span class="hint-move" data-move="${esc(r.move)}">${esc(adviceWords(r.move))}</span>` +
+    `${r.reason ? ` — ${esc(r.reason)}` : ""}`;
+  if ($("#dlg-ask").open) {
+    // the question is a modal dialog: the hint goes into it, not behind it
+    const box = $("#ask-hint");
+    box.innerHTML = `<b>Hint:</b> ${advice}`;
+    box.hidden = false;
+    return;
+  }
+  setMessage("hint", `<b>Hint${app.learn ? " (first-game mode)" : ""}:</b> ${advice}`,
+    `<button type="button" class="btn small" id="btn-play-hint">Play it</button>`);
   renderHand();
 }
 
@@ -1156,6 +1199,7 @@ function onStatus(status, detail) {
 
 function wire() {
   document.addEventListener("click", (ev) => {
+    if (ev.target.closest("#message.hint .msg-text")) return $("#message").classList.toggle("open");
     const t = ev.target.closest("button, [data-key]");
     if (!t) return;
     if (t.classList.contains("hand-card")) return toggleKey(t.dataset.key);
@@ -1183,7 +1227,8 @@ function wire() {
     switch (t.id) {
       case "btn-laydown": return sendMove(`meld ${joinGroups(trayGroups().map(groupText))}`);
       case "btn-tray-pickup": return doPickup();
-      case "btn-untray-all": app.tray = []; app.trayCheck = null; return renderMe();
+      case "btn-untray-all": app.tray = []; app.trayCheck = null; app.trayOpen = null; return renderMe();
+      case "btn-tray-toggle": app.trayOpen = !trayOpen(); return renderTray();
       case "btn-continue": return doContinue();
       case "btn-rematch": return doRematch();
       case "btn-hide-overlay": app.overlayHidden = true; return renderOverlay();
@@ -1192,6 +1237,7 @@ function wire() {
       case "btn-help": return $("#dlg-help").showModal();
       case "ask-yes": return answer(true);
       case "ask-no": return answer(false);
+      case "ask-hint-btn": return doHint();
       default:
         if (t.classList.contains("msg-x")) return setMessage(null);
     }
