@@ -340,7 +340,8 @@ class Seat:
             return False
         if group.target is not None and group.wilds_only:
             target = "10" if group.target == "T" else group.target
-            meld = self.page.locator(f'#my-side button.tb-meld[data-target="{target}"]')
+            meld = self.page.locator(
+                f'#my-side button.tb-meld:not(.book)[data-target="{target}"]')
             before = self.seq()
             self._mark()
             if self.mode == "keys":

@@ -89,7 +89,9 @@ def first_game_steps(p: Profile) -> list[tuple[str, str]]:
     opening = p.opening_minimums[0] if p.opening_minimums else 0
     pickup = ("the top card of the discard pile, if you hold two cards of its rank to meld "
               "with it" if p.pickup_needs_pair else "the discard pile")
-    if p.pickup_count:
+    if p.pickup_count == 1:
+        pickup += " (you take only its top card)"
+    elif p.pickup_count:
         pickup += f" (you take its top {p.pickup_count} cards)"
     steps = [
         ("The goal",

@@ -3,6 +3,7 @@
 
 import {cardSvg, sortHand} from "/static/cards.js";
 import {lineChart} from "/static/chart.js";
+import {distinctNames, moveWords, seatPlace} from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
@@ -42,6 +43,18 @@ function seatName(seat) {
   return view.names[seat] || `Seat ${seat + 1}`;
 }
 
+/** A side's name; seats that share a name ("Hard bot") are named by where they sit. */
+function sideLabel(state, side) {
+  const raw = (view.record.seats || []).map((x) => x.name);
+  const shared = raw.some((n, i) => raw.indexOf(n) !== i);
+  if (!shared && state.side_names && state.side_names[side]) return state.side_names[side];
+  const seats = [];
+  for (let seat = side; seat < state.players; seat += state.sides) {
+    seats.push(raw.filter((n) => n === raw[seat]).length > 1 ? seatPlace(seat, state.players) : seatName(seat));
+  }
+  return seats.join(" and ") || `Side ${side + 1}`;
+}
+
 function packetText(p, state, seat) {
   const parts = [];
   const playing = p.playing || (p.in_foot ? "foot" : "hand");
@@ -75,7 +88,7 @@ function renderSides(frame) {
   for (let side = 0; side < s.sides; side++) {
     const seats = [];
     for (let seat = side; seat < s.players; seat += s.sides) seats.push(seat);
-    const sideName = (s.side_names && s.side_names[side]) || seats.map(seatName).join(" and ");
+    const sideName = sideLabel(s, side);
     const total = s.scores && s.scores.totals ? s.scores.totals[side] : 0;
     const melds = (s.melds && s.melds[side]) || [];
     const reds = (s.red_threes && s.red_threes[side]) || [];
@@ -119,7 +132,7 @@ function renderRoundEnd(frame, prev) {
   }
   const r = results[results.length - 1];
   const s = frame.state;
-  const name = (side) => (s.side_names && s.side_names[side]) || `Side ${side + 1}`;
+  const name = (side) => sideLabel(s, side);
   const rows = r.scores.map((sc) => `<section class="breakdown-side"><h3>${esc(name(sc.side))}: ${number(sc.total)}</h3>
     <table class="data-table small"><tbody>${sc.lines.filter((l) => l.points || l.count).map((l) => `<tr><td>${esc(l.label)}</td><td class="num">${l.count ?? ""}</td><td class="num">${number(l.points)}</td></tr>`).join("")}</tbody></table></section>`).join("");
   const REASONS = {"went out": "", "stock exhausted": "The stock ran out. ", "red 3 not replaced": "A red 3 could not be replaced from the stock. "};
@@ -143,7 +156,8 @@ function caption(frame) {
   if (frame.move === null || frame.move === undefined) {
     return `<strong>Round ${frame.round ?? frame.state.round}: the deal.</strong> Every hand is shown face up.`;
   }
-  return `<strong>${esc(seatName(frame.seat))}</strong>: <code class="notation">${esc(frame.move)}</code>`;
+  // in people's words ("discarded a 10"); the notation is on hover and for screen readers' "more"
+  return `<strong>${esc(seatName(frame.seat))}</strong> <span title="${esc(frame.move)}">${esc(moveWords(frame.move))}</span>`;
 }
 
 function render() {
@@ -226,6 +240,20 @@ function keys(e) {
 
 // --- start ----------------------------------------------------------------------------------
 
+/** The rule set's title ("Partnership Hand and Foot, 13-card packets") from /api/profiles;
+ * house rules keep their own name. */
+async function profileTitle(name) {
+  if (!name) return "";
+  try {
+    const r = await fetch("/api/profiles");
+    const data = await r.json();
+    const p = (data.profiles || []).find((x) => x.name === name);
+    return p && p.title ? p.title : name;
+  } catch {
+    return name;
+  }
+}
+
 async function start() {
   const status = $("replay-status");
   let data;
@@ -250,9 +278,14 @@ async function start() {
   }
   view.frames = data.frames;
   view.record = data.record || {};
-  view.names = (view.record.seats || []).map((s) => s.name);
-  const profile = view.record.profile && view.record.profile.name;
-  const about = [profile, view.record.layout, view.names.length ? `players ${view.names.join(", ")}` : null].filter(Boolean).join(" · ");
+  // seats that share a name ("Hard bot") are told apart by where they sit, as the lobby does
+  view.names = distinctNames((view.record.seats || []).map((s) => s.name));
+  const profile = view.record.profile || {};
+  let title = profile.title || await profileTitle(profile.name);
+  if (title && profile.overrides && Object.keys(profile.overrides).length) title += ", with house rules";
+  const layout = /^(\d+)x(\d+)$/.exec(view.record.layout || "");
+  const seating = !layout ? view.record.layout : layout[2] === "1" ? `${layout[1]} players, each on their own` : `${layout[1]} teams of ${layout[2]}`;
+  const about = [title, seating, view.names.length ? `players ${view.names.join(", ")}` : null].filter(Boolean).join(" · ");
   $("replay-about").textContent = `${about ? `${about}. ` : ""}Every move of the game, with every hand face up.`;
   status.replaceChildren();
   $("replay-player").classList.remove("hidden");

@@ -10,7 +10,7 @@ import {
   groupText, groupRank, addGroupText, joinGroups, pickupText, pickupAloneText, goOutText,
   isRankTarget, attachKeys, attachArrowNav, attachDrag, KEYS,
 } from "./input.js";
-import { distinctNames, moveWords, adviceWords, groupWords } from "./words.js";
+import { distinctNames, seatPlace, moveWords, adviceWords } from "./words.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -46,6 +46,7 @@ const app = {
   fourColour: localStorage.getItem("handfoot.fourColour") === "1",
   learn: params.get("learn") === "1" || localStorage.getItem("handfoot.learn") === "1",
   overlayHidden: false,
+  overlayTab: "breakdown", // the tab of the between-round screen on a phone
   flash: new Map(), // element selector -> expiry
   firstState: true,
 };
@@ -74,9 +75,15 @@ function seatName(seat, { you = true } = {}) {
 
 function sideName(side) {
   const names = app.view?.side_names;
-  if (names && names[side]) return names[side];
+  const seatNames = (app.welcome?.game?.seats || []).map((x) => x.name);
+  const shared = (s) => seatNames.filter((x) => x === seatNames[s]).length > 1;
+  if (names && names[side] && !seatNames.some((_, s) => shared(s))) return names[side];
+  // names some seats share ("Hard bot and Hard bot") read as where those seats sit:
+  // "Robin and North" against "West and East", as the lobby names its bots
   const seats = [];
-  for (let s = 0; s < players(); s++) if (sideOf(s) === side) seats.push(seatName(s));
+  for (let s = 0; s < players(); s++) {
+    if (sideOf(s) === side) seats.push(shared(s) ? seatPlace(s, players()) : seatName(s, { you: false }));
+  }
   return seats.join(" and ");
 }
 
@@ -298,22 +305,30 @@ function meldHtml(meld, side, mine) {
   const target = meld.target;
   const rank = isRankTarget(target) ? (target === "T" ? "10" : target) : "wild";
   const label = isRankTarget(target) ? rank : "Wild";
-  const glow = mine && !meld.book && app.glow.has(String(target));
+  const key = glowKey(meld);
+  const glow = mine && app.glow.has(key);
   const cardsIn = meld.cards || [];
   const wilds = meld.wilds ?? cardsIn.filter((c) => parseCard(c).wild).length;
   const name = meld.label || KIND_PLURALS[rank] || "wild cards";
   if (meld.book) {
     const top = cardsIn.find((c) => !parseCard(c).wild) || cardsIn[0];
     const text = { clean: "Clean", dirty: "Dirty", wild: "Wild" }[meld.book] || meld.book;
-    return `<div class="tb-meld book book-${meld.book}" data-flash="meld-${side}-${rank}" role="img" ` +
-      `aria-label="${esc(name)}: ${text.toLowerCase()} book of ${meld.size}${wilds ? `, ${wilds} wild` : ""}">` +
+    // your side's books are buttons too: where the rules let books grow past their size
+    // (naturals only, say), the selection is added to one as to any meld (it glows when so)
+    const btag = mine && !isSpectator() ? "button" : "div";
+    const baria = `${esc(name)}: ${text.toLowerCase()} book of ${meld.size}${wilds ? `, ${wilds} wild` : ""}${glow ? ", your selection can be added" : ""}`;
+    const battrs = btag === "button"
+      ? `type="button" data-drop="meld" data-target="${esc(target)}" data-glow="${esc(key)}" aria-label="${baria}"`
+      : `role="img" aria-label="${baria}"`;
+    return `<${btag} class="tb-meld book book-${meld.book}${glow ? " glow" : ""}" data-flash="meld-${side}-${rank}" ${battrs}>` +
       `<div class="book-stack">${cardSvg(top || "JK", { width: Math.round(w * 0.72), fourColour: app.fourColour })}</div>` +
-      `<div class="book-label"><span><b>${label}</b> <span class="book-size">${meld.size}</span></span><span class="book-kind">${text}</span></div></div>`;
+      `<div class="book-label tb-meld-label"><span><b>${label}</b> <span class="book-size">${meld.size}</span></span><span class="book-kind">${text}</span>` +
+      `${glow ? '<span class="glow-tag">add</span>' : ""}</div></${btag}>`;
   }
   const need = meld.book_size || 7;
   const tag = mine ? "button" : "div";
   const attrs = mine
-    ? `type="button" data-drop="meld" data-target="${esc(target)}" aria-label="${esc(name)}: ${meld.size} of ${need}${wilds ? `, ${wilds} wild` : ", clean so far"}${glow ? ", your selection can be added" : ""}"`
+    ? `type="button" data-drop="meld" data-target="${esc(target)}" data-glow="${esc(key)}" aria-label="${esc(name)}: ${meld.size} of ${need}${wilds ? `, ${wilds} wild` : ", clean so far"}${glow ? ", your selection can be added" : ""}"`
     : `role="img" aria-label="${esc(name)}: ${meld.size} of ${need}${wilds ? `, ${wilds} wild` : ", clean so far"}"`;
   const stride = Math.max(9, Math.round(w * 0.34));
   const fanW = w + stride * Math.max(0, cardsIn.length - 1);
@@ -323,6 +338,12 @@ function meldHtml(meld, side, mine) {
     `<div class="tb-meld-label"><b>${label}</b> <span class="progress">${meld.size}/${need}</span>` +
     `${wilds ? `<span class="wildcount">${wilds}W</span>` : ""}${glow ? '<span class="glow-tag">add</span>' : ""}</div>` +
     `<div class="meld-fan" style="width:${fanW}px;height:${Math.round(w * 1.4)}px">${fan}</div></${tag}>`;
+}
+
+/** What glows: an unfinished meld by its target ("K"), a book as "book:K" (a side may have
+ * both: a book of kings and, beside it, a second meld of kings). */
+function glowKey(meld) {
+  return meld.book ? `book:${meld.target}` : String(meld.target);
 }
 
 function sortMelds(melds) {
@@ -616,7 +637,7 @@ function actionEnabled(id) {
     case "draw": return !!l.draw;
     case "pickup": return !!l.pickup;
     case "meld": return (!!l.meld || (!!l.pickup && v.phase === "draw")) && (sel > 0 || app.tray.length > 0);
-    case "add": return !!l.meld && sel > 0 && !app.tray.length && app.view.melds?.[mySide()]?.some((m) => !m.book);
+    case "add": return !!l.meld && sel > 0 && !app.tray.length && (app.view.melds?.[mySide()] || []).length > 0;
     case "discard": {
       if (sel !== 1 || !l.discard) return false;
       if (Array.isArray(l.discard)) {
@@ -806,7 +827,7 @@ function statsTable(stats) {
   const names = { pickups: "pile pickups", books: "books made", melded: "points melded" };
   const label = (k) => names[k] || k.replace(/_/g, " ");
   return `<table class="stats"><caption>Player statistics</caption><thead><tr><th scope="col">Player</th>${cols.map((c) => `<th scope="col">${esc(label(c))}</th>`).join("")}</tr></thead>` +
-    `<tbody>${stats.map((r) => `<tr><th scope="row">${esc(r.name || seatName(r.seat))}</th>${cols.map((c) => `<td class="num">${typeof r[c] === "boolean" ? (r[c] ? "yes" : "no") : fmt(r[c])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+    `<tbody>${stats.map((r) => `<tr><th scope="row">${esc(seatName(r.seat))}</th>${cols.map((c) => `<td class="num">${typeof r[c] === "boolean" ? (r[c] ? "yes" : "no") : fmt(r[c])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
 }
 
 function renderOverlay() {
@@ -848,7 +869,9 @@ function renderOverlay() {
     const waitingFor = app.waiting?.continue || [];
     const mustPress = !isSpectator() && waitingFor.includes(app.seat);
     const others = waitingFor.filter((s) => s !== app.seat).map((s) => esc(seatName(s)));
-    head = `<h2>Round ${app.waiting?.round ?? last.round} of ${v.rounds} is over</h2>`;
+    const totals = last.totals || [];
+    head = `<h2>Round ${app.waiting?.round ?? last.round} of ${v.rounds} is over</h2>` +
+      `<p class="ov-totals">${totals.map((t, i) => `<span${i === mySide() && !isSpectator() ? ' class="mine"' : ""}>${esc(sideName(i))} <b>${fmt(t)}</b></span>`).join("")}</p>`;
     foot = `<div class="continue-row">` +
       (mustPress ? `<button type="button" class="btn btn-primary" id="btn-continue">Continue <kbd>C</kbd></button>` :
         isSpectator() ? "" : `<span class="ready">✓ you are ready</span>`) +
@@ -857,12 +880,31 @@ function renderOverlay() {
   el.innerHTML = `<div class="overlay-card" role="dialog" aria-modal="false" aria-labelledby="overlay-title">` +
     `<button type="button" class="overlay-x" id="btn-hide-overlay">Look at the table</button>` +
     `<div id="overlay-title">${head}</div>` +
-    `<div class="overlay-body"><div class="col">${breakdownTable(last)}</div>` +
-    `<div class="col"><h3>Scores by round</h3><div class="tb-chart-box">${scoreChart(results, names)}</div>` +
-    (over ? statsTable(v.stats) : "") + `</div></div>` + foot + `</div>`;
+    overlayTabs(over && Array.isArray(v.stats) && v.stats.length) +
+    `<div class="overlay-body" data-tab="${app.overlayTab}"><div class="col col-breakdown" id="ov-breakdown" role="tabpanel">${breakdownTable(last)}</div>` +
+    `<div class="col col-chart" id="ov-chart" role="tabpanel"><h3>Scores by round</h3><div class="tb-chart-box">${scoreChart(results, names)}</div></div>` +
+    (over ? `<div class="col col-players" id="ov-players" role="tabpanel">${statsTable(v.stats)}</div>` : "") + `</div>` + foot + `</div>`;
   useSharedChart(results, names);
   const focusTarget = $("#btn-continue") || $("#btn-rematch");
   if (focusTarget && !el.contains(document.activeElement)) focusTarget.focus({ preventScroll: true });
+}
+
+// On a phone the breakdown, the chart and the players' statistics are tabs under the
+// totals (each is a screen's worth); a wide screen shows them side by side, no tabs.
+function overlayTabs(players) {
+  const tabs = [["breakdown", "Breakdown"], ["chart", "Chart"]];
+  if (players) tabs.push(["players", "Players"]);
+  if (!tabs.some(([id]) => id === app.overlayTab)) app.overlayTab = "breakdown";
+  return `<div class="ov-tabs" role="tablist" aria-label="round results">${tabs.map(([id, label]) =>
+    `<button type="button" role="tab" class="ov-tab" data-tab="${id}" aria-controls="ov-${id}" ` +
+    `aria-selected="${id === app.overlayTab}">${label}</button>`).join("")}</div>`;
+}
+
+function showOverlayTab(id) {
+  app.overlayTab = id;
+  const body = $("#overlay .overlay-body");
+  if (body) body.dataset.tab = id;
+  document.querySelectorAll("#overlay .ov-tab").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === id)));
 }
 
 // --- actions ----------------------------------------------------------------------------
@@ -1003,7 +1045,7 @@ function addTo(target) {
 function doAdd() {
   if (!actionEnabled("add")) return;
   const glowing = [...app.glow];
-  if (glowing.length === 1) return addTo(glowing[0]);
+  if (glowing.length === 1) return addTo(glowing[0].replace(/^book:/, ""));
   const rank = groupRank(selectedCodes());
   const melds = (app.view.melds?.[mySide()] || []).filter((m) => !m.book);
   const same = melds.filter((m) => rank && String(m.target) === rank);
@@ -1123,13 +1165,25 @@ async function updateGlow() {
   if (!codes.length || !legal().meld || app.tray.length || !sock) return;
   const rank = groupRank(codes);
   if (rank === "mixed" || rank === "three") return;
-  const melds = (app.view.melds?.[mySide()] || []).filter((m) => !m.book);
+  const melds = app.view.melds?.[mySide()] || [];
   const norm = (t) => (t === "T" ? "10" : String(t));
-  // naturals go only to their rank's meld; wild cards alone may go to any unfinished meld
-  const targets = [...new Set(melds.map((m) => String(m.target)))].filter((t) => !rank || norm(t) === rank);
-  const replies = await Promise.all(targets.map((t) => sock.request({ type: "check", move: `meld ${addGroupText(t, codes)}` }).then((r) => [t, r])));
+  // naturals go only to their rank's meld; wild cards alone may go to any meld
+  const targets = [...new Map(melds.filter((m) => !rank || norm(m.target) === rank)
+    .map((m) => [glowKey(m), m])).values()];
+  const ask = (move) => sock.request({ type: "check", move }).then((r) => !!r.ok);
+  const replies = await Promise.all(targets.map(async (m) => {
+    const text = addGroupText(m.target, codes);
+    if (!m.book) return [glowKey(m), await ask(`meld ${text}`)];
+    // a book glows only when the engine adds the cards to it: "meld K K K" may instead
+    // start a second meld beside it (where that is allowed, "meld new K K K" is legal
+    // too), and one natural alone can only ever join the book
+    if (!(await ask(`meld ${text}`))) return [glowKey(m), false];
+    if (!isRankTarget(m.target) || !rank) return [glowKey(m), true];
+    const beside = await ask(`meld new ${text}`);
+    return [glowKey(m), !beside || (await ask(`meld ${rank}`))];
+  }));
   if (gen !== glowGen) return;
-  app.glow = new Set(replies.filter(([, r]) => r.ok).map(([t]) => t));
+  app.glow = new Set(replies.filter(([, ok]) => ok).map(([k]) => k));
   applyGlow();
   renderActions();
 }
@@ -1137,7 +1191,7 @@ async function updateGlow() {
 /** Mark the melds the selection can join, without rebuilding the board (a drag may be on). */
 function applyGlow() {
   document.querySelectorAll('#my-side button.tb-meld[data-drop="meld"]').forEach((el) => {
-    const on = app.glow.has(el.dataset.target);
+    const on = app.glow.has(el.dataset.glow ?? el.dataset.target);
     el.classList.toggle("glow", on);
     const label = el.querySelector(".tb-meld-label");
     const tag = label?.querySelector(".glow-tag");
@@ -1219,6 +1273,7 @@ function wire() {
       if (!app.selection.size) return needSelection("Select cards in your hand, then tap this meld to add them.");
       return addTo(t.dataset.target);
     }
+    if (t.classList.contains("ov-tab")) return showOverlayTab(t.dataset.tab);
     if (t.dataset.untray !== undefined) {
       app.tray.splice(Number(t.dataset.untray), 1);
       checkTray();
