@@ -282,7 +282,11 @@ async function start() {
   view.names = distinctNames((view.record.seats || []).map((s) => s.name));
   const profile = view.record.profile || {};
   let title = profile.title || await profileTitle(profile.name);
-  if (title && profile.overrides && Object.keys(profile.overrides).length) title += ", with house rules";
+  // the number of rounds is the game's length, chosen beside the rules: not a house rule
+  const changed = Object.keys(profile.overrides || {}).filter((k) => k !== "rounds");
+  if (title && changed.length) title += ", with house rules";
+  const rounds = profile.overrides && profile.overrides.rounds;
+  if (title && rounds) title += `, ${rounds} round${rounds === 1 ? "" : "s"}`;
   const layout = /^(\d+)x(\d+)$/.exec(view.record.layout || "");
   const seating = !layout ? view.record.layout : layout[2] === "1" ? `${layout[1]} players, each on their own` : `${layout[1]} teams of ${layout[2]}`;
   const about = [title, seating, view.names.length ? `players ${view.names.join(", ")}` : null].filter(Boolean).join(" · ");

@@ -472,8 +472,9 @@ function renderTray() {
     : check.ok ? "✓ ready to lay down"
     : `✗ ${check.refused ? "<b>Not allowed:</b> " : ""}${esc(check.message)}`;
   el.innerHTML = `<div class="tray-line">` +
-    `<button type="button" class="tray-sum" id="btn-tray-toggle" aria-expanded="${open}" aria-controls="tray-foot">` +
-    `<b>Staged</b> <span class="tray-mark ${state}">${mark}</span><span class="tray-caret" aria-hidden="true">${open ? "▾" : "▸"}</span></button>` +
+    `<button type="button" class="tray-sum" id="btn-tray-toggle" aria-expanded="${open}" aria-controls="tray-foot" ` +
+    `title="Staged melds are laid down together${opened ? "" : `; the opening needs ${fmt(openingMinimum(mySide()))}`}">` +
+    `<span><b>Staged</b> <span class="tray-caret" aria-hidden="true">${open ? "▾" : "▸"}</span></span><span class="tray-mark ${state}">${mark}</span></button>` +
     `<div class="tray-groups">${groups.map((g, i) =>
       `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: cardW, fourColour: app.fourColour })).join("")}</span>` +
       `<button type="button" class="tray-x" data-untray="${i}" aria-label="return ${esc(groupText(g))} to your hand">✕</button></div>`).join("")}</div>` +
@@ -482,8 +483,8 @@ function renderTray() {
       : `<button type="button" class="btn${check?.ok ? " btn-primary" : ""}" id="btn-laydown" ${app.busy ? "disabled" : ""}>Lay down <kbd>M</kbd></button>`) +
     `</div>` +
     `<div class="tray-foot" id="tray-foot"${open ? "" : " hidden"}>` +
-    `<span class="tray-check ${state}"${check?.refused ? ' role="alert"' : ""}>${reason}` +
-    `${!draw && !opened ? `<span class="tray-note"> · laid down together; the opening needs ${fmt(openingMinimum(mySide()))}</span>` : ""}</span>` +
+    `<span class="tray-check ${state}"${check?.refused ? ' role="alert"' : ""}>${reason}</span>` +
+
     `<button type="button" class="btn btn-quiet" id="btn-untray-all">Return all</button></div>`;
 }
 
