@@ -420,9 +420,9 @@ class _Api:
         conn = Connection(ws, seat)
         table.join(conn)
         try:
-            while not conn.closed:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
+            while True:
+                frame = await conn.receive()
+                if frame is None:
                     break
                 data = frame.get("text")
                 if data is None and frame.get("bytes") is not None:

@@ -15,13 +15,12 @@ from typing import Any, Final
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.cards import FACE_KIND, face_name
-from handfoot.engine import GameState, Phase, PlayerView, RoundResult, TableMeld
+from handfoot.engine import Event, GameState, Phase, PlayerView, RoundResult, TableMeld
 
 __all__ = [
     "KIND_JSON",
-    "Event",
     "MessageError",
-    "events_for_move",
+    "event_json",
     "kind_json",
     "public_view_json",
     "read_message",
@@ -180,101 +179,15 @@ def hands_json(state: GameState) -> dict[str, Any]:
 # --- events ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One committed player move as the pages see it: a public part for everybody and a
-    private part for the seat that moved."""
-
-    n: int
-    """The move's sequence number (1 for the game's first move)."""
-    round_number: int
-    seat: int
-    public: Mapping[str, Any]
-    private: Mapping[str, Any] | None = None
-
-    def json_for(self, seat: int | None) -> dict[str, Any]:
-        data = {"n": self.n, "round": self.round_number, "seat": self.seat, **self.public}
-        if self.private is not None and seat == self.seat:
-            data["private"] = dict(self.private)
-        return data
-
-
-def events_for_move(n: int, move: mv.PlayerMove, before: PlayerView, after: PlayerView,
-                    results_before: int) -> list[Event]:
-    """The events of one committed move, worked out from the mover's views before and
-    after it (so they hold nothing the mover's own view does not, and their public part
-    only what every seat sees). ``results_before`` is how many rounds had ended before.
-
-    This is the single source of events; it becomes the engine's ``state.events()`` once
-    the engine gives them.
-    """
-    seat = before.seat
-    notation = mv.format_move(move)
-    public: dict[str, Any] = {"notation": notation}
-    private: dict[str, Any] | None = None
-    same_round = after.round_number == before.round_number and len(after.results) == \
-        results_before
-    match move:
-        case mv.Draw():
-            public["type"] = "draw"
-            if same_round:
-                public["count"] = before.stock_size - after.stock_size
-                public["red_threes"] = _cards(_new(before.red_threes[before.side],
-                                                   after.red_threes[after.side]))
-                private = {"drew": _cards(_new(before.hand, after.hand))}
-        case mv.Pickup():
-            public["type"] = "pickup"
-            public["top"] = face_name(before.discard_top) if before.discard_top is not None \
-                else None
-            n_taken = before.discard_size - after.discard_size if same_round else None
-            public["count"] = n_taken
-            if same_round:
-                public["cards"] = _cards(_new(_table(before, before.side),
-                                              _table(after, after.side)))
-                private = {"taken": _cards(_new(before.hand, after.hand))}
-        case mv.Meld():
-            public["type"] = "meld"
-            if same_round:
-                public["cards"] = _cards(_new(_table(before, before.side),
-                                              _table(after, after.side)))
-        case mv.Discard(kind):
-            public["type"] = "discard"
-            public["kind"] = KIND_JSON[kind]
-            if same_round:
-                public["card"] = face_name(after.discard_top) if after.discard_top is not None \
-                    else None
-        case mv.GoOut():
-            public["type"] = "go_out"
-        case mv.Answer(yes):
-            public["type"] = "answer"
-            public["yes"] = yes
-        case mv.Undo():
-            public["type"] = "undo"
-        case mv.Knock():
-            public["type"] = "knock"
-        case mv.PickUpKnee():
-            public["type"] = "knee"
-    if len(after.results) > results_before:
-        public["round_end"] = result_json(after.results[results_before])
-        if len(after.results) > results_before + 1:  # the next deal ended as dealt
-            public["round_ends"] = [result_json(r) for r in after.results[results_before:]]
-    return [Event(n, before.round_number, seat, public, private)]
-
-
-def _table(view: PlayerView, side: int) -> list[int]:
-    return [f for m in view.melds[side] for f in m.faces]
-
-
-def _new(before: Sequence[int], after: Sequence[int]) -> list[int]:
-    """The faces in ``after`` that are not in ``before`` (a multiset difference)."""
-    left = list(before)
-    out = []
-    for face in after:
-        if face in left:
-            left.remove(face)
-        else:
-            out.append(face)
-    return out
+def event_json(event: Event, seat: int | None) -> dict[str, Any]:
+    """An engine event as sent to a connection: ``n`` (the move's sequence number, from 1),
+    its public part, and its private part only on the mover's own connection."""
+    data: dict[str, Any] = {"n": event.number + 1, **event.public}
+    data.setdefault("seat", event.seat)
+    data.setdefault("round", event.round_number)
+    if event.private and seat == event.seat:
+        data["private"] = dict(event.private)
+    return data
 
 
 # --- client messages -------------------------------------------------------------------

@@ -43,23 +43,18 @@ from handfoot.cards import FACE_KIND
 from handfoot.engine import GameState, IllegalMoveError, PlayerView
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.record import GameRecorder, record_to_data
+from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile, load_profile
 from handfoot.search import ExpertBot
 from handfoot.sim import bot_turn, derive_seed, hint
 from handfoot.web.protocol import (
     ClientMessage,
-    Event,
-    events_for_move,
+    event_json,
     hands_json,
     public_view_json,
     view_json,
 )
 from handfoot.web.store import GameRow, MoveRow, Store, now, token_hash
-
-try:  # the bots by name (handfoot.registry once the engine refactor lands)
-    from handfoot.registry import BOTS, make_bot  # type: ignore[import-not-found, unused-ignore]
-except ImportError:
-    from handfoot.bots import BOTS, make_bot  # type: ignore[attr-defined, no-redef, unused-ignore]
 
 __all__ = ["BOTS", "Connection", "Settings", "Table", "Tables"]
 
@@ -114,6 +109,8 @@ class Connection:
     closed: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the server has let the connection go (its reader stops waiting)."""
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -132,6 +129,23 @@ class Connection:
         if not self.closed:
             self.closed = True
             self.queue.put_nowait(None)
+        self.ended.set()
+
+    async def receive(self) -> dict[str, Any] | None:
+        """The next frame from the client, or None once either side has let go."""
+        if self.closed:
+            return None
+        reading = asyncio.ensure_future(self.ws.receive())
+        ending = asyncio.ensure_future(self.ended.wait())
+        done, _ = await asyncio.wait({reading, ending}, return_when=asyncio.FIRST_COMPLETED)
+        ending.cancel()
+        if reading not in done:
+            reading.cancel()
+            with contextlib.suppress(BaseException):
+                await reading
+            return None
+        frame: dict[str, Any] = dict(reading.result())
+        return None if frame["type"] == "websocket.disconnect" else frame
 
     async def _write(self) -> None:
         while True:
@@ -143,6 +157,7 @@ class Connection:
             except Exception:  # the socket is gone; the reader notices too
                 break
         self.closed = True
+        self.ended.set()
         with contextlib.suppress(Exception):
             await self.ws.close()
 
@@ -182,7 +197,6 @@ class Table:
                            for side in range(self.layout.sides)]
         self.seq = 0
         self.updated = row.updated
-        self.events: list[Event] = []
         self.acks: dict[tuple[int, str], int] = {}
         self.continued: set[tuple[int, int]] = set()
         self.stats = [SeatStats() for _ in self.seats]
@@ -234,7 +248,6 @@ class Table:
         self.recorder.apply(move)
         after = state.view(seat)
         self.seq += 1
-        self.events += events_for_move(self.seq, move, before, after, results_before)
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
         stats = self.stats[seat]
@@ -341,13 +354,13 @@ class Table:
 
     def state_message(self, conn: Connection, *, hello: bool = False) -> dict[str, Any]:
         if hello:
-            last_round = self.events[-1].round_number if self.events else 0
-            events = [e for e in self.events if e.round_number == last_round][-HELLO_EVENTS:]
+            events = self.state.events(max(0, self.seq - HELLO_EVENTS))
+            events = [e for e in events if e.round_number == events[-1].round_number]
         else:
-            events = [e for e in self.events if e.n > conn.last_event]
+            events = self.state.events(min(conn.last_event, self.seq))
         conn.last_event = self.seq
         return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat),
-                "events": [e.json_for(conn.seat) for e in events],
+                "events": [event_json(e, conn.seat) for e in events],
                 "presence": self.presence(), "waiting": self.waiting()}
 
     def broadcast(self) -> None:
@@ -402,8 +415,11 @@ class Table:
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
         seat = conn.seat
+        if seat is None:
+            conn.send(_error(msg.id, "not_your_turn", "you are watching: spectators cannot move"))
+            return
         async with self.lock:
-            if seat is not None and msg.id is not None and (seat, msg.id) in self.acks:
+            if msg.id is not None and (seat, msg.id) in self.acks:
                 conn.send({"type": "ack", "id": msg.id, "seq": self.acks[(seat, msg.id)]})
                 return
             if msg.seq != self.seq:
