@@ -2,7 +2,7 @@
 
 Not the product server (``handfoot serve``): one process, games in memory, no database, no
 tokens worth the name. It serves ``table.html`` and the static files, speaks the WebSocket
-protocol of ``docs/web-contract.md`` with views built by ``handfoot.web.protocol``, and lets
+protocol of ``docs/web.md`` with views built by ``handfoot.web.protocol``, and lets
 hard bots play every seat but the ones named in the URL, so the page can be looked at and
 played before (and apart from) the real server.
 

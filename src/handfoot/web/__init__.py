@@ -1,4 +1,4 @@
-"""Hand and Foot in the browser: ``handfoot serve`` (see docs/web-contract.md).
+"""Hand and Foot in the browser: ``handfoot serve`` (see docs/web.md).
 
 :func:`~handfoot.web.app.create_app` builds the site; needs the ``web`` extra
 (``pip install 'handfoot[web]'``).

@@ -1,5 +1,5 @@
 // The lobby: start a game in two clicks, or set up rules, house rules, seats and bots first.
-// Talks to GET /api/profiles, POST /api/rules/check and POST /api/games (docs/web-contract.md).
+// Talks to GET /api/profiles, POST /api/rules/check and POST /api/games (docs/web.md, "Pages and HTTP API").
 
 import {rememberGame} from "/static/links.js";
 

@@ -1,5 +1,5 @@
 // The replay viewer: every move of a finished game, every hand face up.
-// Loads GET /api/games/{id}/replay ({record, frames}; docs/web-contract.md, "Replay frames").
+// Loads GET /api/games/{id}/replay ({record, frames}; docs/web.md, "Replay frames").
 
 import {cardSvg, sortHand} from "/static/cards.js";
 import {lineChart} from "/static/chart.js";

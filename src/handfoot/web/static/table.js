@@ -1,5 +1,5 @@
 // The game table: renders the server's `state` messages only, and sends moves in the
-// engine's notation. See docs/web-contract.md for the view and the messages.
+// engine's notation. See docs/web.md ("The protocol") for the view and the messages.
 
 import {
   cardSvg, cardBack, cardChip, cardLabel, kindOf, sortHand, isWildKind, KIND_PLURALS,
