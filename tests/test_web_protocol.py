@@ -376,3 +376,86 @@ def test_the_daily_deal_is_the_same_for_everyone_and_has_a_leaderboard(c: TestCl
     assert rows["Ann"]["finished"] and isinstance(rows["Ann"]["score"], int)
     assert not rows["Bo"]["finished"]
     assert c.get("/api/daily/yesterday").status_code == 400
+
+
+# --- hello's seq, who asks, the profiles' values -------------------------------------------
+
+
+def hello_events(c: TestClient, game_id: str, token: str, seq: int) -> tuple[int, list[int]]:
+    """The seq and the events' numbers of the state after a hello with ``seq``."""
+    with c.websocket_connect(f"/ws/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": token, "seq": seq})
+        assert ws.receive_json()["type"] == "welcome"
+        state = ws.receive_json()
+    assert state["type"] == "state"
+    return state["seq"], [e["n"] for e in state["events"]]
+
+
+def test_hello_gets_the_events_after_its_seq_within_the_round(tmp_path: Path) -> None:
+    with client(tmp_path / "h.db") as c:
+        game = new_game(c, profile="biegames", rounds=2,
+                        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3)
+        gid, token = game["game_id"], token_of(game["seats"][0]["link"])
+        p = Person(c, gid, token, seat=0)
+        p.connect()
+        p.until("state")
+        while p.seq < 40:  # well over the 30 sent when the seq is of no use
+            assert p.last is not None and p.last["waiting"] is None
+            p.play(p.choose()) if p.my_turn() else p.receive()
+        to_my_turn(p)
+        p.close()  # nobody is connected on the seat's turn: the table stands still
+        seq = p.seq
+        assert hello_events(c, gid, token, 5) == (seq, list(range(6, seq + 1)))
+        assert hello_events(c, gid, token, seq - 2) == (seq, [seq - 1, seq])
+        assert hello_events(c, gid, token, seq) == (seq, [])
+        # a seq the game never reached: the last 30 of the round
+        assert hello_events(c, gid, token, seq + 7) == (seq, list(range(seq - 29, seq + 1)))
+
+        p.connect()
+        p.until("state")
+        while p.last is not None and p.last["waiting"] is None:
+            p.play(p.choose()) if p.my_turn() else p.receive()
+        end = p.seq  # the move that ended round 1
+        p.send({"type": "continue", "round": 1})
+        while p.seq < end + 3:
+            p.play(p.choose()) if p.my_turn() else p.receive()
+        to_my_turn(p)
+        p.close()
+        seq = p.seq
+        assert hello_events(c, gid, token, end) == (seq, list(range(end + 1, seq + 1)))
+        # a seq of an earlier round: the last 30 or fewer of this round only
+        got = hello_events(c, gid, token, 5)[1]
+        assert got == list(range(max(end + 1, seq - 29), seq + 1))
+
+
+def test_everybody_sees_who_asks_may_i_go_out() -> None:
+    from handfoot.engine import Phase
+    from handfoot.rules import Layout
+    from handfoot.web.protocol import public_view_json, view_json
+    from positions import play, position
+
+    books = ["4 4 4 4 4 4 4", "5 5 5 5 5 5 5", "6 6 6 6 6 2 2", "7 7 7 7 7 2 2"]
+    state = position("biegames", layout=Layout(2, 2), melds={0: books}, in_foot=[0, 2],
+                     foot_played=[2], hands={0: "K K K 9"}, phase=Phase.PLAY)
+    state = play(state, "goout K K K discard 9")
+    assert state.phase == Phase.ANSWER
+    public = public_view_json(state.view(0))
+    assert public["asking"] == 0 and public["to_act"] == 2 and public["seat"] is None
+    for seat in range(4):  # the seat asked, the asker and the other side alike
+        assert view_json(state.view(seat))["asking"] == 0
+    assert public_view_json(play(state, "no").view(0))["asking"] is None
+
+
+def test_profiles_give_the_values_of_the_parameters_the_form_lists(c: TestClient) -> None:
+    data = c.get("/api/profiles").json()
+    listed = {p["key"] for p in data["parameters"]
+              if p["type"] in ("int", "opt_int", "bool", "str")}
+    for item in data["profiles"]:
+        profile = load_profile(item["name"])
+        values = item["values"]
+        assert set(values) == listed
+        assert values["rounds"] == profile.rounds
+        for key, value in values.items():
+            assert value is None or isinstance(value, bool | int | str), (key, value)
+    bie = next(p for p in data["profiles"] if p["name"] == "biegames")
+    assert bie["values"]["rounds"] == load_profile("biegames").rounds

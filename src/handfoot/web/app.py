@@ -1,4 +1,4 @@
-"""The web server: pages, the JSON API and the game WebSocket (see docs/web-contract.md).
+"""The web server: pages, the JSON API and the game WebSocket (see docs/web.md).
 
 ``create_app(settings)`` builds the Starlette app: Jinja2 pages (the table here, the others
 from :mod:`handfoot.web.pages`), static files from the package, the JSON API under
@@ -14,7 +14,7 @@ import datetime as dt
 import json
 import logging
 import tomllib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -39,12 +39,14 @@ from handfoot.rules import (
     builtin_profile_names,
     load_profile,
     profile_from_mapping,
+    value_to_toml,
 )
 from handfoot.web import daily
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, read_message
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
     BOTS,
+    REMATCH_SECRET,
     Connection,
     Settings,
     Table,
@@ -52,6 +54,7 @@ from handfoot.web.tables import (
     new_game_id,
     new_seed,
     new_token,
+    rematch_token,
 )
 
 __all__ = ["Settings", "create_app"]
@@ -62,6 +65,9 @@ HELLO_TIMEOUT = 30.0
 """Seconds a new WebSocket has to say hello."""
 
 MAX_NAME = 40
+
+FORM_KINDS = ("int", "opt_int", "bool", "str")
+"""The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
 
 
 class RequestError(ValueError):
@@ -222,7 +228,10 @@ class _Api:
             out.append({"name": name, "title": p.title, "source": p.source,
                         "layouts": [str(x) for x in p.layouts],
                         "default_layout": str(p.layout), "rounds": p.rounds,
-                        "summary": sections[0][1][0] if sections and sections[0][1] else ""})
+                        "summary": sections[0][1][0] if sections and sections[0][1] else "",
+                        "values": {key: value_to_toml(info, getattr(p, key))
+                                   for key, info in FIELDS.items()
+                                   if info.kind in FORM_KINDS}})
         parameters = []
         for key, info in FIELDS.items():
             item: dict[str, Any] = {"key": key, "section": info.section, "type": info.kind,
@@ -271,15 +280,22 @@ class _Api:
 
     async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,
-                        ) -> dict[str, Any]:
+                        game_id: str | None = None,
+                        token_for: Callable[[int | None], str] | None = None,
+                        rematch_of: str | None = None) -> dict[str, Any]:
+        """Store a new game; its links (``token_for(seat)``, None for the spectator: new
+        random tokens unless given)."""
         base, overrides = profile_spec(profile)
-        game_id = new_game_id()
-        tokens = {i: new_token() for i, s in enumerate(seats) if s["kind"] == "human"}
-        spectator = new_token()
+        game_id = game_id or new_game_id()
+        token_for = token_for or (lambda _seat: new_token())
+        tokens = {i: token_for(i) for i, s in enumerate(seats) if s["kind"] == "human"}
+        spectator = token_for(None)
         stamp = now()
         settings: dict[str, Any] = {"absent": absent, "seats": seats}
         if daily_date is not None:
             settings["daily"] = daily_date
+        if rematch_of is not None:
+            settings["rematch_of"] = rematch_of
         row = GameRow(
             id=game_id, profile=base, overrides=overrides, layout=str(layout),
             settings=settings, seed=new_seed() if seed is None else seed,
@@ -352,9 +368,32 @@ class _Api:
         ok, seat = table.authenticate(token)
         if not ok or seat is None:
             return _error("only a player of the game can ask for a rematch", 403)
-        seats = [{"kind": s.kind, "level": s.level, "name": s.name} for s in table.seats]
-        return JSONResponse(await self._new_game(table.profile, table.layout, seats,
-                                                 table.absent))
+        if not table.state.is_over:
+            return _error("the game is not over", 403)
+        async with table.rematch_lock:
+            if table.rematch is None:  # the first press makes the one rematch
+                secret = await self.store.secret(REMATCH_SECRET)
+                game_id = new_game_id()
+                seats = [{"kind": s.kind, "level": s.level, "name": s.name}
+                         for s in table.seats]
+                await self._new_game(
+                    table.profile, table.layout, seats, table.absent, game_id=game_id,
+                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                await self.store.set_setting(table.id, "rematch", game_id)
+                table.set_rematch(game_id, secret)
+        assert table.rematch is not None
+        game_id, secret = table.rematch
+        out_seats = []
+        for s in table.seats:
+            item: dict[str, Any] = {"seat": s.seat, "kind": s.kind, "name": s.name}
+            if s.kind == "bot":
+                item["level"] = s.level
+            elif s.seat == seat:  # only the asker's own link
+                item["link"] = f"/game/{game_id}#t={rematch_token(secret, game_id, seat)}"
+            out_seats.append(item)
+        return JSONResponse({
+            "game_id": game_id, "seats": out_seats,
+            "spectator_link": f"/game/{game_id}#s={rematch_token(secret, game_id, None)}"})
 
     # -- the daily deal ---------------------------------------------------------------------
 
@@ -418,7 +457,7 @@ class _Api:
             await _close(ws, 4401)
             return
         conn = Connection(ws, seat)
-        table.join(conn)
+        table.join(conn, hello.seq)
         try:
             while True:
                 frame = await conn.receive()

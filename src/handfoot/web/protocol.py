@@ -3,7 +3,7 @@
 Everything a connection receives about the game is built here from a
 :class:`~handfoot.engine.PlayerView` (a seat's own view) or from the public part of one
 (spectators), so what a page can see is exactly what the engine lets that seat see. The
-message shapes are documented in ``docs/web-contract.md``.
+message shapes are documented in ``docs/web.md``.
 """
 
 from __future__ import annotations
@@ -62,15 +62,15 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None) -> dict
     data["hand"] = _cards(view.hand)
     data["staged"] = [mv.format_group(g) for g in view.staged]
     data["legal"] = legal_json(view)
-    data["asking"] = view.asking
     return data
 
 
 def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
                      ) -> dict[str, Any]:
     """What anybody watching may know: ``view`` without the seat's own cards and choices
-    (``seat``, ``side`` and ``asking`` are null, ``hand``, ``staged`` and ``legal`` absent).
-    Any seat's view gives the same public part."""
+    (``seat`` and ``side`` null, ``hand``, ``staged`` and ``legal`` absent). Any seat's view
+    gives the same public part; "May I go out?" is asked aloud, so ``asking`` (the seat
+    asking while its partners answer) is public too."""
     p = view.profile
     values = p.kind_values
     melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces) for side in view.melds]
@@ -101,7 +101,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
         "stock": view.stock_size,
         "scores": {"totals": list(view.totals), "melded": melded},
         "results": [result_json(r) for r in view.results],
-        "asking": None,
+        "asking": view.turn if view.phase == Phase.ANSWER else None,
         "side_names": list(side_names) if side_names is not None
         else [f"Side {s + 1}" for s in range(view.sides)],
     }

@@ -205,6 +205,17 @@ class Store:
             seats=tuple(SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash)
                         for s in seat_rows))
 
+    async def set_setting(self, game_id: str, key: str, value: Any) -> None:
+        """Set one key of a game's settings (such as ``rematch``, the game that follows)."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(games.c.settings)
+                                      .where(games.c.id == game_id))).first()
+            if row is None:
+                return
+            settings = {**row.settings, key: value}
+            await conn.execute(update(games).where(games.c.id == game_id)
+                               .values(settings=settings))
+
     async def moves(self, game_id: str) -> list[MoveRow]:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(

@@ -23,7 +23,9 @@ has pressed Continue for the round just ended; moves are refused meanwhile.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import hmac
 import json
 import logging
@@ -40,7 +42,7 @@ from starlette.websockets import WebSocket
 from handfoot import moves as mv
 from handfoot.bots import Bot
 from handfoot.cards import FACE_KIND
-from handfoot.engine import GameState, IllegalMoveError, PlayerView
+from handfoot.engine import Event, GameState, IllegalMoveError, PlayerView
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.record import GameRecorder, record_to_data
 from handfoot.registry import BOTS, make_bot
@@ -61,10 +63,14 @@ __all__ = ["BOTS", "Connection", "Settings", "Table", "Tables"]
 log = logging.getLogger("handfoot.web")
 
 HELLO_EVENTS: Final = 30
-"""Events of the current round sent with the first state after a hello."""
+"""Events of the current round sent with the first state after a hello whose ``seq`` is not
+in the current round (a client that saw the round so far gets exactly what it missed)."""
 
 MAX_QUEUE: Final = 500
 """Frames waiting for one slow client before it is disconnected (it resyncs on reconnect)."""
+
+REMATCH_SECRET: Final = "rematch"
+"""The server secret a rematch's tokens are derived from."""
 
 STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
@@ -206,6 +212,9 @@ class Table:
         self.connections: list[Connection] = []
         self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
                                              if s.kind == "human"}
+        self.rematch: tuple[str, bytes] | None = None
+        """The game that follows this one (its id, and the secret its tokens come from)."""
+        self.rematch_lock = asyncio.Lock()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
@@ -352,10 +361,24 @@ class Table:
             data["winners"] = list(state.winners())
         return data
 
-    def state_message(self, conn: Connection, *, hello: bool = False) -> dict[str, Any]:
+    def hello_events(self, since: int | None) -> list[Event]:
+        """The events for the state after a hello: those after ``since`` (the last seq the
+        client saw) when they are all of the latest event's round, else the last
+        :data:`HELLO_EVENTS` or fewer of that round."""
+        if self.seq == 0:
+            return []
+        latest = self.state.events(self.seq - 1)[-1].round_number
+        if since is not None and 0 <= since <= self.seq:
+            missed = self.state.events(since)
+            if all(e.round_number == latest for e in missed):
+                return missed
+        events = self.state.events(max(0, self.seq - HELLO_EVENTS))
+        return [e for e in events if e.round_number == latest]
+
+    def state_message(self, conn: Connection, *, hello: bool = False,
+                      since: int | None = None) -> dict[str, Any]:
         if hello:
-            events = self.state.events(max(0, self.seq - HELLO_EVENTS))
-            events = [e for e in events if e.round_number == events[-1].round_number]
+            events = self.hello_events(since)
         else:
             events = self.state.events(min(conn.last_event, self.seq))
         conn.last_event = self.seq
@@ -373,13 +396,35 @@ class Table:
         for conn in list(self.connections):
             conn.send(message)
 
+    def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
+        """The rematch for one connection: its own seat's new link (the spectator link for a
+        spectator), or None while there is no rematch."""
+        if self.rematch is None:
+            return None
+        game_id, secret = self.rematch
+        key = "s" if seat is None else "t"
+        return {"type": "rematch", "game_id": game_id,
+                "link": f"/game/{game_id}#{key}={rematch_token(secret, game_id, seat)}"}
+
+    def set_rematch(self, game_id: str, secret: bytes) -> None:
+        """The rematch exists: tell every connection its own way in."""
+        self.rematch = (game_id, secret)
+        for conn in list(self.connections):
+            message = self.rematch_message(conn.seat)
+            if message is not None:
+                conn.send(message)
+
     # -- connections ------------------------------------------------------------------------
 
-    def join(self, conn: Connection) -> None:
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        """A connection arrives; ``since`` is the last seq its hello said it saw."""
         self.connections.append(conn)
         conn.start()
         conn.send({"type": "welcome", "seat": conn.seat, "game": self.game_json()})
-        conn.send(self.state_message(conn, hello=True))
+        conn.send(self.state_message(conn, hello=True, since=since))
+        rematch = self.rematch_message(conn.seat)
+        if rematch is not None:
+            conn.send(rematch)
         self.broadcast_presence()
         self._ensure_task()
         self.wake.set()
@@ -647,6 +692,9 @@ class Tables:
             rows = await self.store.moves(game_id)
             continued = await self.store.continues(game_id)
             await asyncio.to_thread(table.replay, rows, continued)
+            rematch = row.settings.get("rematch")
+            if isinstance(rematch, str):
+                table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
             self._tables[game_id] = table
             return table
 
@@ -662,6 +710,15 @@ class Tables:
 def new_token() -> str:
     """A seat or spectator token: 256 random bits, URL-safe."""
     return secrets.token_urlsafe(32)
+
+
+def rematch_token(secret: bytes, game_id: str, seat: int | None) -> str:
+    """A seat's token (None: the spectator's) in a rematch game, derived from a server
+    secret and the new game's id, so that whoever of the old game presses Rematch (or
+    reconnects to it) is given the same link to their own seat again."""
+    label = "spectator" if seat is None else f"seat {seat}"
+    digest = hmac.new(secret, f"{game_id}:{label}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
 def new_game_id() -> str:

@@ -84,6 +84,7 @@ export const KEYS = [
   ["X", "discard the selected card"],
   ["G", "go out (staged melds, then the selected card as the discard)"],
   ["U", "undo your last meld this turn"],
+  ["Ctrl+Z or ⌘Z", "undo, like U"],
   ["H", "hint: what the hard bot would do"],
   ["Y / N", "answer your partner: may I go out?"],
   ["C", "continue to the next round"],
@@ -93,19 +94,19 @@ export const KEYS = [
 
 /**
  * Global shortcuts. `actions` maps a key name ("d", "p", ..., "escape", "?") to a function.
- * Keys are ignored while typing in a field or with Ctrl/Alt/Meta held.
+ * Keys are ignored while typing in a field, and with Ctrl/Alt/Meta held (but Ctrl+Z / ⌘Z: undo).
  */
 export function attachKeys(actions) {
   document.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) {
+      return; // typing: Ctrl+Z is the box's own undo
+    }
     if (ev.ctrlKey || ev.altKey || ev.metaKey) {
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === "z" && actions.u) {
+      if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && !ev.shiftKey && ev.key.toLowerCase() === "z" && actions.u) {
         ev.preventDefault();
         actions.u();
       }
-      return;
-    }
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) {
       return;
     }
     const key = ev.key === "Escape" ? "escape" : ev.key.length === 1 ? ev.key.toLowerCase() : null;

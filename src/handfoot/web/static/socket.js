@@ -132,6 +132,9 @@ export class GameSocket {
         return;
       case "pong":
         return;
+      case "rematch":
+        this.handlers.onRematch?.(msg);
+        return;
       case "error":
         if (msg.code === "auth") {
           this.setStatus("auth", msg.message || "this link is not valid for this game");

@@ -49,6 +49,7 @@ const app = {
   overlayTab: "breakdown", // the tab of the between-round screen on a phone
   flash: new Map(), // element selector -> expiry
   firstState: true,
+  rematch: null, // this person's own link to the rematch, once somebody started it
 };
 
 let sock = null;
@@ -864,7 +865,8 @@ function renderOverlay() {
     const id = encodeURIComponent(app.gameId);
     foot = `<div class="endlinks"><a class="btn" href="/replay/${id}">Replay</a>` +
       `<a class="btn" href="/api/games/${id}/record" download="handfoot-${id}.json">Download record</a>` +
-      (isSpectator() ? "" : `<button type="button" class="btn btn-primary" id="btn-rematch">Rematch</button>`) +
+      (app.rematch ? `<a class="btn btn-primary" id="btn-join-rematch" href="${esc(rematchLink())}">${isSpectator() ? "Watch" : "Join"} the rematch</a>` :
+        isSpectator() ? "" : `<button type="button" class="btn btn-primary" id="btn-rematch">Rematch</button>`) +
       `<a class="btn" href="/">New game</a></div>`;
   } else {
     const waitingFor = app.waiting?.continue || [];
@@ -886,7 +888,7 @@ function renderOverlay() {
     `<div class="col col-chart" id="ov-chart" role="tabpanel"><h3>Scores by round</h3><div class="tb-chart-box">${scoreChart(results, names)}</div></div>` +
     (over ? `<div class="col col-players" id="ov-players" role="tabpanel">${statsTable(v.stats)}</div>` : "") + `</div>` + foot + `</div>`;
   useSharedChart(results, names);
-  const focusTarget = $("#btn-continue") || $("#btn-rematch");
+  const focusTarget = $("#btn-continue") || $("#btn-join-rematch") || $("#btn-rematch");
   if (focusTarget && !el.contains(document.activeElement)) focusTarget.focus({ preventScroll: true });
 }
 
@@ -1116,6 +1118,23 @@ function doContinue() {
   renderOverlay();
 }
 
+// The rematch is one game per finished game: whoever presses Rematch first makes it, and the
+// server then tells every page of this table its own link ("rematch" message).
+function rematchLink() {
+  const link = app.rematch || "";
+  return app.learn && params.get("learn") === "1" ? link.replace("#", "?learn=1#") : link;
+}
+
+function onRematch(msg) {
+  if (!msg.link) return;
+  const first = !app.rematch;
+  app.rematch = msg.link;
+  if (app.view?.phase === "game_over") renderOverlay();
+  if (first) {
+    setMessage("info", `A rematch has started: <a href="${esc(rematchLink())}">${isSpectator() ? "watch" : "join"} the rematch</a>.`);
+  }
+}
+
 async function doRematch() {
   const btn = $("#btn-rematch");
   if (btn) btn.disabled = true;
@@ -1125,11 +1144,12 @@ async function doRematch() {
     });
     const data = await res.json();
     if (!res.ok) throw new Error(data.error || `rematch failed (${res.status})`);
-    const mine = data.seats?.find((s) => s.seat === app.seat) || data.seats?.find((s) => s.link);
+    const mine = data.seats?.find((s) => s.seat === app.seat && s.link);
     if (!mine?.link) throw new Error("the rematch has no link for this seat");
-    if (app.learn && params.get("learn") === "1") mine.link = mine.link.replace("#", "?learn=1#");
-    location.assign(mine.link);
-    if (new URL(mine.link, location.href).pathname === location.pathname) location.reload();
+    app.rematch = mine.link;
+    const link = rematchLink();
+    location.assign(link);
+    if (new URL(link, location.href).pathname === location.pathname) location.reload();
   } catch (err) {
     if (btn) btn.disabled = false;
     setMessage("error", esc(err.message));
@@ -1383,6 +1403,7 @@ function start() {
       if (app.view) { renderSeats(); renderMe(); }
     },
     onStatus,
+    onRematch,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
   });
   sock.connect();
