@@ -80,3 +80,21 @@ def test_restart_resumes_the_game(tmp_path: Path) -> None:
         assert final["view"]["round"] == 2
         q.close()
         assert len(final["view"]["results"]) == 2
+
+
+def test_expert_bots_think_in_a_process_pool_and_come_back_after_a_restart(
+        tmp_path: Path) -> None:
+    db = tmp_path / "e.db"
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "expert"},
+             {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "hard"}]
+    with client(db, expert_budget=0.02) as c:
+        game = new_game(c, profile="biegames", rounds=1, seats=seats)
+        p = Person(c, game["game_id"], token_of(game["seats"][0]["link"]), seat=0)
+        p.connect()
+        p.until("state")
+        assert p.play_to_end()["view"]["phase"] == "game_over"
+        p.close()
+    with client(db, expert_budget=0.02) as c:
+        status = c.post(f"/api/games/{game['game_id']}/status",
+                        json={"token": token_of(game["spectator_link"])}).json()
+        assert status["over"] and status["winners"]

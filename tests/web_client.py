@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -176,7 +177,12 @@ class Person:
         before = self.shadow
         after = before.copy()
         after.apply(parse_move(notation))
-        public = set(_table_faces(before)) | set(_table_faces(after)) | set(before.pile)
+        # the table as a round-ending move left it: the same rules, ending the game there
+        end = before.copy()
+        end.profile = replace(before.profile, rounds=before.round_number, target_score=None)
+        end.apply(parse_move(notation))
+        public = (set(_table_faces(before)) | set(_table_faces(after)) | set(_table_faces(end))
+                  | set(before.pile))
         for card in _cards_in({k: v for k, v in event.items() if k != "private"}):
             if card in ("round_end",):
                 continue
@@ -232,7 +238,8 @@ class Person:
             else:
                 self.receive()
             n += 1
-            assert n < max_messages
+            assert n < max_messages, (self.seq, self.last["view"]["phase"],
+                                      self.last["events"][-3:])
 
 
 def _table_faces(state: GameState) -> list[int]:
