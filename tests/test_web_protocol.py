@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -11,6 +12,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from handfoot.rules import builtin_profile_names, load_profile
 from handfoot.web import daily
+from handfoot.web.app import create_app
 from handfoot.web.protocol import MessageError, read_message
 from web_client import Person, client, new_game, token_of
 
@@ -459,3 +461,40 @@ def test_profiles_give_the_values_of_the_parameters_the_form_lists(c: TestClient
             assert value is None or isinstance(value, bool | int | str), (key, value)
     bie = next(p for p in data["profiles"] if p["name"] == "biegames")
     assert bie["values"]["rounds"] == load_profile("biegames").rounds
+
+
+def test_the_seed_source_hook_gives_repeatable_games_and_is_off_by_default(
+        tmp_path: Path) -> None:
+    """Settings.seed_source (tests only) is asked for every new game's seed with its
+    parameters; without it seeds are random; the API never takes a seed."""
+    from handfoot.web.tables import Settings
+
+    asked: list[tuple[str, str, list[str]]] = []
+
+    def source(profile: str, layout: str, seats: Any) -> int:
+        asked.append((profile, layout, [s["kind"] for s in seats]))
+        return 1234 + len(asked)
+
+    def seeds(path: Path, **kw: Any) -> list[int]:
+        with client(path, **kw) as c:
+            games = [new_game(c, profile="biegames", rounds=1, seed=5,
+                              seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}] * 2)
+                     for _ in range(2)]
+            store = c.app.state.store  # type: ignore[attr-defined]
+            return [c.portal.call(store.game, g["game_id"]).seed  # type: ignore[union-attr]
+                    for g in games]
+
+    assert seeds(tmp_path / "a.db", seed_source=source) == [1235, 1236]
+    assert asked[0] == ("biegames", "2x2", ["human", "bot", "human", "bot"])
+    assert seeds(tmp_path / "b.db") == seeds(tmp_path / "c.db")  # the tests' default hook
+    assert Settings().seed_source is None
+    random_seeds = set()  # the server's own default
+    for name in ("e", "f"):
+        app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / name}.db",
+                                  bot_delay=0.0))
+        with TestClient(app) as c:
+            g = new_game(c, profile="biegames", rounds=1,
+                         seats=[{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3)
+            store = c.app.state.store  # type: ignore[attr-defined]
+            random_seeds.add(c.portal.call(store.game, g["game_id"]).seed)  # type: ignore[union-attr]
+    assert len(random_seeds) == 2 and all(s >= 0 for s in random_seeds)

@@ -8,8 +8,10 @@ through the seat's own view and check every frame against the shadow.
 
 from __future__ import annotations
 
+import collections
+import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -22,16 +24,32 @@ from handfoot.bots import make_bot
 from handfoot.engine import GameState
 from handfoot.moves import format_move, parse_move
 from handfoot.rules import Layout, load_profile
-from handfoot.sim import bot_turn
+from handfoot.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app
 from handfoot.web.protocol import public_view_json, view_json
-from handfoot.web.tables import Settings
+from handfoot.web.tables import SeedSource, Settings
 from positions import reshuffle_hidden
 
 
+def counted_seeds(base: int = 0) -> SeedSource:
+    """Repeatable seeds (:attr:`Settings.seed_source`): from ``base``, the game's
+    parameters and how many games with the same parameters this app made before."""
+    made: collections.Counter[str] = collections.Counter()
+
+    def seed(profile: str, layout: str, seats: Sequence[Mapping[str, Any]]) -> int:
+        key = json.dumps([profile, layout, list(seats)], sort_keys=True)
+        made[key] += 1
+        return derive_seed(base, key, made[key])
+
+    return seed
+
+
 def settings_for(path: Path, **kw: Any) -> Settings:
+    """Settings for a test app; its games' seeds are repeatable (``seed_source``, default
+    :func:`counted_seeds`)."""
     return Settings(database_url=f"sqlite+aiosqlite:///{path}", bot_delay=0.0,
-                    absent_grace=kw.pop("absent_grace", 60.0), **kw)
+                    absent_grace=kw.pop("absent_grace", 60.0),
+                    seed_source=kw.pop("seed_source", None) or counted_seeds(), **kw)
 
 
 @contextmanager

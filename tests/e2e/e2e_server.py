@@ -6,8 +6,9 @@ Binds 127.0.0.1 on a free port, prints ``PORT <n>`` (conftest.py then polls unti
 answers), serves until SIGTERM.
 Bots move with no delay. For repeatable games whatever order the tests run in, a new game's
 seed is made from its seats' names and kinds (each test names its players its own way) and
-how many games with those seats came before, instead of the secrets module; the daily
-deal's seed is fixed. Nothing else differs from ``handfoot serve``.
+how many games with those seats came before (the ``seed_source`` test hook of
+:class:`Settings`), instead of the secrets module; the daily deal's seed is fixed.
+Nothing else differs from ``handfoot serve``.
 """
 
 from __future__ import annotations
@@ -18,33 +19,36 @@ import json
 import socket
 import sys
 import zlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import uvicorn
 
-from handfoot.web import app as web_app
 from handfoot.web import daily
 from handfoot.web.app import Settings, create_app
+from handfoot.web.tables import SeedSource
 
 DAILY_SEED = 13  # a short deal: the person goes out after 28 decisions (as of 2026-12)
 
 
+def seats_seeds() -> SeedSource:
+    """Seeds from the seats' names and kinds and the count of such games before
+    (:attr:`Settings.seed_source`)."""
+    made: collections.Counter[str] = collections.Counter()
+
+    def seed(profile: str, layout: str, seats: Sequence[Mapping[str, Any]]) -> int:
+        key = json.dumps([layout, list(seats)], sort_keys=True)
+        made[key] += 1
+        return zlib.crc32(f"{key}#{made[key]}".encode())
+
+    return seed
+
+
 def main() -> None:
     database_url = sys.argv[1]
-    made: collections.Counter[str] = collections.Counter()
-    new_game = web_app._Api._new_game
-
-    async def seeded(self: Any, profile: Any, layout: Any, seats: list[dict[str, Any]],
-                     absent: str, *, seed: int | None = None, **kw: Any) -> dict[str, Any]:
-        if seed is None:
-            key = json.dumps([str(layout), seats], sort_keys=True)
-            made[key] += 1
-            seed = zlib.crc32(f"{key}#{made[key]}".encode())
-        return await new_game(self, profile, layout, seats, absent, seed=seed, **kw)
-
-    web_app._Api._new_game = seeded  # type: ignore[method-assign]
     daily.daily_seed = lambda secret, date: DAILY_SEED  # type: ignore[assignment]
-    app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0))
+    app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0,
+                              seed_source=seats_seeds()))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

@@ -298,7 +298,7 @@ class _Api:
             settings["rematch_of"] = rematch_of
         row = GameRow(
             id=game_id, profile=base, overrides=overrides, layout=str(layout),
-            settings=settings, seed=new_seed() if seed is None else seed,
+            settings=settings, seed=self._seed(base, layout, seats) if seed is None else seed,
             spectator_hash=token_hash(spectator), status="playing", created=stamp,
             updated=stamp,
             seats=tuple(SeatRow(i, s["kind"], s["level"], s["name"],
@@ -315,6 +315,13 @@ class _Api:
             out_seats.append(item)
         return {"game_id": game_id, "seats": out_seats,
                 "spectator_link": f"/game/{game_id}#s={spectator}"}
+
+    def _seed(self, profile: str, layout: Layout, seats: list[dict[str, Any]]) -> int:
+        """A new game's seed: from the settings' test hook if set, else :func:`new_seed`."""
+        source = self.tables.settings.seed_source
+        if source is None:
+            return new_seed()
+        return int(source(profile, str(layout), seats))
 
     async def _table(self, request: Request) -> Table | None:
         return await self.tables.get(request.path_params["game_id"])

@@ -32,7 +32,7 @@ import logging
 import multiprocessing
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
@@ -58,7 +58,7 @@ from handfoot.web.protocol import (
 )
 from handfoot.web.store import GameRow, MoveRow, Store, now, token_hash
 
-__all__ = ["BOTS", "Connection", "Settings", "Table", "Tables"]
+__all__ = ["BOTS", "Connection", "SeedSource", "Settings", "Table", "Tables"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -76,6 +76,10 @@ STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
 
 
+SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
+"""``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """How a server runs."""
@@ -90,6 +94,14 @@ class Settings:
     """Seconds per searched expert decision (None: the expert's default)."""
     expert_workers: int = 1
     """Processes the expert searches in."""
+    seed_source: SeedSource | None = None
+    """A test hook: where a new game's seed comes from. None (the default, and always so
+    for ``handfoot serve``): 128 bits from :mod:`secrets`. Otherwise called as
+    ``seed_source(profile, layout, seats)`` for every game created without a fixed seed
+    (new games and rematches, not the daily deal), with the profile's name, the layout
+    (``"2x2"``) and the seat rows (``kind``, ``level``, ``name``), so tests get the same
+    deals on every run; it may keep its own count of games made. Only code that builds
+    :class:`Settings` can set it: nothing from the network reaches it."""
 
 
 @dataclass
