@@ -9,11 +9,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 import pytest
 
 from handfoot import cards
-from handfoot.engine import GameState, IllegalMoveError, Phase, RoundResult, TableMeld, deal_round
+from handfoot.engine import (
+    GameState,
+    History,
+    IllegalMoveError,
+    Phase,
+    Position,
+    RoundResult,
+    TableMeld,
+    deal_round,
+)
 from handfoot.moves import WILD_MELD, Discard, Draw, Move, parse_move
 from handfoot.rules import Layout, Profile, load_profile
 
@@ -161,26 +171,21 @@ def position(profile: str | Profile = "partnership-13", *,
         extra = stock[stock_size:]
         stock = stock[:stock_size]
         pile_faces = extra + pile_faces
-    # surgery on a fresh state
-    state.round_number = round_number
-    state.held_faces = [cards.face_counts(held[s]) for s in range(layout.players)]
-    state.held = [cards.kind_counts(held[s]) for s in range(layout.players)]
-    state.held_n = [len(held[s]) for s in range(layout.players)]
-    state.feet = [foot[s] for s in range(layout.players)]
-    state.knees = [knee[s] for s in range(layout.players)]
-    state.foot_picked = [s in in_foot for s in range(layout.players)]
-    state.foot_played = [s in set(foot_played) for s in range(layout.players)]
-    state.foot_turn_done = [s in set(foot_turn_done) for s in range(layout.players)]
-    state.melds = [table[side] for side in range(layout.sides)]
-    state.red_threes = [reds[side] for side in range(layout.sides)]
+    # the fresh game's position with these cards and flags
+    seats, sides = range(layout.players), range(layout.sides)
     opened_sides = set(opened) if opened is not None else {s for s in table if table[s]}
-    state.opened = [side in opened_sides for side in range(layout.sides)]
-    state.stock = list(reversed(stock))
-    state.pile = pile_faces
-    state.seat = state.actor = turn
-    state.phase = phase
-    state.undo_stack = []
-    state.staged = {}
+    state = GameState.from_position(replace(
+        state.position(), round_number=round_number,
+        hands=tuple(tuple(held[s]) for s in seats), feet=tuple(tuple(foot[s]) for s in seats),
+        knees=tuple(tuple(knee[s]) for s in seats),
+        foot_picked=tuple(s in in_foot for s in seats),
+        foot_played=tuple(s in set(foot_played) for s in seats),
+        foot_turn_done=tuple(s in set(foot_turn_done) for s in seats),
+        melds=tuple(tuple(table[side]) for side in sides),
+        red_threes=tuple(tuple(reds[side]) for side in sides),
+        opened=tuple(side in opened_sides for side in sides), stock=tuple(stock),
+        pile=tuple(pile_faces), turn=turn, to_act=turn, phase=phase, undo_stack=(),
+        staged=()))
     assert sorted(state.all_faces()) == sorted(
         cards.build_shoe(p.decks(layout.players), p.jokers_per_deck))
     return state
@@ -219,18 +224,10 @@ def reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameSta
     return c
 
 
-def snapshot(state: GameState) -> tuple[object, ...]:
-    """Everything about a state, for asserting that an illegal move changed nothing."""
-    return (
-        state.round_number, state.phase, state.seat, state.actor,
-        [h[:] for h in state.held_faces], [h[:] for h in state.held], state.held_n[:],
-        [f[:] for f in state.feet], state.foot_picked[:], state.foot_played[:],
-        state.foot_turn_done[:], state.stock[:], state.pile[:],
-        [m[:] for m in state.melds], [r[:] for r in state.red_threes], state.opened[:],
-        state.permission[:], state._refused, state.pending, state.pending_answerers[:],
-        state.picked_pile, len(state.undo_stack), sorted(state.staged.items()),
-        state.totals[:], len(state.results), [k[:] for k in state.knees],
-    )
+def snapshot(state: GameState) -> Position:
+    """Everything about a state but its history, for asserting that an illegal move
+    changed nothing (or that undoing took the table back)."""
+    return replace(state.position(), history=History())
 
 
 def play(state: GameState, *moves: str) -> GameState:
@@ -245,6 +242,7 @@ def must_fail(state: GameState, move: str | Move, *words: str) -> str:
     ``state.check`` gives the same reason without changing anything either."""
     parsed = parse_move(move) if isinstance(move, str) else move
     before = snapshot(state)
+    played = state.moves_played
     with pytest.raises(IllegalMoveError) as info:
         state.apply(parsed)
     message = str(info.value)
@@ -252,7 +250,7 @@ def must_fail(state: GameState, move: str | Move, *words: str) -> str:
         assert word.lower() in message.lower(), f"{word!r} not in {message!r}"
     assert snapshot(state) == before
     assert state.check(parsed) == message
-    assert snapshot(state) == before
+    assert snapshot(state) == before and state.moves_played == played
     return message
 
 

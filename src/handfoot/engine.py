@@ -5,7 +5,12 @@ whose turn it is and in which :class:`Phase`; :meth:`GameState.apply` plays a pl
 (see :mod:`handfoot.moves`) or raises :class:`IllegalMoveError` with a reason a player
 understands, leaving the state exactly as it was; :meth:`GameState.legal_actions` lists the
 legal integer actions; :meth:`GameState.view` gives a seat only what that seat may know;
-:meth:`GameState.copy` is cheap.
+:meth:`GameState.copy` is cheap. :meth:`GameState.verify` checks a move without playing
+it and says what it will do (:class:`Effect`); :meth:`GameState.is_legal` answers cheaply.
+The state keeps its :attr:`GameState.history` and the public and private part of every
+move's :class:`Event`; :meth:`GameState.public_view` is what a spectator sees;
+:meth:`GameState.position` and :meth:`GameState.from_position` turn a state into a
+:class:`Position` value and back.
 
 The engine is pure: no I/O, no clock, no global state. Randomness (the shuffle and the
 place a rejected starter card goes back into the stock) comes only from the game's seed,
@@ -21,9 +26,9 @@ import functools
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, overload
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -71,10 +76,12 @@ __all__ = [
     "Effect",
     "Event",
     "GameState",
+    "History",
     "HistoryEntry",
     "IllegalMoveError",
     "Phase",
     "PlayerView",
+    "Position",
     "PublicView",
     "RoundEnd",
     "RoundResult",
@@ -349,6 +356,111 @@ class Effect:
     """It asks the partners "May I go out?" (the going out waits for their answers)."""
     goes_out: bool = False
     """It goes out, ending the round."""
+
+
+class History(Sequence[HistoryEntry]):
+    """A game's committed moves, oldest first, each with what its event showed: an
+    immutable sequence that a state, its copies and its positions share (a parent-linked
+    list, so taking it or extending it never copies the moves before)."""
+
+    __slots__ = ("_node",)
+
+    def __init__(self, node: _LogNode | None = None) -> None:
+        self._node = node
+
+    def __len__(self) -> int:
+        return 0 if self._node is None else self._node[1] + 1
+
+    @overload
+    def __getitem__(self, index: int) -> HistoryEntry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[HistoryEntry]: ...
+
+    def __getitem__(self, index: int | slice) -> HistoryEntry | Sequence[HistoryEntry]:
+        return self.entries()[index]
+
+    def entries(self) -> tuple[HistoryEntry, ...]:
+        """The moves as a tuple."""
+        return tuple(node[2] for node in self._nodes(0))
+
+    def _nodes(self, since: int) -> list[_LogNode]:
+        """The nodes numbered ``since`` onwards, oldest first."""
+        nodes: list[_LogNode] = []
+        node = self._node
+        while node is not None and node[1] >= since:
+            nodes.append(node)
+            node = node[0]
+        nodes.reverse()
+        return nodes
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return other._node is self._node or self.entries() == other.entries()
+        if isinstance(other, Sequence):
+            return self.entries() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"History({list(self.entries())!r})"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A round in progress (or finished) as a value: everything a :class:`GameState` holds.
+
+    ``GameState.from_position(pos)`` makes a state from it and ``state.position()`` gives
+    it back. Packets are faces: ``hands`` (what each seat holds and plays from), ``feet``
+    and ``knees`` not yet picked up; ``stock`` top first, ``pile`` bottom first. ``deal``
+    is where the round's cards started (None for a made-up position: its cards as they
+    lie); ``seed`` and ``deals`` deal the later rounds.
+    """
+
+    profile: Profile
+    layout: Layout
+    round_number: int
+    phase: Phase
+    turn: int
+    """The seat whose turn it is."""
+    to_act: int
+    """The seat that must act (a partner, while answering)."""
+    hands: tuple[tuple[int, ...], ...]
+    feet: tuple[tuple[int, ...], ...]
+    knees: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    pile: tuple[int, ...]
+    melds: tuple[tuple[TableMeld, ...], ...]
+    red_threes: tuple[tuple[int, ...], ...]
+    opened: tuple[bool, ...]
+    foot_picked: tuple[bool, ...]
+    foot_played: tuple[bool, ...]
+    foot_turn_done: tuple[bool, ...]
+    totals: tuple[int, ...]
+    permission: tuple[bool, ...] = ()
+    """Each side's standing permission to go out (empty: none)."""
+    refused: bool = False
+    """A partner said no to going out this turn."""
+    pending: mv.GoOut | None = None
+    """The go-out asked for, while partners answer."""
+    pending_answerers: tuple[int, ...] = ()
+    picked_pile: bool = False
+    """The seat whose turn it is took the pile this turn."""
+    staged: tuple[tuple[int, int, int, int], ...] = ()
+    """Staged cards: (target * 2 + slot, naturals, twos, jokers)."""
+    undo_stack: tuple[tuple[tuple[int, ...], tuple[TableMeld, ...], bool, bool], ...] = ()
+    """Melds this turn can take back: (the hand, the side's melds, opened, played from
+    the Foot) as they were before each."""
+    results: tuple[RoundResult, ...] = ()
+    dealer: int | None = None
+    """None: the seat before the first player."""
+    first_player: int | None = None
+    """None: ``turn``."""
+    deal: Deal | None = None
+    seed: int | None = None
+    deals: tuple[Deal, ...] = ()
+    history: History = field(default_factory=History)
 
 
 # --- dealing ---------------------------------------------------------------------------
@@ -694,6 +806,102 @@ class GameState:
                 return
         self._begin_turn(deal.first_player)
 
+    def position(self) -> Position:
+        """The state as a value (see :class:`Position`); cheap: the history is shared."""
+        return Position(
+            profile=self.profile, layout=self.layout, round_number=self.round_number,
+            phase=self.phase, turn=self.seat, to_act=self.actor,
+            hands=tuple(tuple(self.hand(s)) for s in range(self.players)),
+            feet=tuple(map(tuple, self.feet)), knees=tuple(map(tuple, self.knees)),
+            stock=tuple(reversed(self.stock)), pile=tuple(self.pile),
+            melds=tuple(map(tuple, self.melds)), red_threes=tuple(map(tuple, self.red_threes)),
+            opened=tuple(self.opened), foot_picked=tuple(self.foot_picked),
+            foot_played=tuple(self.foot_played), foot_turn_done=tuple(self.foot_turn_done),
+            totals=tuple(self.totals), permission=tuple(self.permission),
+            refused=self._refused, pending=self.pending,
+            pending_answerers=tuple(self.pending_answerers), picked_pile=self.picked_pile,
+            staged=tuple((key, n, tw, jk) for key, (n, tw, jk) in sorted(self.staged.items())),
+            undo_stack=tuple((tuple(cards.faces_from_counts(faces)), tuple(melds), opened,
+                              played)
+                             for faces, _, _, melds, opened, played in self.undo_stack),
+            results=tuple(self.results), dealer=self.dealer, first_player=self.first_player,
+            deal=self.deal, seed=self.seed, deals=self.deals, history=self.history)
+
+    @classmethod
+    def from_position(cls, pos: Position) -> GameState:
+        """A state holding ``pos``; its moves then play on as in any game.
+
+        Raises ``ValueError`` if the position's seats and sides do not fit its layout.
+        """
+        layout = pos.layout
+        n, sides = layout.players, layout.sides
+        for name in ("hands", "feet", "knees", "foot_picked", "foot_played", "foot_turn_done"):
+            if len(getattr(pos, name)) != n:
+                raise ValueError(f"the position's {name} are for {len(getattr(pos, name))} "
+                                 f"seats; a {layout} game has {n}")
+        for name in ("melds", "red_threes", "opened", "totals"):
+            if len(getattr(pos, name)) != sides:
+                raise ValueError(f"the position's {name} are for {len(getattr(pos, name))} "
+                                 f"sides; a {layout} game has {sides}")
+        if not (0 <= pos.turn < n and 0 <= pos.to_act < n):
+            raise ValueError(f"seats are numbered 0 to {n - 1}")
+        self = cls.__new__(cls)
+        self.profile = pos.profile
+        self.layout = layout
+        self.players = n
+        self.sides = sides
+        self.side_of = tuple(layout.side_of(s) for s in range(n))
+        self.seed = pos.seed
+        self.deals = pos.deals
+        first = pos.turn if pos.first_player is None else pos.first_player
+        self.deal = pos.deal or Deal(pos.hands, pos.feet, pos.knees, pos.stock, pos.pile,
+                                     dealer=(first - 1) % n, first_player=first)
+        self.round_number = pos.round_number
+        self.dealer = (first - 1) % n if pos.dealer is None else pos.dealer
+        self.first_player = first
+        self.totals = list(pos.totals)
+        self.results = list(pos.results)
+        self.phase = pos.phase
+        self.seat = pos.turn
+        self.actor = pos.to_act
+        self.held_faces = [cards.face_counts(h) for h in pos.hands]
+        self.held = [cards.kind_counts(h) for h in pos.hands]
+        self.held_n = [len(h) for h in pos.hands]
+        self.feet = [list(f) for f in pos.feet]
+        self.knees = [list(k) for k in pos.knees]
+        self.foot_picked = list(pos.foot_picked)
+        self.foot_played = list(pos.foot_played)
+        self.foot_turn_done = list(pos.foot_turn_done)
+        self.stock = list(reversed(pos.stock))
+        self.pile = list(pos.pile)
+        self.melds = [list(m) for m in pos.melds]
+        self.red_threes = [list(r) for r in pos.red_threes]
+        self.opened = list(pos.opened)
+        self.permission = list(pos.permission) or [False] * sides
+        self._refused = pos.refused
+        self.pending = pos.pending
+        self.pending_answerers = list(pos.pending_answerers)
+        self.picked_pile = pos.picked_pile
+        self.undo_stack = [(cards.face_counts(hand), cards.kind_counts(hand), len(hand),
+                            list(melds), opened, played)
+                           for hand, melds, opened, played in pos.undo_stack]
+        self.staged = {key: [n_, tw, jk] for key, n_, tw, jk in pos.staged}
+        self._log = pos.history._node
+        self._facts = None
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.position() == other.position()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.profile.name} {self.layout} round {self.round_number}: "
+                f"seat {self.actor + 1} to act ({self.phase.name.lower()}), "
+                f"{self.moves_played} moves>")
+
     def copy(self) -> GameState:
         """An independent copy (the profile and immutable parts are shared)."""
         c = GameState.__new__(GameState)
@@ -800,15 +1008,9 @@ class GameState:
         return out
 
     @property
-    def history(self) -> tuple[HistoryEntry, ...]:
+    def history(self) -> History:
         """Every committed player move of the game so far, oldest first."""
-        out: list[HistoryEntry] = []
-        node = self._log
-        while node is not None:
-            out.append(node[2])
-            node = node[0]
-        out.reverse()
-        return tuple(out)
+        return History(self._log)
 
     @property
     def moves_played(self) -> int:
@@ -820,13 +1022,8 @@ class GameState:
 
         Each was noted when its move was committed; see docs/engine.md for every field.
         """
-        nodes: list[_LogNode] = []
-        node = self._log
-        while node is not None and node[1] >= since:
-            nodes.append(node)
-            node = node[0]
         out = []
-        for _, number, entry, facts in reversed(nodes):
+        for _, number, entry, facts in History(self._log)._nodes(since):
             public, private = _event_parts(entry, facts)
             out.append(Event(number, entry.round_number, entry.seat, public, private))
         return out

@@ -39,6 +39,7 @@ import os
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -96,40 +97,24 @@ def state_from_view(view: PlayerView, *, hands: Sequence[Sequence[int]],
     holds its Foot; no side holds a standing permission to go out. ``picked_pile`` says
     whether the seat to act took the pile this turn.
 
-    The construction is surgery on a fresh state (as in ``tests/positions.py``): the
-    engine has no public constructor for a mid-round position.
+    The position starts from a fresh game of the same seed (its deal, dealer and seed
+    deal any later round) with the view's public fields and the given packets.
     """
     p = view.profile
     layout = Layout(view.sides, view.players // view.sides)
-    state = GameState.new(p, layout=layout, seed=seed)
+    fresh = GameState.new(p, layout=layout, seed=seed)
     n = view.players
-    state.round_number = view.round_number
-    state.totals = list(view.totals)
-    state.results = list(view.results)
-    state.held_faces = [cards.face_counts(hands[s]) for s in range(n)]
-    state.held = [cards.kind_counts(hands[s]) for s in range(n)]
-    state.held_n = [len(hands[s]) for s in range(n)]
-    state.feet = [list(f) for f in feet]
-    state.knees = [list(k) for k in knees]
-    state.foot_picked = list(view.in_foot)
-    state.foot_played = list(view.in_foot)
-    state.foot_turn_done = list(view.in_foot)
-    state.melds = [list(m) for m in view.melds]
-    state.red_threes = [list(r) for r in view.red_threes]
-    state.opened = list(view.opened)
-    state.permission = [False] * view.sides
-    state._refused = False
-    state.pending = None
-    state.pending_answerers = []
-    state.picked_pile = picked_pile
-    state.stock = list(reversed(stock))
-    state.pile = list(pile)
-    state.seat = view.turn
-    state.actor = view.to_act
-    state.phase = view.phase
-    state.undo_stack = []
-    state.staged = {}
-    return state
+    pos = replace(
+        fresh.position(),
+        round_number=view.round_number, totals=tuple(view.totals), results=tuple(view.results),
+        hands=tuple(tuple(hands[s]) for s in range(n)), feet=tuple(map(tuple, feet)),
+        knees=tuple(map(tuple, knees)), foot_picked=tuple(view.in_foot),
+        foot_played=tuple(view.in_foot), foot_turn_done=tuple(view.in_foot),
+        melds=view.melds, red_threes=view.red_threes, opened=view.opened,
+        permission=(False,) * view.sides, refused=False, pending=None, pending_answerers=(),
+        picked_pile=picked_pile, stock=tuple(stock), pile=tuple(pile), turn=view.turn,
+        to_act=view.to_act, phase=view.phase, undo_stack=(), staged=())
+    return GameState.from_position(pos)
 
 
 def determinize(view: PlayerView, rng: random.Random,

@@ -6,6 +6,7 @@ Used by OpenSpiel's information-set MCTS (:func:`handfoot.rl.openspiel.ismcts_re
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from handfoot import cards
 from handfoot.engine import GameState
@@ -23,12 +24,13 @@ def resample_hidden(state: GameState, seat: int, rng: random.Random) -> GameStat
     leaves them there. Each consistent placement is equally likely: no inference is drawn
     from the other players' past choices (the usual determinization assumption).
     """
-    c = state.copy()
-    others = [s for s in range(c.players) if s != seat]
-    hands = {s: c.hand(s) for s in others}
+    pos = state.position()
+    others = [s for s in range(state.players) if s != seat]
+    hands = {s: list(pos.hands[s]) for s in others}
     packets: list[int] = [f for s in others for f in hands[s]]
     n_packets = len(packets)
-    packets += [f for s in range(c.players) for f in c.feet[s] + c.knees[s]] + c.stock
+    packets += [f for s in range(state.players) for f in pos.feet[s] + pos.knees[s]]
+    packets += reversed(pos.stock)  # bottom first, as the engine keeps it
     red = [f for f in packets[:n_packets] if cards.FACE_KIND[f] == cards.RED_THREE]
     if red:  # pragma: no cover - the engine lays red 3s at once
         raise ValueError("a hand holds a red 3")
@@ -39,22 +41,22 @@ def resample_hidden(state: GameState, seat: int, rng: random.Random) -> GameStat
     hand_cards = non_red[:n_packets]
     rest = non_red[n_packets:] + [f for f in pool if cards.FACE_KIND[f] == cards.RED_THREE]
     rng.shuffle(rest)
-    pos = 0
+    new_hands = list(pos.hands)
+    pos_in = 0
     for s in others:
         n = len(hands[s])
-        hand = hand_cards[pos:pos + n]
-        pos += n
-        c.held_faces[s] = cards.face_counts(hand)
-        c.held[s] = cards.kind_counts(hand)
-    pos = 0
+        new_hands[s] = tuple(sorted(hand_cards[pos_in:pos_in + n]))
+        pos_in += n
+    at = 0
 
-    def take(n: int) -> list[int]:
-        nonlocal pos
-        out = rest[pos:pos + n]
-        pos += n
+    def take(n: int) -> tuple[int, ...]:
+        nonlocal at
+        out = tuple(rest[at:at + n])
+        at += n
         return out
 
-    c.feet = [take(len(f)) for f in c.feet]
-    c.knees = [take(len(k)) for k in c.knees]
-    c.stock = take(len(c.stock))
-    return c
+    feet = tuple(take(len(f)) for f in pos.feet)
+    knees = tuple(take(len(k)) for k in pos.knees)
+    stock = take(len(pos.stock))[::-1]  # top first
+    return GameState.from_position(replace(pos, hands=tuple(new_hands), feet=feet, knees=knees,
+                                           stock=stock))
