@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, Final, NamedTuple, overload
@@ -101,16 +101,12 @@ class IllegalMoveError(ValueError):
     sentence it would throw away; ``str()`` words it (once).
     """
 
-    def __init__(self, reason: str | Callable[[], str]) -> None:
-        super().__init__(reason)
-        self._reason = reason
-
     def __str__(self) -> str:
-        reason = self._reason
-        if not isinstance(reason, str):
-            reason = self._reason = reason()
+        reason = self.args[0] if self.args else ""
+        if callable(reason):
+            reason = reason()
             self.args = (reason,)
-        return reason
+        return str(reason)
 
 
 class DealError(ValueError):
@@ -1071,48 +1067,48 @@ class GameState:
         commit needs (see :data:`_Checked`)."""
         if self.phase == Phase.GAME_OVER:
             raise IllegalMoveError("the game is over")
-        match move:  # the most frequent first
-            case mv.Stage(kind, target, slot):
-                self._verify_stage(kind, target, slot)
-                return (None, None, None)
-            case mv.Draw():
-                self._require(Phase.DRAW, "draw")
-                return (move, None, None)
-            case mv.Pickup(groups):
-                self._require(Phase.DRAW, "take the pile")
-                plan, rest = self._check_pickup(groups)
-                return (move, plan, rest)
-            case mv.Meld(groups):
-                return (move, self._verify_meld(groups), None)
-            case mv.Discard(kind):
-                return (move, self._verify_discard(kind), None)
-            case mv.GoOut(groups, discard):
-                self._require(Phase.PLAY, "go out")
-                return (move, self._check_go_out(groups, discard), None)
-            case mv.Answer():
-                if self.phase != Phase.ANSWER:
-                    raise IllegalMoveError("nobody is asking to go out")
-                return (move, None, None)
-            case mv.Undo():
-                self._verify_undo()
-                return (move, None, None)
-            case mv.Knock():
-                self._verify_knock()
-                return (move, None, None)
-            case mv.PickUpKnee():
-                self._verify_knee()
-                return (move, None, None)
-            case mv.ClearStaged():
-                if not self.staged:
-                    raise IllegalMoveError("no cards are staged")
-                return (None, None, None)
-            case mv.Confirm():
-                self._require(Phase.PLAY, "meld")
-                if not self.staged:
-                    raise IllegalMoveError("no cards are staged to meld")
-                meld = self.player_move(move)
-                assert isinstance(meld, mv.Meld)
-                return (meld, self._verify_meld(meld.groups), None)
+        # the most frequent first (the listing asks about pickups, melds and go-outs)
+        if isinstance(move, mv.Stage):
+            self._verify_stage(move.kind, move.target, move.slot)
+            return (None, None, None)
+        if isinstance(move, mv.Pickup):
+            self._require(Phase.DRAW, "take the pile")
+            plan, rest = self._check_pickup(move.groups)
+            return (move, plan, rest)
+        if isinstance(move, mv.Discard):
+            return (move, self._verify_discard(move.kind), None)
+        if isinstance(move, mv.Draw):
+            self._require(Phase.DRAW, "draw")
+            return (move, None, None)
+        if isinstance(move, mv.Meld):
+            return (move, self._verify_meld(move.groups), None)
+        if isinstance(move, mv.GoOut):
+            self._require(Phase.PLAY, "go out")
+            return (move, self._check_go_out(move.groups, move.discard), None)
+        if isinstance(move, mv.Confirm):
+            self._require(Phase.PLAY, "meld")
+            if not self.staged:
+                raise IllegalMoveError("no cards are staged to meld")
+            meld = self.player_move(move)
+            assert isinstance(meld, mv.Meld)
+            return (meld, self._verify_meld(meld.groups), None)
+        if isinstance(move, mv.ClearStaged):
+            if not self.staged:
+                raise IllegalMoveError("no cards are staged")
+            return (None, None, None)
+        if isinstance(move, mv.Answer):
+            if self.phase != Phase.ANSWER:
+                raise IllegalMoveError("nobody is asking to go out")
+            return (move, None, None)
+        if isinstance(move, mv.Undo):
+            self._verify_undo()
+            return (move, None, None)
+        if isinstance(move, mv.Knock):
+            self._verify_knock()
+            return (move, None, None)
+        if isinstance(move, mv.PickUpKnee):
+            self._verify_knee()
+            return (move, None, None)
         raise IllegalMoveError(lambda: f"not a move: {move!r}")
 
     def _effect(self, move: mv.Move, checked: _Checked) -> Effect:
