@@ -345,21 +345,26 @@ class _Api:
             "winners": list(state.winners()) if state.is_over else None,
             "updated": table.updated.isoformat() + "Z"})
 
-    async def record(self, request: Request) -> Response:
+    async def _finished(self, request: Request) -> Table | Response:
+        """The request's game once it is over, or the error response to send instead."""
         table = await self._table(request)
         if table is None:
             return _error("no such game", 404)
         if not table.state.is_over:
             return _error("the game is not over", 403)
+        return table
+
+    async def record(self, request: Request) -> Response:
+        table = await self._finished(request)
+        if isinstance(table, Response):
+            return table
         return JSONResponse(table.record_data(), headers={
             "content-disposition": f'attachment; filename="handfoot-{table.id}.json"'})
 
     async def replay(self, request: Request) -> Response:
-        table = await self._table(request)
-        if table is None:
-            return _error("no such game", 404)
-        if not table.state.is_over:
-            return _error("the game is not over", 403)
+        table = await self._finished(request)
+        if isinstance(table, Response):
+            return table
         frames = await asyncio.to_thread(table.replay_frames)
         return JSONResponse({"record": table.record_data(), "frames": frames})
 
