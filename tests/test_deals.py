@@ -9,6 +9,7 @@ import json
 import pytest
 
 from handfoot import cards
+from handfoot.bots import Bot
 from handfoot.engine import Deal, DealError, GameState, check_deal, deal_round
 from handfoot.record import GameRecorder, RecordError, from_json, replay, to_json
 from handfoot.registry import make_bot
@@ -109,3 +110,77 @@ def test_every_seeded_deal_passes_the_check() -> None:
                 for round_number in range(1, p.rounds + 1):
                     check_deal(p, layout, deal_round(p, layout, seed, round_number),
                                round_number)
+
+
+# --- rotation: explicit deals, then deals from the seed (issue 13, item 4b) ----------------
+
+ROTATION_CASES = [(name, layout, first)
+                  for name in ("partnership-13", "remastered-singles", "remastered-teams",
+                               "hand-knee-foot", "biegames", "bicycle")
+                  for layout in load_profile(name).layouts
+                  for first in ("left_of_dealer", "random", "high_card")]
+
+
+@pytest.mark.parametrize(("name", "layout", "first"), ROTATION_CASES,
+                         ids=[f"{n}-{x}-{f}" for n, x, f in ROTATION_CASES])
+def test_seeded_rounds_continue_the_rotation_of_the_explicit_deals(
+        name: str, layout: object, first: str) -> None:
+    """RULES-MATRIX D13 ("Play 4 deals, rotating the dealer left each time", 000:13; A-19
+    "In later rounds the first seat moves one place clockwise"): a round dealt from the seed
+    after explicit deals moves the dealer and the first player one seat clockwise from the
+    last explicit deal, whichever rule chose round 1's first player; the cards are the
+    seed's."""
+    from handfoot.engine import deal_of_round
+    from handfoot.rules import Layout
+
+    assert isinstance(layout, Layout)
+    p = load_profile(name, overrides={"first_player": first, "rounds": 4})
+    n = layout.players
+    seeded = [deal_round(p, layout, 5, r) for r in range(1, 5)]
+    assert [deal_of_round(p, layout, r, seed=5) for r in range(1, 5)] == seeded
+    for dealer in range(n):
+        explicit = dataclasses.replace(seeded[0], dealer=dealer,
+                                       first_player=(dealer + 1) % n)
+        for count in (1, 2):
+            deals = [explicit, dataclasses.replace(seeded[1], dealer=(dealer + 1) % n,
+                                                   first_player=(dealer + 2) % n)][:count]
+            for r in range(count + 1, 5):
+                deal = deal_of_round(p, layout, r, deals=deals, seed=5)
+                assert deal.dealer == (dealer + r - 1) % n
+                assert deal.first_player == (dealer + r) % n
+                assert deal.all_faces() == seeded[r - 1].all_faces()
+                check_deal(p, layout, deal, r)
+
+
+def play_round(state: GameState, bots: list[Bot]) -> None:
+    start = state.round_number
+    for _ in range(20_000):
+        if state.is_over or state.round_number != start:
+            return
+        state.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize(("name", "layout_text"),
+                         [("partnership-13", "2x2"), ("hand-knee-foot", "3x1"),
+                          ("remastered-singles", "4x1")])
+def test_a_game_from_an_explicit_deal_rotates_on_from_it(name: str, layout_text: str) -> None:
+    """The defect of issue 13: partnership-13 went right instead of left and hand-knee-foot
+    with 3 players skipped a seat once the explicit deals ran out. Round 2 starts one seat
+    clockwise of round 1's first player, and the game's record replays."""
+    from handfoot.rules import Layout
+
+    p = load_profile(name)
+    layout = Layout.parse(layout_text)
+    n = layout.players
+    for dealer in range(n):
+        deal = dataclasses.replace(deal_round(p, layout, 9, 1), dealer=dealer,
+                                   first_player=(dealer + 1) % n)
+        state = GameState.new(p, layout=layout, deals=[deal], seed=9)
+        recorder = GameRecorder(state)
+        play_round(state, [make_bot("easy", s) for s in range(n)])
+        assert state.round_number == 2
+        assert (state.dealer, state.first_player) == ((dealer + 1) % n, (dealer + 2) % n)
+        record = recorder.record()
+        assert record.rounds[1].deal.first_player == (dealer + 2) % n
+        assert replay(from_json(to_json(record))).ok

@@ -89,6 +89,7 @@ __all__ = [
     "SideScore",
     "TableMeld",
     "check_deal",
+    "deal_of_round",
     "deal_round",
 ]
 
@@ -494,6 +495,9 @@ def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -
     rejected = set(profile.starter_rejected)
     for i in range(profile.starter_cards):
         checked = profile.starter_check_all or i == profile.starter_cards - 1
+        if checked and all(FACE_KIND[face] in rejected for face in stock):
+            # Loading refuses such rules (rules.py); never loop forever on them.
+            raise DealError("discard", "no card left in the stock may be turned as a starter")
         while True:
             face = stock.pop(0)
             if checked and FACE_KIND[face] in rejected:
@@ -508,6 +512,28 @@ def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -
         first = (base + round_number - 1) % players
     return Deal(hands, feet, knees, tuple(stock), tuple(discard),
                 dealer=(first - 1) % players, first_player=first)
+
+
+def deal_of_round(profile: Profile, layout: Layout, round_number: int, *,
+                  deals: Sequence[Deal] = (), seed: int | None = None) -> Deal:
+    """The deal of a round of a game begun with explicit ``deals`` and dealt from ``seed``
+    once they run out (the rule of :meth:`GameState.new`).
+
+    A seeded round after explicit ones continues their rotation: the dealer and the first
+    player move one seat clockwise each round from the last explicit deal (RULES-MATRIX
+    D13: "rotating the dealer left each time"; A-19: "the first seat moves one place
+    clockwise"), not from where the seed's own rotation would be.
+    """
+    if round_number <= len(deals):
+        return deals[round_number - 1]
+    if seed is None:
+        raise ValueError(f"no deal for round {round_number} and no seed to deal one")
+    deal = deal_round(profile, layout, seed, round_number)
+    if not deals:
+        return deal
+    last, moved, n = deals[-1], round_number - len(deals), layout.players
+    return Deal(deal.hands, deal.feet, deal.knees, deal.stock, deal.discard,
+                dealer=(last.dealer + moved) % n, first_player=(last.first_player + moved) % n)
 
 
 def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) -> None:
@@ -760,11 +786,9 @@ class GameState:
         return self
 
     def _deal_for(self, round_number: int) -> Deal:
-        if round_number <= len(self.deals):
-            return self.deals[round_number - 1]  # checked when the game was created
-        if self.seed is None:
-            raise ValueError(f"no deal for round {round_number} and no seed to deal one")
-        return deal_round(self.profile, self.layout, self.seed, round_number)
+        # explicit deals were checked when the game was created
+        return deal_of_round(self.profile, self.layout, round_number, deals=self.deals,
+                             seed=self.seed)
 
     def _start_round(self, round_number: int) -> None:
         deal = self._deal_for(round_number)

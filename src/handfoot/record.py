@@ -42,7 +42,7 @@ from handfoot.engine import (
     ScoreLine,
     SideScore,
     check_deal,
-    deal_round,
+    deal_of_round,
 )
 from handfoot.rules import (
     FIELDS,
@@ -261,10 +261,8 @@ def _deal_of_round(state: GameState, round_number: int) -> Deal:
     """The deal of a round the state has played or is playing, as the engine chose it."""
     if round_number == state.round_number:
         return state.deal
-    if round_number <= len(state.deals):
-        return state.deals[round_number - 1]
-    assert state.seed is not None  # the engine could not have dealt the round otherwise
-    return deal_round(state.profile, state.layout, state.seed, round_number)
+    return deal_of_round(state.profile, state.layout, round_number, deals=state.deals,
+                         seed=state.seed)
 
 
 def _at_round_start(state: GameState) -> bool:
