@@ -5,7 +5,8 @@ from __future__ import annotations
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.engine import Phase
-from positions import position
+from handfoot.rules import Profile, load_profile
+from positions import must_fail, position
 
 
 def test_two_red_threes_drawn_with_no_replacement_are_both_laid() -> None:
@@ -51,3 +52,45 @@ def test_a_bare_3_is_read_as_a_black_three() -> None:
     """Red 3s are never held, so a player typing `discard 3` means a black 3."""
     assert mv.parse_move("discard 3") == mv.Discard(cards.BLACK_THREE)
     assert mv.parse_move("discard B3") == mv.Discard(cards.BLACK_THREE)
+
+
+# --- a pickup may not complete one's own meld, of any kind (issue 13, item 4a) -------------
+
+def _singles_wild_books() -> Profile:
+    return load_profile("remastered-singles", overrides={"singles_wild_books": True})
+
+
+def test_a_wild_on_top_may_not_complete_an_all_wild_meld() -> None:
+    """001:85 "The first card in the discard pile can be picked up as long as that card does
+    not complete a book from an existing meld" (remastered-singles,
+    pickup_existing_meld = "forbidden_if_completes"); with OPT-08 (001:244, wild books in
+    singles) an all-wild meld of six is completed by a 2 or a joker just as a natural meld
+    of six is by its rank."""
+    p = _singles_wild_books()
+    for top in ("2C", "JK"):
+        state = position(p, hands={0: "5C 6D 9H"}, melds={0: ["2S 2H 2D JK JK 2C"]},
+                         pile=f"8S {top}")
+        assert mv.PICKUP not in state.legal_actions()
+        must_fail(state, "pickup", "would complete your all-wild meld into a wild book")
+
+
+def test_a_wild_on_top_of_a_shorter_all_wild_meld_may_be_taken() -> None:
+    state = position(_singles_wild_books(), hands={0: "5C 6D 9H"},
+                     melds={0: ["2S 2H 2D JK JK"]}, pile="8S JK")
+    assert mv.PICKUP in state.legal_actions()
+    state.apply(mv.parse_move("pickup"))
+    assert state.phase == Phase.PLAY and len(state.pile) == 1
+
+
+def test_a_pickup_may_not_complete_a_natural_meld_with_its_rank_or_a_wild() -> None:
+    """The same rule for natural melds: a 9 on six 9s, or a wild that six 9s may hold
+    (remastered-singles: wilds may not outnumber naturals, 001:36)."""
+    for meld, top in (("9C 9D 9H 9S 9C 9D", "9H"), ("9C 9D 9H 9S 9C 2D", "JK")):
+        state = position(_singles_wild_books(), hands={0: "5C 6D 7H"}, melds={0: [meld]},
+                         pile=f"8S {top}")
+        assert mv.PICKUP not in state.legal_actions()
+        must_fail(state, "pickup", "would complete your book of 9s")
+    # an 8 on top completes nothing of a side whose melds are 9s
+    state = position(_singles_wild_books(), hands={0: "5C 6D 7H"},
+                     melds={0: ["9C 9D 9H 9S 9C 9D"]}, pile="9S 8S")
+    assert mv.PICKUP in state.legal_actions()

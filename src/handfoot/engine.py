@@ -1385,17 +1385,25 @@ class GameState:
         return plan, rest
 
     def _check_top_completes(self, side: int, top_kind: int) -> None:
-        """Forbid a pickup whose top card could complete one of the side's melds."""
+        """Forbid a pickup whose top card could complete one of the side's melds: a natural
+        of its rank or a wild it may hold completes a natural meld, a wild completes an
+        all-wild meld (001:85 "as long as that card does not complete a book from an
+        existing meld")."""
         p = self.profile
+        wild_top = cards.is_wild(top_kind)
         for m in self.melds[side]:
-            if m.target == WILD_MELD or m.size + 1 != p.book_size:
+            if m.size + 1 != p.book_size:
                 continue
-            if (m.target == top_kind
-                    or (cards.is_wild(top_kind)
-                    and p.wilds_allowed(m.naturals, m.wilds + 1, m.target))):
+            if m.target == WILD_MELD:
+                completes = wild_top
+            else:
+                completes = m.target == top_kind or (
+                    wild_top and p.wilds_allowed(m.naturals, m.wilds + 1, m.target))
+            if completes:
+                book = ("all-wild meld into a wild book" if m.target == WILD_MELD
+                        else f"book of {KIND_PLURALS[m.target]}")
                 raise IllegalMoveError(
-                    f"the top card would complete your book of {KIND_PLURALS[m.target]}, so "
-                    "you cannot take it")
+                    f"the top card would complete your {book}, so you cannot take it")
 
     # --- melding -----------------------------------------------------------------------
 
