@@ -44,16 +44,18 @@ def counted_seeds(base: int = 0) -> SeedSource:
     return seed
 
 
-def settings_for(path: Path, **kw: Any) -> Settings:
-    """Settings for a test app; its games' seeds are repeatable (``seed_source``, default
-    :func:`counted_seeds`)."""
-    return Settings(database_url=f"sqlite+aiosqlite:///{path}", bot_delay=0.0,
+def settings_for(path: Path | str, **kw: Any) -> Settings:
+    """Settings for a test app on a SQLite file (a path) or any database (a URL, such as
+    the ``database_url`` fixture's); its games' seeds are repeatable (``seed_source``,
+    default :func:`counted_seeds`)."""
+    url = path if isinstance(path, str) else f"sqlite+aiosqlite:///{path}"
+    return Settings(database_url=url, bot_delay=0.0,
                     absent_grace=kw.pop("absent_grace", 60.0),
                     seed_source=kw.pop("seed_source", None) or counted_seeds(), **kw)
 
 
 @contextmanager
-def client(path: Path, **kw: Any) -> Iterator[TestClient]:
+def client(path: Path | str, **kw: Any) -> Iterator[TestClient]:
     app = create_app(settings_for(path, **kw))
     with TestClient(app) as c:
         try:

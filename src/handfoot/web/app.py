@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
+        await tables.start()  # on PostgreSQL: hear what the other processes store
         yield
         await tables.close()
         await store.close()

@@ -1,25 +1,33 @@
 """Persistence: games, seats, moves, Continue presses and daily results (SQLAlchemy Core).
 
 Every accepted move is a row of ``moves`` with primary key (game, seq), written and
-committed before anybody is told of it; a game is rebuilt by replaying its rows. The
-default database is SQLite (``sqlite+aiosqlite``) in the user's data directory, opened in
-WAL mode with ``synchronous=NORMAL``: a commit survives the process being killed (not a
-power cut), at about 0.02 ms instead of FULL's 4 ms. Any SQLAlchemy async URL works
-(``postgresql+asyncpg://...``). Tables are created at start (``metadata.create_all``).
+committed before anybody is told of it; a game is rebuilt by replaying its rows. The key
+also arbitrates between server processes: a move is committed only as the game's next seq,
+and a second process's insert of the same seq fails (:class:`MoveConflict`).
+
+The default database is SQLite (``sqlite+aiosqlite``) in the user's data directory, opened
+in WAL mode with ``synchronous=NORMAL``: a commit survives the process being killed (not a
+power cut), at about 0.02 ms instead of FULL's 4 ms. PostgreSQL (``postgresql://...``, run
+through asyncpg) lets several server processes share the games: every change is announced
+with ``NOTIFY`` on :data:`CHANNEL` in the transaction that makes it (see
+:mod:`handfoot.web.bus`). The schema is brought up to date at start by the migrations of
+:mod:`handfoot.web.migrations`.
 
 Only one server process may use a SQLite file: several would each keep their own tables
-in memory (see :mod:`handfoot.web.tables`).
+in memory (see :mod:`handfoot.web.tables`); ``handfoot serve`` refuses it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import platformdirs
 from sqlalchemy import (
@@ -28,20 +36,43 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
     Table,
+    bindparam,
+    delete,
     event,
+    func,
     insert,
+    make_url,
     select,
+    text,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-__all__ = ["GameRow", "MoveRow", "SeatRow", "Store", "default_database_url", "token_hash"]
+from handfoot.web import migrations
+
+__all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
+           "async_database_url", "default_database_url", "token_hash"]
+
+CHANNEL: Final = "handfoot"
+"""The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>]"``, kind ``m`` (a
+move; its seq), ``c`` (a Continue press), ``s`` (the game's settings: a rematch) or ``p``
+(who is connected where)."""
+
+PRESENCE_STALE: Final = 30.0
+"""Seconds after which a process's presence rows no longer count (it stopped refreshing
+them: it died)."""
+
+
+class MoveConflict(Exception):
+    """Another writer (server process) committed this seq first: catch up, then decide."""
 
 metadata = MetaData()
 
@@ -109,12 +140,39 @@ server_secrets = Table(
     Column("value", LargeBinary, nullable=False),
 )
 
+presence = Table(
+    "presence", metadata,
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("worker", String(32), nullable=False),
+    Column("seen", DateTime, nullable=False),
+    PrimaryKeyConstraint("game", "seat", "worker"),
+    Index("presence_worker", "worker"),
+)
+
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
     folder = Path(platformdirs.user_data_dir("handfoot"))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite+aiosqlite:///{folder / 'handfoot.db'}"
+
+
+def async_database_url(url: str) -> str:
+    """The async driver's URL: ``postgresql://`` (or ``postgres://``) runs on asyncpg and
+    ``sqlite://`` on aiosqlite; a URL naming its driver is kept as it is.
+
+    >>> async_database_url("postgresql://hf@db.example/handfoot")
+    'postgresql+asyncpg://hf@db.example/handfoot'
+    >>> async_database_url("sqlite:///games.db")
+    'sqlite+aiosqlite:///games.db'
+    """
+    for plain, driver in (("postgresql://", "postgresql+asyncpg://"),
+                          ("postgres://", "postgresql+asyncpg://"),
+                          ("sqlite://", "sqlite+aiosqlite://")):
+        if url.startswith(plain):
+            return driver + url[len(plain):]
+    return url
 
 
 def token_hash(token: str) -> str:
@@ -165,17 +223,43 @@ class Store:
     """The database of a server; every method is one transaction."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
-        self.engine: AsyncEngine = create_async_engine(url)
+        self.url = async_database_url(url)
+        # SQLite: one connection, so writers queue in order here instead of polling the
+        # file's lock (under load its busy handler's backoff gave seconds of latency and
+        # "database is locked" errors); a single process uses a SQLite file anyway
+        single = make_url(self.url).get_backend_name() == "sqlite" and \
+            make_url(self.url).database not in (None, "", ":memory:")
+        self.engine: AsyncEngine = create_async_engine(
+            self.url, **({"pool_size": 1, "max_overflow": 0, "pool_timeout": 300}
+                         if single else {}))
+        self.shared = self.engine.dialect.name == "postgresql"
+        """Whether several server processes may use this database (PostgreSQL): then every
+        change is announced on :data:`CHANNEL`."""
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self._group: _GroupCommit | None = _GroupCommit(self.engine) if single else None
+        """SQLite: the moves of every table committed together (see :class:`_GroupCommit`)."""
 
-    async def start(self) -> None:
-        """Create the tables that do not exist yet."""
+    async def start(self) -> list[str]:
+        """Bring the schema up to date (see :mod:`handfoot.web.migrations`); the revisions
+        applied."""
         async with self.engine.begin() as conn:
-            await conn.run_sync(metadata.create_all)
+            return await conn.run_sync(migrations.upgrade)
+
+    def listen_dsn(self) -> str:
+        """The plain ``postgresql://`` address for a listening connection of its own."""
+        return make_url(self.url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+
+    async def _notify(self, conn: AsyncConnection, *payload: object) -> None:
+        """Announce a change when the transaction commits (PostgreSQL only)."""
+        if self.shared:
+            await conn.execute(text("SELECT pg_notify(:channel, :payload)"),
+                               {"channel": CHANNEL, "payload": " ".join(map(str, payload))})
 
     async def close(self) -> None:
+        if self._group is not None:
+            await self._group.close()
         await self.engine.dispose()
 
     # -- games ----------------------------------------------------------------------------
@@ -209,33 +293,64 @@ class Store:
         """Set one key of a game's settings (such as ``rematch``, the game that follows)."""
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(games.c.settings)
-                                      .where(games.c.id == game_id))).first()
+                                      .where(games.c.id == game_id).with_for_update())).first()
             if row is None:
                 return
             settings = {**row.settings, key: value}
             await conn.execute(update(games).where(games.c.id == game_id)
                                .values(settings=settings))
+            await self._notify(conn, "s", game_id)
 
-    async def moves(self, game_id: str) -> list[MoveRow]:
+    async def settings(self, game_id: str) -> Mapping[str, Any] | None:
+        """A game's settings as stored now (None: no such game)."""
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(moves).where(moves.c.game == game_id).order_by(moves.c.seq))).all()
+            row = (await conn.execute(select(games.c.settings)
+                                      .where(games.c.id == game_id))).first()
+        return None if row is None else dict(row.settings)
+
+    async def moves(self, game_id: str, after: int = 0) -> list[MoveRow]:
+        """A game's moves in order; only those with a seq above ``after`` if given."""
+        query = select(moves).where(moves.c.game == game_id)
+        if after:
+            query = query.where(moves.c.seq > after)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(moves.c.seq))).all()
         return [MoveRow(r.seq, r.round, r.seat, r.notation, r.by, r.request_id) for r in rows]
+
+    async def last_seqs(self, game_ids: Iterable[str]) -> dict[str, int]:
+        """The seq of each game's last move (a game without moves is left out)."""
+        ids = list(game_ids)
+        if not ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(moves.c.game, func.max(moves.c.seq))
+                                       .where(moves.c.game.in_(ids))
+                                       .group_by(moves.c.game))).all()
+        return {str(game): int(seq) for game, seq in rows}
 
     async def add_move(self, game_id: str, move: MoveRow, *, status: str | None = None,
                        ) -> None:
         """Commit one move (and the game's new status, when it ends). A second move with
-        the same sequence number fails: two writers can never both commit a move."""
+        the same sequence number raises :class:`MoveConflict` and changes nothing: two
+        writers can never both commit a move."""
         stamp = now()
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(moves).values(
-                game=game_id, seq=move.seq, round=move.round, seat=move.seat,
-                notation=move.notation, by=move.by, request_id=move.request_id,
-                created=stamp))
-            values: dict[str, Any] = {"updated": stamp}
-            if status is not None:
-                values["status"] = status
-            await conn.execute(update(games).where(games.c.id == game_id).values(**values))
+        if self._group is not None:
+            await self._group.add(game_id, move, status, stamp)
+            return
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(moves).values(
+                    game=game_id, seq=move.seq, round=move.round, seat=move.seat,
+                    notation=move.notation, by=move.by, request_id=move.request_id,
+                    created=stamp))
+                values: dict[str, Any] = {"updated": stamp}
+                if status is not None:
+                    values["status"] = status
+                await conn.execute(update(games).where(games.c.id == game_id)
+                                   .values(**values))
+                await self._notify(conn, "m", game_id, move.seq)
+        except IntegrityError:
+            raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
 
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""
@@ -245,26 +360,79 @@ class Store:
         return {(r.round, r.seat) for r in rows}
 
     async def add_continue(self, game_id: str, round_number: int, seat: int) -> None:
+        """Note a Continue press (a second press, from any process, changes nothing)."""
+        try:
+            async with self.engine.begin() as conn:
+                exists = (await conn.execute(select(continues.c.seat).where(
+                    continues.c.game == game_id, continues.c.round == round_number,
+                    continues.c.seat == seat))).first()
+                if exists is None:
+                    await conn.execute(insert(continues).values(
+                        game=game_id, round=round_number, seat=seat))
+                    await self._notify(conn, "c", game_id)
+        except IntegrityError:
+            pass  # another process stored the same press meanwhile
+
+    # -- presence across processes (shared databases only) ----------------------------------
+
+    async def set_presence(self, worker: str, game_id: str, seats: Iterable[int]) -> None:
+        """The seats of a game that ``worker`` (a server process) has connections for."""
+        stamp = now()
         async with self.engine.begin() as conn:
-            exists = (await conn.execute(select(continues.c.seat).where(
-                continues.c.game == game_id, continues.c.round == round_number,
-                continues.c.seat == seat))).first()
-            if exists is None:
-                await conn.execute(insert(continues).values(
-                    game=game_id, round=round_number, seat=seat))
+            await conn.execute(delete(presence).where(presence.c.game == game_id,
+                                                      presence.c.worker == worker))
+            rows = [{"game": game_id, "seat": s, "worker": worker, "seen": stamp}
+                    for s in sorted(set(seats))]
+            if rows:
+                await conn.execute(insert(presence), rows)
+            await self._notify(conn, "p", game_id)
+
+    async def presence(self, game_id: str, *, besides: str) -> set[int]:
+        """The seats of a game connected to live processes other than ``besides``."""
+        fresh = now() - timedelta(seconds=PRESENCE_STALE)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(presence.c.seat).where(
+                presence.c.game == game_id, presence.c.worker != besides,
+                presence.c.seen >= fresh))).all()
+        return {int(r.seat) for r in rows}
+
+    async def refresh_presence(self, worker: str) -> None:
+        """A process is alive: its presence rows count for :data:`PRESENCE_STALE` more
+        seconds; rows of processes long dead are deleted."""
+        stamp = now()
+        async with self.engine.begin() as conn:
+            await conn.execute(update(presence).where(presence.c.worker == worker)
+                               .values(seen=stamp))
+            await conn.execute(delete(presence).where(
+                presence.c.seen < stamp - timedelta(seconds=10 * PRESENCE_STALE)))
+
+    async def clear_presence(self, worker: str) -> None:
+        """A process stops: none of its connections count any more."""
+        async with self.engine.begin() as conn:
+            held = (await conn.execute(select(presence.c.game).distinct()
+                                       .where(presence.c.worker == worker))).all()
+            await conn.execute(delete(presence).where(presence.c.worker == worker))
+            for row in held:
+                await self._notify(conn, "p", row.game)
 
     # -- daily ----------------------------------------------------------------------------
 
     async def secret(self, name: str) -> bytes:
-        """A server secret, made (256 random bits) the first time it is asked for."""
-        async with self.engine.begin() as conn:
-            row = (await conn.execute(select(server_secrets.c.value)
-                                      .where(server_secrets.c.name == name))).first()
-            if row is not None:
-                return bytes(row.value)
-            value = secrets.token_bytes(32)
-            await conn.execute(insert(server_secrets).values(name=name, value=value))
-            return value
+        """A server secret, made (256 random bits) the first time it is asked for (by
+        whichever process asks first: the others read it)."""
+        for _ in range(2):
+            try:
+                async with self.engine.begin() as conn:
+                    row = (await conn.execute(select(server_secrets.c.value)
+                                              .where(server_secrets.c.name == name))).first()
+                    if row is not None:
+                        return bytes(row.value)
+                    value = secrets.token_bytes(32)
+                    await conn.execute(insert(server_secrets).values(name=name, value=value))
+                    return value
+            except IntegrityError:
+                continue  # made by another process meanwhile: read it
+        raise RuntimeError(f"the server secret {name!r} could not be read or made")
 
     async def add_daily(self, date: str, game_id: str, name: str) -> None:
         async with self.engine.begin() as conn:
@@ -303,3 +471,93 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+class _GroupCommit:
+    """Moves committed in groups (SQLite, one server process): each :meth:`add` returns once
+    its move is committed, and every move waiting when a transaction starts goes into it.
+
+    A transaction through SQLAlchemy and aiosqlite costs about 1-2 ms of hops to the driver's
+    thread whatever it holds, so one per move capped a server near 300 moves/s; one per group
+    keeps a move's wait about one transaction under any load. Still one insert per move:
+    a seq stored twice fails (the group is then retried move by move, so only that move's
+    sender sees :class:`MoveConflict`).
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
+        self.wake: asyncio.Event | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def add(self, game_id: str, move: MoveRow, status: str | None,
+                  stamp: datetime) -> None:
+        if self.task is None or self.task.done():
+            self.wake = asyncio.Event()
+            self.task = asyncio.create_task(self._run())
+        assert self.wake is not None
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        row = {"game": game_id, "seq": move.seq, "round": move.round, "seat": move.seat,
+               "notation": move.notation, "by": move.by, "request_id": move.request_id,
+               "created": stamp}
+        self.waiting.append((row, status, done))
+        self.wake.set()
+        await done
+
+    async def _run(self) -> None:
+        assert self.wake is not None
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            group, self.waiting = self.waiting, []
+            if not group:
+                continue
+            try:
+                await self._commit(group)
+            except IntegrityError:
+                for one in group:  # find the move stored twice
+                    try:
+                        await self._commit([one])
+                    except Exception as exc:
+                        _settle(one[2], exc)
+            except Exception as exc:
+                for one in group:
+                    _settle(one[2], exc)
+            for one in group:
+                _settle(one[2], None)
+
+    async def _commit(self, group: list[tuple[dict[str, Any], str | None,
+                                              asyncio.Future[None]]]) -> None:
+        latest: dict[str, dict[str, Any]] = {}
+        for row, status, _ in group:
+            values = latest.setdefault(row["game"], {})
+            values["updated"] = row["created"]
+            if status is not None:
+                values["status"] = status
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(moves), [row for row, _, _ in group])
+            await conn.execute(update(games).where(games.c.id == bindparam("game_id"))
+                               .values(updated=bindparam("stamp")),
+                               [{"game_id": game, "stamp": values["updated"]}
+                                for game, values in latest.items()])
+            for game, values in latest.items():
+                if "status" in values:
+                    await conn.execute(update(games).where(games.c.id == game)
+                                       .values(status=values["status"]))
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:
+    if done.done():
+        return
+    if isinstance(exc, IntegrityError):
+        exc = MoveConflict("this move is already stored")
+    if exc is None:
+        done.set_result(None)
+    else:
+        done.set_exception(exc)

@@ -18,6 +18,17 @@ may, keeps what it saw and the stored move is played).
 
 Between rounds the table waits until every person (present, or away without a stand-in)
 has pressed Continue for the round just ended; moves are refused meanwhile.
+
+Several processes (on PostgreSQL; see docs/server.md): each process holds its own copy of
+a table its clients play at. The store's (game, seq) key arbitrates: a process commits a
+move only as the next seq, and when another process stored that seq first
+(:class:`~handfoot.web.store.MoveConflict`) it reads the moves it missed and refuses the
+person's move as stale, or drops its bot's move (so two processes never both play a bot's
+turn). Every change is announced by ``NOTIFY``; a process holding the game then reads all
+the moves after the last it played (see :mod:`handfoot.web.bus`), and a sweep every
+:data:`SWEEP_EVERY` seconds catches up whatever a lost notification hid. Presence is
+stored per process (``presence``), so a stand-in never plays for a person connected to
+another process.
 """
 
 from __future__ import annotations
@@ -49,6 +60,7 @@ from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile, load_profile
 from handfoot.search import ExpertBot
 from handfoot.sim import bot_turn, derive_seed, hint
+from handfoot.web.bus import Listener
 from handfoot.web.protocol import (
     ClientMessage,
     event_json,
@@ -56,7 +68,7 @@ from handfoot.web.protocol import (
     public_view_json,
     view_json,
 )
-from handfoot.web.store import GameRow, MoveRow, Store, now, token_hash
+from handfoot.web.store import CHANNEL, GameRow, MoveConflict, MoveRow, Store, now, token_hash
 
 __all__ = ["BOTS", "Connection", "SeedSource", "Settings", "Table", "Tables"]
 
@@ -74,6 +86,10 @@ REMATCH_SECRET: Final = "rematch"
 
 STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
+
+SWEEP_EVERY: Final = 10.0
+"""Seconds between a process's sweeps over a shared database: it says it is alive (its
+presence rows), and catches up every game it holds that is behind the table of moves."""
 
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
@@ -230,6 +246,15 @@ class Table:
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        # several processes (a shared database): see the section "other processes"
+        self.worker: str | None = None
+        """This process's name in the presence table, on a shared database; else None."""
+        self.remote: set[int] = set()
+        """The seats connected to other processes."""
+        self._thought: dict[int, int] = {}
+        """The seq at which each seat's bot last thought here (its memory has that view)."""
+        self._presence_lock = asyncio.Lock()
+        self._background: set[asyncio.Task[Any]] = set()
 
     def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
         seed = derive_seed(self.row.seed, label, seat)
@@ -248,7 +273,7 @@ class Table:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
             move = parse_move(row.notation)
             bot = self.bots.get(row.seat) if row.by == "bot" else None
-            if bot is not None:
+            if bot is not None and self._thought.get(row.seat) != self.seq:
                 try:
                     again = format_move(bot_turn(bot, self.state, row.seat))
                 except (ValueError, IllegalMoveError):
@@ -318,7 +343,8 @@ class Table:
         return False, None
 
     def present(self, seat: int) -> bool:
-        return any(c.seat == seat and not c.closed for c in self.connections)
+        return any(c.seat == seat and not c.closed for c in self.connections) \
+            or seat in self.remote
 
     def presence(self) -> list[bool]:
         return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
@@ -438,6 +464,7 @@ class Table:
         if rematch is not None:
             conn.send(rematch)
         self.broadcast_presence()
+        self._presence_changed()
         self._ensure_task()
         self.wake.set()
 
@@ -452,6 +479,7 @@ class Table:
                 asyncio.get_running_loop().call_later(self.settings.absent_grace + 0.01,
                                                       self.wake.set)
         self.broadcast_presence()
+        self._presence_changed()
         self.wake.set()
 
     # -- handling client messages -----------------------------------------------------------
@@ -498,7 +526,14 @@ class Table:
             if reason is not None:
                 conn.send(_error(msg.id, "illegal", reason))
                 return
-            await self.commit(seat, move, "human", msg.id)
+            try:
+                await self.commit(seat, move, "human", msg.id)
+            except MoveConflict:  # another process stored a move first
+                await self._catch_up_moves()
+                conn.send(_error(msg.id, "stale", "another move came first: here is the "
+                                 "table now"))
+                self.broadcast()
+                return
             conn.send({"type": "ack", "id": msg.id, "seq": self.seq})
             self.broadcast()
         self.wake.set()
@@ -575,6 +610,7 @@ class Table:
                 started = loop.time()
                 try:
                     move, bot = await self._think(bot, seat)
+                    self._thought[seat] = seq
                 except Exception:
                     log.exception("game %s: the %s bot of seat %d failed", self.id,
                                   bot.name, seat + 1)
@@ -587,7 +623,10 @@ class Table:
                     if self.seq != seq or again is None or again[0] != seat or again[2] != by:
                         continue  # the table changed while the bot thought
                     (self.bots if by == "bot" else self.stand_ins)[seat] = bot
-                    await self.commit(seat, move, by, None)
+                    try:
+                        await self.commit(seat, move, by, None)
+                    except MoveConflict:  # another process played this turn first
+                        await self._catch_up_moves()
                     self.broadcast()
 
     async def _think(self, bot: Bot, seat: int) -> tuple[mv.PlayerMove, Bot]:
@@ -604,6 +643,70 @@ class Table:
                 await self.task
         for conn in list(self.connections):
             conn.close()
+
+    # -- other processes (a shared database) ------------------------------------------------
+
+    async def catch_up(self, what: str = "mcsp") -> None:
+        """Read what other processes stored: ``m`` the moves after the last played here,
+        ``c`` Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell
+        this process's connections and wake the bots."""
+        changed = False
+        async with self.lock:
+            if "m" in what:
+                changed |= await self._catch_up_moves()
+            if "c" in what:
+                stored = await self.store.continues(self.id)
+                if not stored <= self.continued:
+                    self.continued |= stored
+                    changed = True
+            if "s" in what and self.rematch is None:
+                rematch = (await self.store.settings(self.id) or {}).get("rematch")
+                if isinstance(rematch, str):
+                    self.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+            if "p" in what and self.worker is not None:
+                self._remote_presence(await self.store.presence(self.id, besides=self.worker))
+        if changed:
+            self.broadcast()
+        self.wake.set()
+
+    async def _catch_up_moves(self) -> bool:
+        """Play the stored moves after the last one played here (the caller holds the
+        lock); whether there were any."""
+        rows = await self.store.moves(self.id, after=self.seq)
+        if not rows:
+            return False
+        self.replay(rows, self.continued)
+        self.updated = now()
+        return True
+
+    def _remote_presence(self, seats: set[int]) -> None:
+        if seats == self.remote:
+            return
+        gone = self.remote - seats
+        self.remote = seats
+        for seat in gone:
+            if not self.present(seat) and seat in self.away_since:
+                self.away_since[seat] = time.monotonic()
+                if self.absent == "bot":
+                    asyncio.get_running_loop().call_later(
+                        self.settings.absent_grace + 0.01, self.wake.set)
+        self.broadcast_presence()
+
+    def _presence_changed(self) -> None:
+        """Store which seats this process has connections for (a shared database only)."""
+        if self.worker is None:
+            return
+        task = asyncio.create_task(self._write_presence(self.worker))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _write_presence(self, worker: str) -> None:
+        async with self._presence_lock:  # the latest state is written last
+            seats = {c.seat for c in self.connections if c.seat is not None and not c.closed}
+            try:
+                await self.store.set_presence(worker, self.id, seats)
+            except Exception:
+                log.exception("game %s: presence could not be stored", self.id)
 
     # -- after the game ---------------------------------------------------------------------
 
@@ -677,6 +780,11 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
+        # several processes (a shared database): see the section "other processes"
+        self.worker: str | None = None
+        self.listener: Listener | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._following: set[asyncio.Task[None]] = set()
 
     def pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -707,16 +815,104 @@ class Tables:
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
+            self._shared(table)
             self._tables[game_id] = table
             return table
 
     async def close(self) -> None:
+        await self._stop_sharing()
         for table in list(self._tables.values()):
             await table.stop()
         self._tables.clear()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+    # -- other processes (a shared database) ------------------------------------------------
+
+    async def start(self) -> None:
+        """On a shared database (PostgreSQL): listen for what other processes store, and
+        sweep every :data:`SWEEP_EVERY` seconds. Nothing to do on SQLite."""
+        if not self.store.shared or self.worker is not None:
+            return
+        self.worker = secrets.token_hex(8)
+        self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
+                                 self._recover)
+        await self.listener.start()
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    def _shared(self, table: Table) -> None:
+        """A table just loaded: catch up with what was stored while it loaded."""
+        if self.worker is not None:
+            table.worker = self.worker
+            self._follow(table, "mcsp")
+
+    def _heard(self, payload: str) -> None:
+        """A notification ``"<kind> <game>[ <seq>]"``: the table, if held here, catches up."""
+        kind, _, rest = payload.partition(" ")
+        game_id, _, seq = rest.partition(" ")
+        table = self._tables.get(game_id)
+        if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
+            return  # not held here, or a move this process made (or has already read)
+        if kind == "m" and not table.connections:
+            # nobody here watches it: let it go (its next load replays every move, in a
+            # thread) rather than rebuild its bots' memory on the event loop
+            self._tables.pop(game_id, None)
+            self._follow(table, "")
+            return
+        self._follow(table, kind)
+
+    def _follow(self, table: Table, what: str) -> None:
+        task = asyncio.create_task(table.catch_up(what) if what else table.stop())
+        self._following.add(task)
+        task.add_done_callback(self._followed)
+
+    def _followed(self, task: asyncio.Task[None]) -> None:
+        self._following.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("catching up failed", exc_info=task.exception())
+
+    def _recover(self) -> None:
+        """The listening connection was lost: notifications may have been missed."""
+        for table in list(self._tables.values()):
+            self._follow(table, "mcsp")
+
+    async def _sweep(self) -> None:
+        assert self.worker is not None
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                await self.store.refresh_presence(self.worker)
+                held = dict(self._tables)
+                last = await self.store.last_seqs(held)
+                for game_id, table in held.items():
+                    what = "p"
+                    if last.get(game_id, 0) > table.seq:
+                        what += "m"
+                    if table.waiting() is not None:
+                        what += "c"
+                    if table.state.is_over and table.rematch is None:
+                        what += "s"
+                    self._follow(table, what)
+            except Exception:
+                log.exception("the sweep over the shared database failed")
+
+    async def _stop_sharing(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        for task in list(self._following):
+            task.cancel()
+        if self.listener is not None:
+            await self.listener.stop()
+            self.listener = None
+        if self.worker is not None:
+            with contextlib.suppress(Exception):
+                await self.store.clear_presence(self.worker)
+            self.worker = None
 
 
 def new_token() -> str:

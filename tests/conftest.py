@@ -1,0 +1,32 @@
+"""Fixtures shared by the test modules: the databases the web server runs on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pg import PostgresServer, start_or_fail
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the session (started only when a test asks for it)."""
+    server = start_or_fail()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: PostgresServer) -> str:
+    """A new empty PostgreSQL database."""
+    return postgres.database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new empty database of each kind the server runs on: SQLite and PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'handfoot.db'}"
+    return str(request.getfixturevalue("postgres_url"))

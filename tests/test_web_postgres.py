@@ -1,0 +1,260 @@
+"""The store on SQLite and on a real PostgreSQL (started by the tests): migrations, adopting
+a database made before them, the (game, seq) key that arbitrates between processes, NOTIFY,
+presence, and whole games through the server on both."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, insert, inspect
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from handfoot.web import migrations
+from handfoot.web import store as st
+from handfoot.web.store import GameRow, MoveConflict, MoveRow, SeatRow, Store
+from web_client import Person, client, new_game, token_of
+
+T = TypeVar("T")
+
+HANDFOOT = [sys.executable, "-c", "import sys; from handfoot.cli import main; sys.exit(main())"]
+
+
+def run(url: str, body: Callable[[Store], Awaitable[T]]) -> T:
+    """``body(store)`` on a started store, closed afterwards."""
+    async def main() -> T:
+        store = Store(url)
+        try:
+            await store.start()
+            return await body(store)
+        finally:
+            await store.close()
+    return asyncio.run(main())
+
+
+def game_row(game_id: str = "g1") -> GameRow:
+    stamp = st.now()
+    return GameRow(id=game_id, profile="biegames", overrides={}, layout="2x2",
+                   settings={"absent": "wait"}, seed=12345678901234567890,
+                   spectator_hash="s" * 64, status="playing", created=stamp, updated=stamp,
+                   seats=tuple(SeatRow(i, "human", None, f"P{i}", f"{i}" * 64)
+                               for i in range(4)))
+
+
+def move(seq: int, notation: str = "draw") -> MoveRow:
+    return MoveRow(seq, 1, (seq - 1) % 4, notation, "human", f"r{seq}")
+
+
+def schema_differences(conn: Connection) -> list[Any]:
+    return list(compare_metadata(MigrationContext.configure(conn), st.metadata))
+
+
+# -- migrations -------------------------------------------------------------------------
+
+
+def test_a_new_database_is_migrated_to_the_schema_of_the_code(database_url: str) -> None:
+    async def body(store: Store) -> tuple[str | None, list[Any], list[str]]:
+        async with store.engine.connect() as conn:
+            revision = await conn.run_sync(migrations.current)
+            differences = await conn.run_sync(schema_differences)
+        return revision, differences, await store.start()
+    revision, differences, again = run(database_url, body)
+    assert revision == migrations.head() == "0002"
+    assert differences == []  # the migrations make exactly the tables of store.metadata
+    assert again == []  # a second start applies nothing
+
+
+def test_a_database_made_before_migrations_is_adopted_without_loss(database_url: str) -> None:
+    """The tables ``create_all`` made (no ``alembic_version``), with a game in them: the
+    start stamps revision 0001, applies the later ones and keeps every row."""
+    old_tables = [t for t in st.metadata.sorted_tables if t.name != "presence"]
+    row = game_row()
+
+    async def make_old() -> None:
+        engine = create_async_engine(st.async_database_url(database_url))
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: st.metadata.create_all(c, tables=old_tables))
+            await conn.execute(insert(st.games).values(
+                id=row.id, profile=row.profile, overrides={}, layout=row.layout,
+                settings=dict(row.settings), seed=str(row.seed),
+                spectator_hash=row.spectator_hash, status=row.status, created=row.created,
+                updated=row.updated))
+            await conn.execute(insert(st.moves).values(
+                game=row.id, seq=1, round=1, seat=0, notation="draw", by="human",
+                request_id="a", created=row.created))
+        await engine.dispose()
+    asyncio.run(make_old())
+
+    async def body(store: Store) -> tuple[str | None, list[Any], Any, Any]:
+        async with store.engine.connect() as conn:
+            revision = await conn.run_sync(migrations.current)
+            differences = await conn.run_sync(schema_differences)
+        return revision, differences, await store.game(row.id), await store.moves(row.id)
+    revision, differences, game, rows = run(database_url, body)
+    assert revision == migrations.head()
+    assert differences == []
+    assert game is not None and game.seed == row.seed
+    assert rows == [MoveRow(1, 1, 0, "draw", "human", "a")]
+
+
+def test_db_upgrade_command_migrates_and_says_so(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    first = subprocess.run([*HANDFOOT, "db", "upgrade",
+                            "--database-url", url], capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert "0001, 0002" in first.stdout and "0002" in first.stdout
+    again = subprocess.run([*HANDFOOT, "db", "upgrade",
+                            "--database-url", url], capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "already at revision 0002" in again.stdout
+
+
+# -- the store ---------------------------------------------------------------------------
+
+
+def test_a_seq_is_committed_once_and_a_conflict_changes_nothing(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        await store.create_game(game_row())
+        await store.add_move("g1", move(1))
+        await store.add_move("g1", move(2, "pickup"))
+        with pytest.raises(MoveConflict):
+            await store.add_move("g1", move(2, "draw"), status="over")
+        rows = await store.moves("g1")
+        assert [r.notation for r in rows] == ["draw", "pickup"]
+        assert (await store.game("g1")).status == "playing"  # type: ignore[union-attr]
+        assert [r.seq for r in await store.moves("g1", after=1)] == [2]
+        assert await store.last_seqs(["g1", "nope"]) == {"g1": 2}
+        assert await store.last_seqs([]) == {}
+    run(database_url, body)
+
+
+def test_continues_secrets_and_settings(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        await store.create_game(game_row())
+        await store.add_continue("g1", 1, 2)
+        await store.add_continue("g1", 1, 2)  # again: no error, no second row
+        assert await store.continues("g1") == {(1, 2)}
+        first = await store.secret("x")
+        assert len(first) == 32 and await store.secret("x") == first
+        await store.set_setting("g1", "rematch", "g2")
+        assert (await store.settings("g1") or {})["rematch"] == "g2"
+        assert await store.settings("nope") is None
+    run(database_url, body)
+
+
+def test_presence_of_other_processes_counts_until_it_goes_stale(database_url: str) -> None:
+    async def body(store: Store) -> None:
+        await store.set_presence("A", "g1", [0, 2])
+        await store.set_presence("B", "g1", [1])
+        assert await store.presence("g1", besides="B") == {0, 2}
+        assert await store.presence("g1", besides="A") == {1}
+        await store.set_presence("A", "g1", [2])
+        assert await store.presence("g1", besides="B") == {2}
+        async with store.engine.begin() as conn:  # A stops refreshing: it died
+            await conn.execute(st.presence.update().where(st.presence.c.worker == "A")
+                               .values(seen=st.now() - timedelta(
+                                   seconds=st.PRESENCE_STALE + 5)))
+        assert await store.presence("g1", besides="B") == set()
+        await store.refresh_presence("A")
+        assert await store.presence("g1", besides="B") == {2}
+        await store.clear_presence("A")
+        assert await store.presence("g1", besides="B") == set()
+    run(database_url, body)
+
+
+def test_postgres_announces_each_change_when_it_commits(postgres_url: str) -> None:
+    import asyncpg
+
+    async def body(store: Store) -> list[str]:
+        heard: list[str] = []
+        listener = await asyncpg.connect(store.listen_dsn())
+        await listener.add_listener(st.CHANNEL, lambda *args: heard.append(args[-1]))
+        try:
+            await store.create_game(game_row())
+            await store.add_move("g1", move(1))
+            with pytest.raises(MoveConflict):
+                await store.add_move("g1", move(1))  # rolled back: announces nothing
+            await store.add_continue("g1", 1, 0)
+            await store.set_setting("g1", "rematch", "g2")
+            await store.set_presence("A", "g1", [0])
+            for _ in range(100):
+                if len(heard) >= 4:
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.1)
+        finally:
+            await listener.close()
+        return heard
+    assert run(postgres_url, body) == ["m g1 1", "c g1", "s g1", "p g1"]
+    assert Store(postgres_url).shared and not Store("sqlite:///x.db").shared
+
+
+def test_urls_name_the_async_drivers() -> None:
+    assert st.async_database_url("postgresql://u:p@h:5/d") == "postgresql+asyncpg://u:p@h:5/d"
+    assert st.async_database_url("postgres://h/d") == "postgresql+asyncpg://h/d"
+    assert st.async_database_url("sqlite:////tmp/a.db") == "sqlite+aiosqlite:////tmp/a.db"
+    assert st.async_database_url("postgresql+psycopg://h/d") == "postgresql+psycopg://h/d"
+    assert Store("postgresql://u:secret@h:5/d").listen_dsn() == "postgresql://u:secret@h:5/d"
+
+
+# -- whole games through the server ------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", ["biegames", "hand-knee-foot"])
+def test_a_whole_game_over_the_websocket(database_url: str, profile: str) -> None:
+    """A one-round game (a person played by a hard bot, bots elsewhere) to its end; every
+    frame is the seat's view; the stored moves are the game's."""
+    with client(database_url) as c:
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "hard"},
+                 {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "hard"}]
+        layout = "2x2" if profile == "biegames" else "2x3"
+        if layout == "2x3":
+            seats += [{"kind": "bot", "level": "hard"}] * 2
+        game = new_game(c, profile=profile, layout=layout, rounds=1, seats=seats)
+        person = Person(c, game["game_id"], token_of(game["seats"][0]["link"]), seat=0,
+                        check_frames=True)
+        person.connect()
+        person.until("state")
+        final = person.play_to_end()
+        assert final["view"]["phase"] == "game_over"
+        rows = c.portal.call(c.app.state.store.moves, game["game_id"])  # type: ignore
+        assert [r.seq for r in rows] == list(range(1, person.seq + 1))
+        person.close()
+
+
+def test_a_game_resumes_after_a_restart_on_postgres(postgres_url: str) -> None:
+    with client(postgres_url) as c:
+        game = new_game(c, profile="biegames", rounds=1,
+                        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 3)
+        token = token_of(game["seats"][0]["link"])
+        p = Person(c, game["game_id"], token, seat=0)
+        p.connect()
+        p.until("state")
+        for _ in range(3):
+            while not p.my_turn():
+                p.receive()
+            p.play(p.choose())
+        p.close()
+    with client(postgres_url) as c:
+        q = Person(c, game["game_id"], token, seat=0)
+        q.bot, q.shadow, q.seq, q.snapshots = p.bot, p.shadow, p.seq, p.snapshots
+        q.connect(p.seq)
+        assert q.until("state")["seq"] >= p.seq
+        assert q.play_to_end()["view"]["phase"] == "game_over"
+        q.close()
+
+
+def test_inspect_sees_every_table(database_url: str) -> None:
+    async def body(store: Store) -> set[str]:
+        async with store.engine.connect() as conn:
+            return set(await conn.run_sync(lambda c: inspect(c).get_table_names()))
+    names = run(database_url, body)
+    assert {t.name for t in st.metadata.sorted_tables} | {"alembic_version"} == names
