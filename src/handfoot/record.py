@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -230,9 +231,11 @@ class GameRecorder:
 
     def __init__(self, state: GameState, *, seat_names: Sequence[str] | None = None,
                  metadata: Mapping[str, Any] | None = None) -> None:
-        # Rounds can only have ended already if they ended as they were dealt.
-        if (any(r.reason != RoundEnd.RED_THREE_NOT_REPLACED for r in state.results)
-                or not _at_round_start(state)):
+        # Rounds can only have ended already if they ended as they were dealt (a red 3
+        # with no card to replace it), possibly every round of the game.
+        if (state.moves_played
+                or any(r.reason != RoundEnd.RED_THREE_NOT_REPLACED for r in state.results)
+                or not (state.is_over or _at_round_start(state))):
             raise ValueError("a GameRecorder must wrap a game before its first move")
         players = state.players
         if seat_names is None:
@@ -267,8 +270,10 @@ def _deal_of_round(state: GameState, round_number: int) -> Deal:
 
 def _at_round_start(state: GameState) -> bool:
     """Whether no card has moved since the current round was dealt."""
-    fresh = GameState.new(state.profile, layout=state.layout, deals=[state.deal], seed=0)
-    return (fresh.held_faces == state.held_faces and fresh.stock == state.stock
+    deals = [_deal_of_round(state, r) for r in range(1, state.round_number + 1)]
+    fresh = GameState.new(state.profile, layout=state.layout, deals=deals, seed=0)
+    return (fresh.round_number == state.round_number
+            and fresh.held_faces == state.held_faces and fresh.stock == state.stock
             and fresh.pile == state.pile and fresh.melds == state.melds
             and fresh.phase == state.phase and fresh.actor == state.actor)
 
@@ -399,12 +404,58 @@ def from_json(text: str) -> GameRecord:
 
     Raises :class:`RecordError` naming the JSON path and the problem.
     """
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise RecordError(f"not a handfoot game record: its arrays and objects are nested "
+                          f"{depth} deep; a record nests at most {MAX_NESTING} deep")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_read_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:  # the nesting check above should make this unreachable
+        raise RecordError("not a handfoot game record: it is nested far too deeply") from None
     return record_from_data(data)
+
+
+MAX_NESTING: Final = 64
+"""The deepest nesting of arrays and objects a record file may have (a record's own
+structure is 6 deep; its metadata may add some)."""
+MAX_INT_DIGITS: Final = 100
+"""The most digits of an integer in a record (a 128-bit seed has 39)."""
+
+_JSON_TOKENS: Final = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
+
+
+def _nesting(text: str) -> int:
+    """How deep a JSON text nests its arrays and objects (brackets inside strings do not
+    count), in one pass, before parsing."""
+    depth = deepest = 0
+    in_string = False
+    for match in _JSON_TOKENS.finditer(text):
+        c = match.group()
+        if c == '"':
+            in_string = not in_string
+        elif in_string or len(c) == 2:
+            continue
+        elif c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _read_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise RecordError(f"not a handfoot game record: it holds an integer of "
+                          f"{len(digits.lstrip('-'))} digits; a record's numbers have at most "
+                          f"{MAX_INT_DIGITS}")
+    return int(digits)
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"not valid JSON: {name} is not a JSON number")
 
 
 def record_from_data(data: Any) -> GameRecord:
@@ -945,11 +996,13 @@ def _replay_text(path: str, result: ReplayResult) -> str:
         out.append(f"ERROR: {result.error.message}")
         out.append(f"Replay stopped after {result.moves_applied} of {record.moves} moves.")
     elif result.ok:
-        out.append(f"OK: {result.moves_applied} moves replayed; every move is legal"
+        moves = f"{result.moves_applied} move{'s' if result.moves_applied != 1 else ''}"
+        out.append(f"OK: {moves} replayed; every move is legal"
                    + ("" if not any(r.result for r in record.rounds)
                       else " and every recorded result matches") + ".")
     else:
-        out.append(f"{result.moves_applied} moves replayed; "
+        moves = f"{result.moves_applied} move{'s' if result.moves_applied != 1 else ''}"
+        out.append(f"{moves} replayed; "
                    f"{len(result.mismatches)} recorded result"
                    f"{'s differ' if len(result.mismatches) != 1 else ' differs'}.")
     return "\n".join(out).rstrip()

@@ -16,19 +16,20 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from handfoot import cards
 from handfoot.cards import KIND_NAMES, KIND_PLURALS
 
 __all__ = [
     "FIELDS",
+    "MAX_PLAYERS",
     "OPTIONS",
     "FinalDiscard",
     "FirstPlayer",
@@ -46,6 +47,10 @@ __all__ = [
     "load_profile",
     "profile_from_mapping",
 ]
+
+MAX_PLAYERS: Final = 12
+"""The most players at one table. The rulebooks seat at most 8 (RULES-MATRIX P1); 12 leaves
+room for a large family table while keeping every deal small enough to make."""
 
 Seat: TypeAlias = int
 """A seat at the table, 0 to players - 1, in turn order."""
@@ -93,6 +98,9 @@ class Layout:
             ) from None
         if layout.sides < 2 or layout.seats_per_side < 1:
             raise ValueError(f"{text!r}: a game needs at least 2 sides of at least 1 player")
+        if layout.players > MAX_PLAYERS:
+            raise ValueError(f"{text!r}: a table seats at most {MAX_PLAYERS} players, not "
+                             f"{layout.players}")
         return layout
 
     def describe(self) -> str:
@@ -649,16 +657,39 @@ def load_profile(name_or_path: str | Path, *, overrides: Mapping[str, Any] | Non
     as a house-rule file's would be.
     """
     text, origin = _read_source(name_or_path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{origin}: not valid TOML: {exc}") from None
+    data = parse_toml(text, origin)
     profile = profile_from_mapping(data, origin=origin, default_name=_stem(name_or_path))
     if overrides:
         base_name = profile.extends or profile.name
         profile = dataclasses.replace(
             apply_overrides(profile, overrides, origin=overrides_origin), extends=base_name)
     return profile
+
+
+def parse_toml(text: str, origin: str) -> dict[str, Any]:
+    """Parse the text of a profile or house-rule file; any problem, even a hostile file's
+    (nesting a thousand levels deep, an integer of thousands of digits), is a
+    :class:`ProfileError` naming ``origin``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{origin}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ProfileError(f"{origin}: not valid TOML for a profile: its lists or tables are "
+                           "nested far too deeply") from None
+    except ValueError as exc:  # an integer too long for Python to read
+        raise ProfileError(f"{origin}: not valid TOML for a profile: "
+                           f"{_int_limit_text(exc)}") from None
+
+
+def _int_limit_text(exc: ValueError) -> str:
+    digits = str(exc).partition("value has ")[2].partition(" digits")[0]
+    return (f"an integer of {digits} digits is far too long" if digits.isdigit()
+            else f"a value cannot be read ({str(exc)[:80]})")
+
+
+MAX_EXTENDS: Final = 64
+"""The longest chain of house-rule files extending each other."""
 
 
 def _stem(name_or_path: str | Path) -> str:
@@ -688,10 +719,13 @@ def _read_source(name_or_path: str | Path) -> tuple[str, str]:
 
 
 def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
-                         default_name: str = "custom", _depth: int = 0) -> Profile:
-    """Build a profile from parsed TOML (a full profile, or ``extends`` plus overrides)."""
-    if _depth > 8:
-        raise ProfileError(f"{origin}: extends: profiles extend each other in a loop")
+                         default_name: str = "custom",
+                         _chain: tuple[tuple[str, str], ...] = ()) -> Profile:
+    """Build a profile from parsed TOML (a full profile, or ``extends`` plus overrides).
+
+    ``_chain`` holds the files that extend this one, nearest last, each as (its identity,
+    its name as written), to find a loop.
+    """
     for key, value in data.items():
         if key in _TOP_KEYS:
             if not isinstance(value, str):
@@ -744,17 +778,27 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
             near = Path(origin).parent / extends
             if near.suffix == ".toml" or near.exists():
                 source = str(near)
+        chain = (*_chain, (_identity(origin), origin))
+        seen = [identity for identity, _ in chain]
+        if _identity(source) in seen:
+            loop = [shown for _, shown in chain[seen.index(_identity(source)):]]
+            raise ProfileError(
+                f"{origin}: extends: profiles extend each other in a loop: "
+                + " extends ".join([*loop, source]))
+        if len(chain) >= MAX_EXTENDS:
+            raise ProfileError(
+                f"{origin}: extends: a chain of more than {MAX_EXTENDS} files extending each "
+                f"other is too long (it begins with {chain[0][1]})")
         try:
             text, base_origin = _read_source(source)
         except ProfileError as exc:
             raise ProfileError(f"{origin}: extends: {exc}") from None
         try:
-            base_data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ProfileError(f"{origin}: extends: {base_origin}: not valid TOML: {exc}"
-                               ) from None
+            base_data = parse_toml(text, base_origin)
+        except ProfileError as exc:
+            raise ProfileError(f"{origin}: extends: {exc}") from None
         base = profile_from_mapping(base_data, origin=base_origin,
-                                    default_name=_stem(extends), _depth=_depth + 1)
+                                    default_name=_stem(extends), _chain=chain)
         profile = apply_overrides(base, flat, origin=origin)
         return dataclasses.replace(
             profile,
@@ -772,6 +816,14 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
         source=data.get("source", ""), extends=None, overrides=())
 
 
+def _identity(source: str) -> str:
+    """A profile source as one name: a built-in profile's name or a file's real path."""
+    name = source.removesuffix(".toml")
+    if name in builtin_profile_names() and not Path(source).is_file():
+        return name
+    return str(Path(source).resolve())
+
+
 def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
                     record: bool = True) -> Profile:
     """A copy of ``base`` with parameters and options changed, validated as a whole.
@@ -784,7 +836,8 @@ def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
         if key not in OPTIONS:
             continue
         if not isinstance(raw, bool):
-            raise ProfileError(f"{origin}: [options] {key}: must be true or false, not {raw!r}")
+            raise ProfileError(
+                f"{origin}: [options] {key}: must be true or false, not {_shown(raw)}")
         if raw and key not in enabled:
             enabled.append(key)
         elif not raw and key in enabled:
@@ -828,8 +881,22 @@ def _check_option_groups(enabled: list[str], origin: str) -> None:
 
 
 def _suggest(key: str, names: list[str]) -> str:
+    if len(key) > 100:
+        return ""
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: its repr, cut short; never an error, whatever a hostile file
+    holds (a huge integer, a list nested hundreds deep)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of about {value.bit_length() * 3 // 10} digits"
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):
+        return f"{_type_name(value)} that cannot be shown"
+    return text if len(text) <= 60 else text[:56] + " ..."
 
 
 def _type_name(value: Any) -> str:
@@ -843,10 +910,12 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
 
     def check_int(v: Any, what: str = "") -> int:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ProfileError(f"{where}: {what}must be an integer, not {_type_name(v)} {v!r}")
+            raise ProfileError(
+                f"{where}: {what}must be an integer, not {_type_name(v)} {_shown(v)}")
         if v < info.minimum or (info.maximum is not None and v > info.maximum):
             top = "" if info.maximum is None else f" to {info.maximum}"
-            raise ProfileError(f"{where}: {what}{v} is out of range ({info.minimum}{top})")
+            raise ProfileError(
+                f"{where}: {what}{_shown(v)} is out of range ({info.minimum}{top})")
         return v
 
     if kind == "int":
@@ -855,18 +924,20 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
         if raw in ("none", "all"):
             return None
         if isinstance(raw, str):
-            raise ProfileError(f"{where}: must be an integer or \"none\", not {raw!r}")
+            raise ProfileError(f"{where}: must be an integer or \"none\" (or \"all\"), "
+                               f"not {_shown(raw)}{_suggest(raw, ['all', 'none'])}")
         return check_int(raw)
     if kind == "bool":
         if not isinstance(raw, bool):
-            raise ProfileError(f"{where}: must be true or false, not {_type_name(raw)} {raw!r}")
+            raise ProfileError(
+                f"{where}: must be true or false, not {_type_name(raw)} {_shown(raw)}")
         return raw
     if kind == "str":
         if not isinstance(raw, str):
-            raise ProfileError(f"{where}: must be a string, not {_type_name(raw)} {raw!r}")
+            raise ProfileError(f"{where}: must be a string, not {_type_name(raw)} {_shown(raw)}")
         if raw not in info.choices:
             raise ProfileError(
-                f"{where}: {raw!r} is not one of {', '.join(info.choices)}"
+                f"{where}: {_shown(raw)} is not one of {', '.join(info.choices)}"
                 + _suggest(raw, list(info.choices)))
         assert info.choice_type is not None
         return info.choice_type(raw)
@@ -882,7 +953,7 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
         pairs = []
         for score, minimum in raw:
             if isinstance(score, bool) or not isinstance(score, int):
-                raise ProfileError(f"{where}: the score {score!r} must be an integer")
+                raise ProfileError(f"{where}: the score {_shown(score)} must be an integer")
             pairs.append((score, check_int(minimum, "each minimum ")))
         if [a for a, _ in pairs] != sorted({a for a, _ in pairs}):
             raise ProfileError(f"{where}: the scores must increase")
@@ -897,7 +968,7 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
         out = []
         for v in raw:
             if not isinstance(v, str):
-                raise ProfileError(f"{where}: {v!r} must be a string like \"2x2\"")
+                raise ProfileError(f"{where}: {_shown(v)} must be a string like \"2x2\"")
             try:
                 out.append(Layout.parse(v))
             except ValueError as exc:
@@ -919,7 +990,7 @@ def _kind_from_text(value: Any, where: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
-        raise ProfileError(f"{where}: {value!r} is not a card kind")
+        raise ProfileError(f"{where}: {_shown(value)} is not a card kind")
     v = value.strip().lower()
     if v in _KIND_WORDS:
         return _KIND_WORDS[v]
@@ -927,7 +998,7 @@ def _kind_from_text(value: Any, where: str) -> int:
         if name.lower() == v:
             return k
     raise ProfileError(
-        f"{where}: {value!r} is not a card kind (4-10, J, Q, K, A, 2, joker, black 3, red 3)")
+        f"{where}: {_shown(value)} is not a card kind (4-10, J, Q, K, A, 2, joker, black 3, red 3)")
 
 
 def kind_to_text(kind: int) -> str:
@@ -973,6 +1044,89 @@ def _check_consistency(p: Profile, origin: str) -> None:
                  f"{dealt} and a draw")
     if p.decks(p.layout.players) < 1:
         fail("decks_per_player", "the shoe would hold no deck")
+    _check_playable(p, fail)
+
+
+def _check_playable(p: Profile, fail: Callable[[str, str], None]) -> None:
+    """Refuse rules that load but cannot make a finite, playable game at some seating: a
+    deal that cannot finish, a player stuck in their Foot, books or openings no shoe can
+    make (each problem names the keys to change)."""
+    rejected = set(p.starter_rejected)
+    if len(rejected) == cards.NUM_KINDS:
+        fail("starter_rejected", "lists every kind of card, so no starter could ever be "
+             "turned and the deal would never end")
+    if p.foot_size <= p.min_cards_kept:
+        fail("foot_size", (
+            f"{p.foot_size} is not more than min_cards_kept {p.min_cards_kept}: a player who "
+            "picks up the Foot could neither discard (they must keep "
+            f"{p.min_cards_kept}) nor meld, and the round could not go on"))
+    hand = max(p.hand_size_in(r) for r in range(1, p.rounds + 1))
+    for layout in p.layouts:
+        players, decks = layout.players, p.decks(layout.players)
+        counts = [0] * cards.NUM_KINDS
+        for face in cards.build_shoe(decks, p.jokers_per_deck):
+            counts[cards.FACE_KIND[face]] += 1
+        with_players = f"with {players} players ({decks} decks)"
+        packets = players * (hand + p.knee_size + p.foot_size)
+        turnable = sum(n for k, n in enumerate(counts) if k not in rejected)
+        if turnable < packets + p.starter_cards:
+            fail("starter_rejected", (
+                f"{with_players} the shoe holds only {turnable} cards that may be turned as a "
+                f"starter, but the packets take {packets} cards and {p.starter_cards} starter"
+                f"{'s' if p.starter_cards != 1 else ''} must be turned: the deal could run "
+                "out of cards to turn"))
+        per_rank = counts[cards.ACE]  # every rank has as many naturals
+        wilds = counts[cards.TWO] + counts[cards.JOKER]
+        needs_rank = p.clean_books_to_go_out or p.special_books_to_go_out or any(
+            r in p.clean_book_opening_rounds for r in range(1, p.rounds + 1))
+        if needs_rank and per_rank < p.book_size:
+            fail("book_size", (
+                f"{with_players} the shoe holds {per_rank} cards of each rank, fewer than "
+                f"the {p.book_size} of a clean book, which clean_books_to_go_out, "
+                "special_books_to_go_out or clean_book_opening_rounds require"))
+        if p.wild_books_to_go_out and wilds < p.book_size * p.wild_books_to_go_out:
+            fail("wild_books_to_go_out", (
+                f"{with_players} the shoe holds {wilds} wild cards, fewer than the "
+                f"{p.book_size * p.wild_books_to_go_out} of {p.wild_books_to_go_out} all-wild "
+                f"book{'s' if p.wild_books_to_go_out != 1 else ''} of {p.book_size}"))
+        dirty_naturals = _dirty_book_naturals(p, per_rank, wilds)
+        if p.dirty_books_to_go_out and dirty_naturals is None:
+            fail("dirty_books_to_go_out", (
+                f"{p.dirty_books_to_go_out} dirty book{'s' if p.dirty_books_to_go_out != 1 else ''}"
+                " must be made to go out, but the wild-card rules (naturals_per_wild, "
+                "natural_margin, max_wilds, min_naturals_with_wild, wild_free_ranks) let no "
+                f"meld of {p.book_size} or more hold a wild {with_players}"))
+        clean = p.clean_books_to_go_out + len(p.special_books_to_go_out)
+        naturals = clean * p.book_size + p.dirty_books_to_go_out * (dirty_naturals or 0)
+        meldable = sum(counts[k] for k in cards.RANKS)
+        if naturals > meldable:
+            fail("clean_books_to_go_out", (
+                f"the books needed to go out (clean_books_to_go_out, dirty_books_to_go_out, "
+                f"special_books_to_go_out) take at least {naturals} natural cards, more than "
+                f"the {meldable} of the shoe {with_players}"))
+        value = sum(max(0, p.kind_values[k]) * counts[k] for k in cards.RANKS) + (
+            sum(max(0, p.kind_values[k]) * counts[k] for k in cards.WILDS))
+        highest = max([*p.opening_minimums, *(m for _, m in p.score_band_minimums)])
+        if highest > value:
+            key = ("opening_minimums" if highest in p.opening_minimums
+                   else "score_band_minimums")
+            fail(key, (
+                f"an opening minimum of {highest} can never be met: every card of the shoe "
+                f"{with_players} is worth {value} points together"))
+
+
+def _dirty_book_naturals(p: Profile, per_rank: int, wilds: int) -> int | None:
+    """The fewest naturals of a book holding at least one wild card (None: no such book)."""
+    ranks = [r for r in cards.RANKS if r not in p.wild_free_ranks]
+    largest = p.book_size if p.book_max is None else p.book_max
+    best: int | None = None
+    for size in range(p.book_size, largest + 1):
+        for w in range(1, min(wilds, size) + 1):
+            n = size - w
+            if (n <= per_rank and (best is None or n < best)
+                    and any(p.wilds_allowed(n, w, r) for r in ranks)):
+                best = n
+    return best
 
 
 def profile_to_toml_values(p: Profile) -> dict[str, dict[str, Any]]:
