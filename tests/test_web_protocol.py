@@ -368,8 +368,9 @@ def test_the_daily_deal_is_the_same_for_everyone_and_has_a_leaderboard(c: TestCl
         if game is first:
             final = p.play_to_end()
             assert final["view"]["phase"] == "game_over"
-            record = c.get(f"/api/games/{game['game_id']}/record").json()
-            assert "seed" not in record["metadata"]  # not before the day is over
+            for what in ("record", "replay"):  # not before the day is over: others play it
+                r = c.get(f"/api/games/{game['game_id']}/{what}")
+                assert r.status_code == 403 and "daily deal" in r.json()["error"]
         p.close()
     assert hands[0] == hands[1]
     board = c.get(f"/api/daily/{daily.today().isoformat()}").json()

@@ -525,6 +525,10 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     serve.add_argument("--bot-delay", type=float, default=0.9, metavar="S",
                        help="seconds before a bot's move shows, whatever it computed "
                             "(default 0.9)")
+    serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                       help="another site whose pages may use this server, like "
+                            "https://cards.example.org (repeatable; the server's own pages "
+                            "always may)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -672,15 +676,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "pip install 'handfoot[web]' (scripts/serve installs it)") from None
     if args.bot_delay < 0:
         raise UsageError("--bot-delay: seconds, at least 0")
-    settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay)
+    from handfoot.web.guard import normalize_origin
+    from handfoot.web.protocol import MAX_FRAME_BYTES
+
+    for origin in args.allowed_origin:
+        if normalize_origin(origin) is None:
+            raise UsageError(f"--allowed-origin: {origin!r} is not an origin like "
+                             "https://cards.example.org")
+    settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
+                        allowed_origins=tuple(args.allowed_origin))
     _serve_database(settings.database_url, args.workers)
     if args.workers > 1:
-        return _serve_workers(settings, args)
+        return _serve_workers(settings, args, ws_max_size=MAX_FRAME_BYTES)
     app = create_app(settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
-                                           log_level="warning", workers=1))
+                                           log_level="warning", workers=1,
+                                           ws_max_size=MAX_FRAME_BYTES))
     print(f"{PROG}: playing at {url}", flush=True)
     if args.open:
         import threading

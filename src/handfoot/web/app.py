@@ -19,6 +19,7 @@ from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -42,7 +43,8 @@ from handfoot.rules import (
     value_to_toml,
 )
 from handfoot.web import daily
-from handfoot.web.protocol import MAX_MESSAGE, MessageError, read_message
+from handfoot.web.guard import OriginGuard, TokenBucket, quiet_frame_logs
+from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
     BOTS,
@@ -65,6 +67,12 @@ HELLO_TIMEOUT = 30.0
 """Seconds a new WebSocket has to say hello."""
 
 MAX_NAME = 40
+
+AUTH_CLOSE = 4401
+"""The close code of a WebSocket whose first frame is not a hello with a token of the game."""
+
+FLOOD_CLOSE = 4429
+"""The close code of a WebSocket that kept sending past its rate (see :class:`Settings`)."""
 
 FORM_KINDS = ("int", "opt_int", "bool", "str")
 """The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
@@ -112,7 +120,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         pass
     else:
         routes += page_routes(templates)
-    app = Starlette(routes=routes, lifespan=lifespan)
+    quiet_frame_logs()
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(OriginGuard, allowed=settings.allowed_origins)])
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings
@@ -334,7 +344,7 @@ class _Api:
             return _error(str(exc))
         table = await self._table(request)
         token = body.get("token")
-        if table is None or not isinstance(token, str) or not table.authenticate(token)[0]:
+        if table is None or not is_token(token) or not table.authenticate(token)[0]:
             return _error("no game for this link", 404)
         state = table.state
         return JSONResponse({
@@ -353,6 +363,10 @@ class _Api:
             return _error("no such game", 404)
         if not table.state.is_over:
             return _error("the game is not over", 403)
+        if table.daily is not None and not daily.is_over(dt.date.fromisoformat(table.daily)):
+            # everybody plays this deal today: its cards stay hidden until the day is over
+            return _error(f"a daily deal's record opens once its day ({table.daily}) is over "
+                          "(UTC)", 403)
         return table
 
     async def record(self, request: Request) -> Response:
@@ -376,7 +390,7 @@ class _Api:
             return _error(str(exc))
         table = await self._table(request)
         token = body.get("token")
-        if table is None or not isinstance(token, str):
+        if table is None or not is_token(token):
             return _error("no game for this link", 404)
         ok, seat = table.authenticate(token)
         if not ok or seat is None:
@@ -449,15 +463,17 @@ class _Api:
     async def websocket(self, ws: WebSocket) -> None:
         await ws.accept()
         try:
-            text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
-            hello = read_message(_parse(text))
-        except (TimeoutError, WebSocketDisconnect, KeyError, RuntimeError):
+            first = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
+            if first["type"] == "websocket.disconnect":
+                return
+            hello = read_frame(_frame_text(first))
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
             await _close(ws)
             return
         except MessageError as exc:
             await ws.send_json({"type": "error", "id": None, "code": "bad_message",
                                 "message": str(exc)})
-            await _close(ws)
+            await _close(ws, 1008, "not a hello")
             return
         table = await self.tables.get(ws.path_params["game_id"])
         ok, seat = (False, None) if table is None or hello.type != "hello" or \
@@ -467,20 +483,32 @@ class _Api:
                 "this link is not valid for this game"
             await ws.send_json({"type": "error", "id": hello.id, "code": "auth",
                                 "message": message})
-            await _close(ws, 4401)
+            await _close(ws, AUTH_CLOSE, message)
             return
         conn = Connection(ws, seat)
         table.join(conn, hello.seq)
+        settings = self.tables.settings
+        bucket = TokenBucket(settings.message_rate, settings.message_burst)
         try:
             while True:
                 frame = await conn.receive()
                 if frame is None:
                     break
-                data = frame.get("text")
-                if data is None and frame.get("bytes") is not None:
-                    data = frame["bytes"].decode("utf-8", "replace")
+                if not bucket.take():
+                    flooding = bucket.refused >= settings.flood_limit
+                    conn.send({"type": "error", "id": None, "code": "rate_limited",
+                               "message": f"too many messages (at most {settings.message_burst}"
+                               f" at once, {settings.message_rate:g} a second): this one was "
+                               "not read" + ("; closing the connection" if flooding else "")})
+                    if flooding:
+                        conn.close(FLOOD_CLOSE, "too many messages")
+                        if conn.writer is not None:  # the error and the close go out first
+                            with contextlib.suppress(Exception):
+                                await asyncio.wait_for(asyncio.shield(conn.writer), 5.0)
+                        break
+                    continue
                 try:
-                    msg = read_message(_parse(data or ""))
+                    msg = read_frame(_frame_text(frame))
                 except MessageError as exc:
                     conn.send({"type": "error", "id": None, "code": "bad_message",
                                "message": str(exc)})
@@ -492,15 +520,20 @@ class _Api:
             table.leave(conn)
 
 
-def _parse(text: str) -> Any:
-    if len(text) > MAX_MESSAGE:
+def _frame_text(frame: Mapping[str, Any]) -> str:
+    """A frame's text (a binary frame's bytes read as UTF-8)."""
+    text = frame.get("text")
+    if isinstance(text, str):
+        return text
+    data = frame.get("bytes") or b""
+    if len(data) > 4 * MAX_MESSAGE:
         raise MessageError(f"a message is at most {MAX_MESSAGE} characters")
     try:
-        return json.loads(text)
-    except ValueError:
-        raise MessageError("a message is one JSON object") from None
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise MessageError("a message is JSON text in UTF-8") from None
 
 
-async def _close(ws: WebSocket, code: int = 1000) -> None:
+async def _close(ws: WebSocket, code: int = 1000, reason: str = "") -> None:
     with contextlib.suppress(Exception):
-        await ws.close(code)
+        await ws.close(code, reason)

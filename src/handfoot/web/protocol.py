@@ -8,9 +8,10 @@ message shapes are documented in ``docs/web.md``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -21,8 +22,10 @@ __all__ = [
     "KIND_JSON",
     "MessageError",
     "event_json",
+    "is_token",
     "kind_json",
     "public_view_json",
+    "read_frame",
     "read_message",
     "result_json",
     "view_json",
@@ -38,7 +41,17 @@ PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answ
 CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping")
 
 MAX_MESSAGE: Final = 8192
-"""The longest client frame accepted (characters)."""
+"""The longest client frame read (characters); a longer one is refused with an error."""
+
+MAX_FRAME_BYTES: Final = 65536
+"""The longest frame the WebSocket transport takes at all (``handfoot serve`` gives it to
+uvicorn as ``ws_max_size``): a longer one closes the connection (code 1009) unread."""
+
+MAX_TOKEN: Final = 128
+"""The longest token looked up (real ones are 43 URL-safe characters)."""
+
+MAX_NUMBER: Final = 1_000_000_000
+"""The largest ``seq`` or ``round`` a message may carry."""
 
 
 def kind_json(kind: int) -> str:
@@ -210,6 +223,27 @@ class ClientMessage:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
+def read_frame(text: str) -> ClientMessage:
+    """A client message from the text of a frame, or :class:`MessageError` (too long, not
+    JSON, nested too deep, or not a message: see :func:`read_message`)."""
+    if len(text) > MAX_MESSAGE:
+        raise MessageError(f"a message is at most {MAX_MESSAGE} characters")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise MessageError("a message is one JSON object, not nested this deep") from None
+    except ValueError:
+        raise MessageError("a message is one JSON object") from None
+    return read_message(data)
+
+
+def is_token(value: object) -> TypeGuard[str]:
+    """Whether ``value`` could be a token at all (a short ASCII string), so that only such
+    strings are hashed and looked up."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_TOKEN and value.isascii() \
+        and value.isprintable()
+
+
 def read_message(data: Any) -> ClientMessage:
     """A client message from its parsed JSON, or :class:`MessageError`."""
     if not isinstance(data, dict):
@@ -227,6 +261,9 @@ def read_message(data: Any) -> ClientMessage:
     move = data.get("move")
     if kind == "hello" and not isinstance(token, str):
         raise MessageError("hello: token: a string is required")
+    if kind == "hello" and not is_token(token):
+        raise MessageError("hello: token: the token from the link (at most "
+                           f"{MAX_TOKEN} letters, digits, '-' and '_')")
     if kind in ("move", "check") and not isinstance(move, str):
         raise MessageError(f"{kind}: move: the move in the notation is required, "
                            "like \"draw\" or \"meld K K K\"")
@@ -243,6 +280,6 @@ def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
     value = data.get(key)
     if value is None:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise MessageError(f"{key}: a whole number of at least 0")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_NUMBER:
+        raise MessageError(f"{key}: a whole number from 0 to {MAX_NUMBER}")
     return value

@@ -118,6 +118,15 @@ class Settings:
     (``"2x2"``) and the seat rows (``kind``, ``level``, ``name``), so tests get the same
     deals on every run; it may keep its own count of games made. Only code that builds
     :class:`Settings` can set it: nothing from the network reaches it."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open a table's WebSocket or send a
+    ``POST`` (``--allowed-origin``), like ``"https://cards.example.org"``."""
+    message_rate: float = 50.0
+    """Messages a second one WebSocket may send, on average (a token bucket)."""
+    message_burst: int = 200
+    """Messages one WebSocket may send at once (the bucket's size)."""
+    flood_limit: int = 100
+    """Messages refused in a row for the rate after which the connection is closed."""
 
 
 @dataclass
@@ -145,6 +154,7 @@ class Connection:
     writer: asyncio.Task[None] | None = None
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the server has let the connection go (its reader stops waiting)."""
+    close_code: tuple[int, str] = (1000, "")
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -159,9 +169,12 @@ class Connection:
             return
         self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
 
-    def close(self) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Let the connection go once the frames queued before are sent (closing the
+        WebSocket with ``code`` and ``reason``)."""
         if not self.closed:
             self.closed = True
+            self.close_code = (code, reason)
             self.queue.put_nowait(None)
         self.ended.set()
 
@@ -193,7 +206,7 @@ class Connection:
         self.closed = True
         self.ended.set()
         with contextlib.suppress(Exception):
-            await self.ws.close()
+            await self.ws.close(*self.close_code)
 
 
 @dataclass(frozen=True, slots=True)

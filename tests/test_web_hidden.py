@@ -1,0 +1,385 @@
+"""Hidden information on the web server: whole games with a person's client in every seat (each
+choosing its moves with a hard bot through its own view) and a spectator, over the WebSocket.
+
+Every frame each of them is sent is its view of the game and stays the same when every card
+hidden from it is dealt again; its events name only cards face up, or its own; hints and move
+checks answer the same after the re-deal; no frame and no HTTP response carries the seed; no
+route gives the deal, the stock or the record of a game before its end (a daily deal's not
+before its day is over).
+
+The issue asks for 200 games per profile and seating: ``HANDFOOT_SOAK_GAMES=200`` runs that
+many (``HANDFOOT_SOAK_ROUNDS`` rounds each); the default suite plays one game of each
+seating, of one round (two in the two-player seatings, so that Continue is crossed).
+"""
+
+from __future__ import annotations
+
+import base64
+import collections
+import datetime as dt
+import json
+import os
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from handfoot.engine import GameState
+from handfoot.moves import MoveSyntaxError, parse_move
+from handfoot.rules import builtin_profile_names, load_profile
+from handfoot.sim import derive_seed, hint
+from handfoot.web import daily
+from positions import reshuffle_hidden
+from web_client import Person, client, new_game, token_of
+
+SEATINGS = [(name, str(layout)) for name in builtin_profile_names()
+            for layout in load_profile(name).layouts]
+
+GAMES = int(os.environ.get("HANDFOOT_SOAK_GAMES", "1"))
+"""Complete games per profile and seating (the issue's soak: 200)."""
+
+ROUNDS = os.environ.get("HANDFOOT_SOAK_ROUNDS")
+"""Rounds per game (default: 1, and 2 in the two-player seatings)."""
+
+FRAME_KEYS = {
+    "welcome": {"type", "seat", "game"},
+    "state": {"type", "seq", "view", "events", "presence", "waiting"},
+    "presence": {"type", "presence"},
+    "ack": {"type", "id", "seq"},
+    "hint": {"type", "id", "move", "reason"},
+    "checked": {"type", "id", "ok", "message"},
+}
+"""Every key each frame a seat or spectator is sent may have: a new key is a new way for
+something to leak, so it must be added here after a look."""
+
+HIDDEN_KEYS = {"seed", "hands", "feet", "knees", "stock", "deal", "deals", "rounds_dealt"}
+"""Keys that would name the deal (a finished game's record and replay have some of them),
+with anything but a count or null as their value."""
+
+
+@dataclass
+class Tally:
+    """What a run checked."""
+
+    games: int = 0
+    frames: int = 0
+    http: int = 0
+    hints: int = 0
+    checks: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    per_seating: dict[str, int] = field(default_factory=dict)
+
+
+TALLY = Tally()
+
+
+def seed_texts(seed: int) -> list[str]:
+    """The ways a seed could be written down."""
+    raw = seed.to_bytes(16, "big")
+    return [str(seed), f"{seed:x}", f"{seed:X}", f"{seed:032x}",
+            base64.urlsafe_b64encode(raw).decode().rstrip("="),
+            base64.b64encode(raw).decode().rstrip("=")]
+
+
+def no_seed(text: str, seed: int, where: str) -> None:
+    for written in seed_texts(seed):
+        assert written not in text, f"{where}: the seed ({written}) is in {text[:200]}"
+
+
+def deal_free(data: Any, where: str) -> None:
+    """No key that names the deal, anywhere in ``data``."""
+    if isinstance(data, dict):
+        leaked = sorted(k for k in HIDDEN_KEYS & set(data) if data[k] is not None and (
+            k == "seed" or isinstance(data[k], list | dict | str)))  # not the stock's size
+        assert not leaked, f"{where}: {leaked} in {str(data)[:200]}"
+        for value in data.values():
+            deal_free(value, where)
+    elif isinstance(data, list):
+        for value in data:
+            deal_free(value, where)
+
+
+class Buffered:
+    """A TestClient WebSocket read in batches: one hop to the app's thread takes every frame
+    waiting (the state sent to a whole table after a move comes at once)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.buffer: collections.deque[dict[str, Any]] = collections.deque()
+
+    async def _drain(self) -> list[dict[str, Any]]:
+        stream = self.ws._send_rx
+        out = [await stream.receive()]
+        while True:
+            try:
+                out.append(stream.receive_nowait())
+            except anyio.WouldBlock:
+                return out
+
+    def receive_json(self) -> Any:
+        if not self.buffer:
+            self.buffer.extend(self.ws.portal.call(self._drain))
+        message = self.buffer.popleft()
+        self.ws._raise_on_close(message)
+        return json.loads(message["text"])
+
+    def send_json(self, data: Any) -> None:
+        self.ws.send_json(data)
+
+    def send_text(self, text: str) -> None:
+        self.ws.send_text(text)
+
+
+class Watched(Person):
+    """A :class:`Person` that checks the shape of every message and that no message
+    carries the seed."""
+
+    def __init__(self, *args: Any, seed: int, bot_seed: int = 1, **kw: Any) -> None:
+        super().__init__(*args, seed=bot_seed, **kw)
+        self.game_seed = seed
+        self.seed_strings = seed_texts(seed)
+
+    def connect(self, seq: int | None = None) -> dict[str, Any]:
+        welcome = super().connect(seq)
+        self.ws = Buffered(self.ws)
+        return welcome
+
+    def receive(self) -> dict[str, Any]:
+        m = super().receive()
+        TALLY.frames += 1
+        kind = m["type"]
+        assert kind in FRAME_KEYS, m
+        assert set(m) == FRAME_KEYS[kind], (kind, sorted(m))
+        text = json.dumps(m)
+        for written in self.seed_strings:
+            assert written not in text, (written, text[:200])
+        deal_free(m, f"a {kind} frame")
+        if kind == "welcome":
+            assert m["seat"] == self.seat
+        return m
+
+
+def stored_seed(c: TestClient, game_id: str) -> int:
+    store = c.app.state.store  # type: ignore[attr-defined]
+    return int(c.portal.call(store.game, game_id).seed)  # type: ignore[union-attr]
+
+
+# --- HTTP ------------------------------------------------------------------------------------
+
+
+def every_response(c: TestClient, game: dict[str, Any]) -> list[tuple[str, Any]]:
+    """Every route of the app asked about this game (GET, and POST with each of the game's
+    tokens), static files aside: (what, response)."""
+    gid = game["game_id"]
+    tokens = [token_of(s["link"]) for s in game["seats"] if "link" in s]
+    tokens.append(token_of(game["spectator_link"]))
+    params = {"game_id": gid, "date": daily.today().isoformat(),
+              "profile": builtin_profile_names()[0]}
+    out = []
+    for route in c.app.routes:  # type: ignore[attr-defined]
+        if not isinstance(route, Route):
+            continue
+        path = route.path
+        for name in re.findall(r"{(\w+)}", path):
+            path = path.replace(f"{{{name}}}", params[name])
+        for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+            if method == "GET":
+                out.append((f"GET {path}", c.get(path)))
+            elif route.path in ("/api/games", "/api/daily", "/api/rules/check"):
+                continue  # they make new things from their body, about no game
+            else:
+                for token in tokens:
+                    out.append((f"{method} {path}", c.request(method, path,
+                                                              json={"token": token})))
+    return out
+
+
+def check_http_midgame(c: TestClient, game: dict[str, Any], seed: int) -> None:
+    """No route gives the seed, the deal or the record while the game is on."""
+    for what, r in every_response(c, game):
+        TALLY.http += 1
+        assert r.status_code < 500, (what, r.status_code)
+        no_seed(r.text, seed, what)
+        if "json" in r.headers.get("content-type", ""):
+            deal_free(r.json(), what)
+        if what.endswith(("/record", "/replay")):
+            assert r.status_code == 403 and r.json() == {"error": "the game is not over"}
+
+
+# --- one game --------------------------------------------------------------------------------
+
+
+def play_game(c: TestClient, profile: str, layout: str, rounds: int, rng: random.Random,
+              check_every: int = 8) -> None:
+    """One complete game: a client in every seat and a spectator, in lock step (the seat to
+    act moves, then every connection reads the state that follows)."""
+    players = int(layout.split("x")[0]) * int(layout.split("x")[1])
+    game = new_game(c, profile=profile, layout=layout, rounds=rounds,
+                    seats=[{"kind": "human", "name": f"P{i}"} for i in range(players)])
+    gid = game["game_id"]
+    seed = stored_seed(c, gid)
+    people = [Watched(c, gid, token_of(s["link"]), seat=i, seed=seed, check_frames=True,
+                      bot="hard", bot_seed=rng.randrange(2**32))
+              for i, s in enumerate(game["seats"])]
+    watcher = Watched(c, gid, token_of(game["spectator_link"]), seat=None, seed=seed,
+                      check_frames=True, bot_seed=rng.randrange(2**32))
+    everyone = [*people, watcher]
+    for p in everyone:
+        p.connect()
+        p.until("state")
+    turn = 0
+    checked_http = False
+    while True:
+        last = people[0].last
+        assert last is not None
+        view = last["view"]
+        if view["phase"] == "game_over":
+            break
+        waiting = last["waiting"]
+        if waiting is not None:
+            for seat in waiting["continue"]:
+                people[seat].send({"type": "continue", "round": waiting["round"]})
+                for p in everyone:
+                    p.until("state")
+            continue
+        mover = people[view["to_act"]]
+        if turn % check_every == 0:
+            ask_hint_and_check(mover, seed, rng)
+        if not checked_http and turn >= 5:
+            check_http_midgame(c, game, seed)
+            checked_http = True
+        move = mover.choose()
+        ack = mover.play(move, f"m{turn}")
+        TALLY.moves += 1
+        for p in everyone:
+            if p is not mover:
+                while p.seq < ack["seq"]:
+                    p.until("state")
+            assert p.seq == ack["seq"]
+        turn += 1
+        assert turn < 5000, "a game that never ends"
+    for p in everyone:
+        assert p.last is not None and p.last["view"]["phase"] == "game_over"
+        p.close()
+    record = c.get(f"/api/games/{gid}/record")
+    assert record.status_code == 200 and record.json()["metadata"]["seed"] == seed  # after
+    TALLY.games += 1
+
+
+def ask_hint_and_check(mover: Watched, seed: int, rng: random.Random) -> None:
+    """The seat to act asks for a hint and checks moves: the answers are what the engine
+    gives from the seat's view, the same after the cards hidden from it are dealt again."""
+    assert mover.seat is not None
+    state = mover.shadow
+    redealt = redeal_keeping_pile(state, mover.seat, rng)
+    mover.send({"type": "hint", "id": "h"})
+    got = mover.until("hint")
+    hint_seed = derive_seed(seed, "hint", mover.seq)
+    for s in (state, redealt):
+        advice = hint(s, mover.seat, hint_seed)
+        assert advice is not None
+        assert (got["move"], got["reason"]) == (advice.notation, advice.reason)
+    TALLY.hints += 1
+    hand = mover.last["view"]["hand"] if mover.last else []
+    candidates = [str(got["move"]), "draw", "pickup"]
+    if hand:
+        face = rng.choice(hand)
+        kind = face if face == "JK" else face[:-1]
+        candidates += [f"discard {kind}", f"meld {kind} {kind} {kind}", f"pickup {kind} {kind}"]
+    for i, text in enumerate(candidates):
+        mover.send({"type": "check", "id": f"k{i}", "move": text})
+        answer = mover.until("checked")
+        expected = engine_check(state, text)
+        assert answer["message"] == expected == engine_check(redealt, text), text
+        assert answer["ok"] is (expected is None)
+        TALLY.checks += 1
+
+
+def redeal_keeping_pile(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """Every card hidden from ``seat`` dealt again but the discard pile's: each card in the
+    pile was face up on its top once (a public event), so a player may know them all. (The
+    views show only the top and the size; a check's reason may count a kind in the pile:
+    "there are only 1 2s in your hand and the pile".)"""
+    c = state.copy()
+    pile = c.pile[:]
+    c.pile = pile[-1:]
+    redealt = reshuffle_hidden(c, seat, rng)
+    redealt.pile = pile
+    return redealt
+
+
+def engine_check(state: GameState, text: str) -> str | None:
+    """What the server answers to ``check``: the engine's reason, or the notation's."""
+    try:
+        return state.check(parse_move(text))
+    except MoveSyntaxError as exc:
+        return str(exc)
+
+
+def rounds_for(profile: str, layout: str) -> int:
+    if ROUNDS is not None:
+        return int(ROUNDS)
+    return 2 if layout == "2x1" else 1  # Continue between rounds, where games are short
+
+
+@pytest.mark.parametrize(("profile", "layout"), SEATINGS)
+def test_no_seat_and_no_spectator_sees_a_hidden_card(tmp_path: Path, profile: str,
+                                                     layout: str) -> None:
+    rng = random.Random(f"{profile}/{layout}")
+    started = time.perf_counter()
+    with client(tmp_path / "hidden.db") as c:
+        for _ in range(GAMES):
+            play_game(c, profile, layout, rounds_for(profile, layout), rng)
+    TALLY.seconds += time.perf_counter() - started
+    TALLY.per_seating[f"{profile} {layout}"] = GAMES
+    print(f"\nhidden: {profile} {layout}: {GAMES} games; so far {TALLY.games} games, "
+          f"{TALLY.moves} moves, {TALLY.frames} frames, {TALLY.hints} hints, "
+          f"{TALLY.checks} checks, {TALLY.http} HTTP responses checked in "
+          f"{TALLY.seconds:.1f} s")
+
+
+# --- the daily deal --------------------------------------------------------------------------
+
+
+def test_the_daily_deal_stays_hidden_until_its_day_is_over(tmp_path: Path) -> None:
+    """Everybody plays the same deal today: nothing gives its seed or its cards before the
+    day is over (not the board, not a finished game's record or replay), and the seed comes
+    from a server secret, not from the date."""
+    with client(tmp_path / "d.db") as c:
+        store = c.app.state.store  # type: ignore[attr-defined]
+        secret = c.portal.call(store.secret, daily.SECRET_NAME)  # type: ignore[union-attr]
+        today = daily.today()
+        seed = daily.daily_seed(secret, today)
+        game = c.post("/api/daily", json={"name": "Ann"}).json()
+        assert stored_seed(c, game["game_id"]) == seed
+        p = Watched(c, game["game_id"], token_of(game["link"]), seat=0, seed=seed,
+                    check_frames=True)
+        p.connect()
+        p.until("state")
+        final = p.play_to_end()
+        assert final["view"]["phase"] == "game_over"
+        p.close()
+        for date in (today, today + dt.timedelta(days=1)):
+            board = c.get(f"/api/daily/{date.isoformat()}")
+            assert board.json()["seed"] is None
+            no_seed(board.text, daily.daily_seed(secret, date), "the daily board")
+        full = {"game_id": game["game_id"], "seats": [{"link": game["link"]}],
+                "spectator_link": game["link"]}
+        for what, r in every_response(c, full):
+            assert r.status_code < 500, what
+            no_seed(r.text, seed, what)
+            if what.endswith(("/record", "/replay")):
+                assert r.status_code == 403 and "daily deal" in r.json()["error"], what
+        # the date alone does not give the seed: it is an HMAC under this server's secret
+        assert seed != daily.daily_seed(b"\0" * 32, today)
+        yesterday = today - dt.timedelta(days=1)
+        assert c.get(f"/api/daily/{yesterday.isoformat()}").json()["seed"] == str(
+            daily.daily_seed(secret, yesterday))
