@@ -95,7 +95,7 @@ def test_acceptance_200_random_games(capsys: pytest.CaptureFixture[str]) -> None
     A game that needs more than the safety cap of actions raises, failing this test.
     """
     code, out, _ = run(capsys, "simulate", "--profile", "partnership-13", "--games", "200",
-                       "--json")
+                       "--bots", "random", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["games"] == 200 and data["rounds"] == 800

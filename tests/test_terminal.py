@@ -103,10 +103,10 @@ def test_renderer_only_ever_receives_a_player_view(monkeypatch: pytest.MonkeyPat
     seen: list[object] = []
     real = terminal.render_view
 
-    def spy(view: object, names: list[str]) -> object:
+    def spy(view: object, names: list[str], sym: terminal.Symbols) -> object:
         seen.append(view)
         assert isinstance(view, PlayerView) and view.seat == 0
-        return real(view, names)  # type: ignore[arg-type]
+        return real(view, names, sym)  # type: ignore[arg-type]
 
     monkeypatch.setattr(terminal, "render_view", spy)
     holder: list[TerminalGame] = []
@@ -119,13 +119,17 @@ def test_renderer_only_ever_receives_a_player_view(monkeypatch: pytest.MonkeyPat
 def test_player_table_shows_every_seats_counts_and_openings() -> None:
     con, buf = console()
     game2 = TerminalGame(load_profile("partnership-13"), Layout(2, 2),
-                         ["easy", "you", "easy", "easy"], 2, read=scripted(["show", "quit"]),
+                         ["easy", "you", "easy", "easy"], 2, read=scripted(["show", "quit", "y"]),
                          console=con)
     assert game2.run() == 1
     text = buf.getvalue()
-    assert "Seat 1 (easy)" in text and "Hand  Foot" in text
-    assert "needs 50 points to open" in text or "opened" in text
-    assert "Side 1 (easy 1, easy 3)" in text and "Side 2 (you, easy 4)" in text
+    assert "Seat 1 (easy): 8 in Hand, Foot 13 · Seat 3 (easy): 13 in Hand, Foot 13" in text
+    assert "▶ you: 13 in Hand, Foot 13 · Seat 4 (easy): 13 in Hand, Foot 13" in text
+    assert "Seat 1 (easy) takes 1 card from the pile: meld J J J 2" in text
+    assert "J♣ J♦ J♦ J♥ 2♥ (5/7)" in text  # naturals, then wilds
+    assert "not opened (needs 50)" in text
+    assert "Side 1: Seat 1 (easy), Seat 3 (easy)" in text
+    assert "Side 2: you, Seat 4 (easy)" in text
     assert "You left the game." in text
 
 
@@ -151,7 +155,7 @@ def test_hint_does_not_change_the_game() -> None:
     # advance to the person's play phase, then ask for hints
     while not (game.state.to_act == game.human and game.state.phase == Phase.PLAY):
         if game.state.to_act == game.human:
-            game.recorder.apply(mv.Draw())
+            game.state.apply(mv.Draw())
         else:
             game._bot_step(game.state.to_act)
     before = game.view()
@@ -179,7 +183,7 @@ def test_meld_then_undo_restores_the_hand() -> None:
         holder.append(game)
         while game.state.to_act != game.human:
             game._bot_step(game.state.to_act)
-        game.recorder.apply(mv.Draw())
+        game.state.apply(mv.Draw())
         meld = _find_meld(game.view(), game.state)
         if meld is None:
             continue
@@ -267,7 +271,7 @@ def test_bad_seats_exit_2(seats: str, message: str, capsys: pytest.CaptureFixtur
 
 
 def test_bad_layout_and_profile_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--profile", "biegames", "--layout", "5x5"]) == 2
+    assert main(["play", "--profile", "biegames", "--layout", "3x1"]) == 2
     assert "biegames is played as" in capsys.readouterr().err
     assert main(["play", "--profile", "no-such-profile"]) == 2
     assert capsys.readouterr().err.startswith("handfoot: error:")
@@ -295,7 +299,7 @@ def test_a_bot_partner_asks_you_and_your_answer_decides() -> None:
             rounds_when_asked.append(len(holder[0].state.results))
             return "no" if len(asked) == 1 else "yes"
         hint = holder[0].hint()
-        assert hint.endswith("(hard bot)"), hint
+        assert hint.endswith("; hard bot)"), hint
         return hint.split("   (")[0]
 
     con, buf = console()
@@ -311,4 +315,5 @@ def test_a_bot_partner_asks_you_and_your_answer_decides() -> None:
     assert "Your turn" in out[no_at:yes_at]  # the partner kept playing; you played again
     (result,) = game.state.results
     assert result.reason == "went out" and result.went_out == 2
-    assert "Round 1: went out (Seat 3 (hard))" in out[yes_at:]
+    assert "You answer yes; Seat 3 (hard) goes out, melding " in out
+    assert "Round 1: went out (hard 3)" in out[yes_at:]

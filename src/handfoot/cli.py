@@ -8,9 +8,12 @@ print ``handfoot: error: <message>`` and give exit code 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import re
 import sys
+import textwrap
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -98,19 +101,26 @@ def add_play_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "simulate", help="play many games between bots and print statistics",
         description="Play complete games between bots and print statistics. The same seed "
                     "gives the same games and the same output.")
-    _add_table_options(sim, bots_default="random")
+    _add_table_options(sim, bots_default="hard")
     sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     sim.add_argument("--json", action="store_true", help="print the statistics as JSON")
     sim.add_argument("--records", metavar="DIR",
-                     help="write every game's record to DIR as game-NNNN.json")
+                     help="write every game's record to DIR as game-NNNN.json (DIR is created "
+                          "if missing; a folder holding an earlier run's records is refused "
+                          "unless --force)")
+    sim.add_argument("--force", action="store_true",
+                     help="with --records: replace the records of an earlier run in DIR")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=cmd_simulate)
 
     demo = commands.add_parser(
         "demo", help="watch one game between bots, round by round",
         description="Play one seeded game between bots and print how each round ended and "
                     "each side's score breakdown.")
-    _add_table_options(demo, bots_default="easy")
+    _add_table_options(demo, bots_default="hard")
     demo.add_argument("--record", metavar="FILE", help="also write the game's record to FILE")
+    demo.add_argument("--force", action="store_true",
+                      help="with --record: overwrite FILE if it exists")
     demo.set_defaults(func=cmd_demo)
 
     rep = commands.add_parser(
@@ -196,15 +206,32 @@ def cmd_rules_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def for_people(text: str) -> str:
+    """Text without the specification's internal citations (``(A-25)``, ``seed 003:``),
+    which mean nothing to a player.
+
+    >>> for_people("seed 001, Team Play: 2 to 4 teams (A-22, A-54).")
+    'Team Play: 2 to 4 teams.'
+    """
+    text = re.sub(r"\s*\((?:[A-Z]{1,2}-\d+(?:,\s*)?)+\)", "", text)
+    return re.sub(r"^seed \d+(?:,\s*|:\s*)", "", text)
+
+
 def cmd_rules_options(args: argparse.Namespace) -> int:
     """Print every optional rule with what it sets, or all of them as JSON."""
     if args.json:
         print(json.dumps([rulebook.option_json(o) for o in OPTIONS.values()], indent=2,
                          ensure_ascii=False))
         return 0
+    shown: set[str] = set()
     for option in OPTIONS.values():
-        print(f"{option.id}  {option.key}: {option.title}")
-        print(f"    {option.description}")
+        if option.id in shown:  # a part of an option that can be switched on by itself
+            print(f"{option.key}: {option.title} (part of {option.id}, on its own)")
+        else:
+            print(f"{option.id}  {option.key}: {option.title}")
+        shown.add(option.id)
+        print(textwrap.fill(for_people(option.description), width=96,
+                            initial_indent="    ", subsequent_indent="    "))
         print(f"    sets: {rulebook.option_sets_text(option)}")
         groups = ", ".join(option.groups)
         print(f"    exclusive group: {groups}" if groups else "    exclusive group: none")
@@ -212,7 +239,6 @@ def cmd_rules_options(args: argparse.Namespace) -> int:
         if option.tabletop:
             print("    tabletop: yes (the software never applies what it scores; for a "
                   "score keeper at a real table)")
-        print(f"    source: {option.source}")
         print()
     print("Switch an option on in a house-rule file's [options] table, e.g.")
     print('    extends = "remastered-teams"')
@@ -231,7 +257,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
         return 0
     print(f"{profile.title} ({profile.name})")
     if profile.source:
-        print(f"Source: {profile.source}")
+        print(f"In short: {for_people(profile.source)}")
     if profile.extends:
         changed = ", ".join(f"{key} = {json.dumps(value, ensure_ascii=False)}"
                             for key, value in profile.overrides) or "no changes"
@@ -308,23 +334,103 @@ class UsageError(ValueError):
     """A command-line option that makes no sense."""
 
 
+def check_record_file(path: str, option: str = "--record", *, force: bool = False) -> Path:
+    """Check, before a game starts, that a record can be written to ``path``: not a folder,
+    in a folder that exists and may be written, and not an existing file unless ``force``.
+    Raises :class:`UsageError` saying what is wrong."""
+    file = Path(path)
+    where = f"{option} {path}"
+    if file.is_dir():
+        raise UsageError(f"{where}: that is a folder; give a file name, like "
+                         f"{file / 'game.json'}")
+    folder = file.parent
+    if not folder.exists():
+        raise UsageError(f"{where}: the folder {folder} does not exist; create it first or "
+                         "choose another place")
+    if not folder.is_dir():
+        raise UsageError(f"{where}: {folder} is a file, not a folder")
+    if file.exists() and not force:
+        raise UsageError(f"{where}: the file already exists; add --force to overwrite it, "
+                         "or choose another name")
+    if not os.access(folder, os.W_OK) or (file.exists() and not os.access(file, os.W_OK)):
+        raise UsageError(f"{where}: you may not write there")
+    return file
+
+
+def check_records_folder(path: str, *, force: bool = False) -> Path:
+    """Check ``--records DIR`` before a run: a folder (made if missing) that does not hold
+    an earlier run's records, unless ``force``, which removes them first (so a folder never
+    mixes two runs). Raises :class:`UsageError` saying what is wrong."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--records {path}: that is a file, not a folder; give a folder for "
+                         "the records (it is made if missing)")
+    earlier = sorted(folder.glob("game-*.json")) if folder.is_dir() else []
+    if earlier and not force:
+        raise UsageError(f"--records {path}: the folder holds {len(earlier)} game record"
+                         f"{'s' if len(earlier) != 1 else ''} of an earlier run; choose a new "
+                         "folder, or add --force to replace them")
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise UsageError(f"--records {path}: you may not write there")
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in earlier:
+        old.unlink()
+    return folder
+
+
+def _progress(label: str, quiet: bool) -> Any:
+    """A Rich progress bar on standard error (games done, games/s, time left), or None when
+    ``quiet`` or standard error is not a terminal (the output stays plain)."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    class _Rate(TextColumn):
+        def render(self, task: Any) -> Any:  # games per second
+            from rich.text import Text
+
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:.1f} games/s")
+
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                    TaskProgressColumn(), _Rate(""), TimeElapsedColumn(),
+                    TextColumn("left"), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` games and print statistics (or JSON); optionally write records."""
     profile, layout, bots = _table(args)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    records = Path(args.records) if args.records else None
-    if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+    records = (check_records_folder(args.records, force=args.force) if args.records
+               else None)
+    bar = _progress("games", args.quiet)
+    task = bar.add_task("games", total=args.games) if bar is not None else None
 
     def on_game(index: int, state: GameState, summary: GameSummary,
                 record: GameRecord | None) -> None:
         if records is not None and record is not None:
             path = records / f"game-{index + 1:04d}.json"
             path.write_text(to_json(record), encoding="utf-8")
+        if bar is not None and task is not None:
+            bar.update(task, completed=index + 1)
 
-    stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
-                     record=records is not None, on_game=on_game)
+    with bar if bar is not None else contextlib.nullcontext():
+        stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
+                         record=records is not None, on_game=on_game)
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2))
     else:
@@ -337,6 +443,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """Play one game between bots and print each round's ending and breakdown."""
     profile, layout, bots = _table(args)
+    if args.record:
+        check_record_file(args.record, force=args.force)
 
     names = bots if len(bots) > 1 else bots * layout.players
     players = [make_bot(name, derive_seed(args.seed, "demo-bot", seat))
@@ -427,23 +535,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if layout.sides != 2:
         raise UsageError(f"tournaments are played with two sides, not {layout}")
 
-    if args.quiet or not sys.stderr.isatty():
+    bar = _progress("games", args.quiet)
+    if bar is None:
         result = run_tournament(profile, bots, args.games, args.seed, layout=layout,
                                 workers=args.workers)
     else:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
+        with bar:
             task = bar.add_task("games", total=None)
 
             def progress(done: int, total: int) -> None:
@@ -466,8 +563,9 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         "play", help="play a game against bots in the terminal",
         description="Play a full game against bots in the terminal: you see only your own "
                     "seat's cards and type moves such as draw, meld K K K | 9 9 2, "
-                    "discard 5 (type help during the game; see docs/terminal.md). "
-                    "Exit 0 when the game is played out, 1 when you quit.")
+                    "discard 5 (type help during the game; see docs/terminal.md). A game "
+                    "you leave (quit, Ctrl-C) is saved; --resume FILE continues it. "
+                    "Exit 0 when the game is played out, 1 when you leave it.")
     _add_rule_options(play)
     play.add_argument("--seats", metavar="SEAT,SEAT,...",
                       help=f"one name per seat: {HUMAN!r} once for you, bots from "
@@ -475,7 +573,17 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
                            "bots elsewhere)")
     play.add_argument("--seed", type=int, default=None,
                       help="the seed (default: a random one, printed at the start)")
-    play.add_argument("--record", metavar="FILE", help="write the game's record to FILE")
+    play.add_argument("--record", metavar="FILE",
+                      help="write the game's record to FILE (also where a game you leave is "
+                           "saved; default handfoot-game-SEED.json)")
+    play.add_argument("--force", action="store_true",
+                      help="with --record: overwrite FILE if it exists")
+    play.add_argument("--resume", metavar="FILE",
+                      help="continue a game you left (its saved record); the rules, seats "
+                           "and seed come from the file")
+    play.add_argument("--pass-and-play", action="store_true",
+                      help=f"several people at one keyboard: {HUMAN!r} in several --seats; "
+                           "each hand is hidden until its player presses Enter")
     play.set_defaults(func=cmd_play)
 
 
@@ -485,21 +593,63 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from handfoot.terminal import SeatError, TerminalGame, parse_seats
+    from handfoot.record import from_json
+    from handfoot.terminal import SeatError, TerminalGame, parse_seats, resume_state
 
-    profile, layout = _profile_and_layout(args)
-    try:
-        seats = parse_seats(args.seats, layout.players)
-    except SeatError as exc:
-        raise UsageError(str(exc)) from None
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    state: GameState | None = None
+    if args.resume:
+        given = [name for name, value in (("--profile", args.profile != DEFAULT_PROFILE),
+                                          ("--set", args.set), ("--layout", args.layout),
+                                          ("--seats", args.seats),
+                                          ("--seed", args.seed is not None),
+                                          ("--pass-and-play", args.pass_and_play)) if value]
+        if given:
+            raise UsageError(f"--resume takes the rules, seats and seed from the saved game: "
+                             f"leave out {', '.join(given)}")
+        record = from_json(Path(args.resume).read_text(encoding="utf-8"))
+        state = resume_state(record)
+        profile, layout = state.profile, state.layout
+        seats = _saved_seats(record.metadata.get("seats"), [s.name for s in record.seats])
+        seed = state.seed if state.seed is not None else 0
+        save = Path(args.record) if args.record else Path(args.resume)
+        if args.record and Path(args.record) != Path(args.resume):
+            check_record_file(args.record, force=args.force)
+    else:
+        profile, layout = _profile_and_layout(args)
+        try:
+            seats = parse_seats(args.seats, layout.players,
+                                people=0 if args.pass_and_play else 1)
+        except SeatError as exc:
+            raise UsageError(str(exc)) from None
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        if args.record:
+            save = check_record_file(args.record, force=args.force)
+        else:
+            save = Path(f"handfoot-game-{seed}.json")
     console = Console(highlight=False)
-    game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console)
+    game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console,
+                        state=state, save_to=save, pause=sys.stdin.isatty())
     code = game.run()
-    if args.record:
-        game.write_record(args.record)
-        console.print(f"record written to {args.record}", markup=False, soft_wrap=True)
+    if code == 0 and (args.record or args.resume):
+        game.write_record(save)
+        console.print(f"record written to {save}", markup=False, soft_wrap=True)
     return code
+
+
+def _saved_seats(saved: object, names: list[str]) -> list[str]:
+    """The seats of a saved game: its metadata's list, or read from the seat names
+    (``you``, ``hard 2``)."""
+    from handfoot.terminal import HUMAN
+
+    if isinstance(saved, list) and all(isinstance(x, str) for x in saved):
+        seats = [str(x) for x in saved]
+    else:
+        seats = [HUMAN if n == HUMAN else n.rsplit(" ", 1)[0] for n in names]
+    unknown = [s for s in seats if s != HUMAN and s not in BOTS]
+    if unknown or HUMAN not in seats or len(seats) != len(names):
+        raise UsageError("the saved game does not say who sat where (not a game saved by "
+                         "handfoot play)")
+    return seats
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -321,7 +321,7 @@ class TournamentResult:
             "",
         ]
         header = ("BOT", "GAMES", "WINS", "WIN RATE (95% CI)", "SCORE DIFF/GAME (95% CI)",
-                  "MOVES/GAME", "PICKUP RATE", "US/DECISION")
+                  "MOVES/GAME", "PICKUP RATE", "TIME/DECISION")
         rows = [header]
         for name, s in self.bot_stats.items():
             lo, hi = s.win_ci()
@@ -332,7 +332,7 @@ class TournamentResult:
                 f"{s.diff_sum / max(s.games, 1):+.1f} ({dlo:+.1f} to {dhi:+.1f})",
                 f"{s.moves / max(s.games, 1):.1f}",
                 f"{s.pickup_rate:.1%} ({s.pickups}/{s.draws + s.pickups})",
-                f"{s.think_ns / max(s.decisions, 1) / 1000:.1f}",
+                f"{s.think_ns / max(s.decisions, 1) / 1000:.1f} µs",
             ))
         widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
         for r in rows:
