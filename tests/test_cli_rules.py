@@ -329,6 +329,7 @@ VARIANTS: dict[str, tuple[dict[str, Any], Any]] = {
     "announce_foot": ({}, True),
     "draw_count": ({}, 3),
     "partial_last_draw": ({}, True),
+    "stalled_turns_each": ({}, 3),
     "min_meld_size": ({}, 4),
     "book_size": ({"book_max": "none"}, 8),
     "book_max": ({}, "none"),
@@ -347,7 +348,7 @@ VARIANTS: dict[str, tuple[dict[str, Any], Any]] = {
     "pickup_count": ({}, "all"),
     "pickup_min_pile": ({}, 3),
     "pickup_needs_pair": ({}, False),
-    "pickup_melds_top": ({"pickup_needs_pair": False}, False),
+    "pickup_melds_top": ({"pickup_needs_pair": False, "stalled_turns_each": 3}, False),
     "pickup_black_three_blocks": ({}, False),
     "pickup_wild_top": ({}, "allowed"),
     "pickup_existing_meld": ({}, "merge"),
@@ -675,8 +676,12 @@ def test_profile_sentences_cover_every_builtin() -> None:
      "Being unable to go out after asking for and receiving permission costs 100 points."),
     ({"bad_pickup_penalty": 50},
      "Taking the pile without being able to meld its top card costs 50 points."),
-    ({"pickup_count": "all", "pickup_needs_pair": False, "pickup_melds_top": False},
+    ({"pickup_count": "all", "pickup_needs_pair": False, "pickup_melds_top": False,
+      "stalled_turns_each": 3},
      "No pair is needed: the top card then joins the hand with the rest of the cards taken."),
+    ({"stalled_turns_each": 2},
+     "The round also ends, with no going-out bonus, once every player in turn has had 2 "
+     "turns in a row in which nobody drew from the stock or laid a card on the table."),
 ])
 def test_rulebook_sentences(changes: dict[str, Any], sentence: str) -> None:
     p = apply_overrides(load_profile("partnership-13"), changes, origin="test")

@@ -26,7 +26,7 @@ from handfoot.sim import SimulationStats, derive_seed, play_game, simulate
 NAMES = builtin_profile_names()
 PROFILES: dict[str, Profile] = {name: load_profile(name) for name in NAMES}
 CONFIGS = [(name, layout) for name in NAMES for layout in PROFILES[name].layouts]
-ROUND_END_REASONS = {"went out", "stock exhausted", "red 3 not replaced"}
+ROUND_END_REASONS = {"went out", "stock exhausted", "red 3 not replaced", "stalled"}
 SIX = {"partnership-13", "biegames", "remastered-singles", "remastered-teams",
        "hand-knee-foot", "bicycle"}
 

@@ -70,7 +70,7 @@ DEFAULTS = [(name, PROFILES[name].layout) for name in NAMES]
 POLICIES = ("uniform", "easy")
 EPSILON = 0.1
 """Share of the easy policy's actions chosen uniformly instead."""
-ROUND_END_REASONS = {"went out", "stock exhausted", "red 3 not replaced"}
+ROUND_END_REASONS = {"went out", "stock exhausted", "red 3 not replaced", "stalled"}
 
 SEEDS = st.integers(0, 2**32 - 1)
 # No shrinking: a smaller seed is not a simpler game, and each try is a whole game.

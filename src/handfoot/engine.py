@@ -130,6 +130,9 @@ class RoundEnd(StrEnum):
     RED_THREE_NOT_REPLACED = "red 3 not replaced"
     """A red 3 was laid and the stock had no card to replace it."""
 
+    STALLED = "stalled"
+    """``stalled_turns_each`` turns of every player in a row drew no card from the stock
+    and laid none on the table."""
 
 class Phase(IntEnum):
     """What the player to act must do."""
@@ -466,6 +469,9 @@ class Position:
 def _derived_seed(seed: int, label: str) -> int:
     digest = hashlib.sha256(f"handfoot:{seed}:{label}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+    stalled_turns: int = 0
+    """Turns in a row, this one included, in which no card has been drawn from the stock
+    or laid on the table for good (``stalled_turns_each``)."""
 
 
 def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -> Deal:
@@ -725,6 +731,7 @@ class GameState:
     phase: Phase
     seat: int
     actor: int
+        "stalled_turns",
     held_faces: list[list[int]]
     held: list[list[int]]
     held_n: list[int]
@@ -765,6 +772,10 @@ class GameState:
             raise ValueError(f"a game of {profile.rounds} rounds needs a seed or a deal for "
                              f"every round (got {len(deals)} deals)")
         for number, deal in enumerate(deals, 1):
+    stalled_turns: int
+    """Turns in a row, this one included, in which no card has been drawn from the stock
+    or laid on the table for good; the round ends when it reaches ``stalled_turns_each``
+    × players at a turn's end."""
             try:
                 check_deal(profile, layout, deal, number)
             except DealError as exc:
@@ -837,6 +848,7 @@ class GameState:
             melds=tuple(map(tuple, self.melds)), red_threes=tuple(map(tuple, self.red_threes)),
             opened=tuple(self.opened), foot_picked=tuple(self.foot_picked),
             foot_played=tuple(self.foot_played), foot_turn_done=tuple(self.foot_turn_done),
+        self.stalled_turns = 0
             totals=tuple(self.totals), permission=tuple(self.permission),
             refused=self._refused, pending=self.pending,
             pending_answerers=tuple(self.pending_answerers), picked_pile=self.picked_pile,
@@ -862,6 +874,7 @@ class GameState:
         for name in ("melds", "red_threes", "opened", "totals"):
             if len(getattr(pos, name)) != sides:
                 raise ValueError(f"the position's {name} are for {len(getattr(pos, name))} "
+            stalled_turns=self.stalled_turns,
                                  f"sides; a {layout} game has {sides}")
         if not (0 <= pos.turn < n and 0 <= pos.to_act < n):
             raise ValueError(f"seats are numbered 0 to {n - 1}")
@@ -924,6 +937,7 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (the profile and immutable parts are shared)."""
+        self.stalled_turns = pos.stalled_turns
         c = GameState.__new__(GameState)
         c.profile = self.profile
         c.layout = self.layout
@@ -981,6 +995,7 @@ class GameState:
         """The opening minimum of the side whose turn it is."""
         return self.opening_minimum_of(self.side_of[self.seat])
 
+        c.stalled_turns = self.stalled_turns
     def opening_minimum_of(self, side: Side) -> int:
         """A side's opening minimum this round (by round, or by its score); 0 in a round
         whose opening needs a clean book instead (A-25)."""
@@ -1280,6 +1295,7 @@ class GameState:
         if self._facts is not None:
             self._facts.append(("took", top, rest))
         if self.profile.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED:
+        self.stalled_turns = 0
             for face in rest:  # every picked card may be melded at once
                 self._add(seat, face)
             self._commit(seat, plan, top)
@@ -1313,6 +1329,7 @@ class GameState:
             return (f"the pile must hold at least {p.pickup_min_pile} cards to be taken; "
                     f"it holds {len(self.pile)}")
         top_kind = FACE_KIND[self.pile[-1]]
+            self.stalled_turns = 0  # the top card went onto the table
         if top_kind == BLACK_THREE and p.pickup_black_three_blocks:
             return "a black 3 on top of the pile blocks it"
         if cards.is_wild(top_kind) and p.pickup_wild_top == PickupWildTop.FORBIDDEN:
@@ -1728,7 +1745,7 @@ class GameState:
         for face in self.knees[seat]:
             self._add(seat, face)
         self.knees[seat] = []
-        self.undo_stack = []
+        self._keep_melds()
         self._lay_red_threes(seat)
 
     def _verify_knee(self) -> None:
@@ -1749,7 +1766,7 @@ class GameState:
             self._add(seat, face)
         self.feet[seat] = []
         self.foot_picked[seat] = True
-        self.undo_stack = []
+        self._keep_melds()
         self._lay_red_threes(seat)
 
     def _lay_red_threes(self, seat: int) -> bool:
@@ -1784,6 +1801,7 @@ class GameState:
     def _verify_discard(self, kind: int) -> _Plan | None:
         """Check a discard; returns the go-out plan when discarding the last card goes out."""
         self._require(Phase.PLAY, "discard")
+            self.stalled_turns = 0
         seat = self.seat
         p = self.profile
         if not 0 <= kind < RED_THREE:
@@ -1888,13 +1906,26 @@ class GameState:
                 "there is nothing to undo: only melds made since your last draw, pickup or "
                 "Foot can be taken back")
 
+        self._keep_melds()
+        limit = self.profile.stalled_turns_each
+        if limit is not None and self.stalled_turns >= limit * self.players:
+            self._end_round(RoundEnd.STALLED, None)
+            return
     def _undo(self) -> None:
         seat, side = self.seat, self.side_of[self.seat]
+    def _keep_melds(self) -> None:
+        """The melds of this turn can no longer be taken back (a turn's end, a Foot or a
+        Knee): cards laid by them are on the table for good, so the turn is not stalled."""
+        if self.undo_stack:
+            self.stalled_turns = 0
+            self.undo_stack = []
+
         hf, hk, hn, melds, opened, played = self.undo_stack.pop()
         if self._facts is not None:
             now = self.held_faces[seat]
             self._facts.append(("returned", [f for f in range(NUM_FACES)
                                              for _ in range(hf[f] - now[f])]))
+        self.stalled_turns += 1  # until the turn draws or lays a card
         # copies: copies of this state share the stack's entries
         self.held_faces[seat] = hf[:]
         self.held[seat] = hk[:]

@@ -562,6 +562,10 @@ def _game(p: Profile) -> list[str]:
     else:
         out.append(f"If a player must draw from the stock and it holds fewer than "
                    f"{p.draw_count} cards, the round ends with no going-out bonus{pile}.")
+    if p.stalled_turns_each is not None:
+        out.append(f"The round also ends, with no going-out bonus, once every player in turn "
+                   f"has had {_n(p.stalled_turns_each, 'turn')} in a row in which nobody drew "
+                   "from the stock or laid a card on the table.")
     return out
 
 
@@ -920,6 +924,9 @@ _DIFF_RULES: tuple[_Rule, ...] = (
     _Rule(("partial_last_draw",), "A stock too short for a draw",
           _yes_no("lets the player take what is left", "ends the round",
                   "partial_last_draw")),
+    _Rule(("stalled_turns_each",), "Turns with no draw and no meld",
+          lambda p: f"ends the round after {_n(p.stalled_turns_each, 'turn')} of every "
+          "player in a row" if p.stalled_turns_each is not None else "never ends the round for it"),
     _Rule(("min_meld_size",), "Smallest meld",
           lambda p: f"needs {_n(p.min_meld_size, 'card')}"),
     _Rule(("book_size",), "Book size", lambda p: f"makes a book at {p.book_size} cards"),
@@ -1221,8 +1228,65 @@ def profiles_markdown() -> str:
             values = " | ".join(
                 f"`{toml_value(value_to_toml(info, getattr(p, name)))}`" for p in profiles)
             lines.append(f"| `{name}` | {_cell(meaning)} | {values} |")
+    lines += _every_round_ends_markdown(profiles)
     lines += _options_markdown()
     return "\n".join(lines) + "\n"
+
+
+def _every_round_ends_markdown(profiles: list[Profile]) -> list[str]:
+    """The resolution that makes every round finite (``stalled_turns_each``), with why."""
+    lines = [
+        "",
+        "## Every round ends",
+        "",
+        "A resolution in the style of RULES-MATRIX §3 (issue 13).",
+        "",
+        "- Problem: in `remastered-singles` a pickup takes the pile's top card into the hand "
+        "(A-08) and a player may hold no cards (001:84). Players who cannot go out yet may "
+        "take the top card and discard it again, turn after turn: nothing is drawn, nothing "
+        "is laid and the round never ends (hard bots did so in 16 of 53 two-player games). "
+        "The seeds give no rule for it: 001:14 expects the stock never to run out, and the "
+        "stock rules (A-13, A-36, A-46) need a draw. Forbidding the discard of the card just "
+        "taken is not enough: three cards can go round between two players.",
+        "- Resolution: `stalled_turns_each`. A turn is *stalled* unless its player drew from "
+        "the stock or laid cards on the table for good (a meld still on the table at the "
+        "turn's end, the top card melded with a pickup, a red 3); melds taken back with "
+        "Undo lay nothing. When a turn ends and the stalled turns in a row reach "
+        "`stalled_turns_each` × players, the round ends and is scored as when the stock "
+        "runs out: no going-out bonus, the cards left in the packets count against. Records "
+        "store the round's end as `\"stalled\"`.",
+        "- Why every round ends: every turn starts with a draw or a pickup. A draw takes at "
+        "least one card from the stock, and nothing puts cards back into it during a round "
+        "(no profile reshuffles the pile, E3; a rejected starter goes back only while "
+        "dealing). Cards on the table stay there for the round (Undo takes back only the "
+        "current turn's melds). Where every pickup melds the top card (`pickup_melds_top = "
+        "true`) each pickup lays a card, so with S cards in the stock after the deal and C in "
+        "the shoe a round has at most S + C + 1 turns (the last may find the stock too "
+        "short), and `\"none\"` is safe. Where the top "
+        "card joins the hand, loading refuses `\"none\"` (unless `pickup_allowed` is false); "
+        "with N = `stalled_turns_each` × players, fewer than N stalled turns come between "
+        "two turns that draw or lay and at most N follow the last, so a round has at most "
+        "(S + C + 1) × N turns. "
+        "`tests/test_liveness.py` plays every profile and seating under random, easy, "
+        "normal and hard bots and a pile-cycling adversary and checks this bound.",
+        "- Why 3: counted in turns of every player the limit means the same at every "
+        "seating: three times round the table with nobody drawing or laying. Bots in "
+        "ordinary play never reach it (they do not take a card they would have to throw "
+        "back); only a table that passes the pile's top card round does.",
+        "",
+        "| profile | `stalled_turns_each` | why |",
+        "|---|---|---|",
+    ]
+    for p in profiles:
+        if p.stalled_turns_each is not None:
+            why = "the top card of a pickup joins the hand"
+        elif not p.pickup_allowed:
+            why = "the pile is never taken: every turn draws"
+        else:
+            why = "every pickup melds the top card"
+        value = toml_value(value_to_toml(FIELDS["stalled_turns_each"], p.stalled_turns_each))
+        lines.append(f"| `{p.name}` | `{value}` | {why} |")
+    return lines
 
 
 def _options_markdown() -> list[str]:

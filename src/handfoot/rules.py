@@ -286,6 +286,13 @@ class Profile:
         "When the stock holds fewer cards than a draw, take what is left (true) or end the "
         "round (false).", "bool")
 
+    stalled_turns_each: int | None = _f(
+        None, "game", "Stalled turns",
+        "The round ends, with no going-out bonus, once every player in turn has had this "
+        "many turns in a row (stalled_turns_each × players turns) in which no card was drawn "
+        "from the stock and none was laid on the table (\"none\": no limit; allowed only "
+        "where every pickup melds the pile's top card or the pile is never taken).",
+        "opt_int", minimum=1, maximum=20)
     # [melds]
     min_meld_size: int = _f(3, "melds", "Smallest meld", "Fewest cards in a new meld.", "int",
                             minimum=2, maximum=7)
@@ -1035,6 +1042,14 @@ def _check_consistency(p: Profile, origin: str) -> None:
     # Every seating must leave a stock to draw from.
     for layout in p.layouts:
         players = layout.players
+    if p.stalled_turns_each is None and p.pickup_allowed and not p.pickup_melds_top:
+        # Every turn starts with a draw or a pickup. A draw shrinks the stock and a pickup
+        # that melds the top card grows the table, so turns are finite; a pickup into the
+        # hand does neither, and players could pass the pile's top card round for ever.
+        fail("stalled_turns_each",
+             "must be a number (not \"none\") where pickup_melds_top is false and "
+             "pickup_allowed is true: players could take and discard the same cards for "
+             "ever, so the round needs a limit on turns without a draw or a meld")
         shoe = p.decks(players) * (52 + p.jokers_per_deck)
         hand = max(p.hand_size_in(r) for r in range(1, p.rounds + 1))
         dealt = players * (hand + p.knee_size + p.foot_size) + p.starter_cards

@@ -135,7 +135,7 @@ function renderRoundEnd(frame, prev) {
   const name = (side) => sideLabel(s, side);
   const rows = r.scores.map((sc) => `<section class="breakdown-side"><h3>${esc(name(sc.side))}: ${number(sc.total)}</h3>
     <table class="data-table small"><tbody>${sc.lines.filter((l) => l.points || l.count).map((l) => `<tr><td>${esc(l.label)}</td><td class="num">${l.count ?? ""}</td><td class="num">${number(l.points)}</td></tr>`).join("")}</tbody></table></section>`).join("");
-  const REASONS = {"went out": "", "stock exhausted": "The stock ran out. ", "red 3 not replaced": "A red 3 could not be replaced from the stock. "};
+  const REASONS = {"went out": "", "stock exhausted": "The stock ran out. ", "red 3 not replaced": "A red 3 could not be replaced from the stock. ", "stalled": "Nobody drew from the stock or laid a card for too many turns in a row. "};
   const who = (r.went_out === null || r.went_out === undefined ? "" : `${seatName(r.went_out)} went out. `)
     + (REASONS[r.reason] ?? `The round ended: ${r.reason}. `);
   let winner = "";

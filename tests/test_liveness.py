@@ -1,0 +1,324 @@
+"""Every round of every profile ends, within a bound on its turns (issue 13).
+
+Why a round ends (docs/profiles.md, "Every round ends"): every turn starts with a draw or a
+pickup. A draw takes a card from the stock, which nothing refills during a round; a pickup
+that must meld the pile's top card lays a card on the table, which never leaves it during
+the round. Where the top card of a pickup joins the hand instead (``pickup_melds_top =
+false``), the profile must have ``stalled_turns_each``: the round ends once that many turns
+of every player in a row drew nothing and laid nothing.
+
+The bound checked here, for a round whose stock holds S cards after the deal, in a shoe of
+C cards, at a table of P players::
+
+    turns <= (S + C + 1) * N,   N = stalled_turns_each * P  (N = 1 where it is "none")
+
+(at most S + C turns draw or lay, fewer than N stalled turns come between two of them and
+at most N after the last). A turn is counted by its draw or pickup, the move that starts it.
+
+Games are one round each, at every profile and seating, under the random, easy, normal and
+hard bots and under :class:`PileCycler`, an adversary that takes the pile whenever it may,
+never melds otherwise and throws back a card it just took. ``HANDFOOT_PROPERTY_SCALE=20``
+multiplies the number of games (as in test_properties.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import Phase as HPhase
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from handfoot import cards
+from handfoot import moves as mv
+from handfoot.bots import Bot, EasyBot
+from handfoot.engine import GameState, Phase, RoundEnd
+from handfoot.record import GameRecorder, from_json, replay, to_json
+from handfoot.registry import make_bot
+from handfoot.rules import (
+    OPTIONS,
+    Layout,
+    Profile,
+    ProfileError,
+    builtin_profile_names,
+    load_profile,
+    profile_from_mapping,
+)
+from handfoot.sim import derive_seed, play_game
+
+NAMES = builtin_profile_names()
+PROFILES: dict[str, Profile] = {name: load_profile(name, overrides={"rounds": 1})
+                                for name in NAMES}
+CONFIGS = [(name, layout) for name in NAMES for layout in PROFILES[name].layouts]
+POLICIES = ("random", "easy", "normal", "hard", "cycler")
+SCALE = int(os.environ.get("HANDFOOT_PROPERTY_SCALE", "1"))
+SEEDS = st.integers(0, 2**32 - 1)
+PHASES = (HPhase.explicit, HPhase.reuse, HPhase.generate)  # a smaller seed is no simpler game
+MAX_TURN_ACTIONS = 2_000
+"""Actions within one turn: more means a policy (not the rules) is stuck."""
+
+
+def turn_bound(profile: Profile, layout: Layout, stock: int) -> int:
+    """The most turns a round may last: (S + C + 1) × N (see the module docstring)."""
+    shoe = profile.decks(layout.players) * (52 + profile.jokers_per_deck)
+    limit = profile.stalled_turns_each
+    n = 1 if limit is None else limit * layout.players
+    return (stock + shoe + 1) * n
+
+
+class PileCycler:
+    """The adversary: takes the pile whenever it may (at once where the top card joins the
+    hand, else with the melds an easy bot would make for it), melds nothing else, never
+    goes out, and discards a card it just took from the pile when it can."""
+
+    name = "cycler"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._planner = EasyBot(seed)
+        self._taken: Counter[int] = Counter()
+        self._hand_before: Counter[int] = Counter()
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        seat = state.to_act
+        hand = Counter(cards.FACE_KIND[f] for f in state.hand(seat))
+        if state.phase == Phase.ANSWER:
+            return mv.ANSWER_NO  # a partner going out would end the round
+        if state.phase == Phase.DRAW:
+            self._hand_before = hand
+            self._taken = Counter()
+            if mv.PICKUP in legal:
+                return mv.PICKUP
+            # the easy bot stages a pickup's melds when it can take the pile, else draws
+            return self._planner.choose(state.view(seat))
+        if not self._taken and state.picked_pile:
+            self._taken = hand - self._hand_before
+        if state.staged and mv.CLEAR in legal:
+            return mv.CLEAR
+        discards = [a for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        for kind in self._taken:
+            if mv.DISCARD + kind in discards:
+                return mv.DISCARD + kind
+        if discards:
+            return discards[self._rng.randrange(len(discards))]
+        if mv.KNOCK in legal:
+            return mv.KNOCK
+        return self._any(legal)
+
+    def _any(self, legal: list[int]) -> int:
+        """No discard: anything but staging (which a cycler never needs) if it can."""
+        plain = [a for a in legal if a < mv.STAGE_NATURAL or a == mv.KNEE]
+        plain = [a for a in plain if a not in (mv.CLEAR, mv.UNDO)] or legal
+        return plain[self._rng.randrange(len(plain))]
+
+
+def play_round(profile: Profile, layout: Layout, seed: int, policy: str,
+               ) -> tuple[GameState, int, int]:
+    """Play a one-round game; returns the state, the turns the round took and its bound."""
+    state = GameState.new(profile, layout=layout, seed=seed)
+    bound = turn_bound(profile, layout, len(state.deal.stock))
+    turns = actions = 0
+    players: list[Bot] | list[PileCycler]
+    if policy == "cycler":
+        cyclers = [PileCycler(derive_seed(seed, "cycler", s)) for s in range(layout.players)]
+        turn = (state.round_number, state.seat)
+        while not state.is_over:
+            move = state.apply_action(cyclers[state.to_act].choose(state))
+            actions += 1
+            if isinstance(move, mv.Draw | mv.Pickup):
+                turns += 1
+                assert turns <= bound, f"{turns} turns, more than the bound {bound}"
+            if (state.round_number, state.seat) != turn:
+                turn, actions = (state.round_number, state.seat), 0
+            assert actions <= MAX_TURN_ACTIONS, "the cycler is stuck within a turn"
+        return state, turns, bound
+    players = [make_bot(policy, derive_seed(seed, "bot", s)) for s in range(layout.players)]
+
+    def on_action(seat: int, move: mv.Move | None, think_ns: int) -> None:
+        nonlocal turns
+        if isinstance(move, mv.Draw | mv.Pickup):
+            turns += 1
+            assert turns <= bound, f"{turns} turns, more than the bound {bound}"
+
+    play_game(profile, seed, players, state=state, on_action=on_action)
+    return state, turns, bound
+
+
+def examples(n: int) -> settings:
+    return settings(max_examples=n * SCALE, deadline=None, phases=PHASES)
+
+
+# --- the load-time guarantee ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_profile_and_option_has_a_finite_turn(name: str) -> None:
+    """Each built-in profile, alone and with each optional rule, either melds the top card
+    of every pickup (or never allows one), or limits stalled turns."""
+    for option in ("", *OPTIONS):
+        try:
+            p = load_profile(name, overrides={option: True} if option else None)
+        except ProfileError:
+            continue  # an option that cannot apply to this profile is refused at load
+        assert (p.pickup_melds_top or not p.pickup_allowed
+                or p.stalled_turns_each is not None), f"{name} + {option or 'nothing'}"
+
+
+def test_a_pickup_into_the_hand_needs_a_stall_limit() -> None:
+    base = load_profile("remastered-singles")
+    with pytest.raises(ProfileError, match=r"stalled_turns_each.*pickup_melds_top"):
+        load_profile("remastered-singles", overrides={"stalled_turns_each": "none"})
+    with pytest.raises(ProfileError, match=r"stalled_turns_each.*pickup_melds_top"):
+        load_profile("biegames", overrides={"pickup_needs_pair": False,
+                                            "pickup_melds_top": False})
+    # no pickups at all, or a top card that must be melded: no limit is needed
+    assert load_profile("remastered-singles", overrides={
+        "stalled_turns_each": "none", "pickup_allowed": False}).stalled_turns_each is None
+    assert base.stalled_turns_each == 3
+    assert profile_from_mapping({"extends": "remastered-singles", "game": {
+        "stalled_turns_each": 5}}).stalled_turns_each == 5
+
+
+# --- the rule itself ------------------------------------------------------------------------
+
+
+def _cycling_state(limit: int | None = 3) -> GameState:
+    """A 2-player remastered-singles round where both hands are empty Feet: each player
+    can take the pile's one card and throw it back."""
+    profile = dataclasses.replace(PROFILES["remastered-singles"], stalled_turns_each=limit)
+    state = GameState.new(profile, layout=Layout(2, 1), seed=5)
+    pos = state.position()
+    king = next(f for f in range(cards.NUM_FACES) if cards.FACE_KIND[f] == cards.KING)
+    return GameState.from_position(dataclasses.replace(
+        pos, phase=Phase.DRAW, turn=0, to_act=0, hands=((), ()), feet=((), ()),
+        foot_picked=(True, True), pile=(king,), stalled_turns=1))
+
+
+def _cycle(state: GameState) -> None:
+    """One stalled turn: take the King, throw it back."""
+    state.apply(mv.Pickup(()))
+    state.apply(mv.Discard(cards.KING))
+
+
+def test_the_round_ends_after_the_limit_of_stalled_turns() -> None:
+    state = _cycling_state(limit=3)
+    for turn in range(1, 6):  # 3 turns each of 2 players: the 6th ends it
+        _cycle(state)
+        assert state.stalled_turns == turn + 1 and not state.results
+    _cycle(state)
+    (result,) = state.results
+    assert result.reason == RoundEnd.STALLED
+    assert str(result.reason) == "stalled"  # what records store
+    assert result.went_out is None
+    assert all(line.key != "going_out" or line.points == 0
+               for s in result.scores for line in s.lines)
+
+
+def test_no_limit_keeps_cycling() -> None:
+    state = _cycling_state(limit=None)
+    for _ in range(100):
+        _cycle(state)
+    assert not state.results and state.stalled_turns == 101
+
+
+def test_a_draw_or_a_kept_meld_resets_the_count_an_undone_meld_does_not() -> None:
+    state = _cycling_state(limit=3)
+    _cycle(state)
+    _cycle(state)
+    assert state.stalled_turns == 3
+    state.apply(mv.Draw())
+    assert state.stalled_turns == 0
+    state.apply(mv.Discard(next(k for k in range(cards.RED_THREE) if state.held[0][k])))
+    assert state.stalled_turns == 1  # the next player's turn has begun
+
+    # an undone meld lays nothing
+    state = _cycling_state(limit=3)
+    pos = state.position()
+    kings = [f for f in range(cards.NUM_FACES) if cards.FACE_KIND[f] == cards.KING]
+    state = GameState.from_position(dataclasses.replace(
+        pos, hands=((*kings[:3], kings[0]), ()), opened=(True, False)))
+    state.apply(mv.Pickup(()))
+    state.apply(mv.Meld((mv.MeldGroup(cards.KING, 3),)))
+    state.apply(mv.Undo())
+    state.apply(mv.Discard(cards.KING))
+    assert state.stalled_turns == 1 + 1  # turn 1 stalled, turn 2 begun
+    # a meld kept to the turn's end does
+    state = GameState.from_position(dataclasses.replace(
+        pos, hands=((*kings[:3], kings[0]), ()), opened=(True, False)))
+    state.apply(mv.Pickup(()))
+    state.apply(mv.Meld((mv.MeldGroup(cards.KING, 3),)))
+    state.apply(mv.Discard(cards.KING))
+    assert state.stalled_turns == 1
+
+
+def test_the_stall_count_survives_copies_and_positions() -> None:
+    state = _cycling_state(limit=3)
+    _cycle(state)
+    _cycle(state)
+    assert state.copy().stalled_turns == 3
+    assert GameState.from_position(state.position()).stalled_turns == 3
+    assert state.position().stalled_turns == 3
+
+
+def test_the_issue_game_ends() -> None:
+    """The game of issue 13 (4 hard bots, seed 375): it ends, and the same round played
+    by cyclers ends by the new rule."""
+    profile = PROFILES["remastered-singles"]
+    layout = Layout(4, 1)
+    bots = [make_bot("hard", derive_seed(375, "bot", s)) for s in range(4)]
+    state, summary = play_game(profile, 375, bots, layout=layout)
+    assert state.is_over and summary.moves < 1_000
+    state, turns, bound = play_round(profile, layout, 375, "cycler")
+    assert state.results[0].reason == RoundEnd.STALLED and turns <= bound
+
+
+def test_a_stalled_round_is_recorded_and_replays() -> None:
+    """The round's end is no move of its own: replaying the moves reaches it again."""
+    profile = load_profile("remastered-singles", overrides={"rounds": 2})
+    layout = Layout(3, 1)
+    recorder = GameRecorder(GameState.new(profile, layout=layout, seed=11))
+    cyclers = [PileCycler(s) for s in range(layout.players)]
+    while not recorder.state.is_over:
+        recorder.apply_action(cyclers[recorder.state.to_act].choose(recorder.state))
+    text = to_json(recorder.record())
+    assert '"reason": "stalled"' in text
+    result = replay(from_json(text))
+    assert result.error is None and not result.mismatches
+    assert [r.reason for r in result.results] == [RoundEnd.STALLED] * 2
+    assert result.results == tuple(recorder.state.results)
+
+
+# --- liveness under play ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(("name", "layout"),
+                         [pytest.param(n, x, id=f"{n}-{x}") for n, x in CONFIGS])
+@given(seed=SEEDS)
+@examples(2)
+def test_every_round_ends_within_the_turn_bound(name: str, layout: Layout, policy: str,
+                                                seed: int) -> None:
+    state, turns, bound = play_round(PROFILES[name], layout, seed, policy)
+    assert state.is_over and len(state.results) == 1
+    assert turns <= bound
+
+
+@given(seed=SEEDS, data=st.data())
+@examples(25)
+def test_options_keep_rounds_finite_under_the_cycler(seed: int, data: st.DataObject) -> None:
+    """Pickup options (a whole pile, top 5, a pile of 8, ...) on top of each profile."""
+    name = data.draw(st.sampled_from(NAMES), label="profile")
+    keys = sorted(k for k, o in OPTIONS.items() if not o.tabletop)
+    chosen = data.draw(st.sets(st.sampled_from(keys), max_size=3), label="options")
+    try:
+        profile = load_profile(name, overrides={"rounds": 1, **dict.fromkeys(chosen, True)})
+    except ProfileError:
+        return  # exclusive options, refused at load
+    layout = data.draw(st.sampled_from(profile.layouts), label="layout")
+    state, turns, bound = play_round(profile, layout, seed, "cycler")
+    assert state.is_over and turns <= bound
