@@ -142,7 +142,7 @@ class EasyBot:
             if top not in RANKS or counts[top] < 2:
                 return []
             groups = _greedy_groups(view, counts, top_kind=top)
-            if not groups:
+            if not groups or not _lays_top(view, groups, top):
                 return []
             return [*_stage_actions(groups), mv.PICKUP]
         groups = _greedy_groups(view, counts)
@@ -262,6 +262,25 @@ def _complete_and_start(view: PlayerView, counts: list[int], top: int) -> list[M
         return [MeldGroup(top, a, w1 - jokers, jokers),
                 MeldGroup(top, n - a, w2 - j2, j2, new=True)]
     return []
+
+
+def _lays_top(view: PlayerView, groups: list[MeldGroup], top: int) -> bool:
+    """Whether a pickup planned with ``groups`` lays the pile's top card this turn.
+
+    Where the top card must be melded with the pickup (``pickup_melds_top``) it always
+    does. Where it joins the hand, the melds come after the pickup and must leave the
+    cards a player keeps (one to discard; in the last packet ``min_cards_kept`` more): a
+    plan that would then have to keep the top card is no reason to take it, and taking it
+    only to throw it back is how rounds stall (nothing drawn, nothing laid).
+    """
+    p = view.profile
+    if p.pickup_melds_top:
+        return True
+    taken = view.discard_size if p.pickup_count is None else min(p.pickup_count,
+                                                                 view.discard_size)
+    keep = 1 + (p.min_cards_kept if view.in_foot[view.seat] else 0)
+    budget = len(view.hand) + taken - keep - 1  # group sizes leave out the top card
+    return any(g.target == top for g in _trim_to_keep(groups, budget))
 
 
 def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
@@ -569,10 +588,10 @@ class NormalBot(EasyBot):
                     plans.append([*_stage_actions(groups), mv.PICKUP])
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy)
-                if groups:
+                if groups and _lays_top(view, groups, top):
                     plans.append([*_stage_actions(groups), mv.PICKUP])
             groups = _greedy_groups(view, counts, top_kind=top)
-            if groups:
+            if groups and _lays_top(view, groups, top):
                 plans.append([*_stage_actions(groups), mv.PICKUP])
             return plans
         in_last = view.in_foot[view.seat]
