@@ -33,9 +33,10 @@ from hypothesis import Phase as HPhase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handfoot import cards
+from handfoot import cards, sim
 from handfoot import moves as mv
 from handfoot.bots import Bot, EasyBot
+from handfoot.cli import main
 from handfoot.engine import GameState, Phase, RoundEnd
 from handfoot.record import GameRecorder, from_json, replay, to_json
 from handfoot.registry import make_bot
@@ -322,3 +323,34 @@ def test_options_keep_rounds_finite_under_the_cycler(seed: int, data: st.DataObj
     layout = data.draw(st.sampled_from(profile.layouts), label="layout")
     state, turns, bound = play_round(profile, layout, seed, "cycler")
     assert state.is_over and turns <= bound
+
+
+# --- a game that does not end: a clear message --------------------------------------------
+
+
+def test_simulate_names_a_stuck_game_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game that reaches the safety cap (here a tiny one) stops ``handfoot simulate``
+    with exit code 1 and a message naming the game, its seed, the rules and where it was."""
+    monkeypatch.setattr(sim, "MAX_ACTIONS_PER_GAME", 40)
+    code = main(["simulate", "--profile", "remastered-singles", "--layout", "2x1",
+                 "--bots", "hard", "--games", "3", "--seed", "7", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert "Traceback" not in err
+    assert err.startswith("handfoot simulate: error: game 1 of 3 (remastered-singles 2x1, "
+                          "bots hard, hard, simulation seed 7) is stuck: the game with seed "
+                          f"{derive_seed(7, 'game', 0)} did not end after 40 actions: round 1, "
+                          "seat ")
+    assert "stock " in err and "cards in hand by seat: " in err
+    assert "without a draw or a meld; last moves: seat " in err
+    assert err.rstrip().endswith("please report this message)")
+
+
+def test_play_game_raises_the_cap_with_where_it_stuck(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sim, "MAX_ACTIONS_PER_GAME", 10)
+    bots = [make_bot("random", s) for s in range(2)]
+    with pytest.raises(sim.SafetyCapReached, match=r"seed 3 did not end after 10 actions: "
+                       r"round 1, seat \d to act") as info:
+        play_game(PROFILES["biegames"], 3, bots, layout=Layout(2, 1))
+    assert info.value.seed == 3 and info.value.actions == 11

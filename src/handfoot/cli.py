@@ -39,7 +39,7 @@ from handfoot.rules import (
     builtin_profile_names,
     load_profile,
 )
-from handfoot.sim import GameSummary, derive_seed, play_game, simulate
+from handfoot.sim import GameSummary, SafetyCapReached, derive_seed, play_game, simulate
 
 __all__ = [
     "build_parser",
@@ -428,9 +428,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if bar is not None and task is not None:
             bar.update(task, completed=index + 1)
 
-    with bar if bar is not None else contextlib.nullcontext():
-        stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
-                         record=records is not None, on_game=on_game)
+    try:
+        with bar if bar is not None else contextlib.nullcontext():
+            stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
+                             record=records is not None, on_game=on_game)
+    except SafetyCapReached as exc:  # a game that never ends is a bug: say where, no traceback
+        print(f"{PROG} simulate: error: {exc}\n(a game that does not end is a bug in handfoot; "
+              "please report this message)", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2))
     else:

@@ -21,7 +21,7 @@ from handfoot.registry import make_bot
 from handfoot.rules import Layout, Profile, Seat
 
 __all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulationStats",
-           "bot_turn", "hint", "play_game", "simulate"]
+           "bot_turn", "hint", "play_game", "simulate", "stuck_text"]
 
 MAX_ACTIONS_PER_GAME = 2_000_000
 """A game that needs more actions than this is stuck: a bug, never a result."""
@@ -35,7 +35,26 @@ wait about a second for each one)."""
 
 
 class SafetyCapReached(RuntimeError):
-    """A game did not end within :data:`MAX_ACTIONS_PER_GAME` actions."""
+    """A game did not end within :data:`MAX_ACTIONS_PER_GAME` actions: a bug, never a
+    result. The message says which game and where it stuck (:func:`stuck_text`)."""
+
+    def __init__(self, message: str, *, seed: int, actions: int) -> None:
+        super().__init__(message)
+        self.seed = seed
+        self.actions = actions
+
+
+def stuck_text(state: GameState, last: int = 6) -> str:
+    """Where a game that does not end stands: the round, who is to act, the stock, the
+    pile, every hand, the turns in a row with no draw and no meld, and the last moves."""
+    hands = ", ".join(str(n) for n in state.held_n)
+    recent = [e for e in state.history.entries() if e.round_number == state.round_number]
+    moves = "; ".join(f"seat {e.seat + 1} {mv.format_move(e.move)}" for e in recent[-last:])
+    return (f"round {state.round_number}, seat {state.to_act + 1} to act "
+            f"({state.phase.name.lower().replace('_', ' ')}); stock {len(state.stock)} cards, "
+            f"pile {len(state.pile)}; cards in hand by seat: {hands}; "
+            f"{state.stalled_turns} turn{'s' if state.stalled_turns != 1 else ''} in a row "
+            f"without a draw or a meld; last moves: {moves or 'none this round'}")
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -98,7 +117,8 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
             after(state)
         if actions > MAX_ACTIONS_PER_GAME:
             raise SafetyCapReached(
-                f"game with seed {seed} did not end after {MAX_ACTIONS_PER_GAME} actions")
+                f"the game with seed {seed} did not end after {MAX_ACTIONS_PER_GAME:,} "
+                f"actions: {stuck_text(state)}", seed=seed, actions=actions)
     summary = GameSummary(
         seed=seed,
         actions=actions,
@@ -285,6 +305,11 @@ def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None =
                                        recorder=recorder)
         except IllegalMoveError as exc:  # a bot chose an illegal action: an engine bug
             raise RuntimeError(f"game {i} (seed {game_seed}): {exc}") from exc
+        except SafetyCapReached as exc:
+            raise SafetyCapReached(
+                f"game {i + 1} of {games} ({profile.name} {layout}, bots "
+                f"{', '.join(names)}, simulation seed {seed}) is stuck: {exc}",
+                seed=exc.seed, actions=exc.actions) from None
         stats.add(summary)
         if on_game is not None:
             on_game(i, state, summary, recorder.record() if recorder is not None else None)
