@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -94,7 +95,7 @@ class Layout:
             layout = cls(int(a), int(b))
         except ValueError:
             raise ValueError(
-                f"{text!r} is not a layout: write SIDESxSEATS, like 2x2 or 3x1"
+                f"{_shown(text)} is not a layout: write SIDESxSEATS, like 2x2 or 3x1"
             ) from None
         if layout.sides < 2 or layout.seats_per_side < 1:
             raise ValueError(f"{text!r}: a game needs at least 2 sides of at least 1 player")
@@ -253,7 +254,7 @@ class Profile:
     opening_minimums: tuple[int, ...] = _f(
         (50, 90, 120, 150), "game", "Opening minimums",
         "Points a side's first melds of the round must reach, by round; later rounds use the "
-        "last value.", "ints")
+        "last value.", "ints", maximum=100_000)
     target_score: int | None = _f(
         None, "game", "Target score",
         "Play rounds until a side reaches this total (\"none\": play the set rounds); rounds "
@@ -262,7 +263,7 @@ class Profile:
         (), "game", "Opening minimum by score",
         "Pairs [score, minimum]: a side's opening minimum is that of the last pair whose score "
         "its total before the round reaches (a total below every pair uses the first); empty: "
-        "by round.", "pairs")
+        "by round.", "pairs", maximum=100_000)
     clean_book_opening_rounds: tuple[int, ...] = _f(
         (), "game", "Clean-book opening rounds",
         "Rounds in which a side's opening must include a clean book laid from the hand.",
@@ -285,7 +286,6 @@ class Profile:
         False, "game", "Partial last draw",
         "When the stock holds fewer cards than a draw, take what is left (true) or end the "
         "round (false).", "bool")
-
     stalled_turns_each: int | None = _f(
         None, "game", "Stalled turns",
         "The round ends, with no going-out bonus, once every player in turn has had this "
@@ -293,6 +293,7 @@ class Profile:
         "from the stock and none was laid on the table (\"none\": no limit; allowed only "
         "where every pickup melds the pile's top card or the pile is never taken).",
         "opt_int", minimum=1, maximum=20)
+
     # [melds]
     min_meld_size: int = _f(3, "melds", "Smallest meld", "Fewest cards in a new meld.", "int",
                             minimum=2, maximum=7)
@@ -709,20 +710,33 @@ def _read_source(name_or_path: str | Path) -> tuple[str, str]:
         res = resources.files("handfoot").joinpath("profiles").joinpath(f"{text_name}.toml")
         return res.read_text(encoding="utf-8"), f"{text_name}.toml"
     path = Path(text_name)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or _exists(path):
         try:
             return path.read_text(encoding="utf-8"), str(path)
-        except OSError as exc:
-            raise ProfileError(f"{path}: cannot read: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise ProfileError(
                 f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
+        except OSError as exc:
+            raise ProfileError(f"{_file_name(path)}: cannot read: {exc.strerror}") from None
+        except ValueError:  # a NUL in the name
+            raise ProfileError(f"{_file_name(path)}: cannot read: not a file name") from None
     known = builtin_profile_names()
-    close = difflib.get_close_matches(text_name, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
     raise ProfileError(
-        f"{text_name!r} is neither a built-in profile ({', '.join(known)}) nor a TOML file{hint}"
-    )
+        f"{_shown(text_name)} is neither a built-in profile ({', '.join(known)}) nor a TOML "
+        f"file{_suggest(text_name, known)}")
+
+
+def _file_name(path: Path) -> str:
+    text = str(path)
+    return text if len(text) <= 200 else text[:196] + " ..."
+
+
+def _exists(path: Path, *, file: bool = False) -> bool:
+    """Whether a path exists (is a file), False for a name the system cannot look up."""
+    try:
+        return path.is_file() if file else path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
@@ -781,9 +795,9 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
     if extends is not None:
         # A relative path is read from the folder of the file that names it.
         source = extends
-        if extends not in builtin_profile_names() and Path(origin).is_file():
+        if extends not in builtin_profile_names() and _exists(Path(origin), file=True):
             near = Path(origin).parent / extends
-            if near.suffix == ".toml" or near.exists():
+            if near.suffix == ".toml" or _exists(near):
                 source = str(near)
         chain = (*_chain, (_identity(origin), origin))
         seen = [identity for identity, _ in chain]
@@ -792,7 +806,7 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
             raise ProfileError(
                 f"{origin}: extends: profiles extend each other in a loop: "
                 + " extends ".join([*loop, source]))
-        if len(chain) >= MAX_EXTENDS:
+        if len(chain) > MAX_EXTENDS:
             raise ProfileError(
                 f"{origin}: extends: a chain of more than {MAX_EXTENDS} files extending each "
                 f"other is too long (it begins with {chain[0][1]})")
@@ -826,9 +840,12 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
 def _identity(source: str) -> str:
     """A profile source as one name: a built-in profile's name or a file's real path."""
     name = source.removesuffix(".toml")
-    if name in builtin_profile_names() and not Path(source).is_file():
+    if name in builtin_profile_names() and not _exists(Path(source), file=True):
         return name
-    return str(Path(source).resolve())
+    try:
+        return str(Path(source).resolve())
+    except (OSError, ValueError, RuntimeError):
+        return os.path.abspath(source)
 
 
 def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
@@ -961,6 +978,9 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
         for score, minimum in raw:
             if isinstance(score, bool) or not isinstance(score, int):
                 raise ProfileError(f"{where}: the score {_shown(score)} must be an integer")
+            if abs(score) > 10_000_000:
+                raise ProfileError(f"{where}: the score {_shown(score)} is out of range "
+                                   "(-10000000 to 10000000)")
             pairs.append((score, check_int(minimum, "each minimum ")))
         if [a for a, _ in pairs] != sorted({a for a, _ in pairs}):
             raise ProfileError(f"{where}: the scores must increase")
@@ -1027,6 +1047,14 @@ def _check_consistency(p: Profile, origin: str) -> None:
     if p.pickup_needs_pair and not p.pickup_melds_top:
         fail("pickup_needs_pair",
              "a pair must be melded with the top card, but pickup_melds_top is false")
+    if p.stalled_turns_each is None and p.pickup_allowed and not p.pickup_melds_top:
+        # Every turn starts with a draw or a pickup. A draw shrinks the stock and a pickup
+        # that melds the top card grows the table, so turns are finite; a pickup into the
+        # hand does neither, and players could pass the pile's top card round for ever.
+        fail("stalled_turns_each",
+             "must be a number (not \"none\") where pickup_melds_top is false and "
+             "pickup_allowed is true: players could take and discard the same cards for "
+             "ever, so the round needs a limit on turns without a draw or a meld")
     if p.pickup_wild_top == PickupWildTop.LIKE_PAIR and not p.all_wild_melds:
         fail("pickup_wild_top",
              "\"like_pair\" melds the wild top card into an all-wild meld, but all_wild_melds "
@@ -1042,14 +1070,6 @@ def _check_consistency(p: Profile, origin: str) -> None:
     # Every seating must leave a stock to draw from.
     for layout in p.layouts:
         players = layout.players
-    if p.stalled_turns_each is None and p.pickup_allowed and not p.pickup_melds_top:
-        # Every turn starts with a draw or a pickup. A draw shrinks the stock and a pickup
-        # that melds the top card grows the table, so turns are finite; a pickup into the
-        # hand does neither, and players could pass the pile's top card round for ever.
-        fail("stalled_turns_each",
-             "must be a number (not \"none\") where pickup_melds_top is false and "
-             "pickup_allowed is true: players could take and discard the same cards for "
-             "ever, so the round needs a limit on turns without a draw or a meld")
         shoe = p.decks(players) * (52 + p.jokers_per_deck)
         hand = max(p.hand_size_in(r) for r in range(1, p.rounds + 1))
         dealt = players * (hand + p.knee_size + p.foot_size) + p.starter_cards

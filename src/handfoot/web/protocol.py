@@ -65,10 +65,12 @@ def _cards(faces: Sequence[int]) -> list[str]:
 # --- views -----------------------------------------------------------------------------
 
 
-def view_json(view: PlayerView, side_names: Sequence[str] | None = None) -> dict[str, Any]:
+def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
+              public: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A seat's view as the ``VIEW`` JSON of the contract (its own hand, staged cards and
-    what it may do now)."""
-    data = public_view_json(view, side_names)
+    what it may do now). ``public``: :func:`public_view_json` of any seat's view of the
+    same moment, when the caller has it already (a broadcast builds it once)."""
+    data = public_view_json(view, side_names) if public is None else dict(public)
     data["seat"] = view.seat
     data["side"] = view.side
     data["opening_minimum"] = view.opening_minimum

@@ -53,7 +53,7 @@ from starlette.websockets import WebSocket
 from handfoot import moves as mv
 from handfoot.bots import Bot
 from handfoot.cards import FACE_KIND
-from handfoot.engine import Event, GameState, IllegalMoveError, PlayerView
+from handfoot.engine import Event, GameState, IllegalMoveError
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.record import GameRecorder, record_to_data
 from handfoot.registry import BOTS, make_bot
@@ -300,12 +300,10 @@ class Table:
         """Play a move already checked (and stored), noting its events and statistics."""
         state = self.state
         side = state.side_of[seat]
-        before = state.view(seat)
         results_before = len(state.results)
-        table_before = _table_points(before, side)
+        table_before = _table_points(state, side)
         books_before = state.book_counts(side)
         self.recorder.apply(move)
-        after = state.view(seat)
         self.seq += 1
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
@@ -321,7 +319,7 @@ class Table:
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
-            table_after = _table_points(after, side)
+            table_after = _table_points(state, side)
             books = state.book_counts(side)
             books_after = sum(books[k] for k in ("clean", "dirty", "wild"))
         stats.melded += max(0, table_after - table_before)
@@ -401,12 +399,19 @@ class Table:
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
                 "absent": self.absent}
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
+    def public_view(self) -> dict[str, Any]:
+        """The view anybody watching has (from a seat not acting: no legal moves listed)."""
+        state = self.state
+        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names)
+
+    def view_for(self, seat: int | None, public: dict[str, Any] | None = None,
+                 ) -> dict[str, Any]:
+        """A connection's view; ``public``: :meth:`public_view` now, if already built."""
         state = self.state
         if seat is None:
-            data = public_view_json(state.view(0), self.side_names)
+            data = dict(public) if public is not None else self.public_view()
         else:
-            data = view_json(state.view(seat), self.side_names)
+            data = view_json(state.view(seat), self.side_names, public=public)
         if state.is_over:
             data["stats"] = [s.json(i) for i, s in enumerate(self.stats)]
             data["winners"] = list(state.winners())
@@ -427,20 +432,32 @@ class Table:
         return [e for e in events if e.round_number == latest]
 
     def state_message(self, conn: Connection, *, hello: bool = False,
-                      since: int | None = None) -> dict[str, Any]:
+                      since: int | None = None, public: dict[str, Any] | None = None,
+                      recent: Sequence[Event] | None = None) -> dict[str, Any]:
+        """A connection's ``state``: its view and the events it has not been sent.
+        ``public`` and ``recent`` (the events from the oldest a connection lacks), when
+        given, are shared by every connection of a broadcast."""
+        start = min(conn.last_event, self.seq)
         if hello:
             events = self.hello_events(since)
+        elif recent is not None:
+            events = [e for e in recent if e.number >= start]
         else:
-            events = self.state.events(min(conn.last_event, self.seq))
+            events = self.state.events(start)
         conn.last_event = self.seq
-        return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat),
+        return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat, public),
                 "events": [event_json(e, conn.seat) for e in events],
                 "presence": self.presence(), "waiting": self.waiting()}
 
     def broadcast(self) -> None:
-        """Send every connection its own state."""
-        for conn in list(self.connections):
-            conn.send(self.state_message(conn))
+        """Send every connection its own state (the public part built once)."""
+        connections = list(self.connections)
+        if not connections:
+            return
+        public = self.public_view()
+        recent = self.state.events(min(min(c.last_event for c in connections), self.seq))
+        for conn in connections:
+            conn.send(self.state_message(conn, public=public, recent=recent))
 
     def broadcast_presence(self) -> None:
         message = {"type": "presence", "presence": self.presence()}
@@ -771,9 +788,10 @@ def _think_apart(bot: Bot, state: GameState, seat: int) -> tuple[mv.PlayerMove, 
     return bot_turn(bot, state, seat), bot
 
 
-def _table_points(view: PlayerView, side: int) -> int:
-    values = view.profile.kind_values
-    return sum(values[FACE_KIND[f]] for m in view.melds[side] for f in m.faces)
+def _table_points(state: GameState, side: int) -> int:
+    """The points of the cards on a side's table."""
+    values = state.profile.kind_values
+    return sum(values[FACE_KIND[f]] for m in state.melds[side] for f in m.faces)
 
 
 def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
