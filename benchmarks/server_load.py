@@ -1,0 +1,582 @@
+"""Load on the web game server: N tables of four bot clients over real WebSockets.
+
+Starts ``handfoot serve`` as a subprocess (SQLite in a temporary folder, or
+``--database-url``), creates ``--tables`` games with four person seats, and plays each seat
+from its own client on loopback: the client waits ``--think`` seconds on its turn, then
+sends the move a bot (``--bot``) chooses from the seat's view. A finished game is followed
+by a new one at the same table. After ``--seconds`` every client stops (a run never lasts
+longer than ``--seconds`` plus a few seconds to start and stop).
+
+    python benchmarks/server_load.py --tables 200 --seconds 60 [--think 1.0]
+    python benchmarks/server_load.py --tables 20 --seconds 20 --think 0      # saturation
+    python benchmarks/server_load.py --tables 50 --seconds 60 --server-bots expert
+
+It prints moves/s, the move round trip (a move sent until the mover's own connection
+receives the state that includes it: p50, p99, max), errors (error frames, dropped
+connections, time-outs), the server's RSS before and after the tables joined (VmRSS of
+/proc/PID/status) and per table, and the event-loop lag, measured from another process as
+the round trip of a ``ping`` over a spectator socket every 20 ms (what a client waits for
+the server's loop to answer anything: an upper bound of the loop's lag). Last it prints::
+
+    server_load: <N> tables, p99 <X> ms, <E> errors, <M> moves/s
+
+``--server-bots LEVEL`` makes the four seats server bots instead (one spectator client
+watches each table, so the bots play; ``--bot-delay`` is then 0): the figures are then
+moves/s and the loop lag, the round trip being the bots' own business.
+
+The clients know each game's seed (read from the database, as only a test or a benchmark
+may) so that they can follow the game in a shadow :class:`~handfoot.engine.GameState` and
+choose legal moves with a bot; a benchmark client is a driver, not a player.
+The module's classes are reused by ``tests/test_web_durability.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from handfoot.bots import Bot
+from handfoot.engine import GameState
+from handfoot.moves import format_move, parse_move
+from handfoot.registry import make_bot
+from handfoot.rules import Layout, load_profile
+from handfoot.sim import bot_turn, derive_seed
+from handfoot.web.store import Store
+
+PING_EVERY = 0.02
+"""Seconds between two pings of the lag probe."""
+
+SERVE = "import sys; from handfoot.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+# -- the server process ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``handfoot serve`` in a subprocess on loopback, which can be killed and restarted."""
+
+    def __init__(self, database_url: str, *, port: int | None = None, bot_delay: float = 0.0,
+                 extra: Sequence[str] = (), log: Path | None = None,
+                 profile: Path | None = None) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.bot_delay = bot_delay
+        self.extra = list(extra)
+        self.log = log
+        self.profile = profile
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        command = [sys.executable, "-c", SERVE] if self.profile is None else \
+            [sys.executable, "-m", "cProfile", "-o", str(self.profile), "-m", "handfoot.cli"]
+        self.process = subprocess.Popen(
+            [*command, "serve", "--port", str(self.port),
+             "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
+             *self.extra], stdout=out, stderr=out)
+        if self.log:
+            out.close()  # type: ignore[union-attr]
+        self.starts += 1
+
+    async def ready(self, timeout: float = 60.0) -> None:
+        """Wait until the server answers HTTP."""
+        deadline = time.monotonic() + timeout
+        while True:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}")
+            try:
+                await asyncio.to_thread(_get, f"{self.base}/api/profiles", 2.0)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.05)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait()
+        self.process = None
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def rss_kib(self) -> int:
+        """The server's resident memory (VmRSS), KiB."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the server has used so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _get(url: str, timeout: float) -> bytes:
+    with urllib.request.urlopen(url, timeout=timeout) as r:
+        return bytes(r.read())
+
+
+def _post(url: str, body: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        data: dict[str, Any] = json.loads(r.read())
+        return data
+
+
+async def create_game(server: Server, body: dict[str, Any]) -> dict[str, Any]:
+    return await asyncio.to_thread(_post, f"{server.base}/api/games", body)
+
+
+def token_of(link: str) -> str:
+    return link.split("#", 1)[1].split("=", 1)[1]
+
+
+# -- following a game -----------------------------------------------------------------------
+
+
+class Shadow:
+    """A game followed from the events its clients receive: the state after each move.
+
+    The clients of one game share it; a move whose notation no client was sent (a server
+    bot's go-out asked of its partner) is read from the database."""
+
+    def __init__(self, store: Store, game_id: str, state: GameState) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.state = state
+        self.seq = 0
+        self.notes: dict[int, str] = {}
+        self.changed = asyncio.Condition()
+
+    @classmethod
+    async def load(cls, store: Store, game_id: str) -> Shadow:
+        row = await store.game(game_id)
+        assert row is not None, game_id
+        profile = load_profile(row.profile, overrides=row.overrides)
+        return cls(store, game_id, GameState.new(profile, layout=Layout.parse(row.layout),
+                                                 seed=row.seed))
+
+    async def learn(self, events: Sequence[dict[str, Any]]) -> None:
+        unknown = False
+        for event in events:
+            n = int(event["n"])
+            if n <= self.seq or n in self.notes:
+                continue
+            if event["type"] == "answer":
+                self.notes[n] = "yes" if event["yes"] else "no"
+            elif "notation" in event:
+                self.notes[n] = str(event["notation"])
+            elif "notation" in event.get("private", {}):
+                self.notes[n] = str(event["private"]["notation"])
+            else:
+                unknown = True
+        if unknown:
+            for row in await self.store.moves(self.game_id):
+                self.notes.setdefault(row.seq, row.notation)
+        await self._advance()
+
+    async def note(self, n: int, notation: str) -> None:
+        """A move this driver sent, acknowledged as number ``n``."""
+        if n > self.seq:
+            self.notes.setdefault(n, notation)
+            await self._advance()
+
+    async def _advance(self) -> None:
+        moved = False
+        while self.seq + 1 in self.notes:
+            self.state.apply(parse_move(self.notes[self.seq + 1]))
+            self.seq += 1
+            moved = True
+        if moved:
+            async with self.changed:
+                self.changed.notify_all()
+
+    async def reach(self, seq: int, timeout: float = 30.0) -> None:
+        async with self.changed:
+            await asyncio.wait_for(self.changed.wait_for(lambda: self.seq >= seq), timeout)
+
+
+@dataclass
+class Stats:
+    """What the clients measured."""
+
+    round_trips: list[float] = field(default_factory=list)
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    reconnects: int = 0
+    lost: list[str] = field(default_factory=list)
+    """Acknowledged moves a server did not have after a restart (durability)."""
+
+    def error(self, text: str) -> None:
+        self.errors.append(text)
+
+
+class SeatClient:
+    """One seat (or a spectator: ``seat`` None) of a game on a WebSocket.
+
+    A seat plays: on its turn it waits ``think`` seconds and sends its bot's move. With
+    ``reconnect`` it comes back after the connection drops (a server restart) and checks
+    that every move acknowledged before is still there."""
+
+    def __init__(self, server: Server, shadow: Shadow, token: str, seat: int | None,
+                 bot: Bot | None, stats: Stats, *, think: float = 0.0,
+                 reconnect: bool = False) -> None:
+        self.server = server
+        self.shadow = shadow
+        self.token = token
+        self.seat = seat
+        self.bot = bot
+        self.stats = stats
+        self.think = think
+        self.reconnect = reconnect
+        self.acked: dict[int, str] = {}
+        """Every move known to have been acknowledged: its number and notation."""
+        self.over = False
+        self.stopped = False
+        self.ws: ClientConnection | None = None
+        self._pending: tuple[str, float, str] | None = None  # id, sent at, notation
+        self._ack_seq: int | None = None
+        self._acting: asyncio.Task[None] | None = None
+        self._continued: set[int] = set()
+        self._count = 0
+
+    async def run(self, until: float) -> None:
+        """Play until the game is over or the clock reaches ``until`` (monotonic)."""
+        while not self.over and not self.stopped and time.monotonic() < until:
+            try:
+                async with connect(f"ws://127.0.0.1:{self.server.port}/ws/"
+                                   f"{self.shadow.game_id}",
+                                   origin=f"http://127.0.0.1:{self.server.port}",  # type: ignore[arg-type]
+                                   open_timeout=30, ping_interval=None, proxy=None,
+                                   max_size=2**22) as ws:
+                    self.ws = ws
+                    await ws.send(json.dumps({"type": "hello", "token": self.token,
+                                              "seq": self.shadow.seq}))
+                    await self._read(ws, until)
+            except (ConnectionClosed, OSError, TimeoutError) as exc:
+                if not self.reconnect:
+                    if not self.stopped and time.monotonic() < until:
+                        self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {exc!r}")
+                    return
+                self.stats.reconnects += 1
+                await asyncio.sleep(0.1)
+            finally:
+                self.ws = None
+                self._pending = None
+                if self._acting is not None:
+                    self._acting.cancel()
+                    self._acting = None
+
+    async def _read(self, ws: ClientConnection, until: float) -> None:
+        first = True
+        while not self.over:
+            left = until - time.monotonic()
+            if left <= 0:
+                self.stopped = True
+                return
+            try:
+                raw = await asyncio.wait_for(ws.recv(), min(left, 60.0))
+            except TimeoutError:
+                if time.monotonic() < until:
+                    self.stats.error(f"{self.shadow.game_id} seat {self.seat}: no frame "
+                                     "for 60 s")
+                self.stopped = True
+                return
+            m = json.loads(raw)
+            kind = m["type"]
+            if kind == "state":
+                if first:
+                    first = False
+                    self._check_acked(m["seq"])
+                await self._on_state(m)
+            elif kind == "ack":
+                if self._pending is not None and m["id"] == self._pending[0]:
+                    self._ack_seq = int(m["seq"])
+                    self.acked[self._ack_seq] = self._pending[2]
+                    await self.shadow.note(self._ack_seq, self._pending[2])
+            elif kind == "error":
+                if m.get("code") == "stale":
+                    self._pending = None  # the table moved on (a bot stood in)
+                    continue
+                self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {m}")
+                self._pending = None
+
+    def _check_acked(self, seq: int) -> None:
+        known = max(self.acked, default=0)
+        if seq < known:
+            self.stats.lost.append(f"{self.shadow.game_id}: moves {seq + 1}..{known} were "
+                                   "acknowledged but are gone after a restart")
+
+    async def _on_state(self, m: dict[str, Any]) -> None:
+        await self.shadow.learn(m["events"])
+        seq = int(m["seq"])
+        for event in m["events"]:
+            n = int(event["n"])
+            if n in self.shadow.notes:
+                self.acked.setdefault(n, self.shadow.notes[n])
+        if self._pending is not None and self._ack_seq is not None and seq >= self._ack_seq:
+            self.stats.round_trips.append(time.perf_counter() - self._pending[1])
+            self.stats.moves += 1
+            self._pending = None
+            self._ack_seq = None
+        view = m["view"]
+        if view["phase"] == "game_over":
+            self.over = True
+            return
+        if self.seat is None:
+            return
+        waiting = m["waiting"]
+        if waiting is not None:
+            number = int(waiting["round"])
+            if self.seat in waiting["continue"] and number not in self._continued:
+                self._continued.add(number)
+                await self._send({"type": "continue", "round": number})
+            return
+        if view["to_act"] == self.seat and self._pending is None and (
+                self._acting is None or self._acting.done()):
+            self._acting = asyncio.create_task(self._act(seq))
+
+    async def _act(self, seq: int) -> None:
+        if self.think:
+            await asyncio.sleep(self.think)
+        await self.shadow.reach(seq)
+        state = self.shadow.state
+        if self.shadow.seq != seq or state.is_over or state.to_act != self.seat:
+            return
+        assert self.bot is not None and self.seat is not None
+        notation = format_move(bot_turn(self.bot, state, self.seat))
+        self._count += 1
+        rid = f"{self.seat}-{self._count}"
+        self._pending = (rid, time.perf_counter(), notation)
+        self._ack_seq = None
+        await self._send({"type": "move", "id": rid, "seq": seq, "move": notation})
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await self.ws.send(json.dumps(message))
+
+
+# -- the benchmark --------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    tables: int
+    seconds: float
+    think: float
+    bot: str
+    profile: str
+    rounds: int | None
+    server_bots: str | None
+
+
+async def play_table(server: Server, store: Store, run: Run, index: int, stats: Stats,
+                     until: float, games: list[int]) -> None:
+    """One table: games one after another until ``until``."""
+    game_number = 0
+    while time.monotonic() < until:
+        body: dict[str, Any] = {"profile": run.profile, "layout": "2x2"}
+        if run.rounds:
+            body["rounds"] = run.rounds
+        if run.server_bots:
+            body["seats"] = [{"kind": "bot", "level": run.server_bots}] * 4
+        else:
+            body["seats"] = [{"kind": "human", "name": f"P{s}"} for s in range(4)]
+        try:
+            game = await create_game(server, body)
+        except OSError as exc:
+            stats.error(f"table {index}: creating a game: {exc!r}")
+            return
+        shadow = await Shadow.load(store, game["game_id"])
+        clients: list[SeatClient] = []
+        if run.server_bots:
+            clients.append(SeatClient(server, shadow, token_of(game["spectator_link"]), None,
+                                      None, stats))
+        else:
+            for s in game["seats"]:
+                bot = make_bot(run.bot, derive_seed(index, "load", game_number, s["seat"]))
+                clients.append(SeatClient(server, shadow, token_of(s["link"]), s["seat"],
+                                          bot, stats, think=run.think))
+        before = shadow.seq
+        await asyncio.gather(*(c.run(until) for c in clients))
+        if run.server_bots:
+            stats.moves += shadow.seq - before
+        games.append(shadow.seq)
+        game_number += 1
+
+
+async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
+                    ) -> list[float]:
+    """Ping round trips (seconds) over a spectator socket, one every :data:`PING_EVERY`."""
+    out: list[float] = []
+    async with connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}",
+                       origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
+                       ping_interval=None, proxy=None, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping"}))
+            while json.loads(await ws.recv())["type"] != "pong":
+                pass
+            out.append(time.perf_counter() - sent)
+            await asyncio.sleep(PING_EVERY)
+    return out
+
+
+def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
+    """The lag probe in a process of its own (so the clients' work does not count)."""
+    server = Server("", port=port)
+    times = asyncio.run(lag_probe(server, token, game_id, seconds))
+    print(json.dumps(times))
+
+
+async def benchmark(run: Run, database_url: str | None, workdir: Path,
+                    profile: Path | None = None) -> dict[str, Any]:
+    url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
+    server = Server(url, bot_delay=0.0, log=workdir / "server.log", profile=profile)
+    server.start()
+    store = Store(url)
+    stats = Stats()
+    games: list[int] = []
+    try:
+        await server.ready()
+        probe_game = await create_game(server, {"rounds": 1, "seats": [
+            {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3})
+        await asyncio.sleep(0.5)
+        rss_before = server.rss_kib()
+        cpu_before = server.cpu_seconds()
+        start = time.monotonic()
+        until = start + run.seconds
+        probe = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--probe", str(server.port),
+            token_of(probe_game["spectator_link"]), probe_game["game_id"],
+            str(max(0.5, run.seconds - 2)), stdout=asyncio.subprocess.PIPE)
+        await asyncio.gather(*(play_table(server, store, run, i, stats, until, games)
+                               for i in range(run.tables)))
+        elapsed = time.monotonic() - start
+        rss_after = server.rss_kib()
+        cpu = server.cpu_seconds() - cpu_before
+        out, _ = await asyncio.wait_for(probe.communicate(), 30)
+        lag = json.loads(out) if out.strip() else []
+    finally:
+        server.kill(signal.SIGINT if profile else signal.SIGTERM)
+        await store.close()
+    trips = sorted(stats.round_trips)
+    return {
+        "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
+        "moves_per_s": stats.moves / elapsed, "round_trips": trips,
+        "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
+        "lag": sorted(lag), "server_cpu": cpu, "games": games,
+    }
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(result: dict[str, Any], run: Run) -> None:
+    ms = 1000.0
+    trips = result["round_trips"]
+    n = run.tables
+    seats = f"server {run.server_bots} bots, a spectator each" if run.server_bots else \
+        f"4 clients each ({run.bot} bot, think {run.think:g} s)"
+    print(f"{n} tables, {seats}, {run.profile}, {result['seconds']:.1f} s; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"moves: {result['moves']} ({result['moves_per_s']:.1f} moves/s); "
+          f"games finished or stopped: {len(result['games'])}")
+    if trips:
+        print(f"move round trip: p50 {percentile(trips, 0.5) * ms:.1f} ms, "
+              f"p99 {percentile(trips, 0.99) * ms:.1f} ms, max {trips[-1] * ms:.1f} ms "
+              f"({len(trips)} moves)")
+    lag = result["lag"]
+    if lag:
+        print(f"event-loop lag (ping round trip every {PING_EVERY * ms:.0f} ms): "
+              f"p50 {percentile(lag, 0.5) * ms:.1f} ms, p99 {percentile(lag, 0.99) * ms:.1f} "
+              f"ms, max {lag[-1] * ms:.1f} ms ({len(lag)} pings)")
+    grown = result["rss_after"] - result["rss_before"]
+    print(f"server RSS: {result['rss_before'] / 1024:.1f} MiB before, "
+          f"{result['rss_after'] / 1024:.1f} MiB after: {grown / 1024 / n:.3f} MiB per table")
+    print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
+          f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core)")
+    for text in result["errors"][:5]:
+        print(f"error: {text}")
+    p99 = percentile(trips, 0.99) * ms if trips else float("nan")
+    print(f"server_load: {n} tables, p99 {p99:.1f} ms, {len(result['errors'])} errors, "
+          f"{result['moves_per_s']:.0f} moves/s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--probe"]:
+        probe_main(int(args[1]), args[2], args[3], float(args[4]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20, help="concurrent tables (1-2000)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="how long the clients play (at most 3600)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds a client waits on its turn before moving (default 1)")
+    parser.add_argument("--bot", default="hard", help="the bot choosing the clients' moves")
+    parser.add_argument("--profile", default="partnership-13")
+    parser.add_argument("--rounds", type=int, help="rounds per game (default the profile's)")
+    parser.add_argument("--server-bots", metavar="LEVEL",
+                        help="seats played by server bots of this level (a spectator each)")
+    parser.add_argument("--database-url", help="another database (default: SQLite in a "
+                                               "temporary folder)")
+    parser.add_argument("--profile-server", metavar="FILE", type=Path,
+                        help="run the server under cProfile, its statistics to FILE")
+    ns = parser.parse_args(args)
+    if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
+        parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
+    run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots)
+    with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
+        result = asyncio.run(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
+        log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
+        if log:
+            print("server log:", log[-2000:], sep="\n")
+    report(result, run)
+    return 1 if result["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
