@@ -287,7 +287,10 @@ class ExpertBot(HardBot):
 
         for plan in plans[1:]:
             add(plan)
-        for a in (mv.DRAW, mv.KNOCK, mv.PICKUP):
+        # No bare pickup: a pile is taken only as the hard bot plans it, laying the top card
+        # (a bare pickup is legal only where the top card joins the hand, and taking it to
+        # throw it back is how rounds stall: docs/profiles.md, "Every round ends").
+        for a in (mv.DRAW, mv.KNOCK):
             if a in legal:
                 add([a])
         for a in sorted(legal):
