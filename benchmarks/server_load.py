@@ -39,6 +39,7 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -255,7 +256,7 @@ class SeatClient:
 
     def __init__(self, server: Server, shadow: Shadow, token: str, seat: int | None,
                  bot: Bot | None, stats: Stats, *, think: float = 0.0,
-                 reconnect: bool = False) -> None:
+                 reconnect: bool = False, stop_at: int | None = None) -> None:
         self.server = server
         self.shadow = shadow
         self.token = token
@@ -264,6 +265,8 @@ class SeatClient:
         self.stats = stats
         self.think = think
         self.reconnect = reconnect
+        self.stop_at = stop_at
+        """Stop once the game has reached this seq (None: play to the end)."""
         self.acked: dict[int, str] = {}
         """Every move known to have been acknowledged: its number and notation."""
         self.over = False
@@ -355,7 +358,8 @@ class SeatClient:
             self._pending = None
             self._ack_seq = None
         view = m["view"]
-        if view["phase"] == "game_over":
+        if view["phase"] == "game_over" or (self.stop_at is not None
+                                            and seq >= self.stop_at):
             self.over = True
             return
         if self.seat is None:
@@ -507,6 +511,61 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
     }
 
 
+async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None,
+                        repeat: int = 3) -> dict[str, list[float]]:
+    """Seconds to bring a game back into memory (:meth:`Tables.get` after
+    :meth:`Tables.drop_idle`: read the database, replay), for ``games`` finished games and
+    ``games`` ongoing ones (stopped halfway through), each a person (played by a hard bot
+    client) with three hard server bots, each restored ``repeat`` times."""
+    from handfoot.web.tables import Settings, Tables
+
+    url = f"sqlite+aiosqlite:///{workdir / 'restore.db'}"
+    server = Server(url, bot_delay=0.0, log=workdir / "restore.log")
+    store = Store(url)
+    stats = Stats()
+    made: dict[str, list[str]] = {"finished": [], "ongoing": []}
+    server.start()
+    try:
+        await server.ready()
+        for kind in made:
+            for i in range(games):
+                body: dict[str, Any] = {"profile": "partnership-13", "seats": [
+                    {"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 3}
+                if rounds:
+                    body["rounds"] = rounds
+                game = await create_game(server, body)
+                shadow = await Shadow.load(store, game["game_id"])
+                # about half a game: moves in a game of this many rounds, by the bots' pace
+                half = 95 * (rounds or shadow.state.profile.rounds)
+                client = SeatClient(server, shadow, token_of(game["seats"][0]["link"]), 0,
+                                    make_bot("hard", derive_seed(i, "restore")), stats,
+                                    stop_at=half if kind == "ongoing" else None)
+                await client.run(time.monotonic() + 600)
+                made[kind].append(shadow.game_id)
+    finally:
+        server.kill(signal.SIGTERM)
+        await store.close()
+    if stats.errors:
+        raise RuntimeError(stats.errors[:3])
+    store = Store(url)
+    tables = Tables(store, Settings(database_url=url))
+    out: dict[str, list[float]] = {kind: [] for kind in made}
+    try:
+        await tables.get(made["finished"][0])  # the first load reads the profiles
+        for _ in range(repeat):
+            for kind, ids in made.items():
+                for game_id in ids:
+                    await tables.drop_idle(time.monotonic() + 1e9)
+                    started = time.perf_counter()
+                    table = await tables.get(game_id)
+                    out[kind].append(time.perf_counter() - started)
+                    assert table is not None
+    finally:
+        await tables.close()
+        await store.close()
+    return out
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -565,7 +624,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                "temporary folder)")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
+    parser.add_argument("--restore", type=int, metavar="GAMES",
+                        help="measure instead how long bringing a game back into memory "
+                             "takes, over GAMES finished and GAMES ongoing games")
     ns = parser.parse_args(args)
+    if ns.restore:
+        with tempfile.TemporaryDirectory(prefix="handfoot-restore-") as tmp:
+            times = asyncio.run(restore_times(Path(tmp), ns.restore, ns.rounds))
+        for kind, values in times.items():
+            ordered = sorted(values)
+            print(f"restore {kind}: min {ordered[0] * 1000:.1f} ms, median "
+                  f"{statistics.median(ordered) * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} "
+                  f"ms ({len(ordered)} loads)")
+        return 0
     if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
         parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots)

@@ -329,14 +329,15 @@ class Store:
         return {str(game): int(seq) for game, seq in rows}
 
     async def add_move(self, game_id: str, move: MoveRow, *, status: str | None = None,
-                       ) -> None:
-        """Commit one move (and the game's new status, when it ends). A second move with
-        the same sequence number raises :class:`MoveConflict` and changes nothing: two
-        writers can never both commit a move."""
+                       ) -> datetime:
+        """Commit one move (and the game's new status, when it ends); the time stored as
+        the game's ``updated``. A second move with the same sequence number raises
+        :class:`MoveConflict` and changes nothing: two writers can never both commit a
+        move."""
         stamp = now()
         if self._group is not None:
             await self._group.add(game_id, move, status, stamp)
-            return
+            return stamp
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(moves).values(
@@ -351,6 +352,7 @@ class Store:
                 await self._notify(conn, "m", game_id, move.seq)
         except IntegrityError:
             raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
+        return stamp
 
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""

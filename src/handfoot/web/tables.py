@@ -127,6 +127,9 @@ class Settings:
     """Messages one WebSocket may send at once (the bucket's size)."""
     flood_limit: int = 100
     """Messages refused in a row for the rate after which the connection is closed."""
+    idle_timeout: float = 300.0
+    """Seconds a game stays in memory with nobody connected to it or asking for it; then
+    it is dropped, and rebuilt from the database (by replay) when next asked for."""
 
 
 @dataclass
@@ -259,6 +262,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+        self.touched = time.monotonic()
+        """When the table was last asked for or a connection came or went."""
         # several processes (a shared database): see the section "other processes"
         self.worker: str | None = None
         """This process's name in the presence table, on a shared database; else None."""
@@ -285,7 +290,9 @@ class Table:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
             move = parse_move(row.notation)
-            bot = self.bots.get(row.seat) if row.by == "bot" else None
+            # a finished game's bots never move again: no need to rebuild their memory
+            bot = self.bots.get(row.seat) if row.by == "bot" and self.row.status != "over" \
+                else None
             if bot is not None and self._thought.get(row.seat) != self.seq:
                 try:
                     again = format_move(bot_turn(bot, self.state, row.seat))
@@ -332,9 +339,10 @@ class Table:
         trial.apply(move)  # raises IllegalMoveError before anything is stored
         row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
                       request_id)
-        await self.store.add_move(self.id, row, status="over" if trial.is_over else None)
+        stamp = await self.store.add_move(self.id, row,
+                                          status="over" if trial.is_over else None)
         self._play(seat, move, request_id)
-        self.updated = now()
+        self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
             side = self.state.side_of[human]
@@ -486,6 +494,7 @@ class Table:
 
     def join(self, conn: Connection, since: int | None = None) -> None:
         """A connection arrives; ``since`` is the last seq its hello said it saw."""
+        self.touched = time.monotonic()
         self.connections.append(conn)
         conn.start()
         conn.send({"type": "welcome", "seat": conn.seat, "game": self.game_json()})
@@ -499,6 +508,7 @@ class Table:
         self.wake.set()
 
     def leave(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
         if conn in self.connections:
             self.connections.remove(conn)
         conn.close()
@@ -816,6 +826,7 @@ class Tables:
         self.listener: Listener | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
+        self._idle_sweeper: asyncio.Task[None] | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -829,11 +840,15 @@ class Tables:
         game."""
         table = self._tables.get(game_id)
         if table is not None:
+            table.touched = time.monotonic()
             return table
+        if self._idle_sweeper is None or self._idle_sweeper.done():
+            self._idle_sweeper = asyncio.create_task(self._sweep_idle())
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             table = self._tables.get(game_id)
             if table is not None:
+                table.touched = time.monotonic()
                 return table
             row = await self.store.game(game_id)
             if row is None:
@@ -847,10 +862,45 @@ class Tables:
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
             self._shared(table)
+            table.touched = time.monotonic()
             self._tables[game_id] = table
             return table
 
+    def held(self) -> list[str]:
+        """The games in memory now."""
+        return list(self._tables)
+
+    async def drop_idle(self, clock: float | None = None) -> list[str]:
+        """Drop from memory every table nobody has been connected to or asked for in
+        :attr:`Settings.idle_timeout` seconds (as of ``clock``, default now), unless it is
+        busy storing something; the games dropped. Its next :meth:`get` replays it."""
+        clock = time.monotonic() if clock is None else clock
+        dropped = []
+        for game_id, table in list(self._tables.items()):
+            if table.connections or clock - table.touched < self.settings.idle_timeout \
+                    or table.lock.locked() or table.rematch_lock.locked():
+                continue
+            del self._tables[game_id]
+            self._loading.pop(game_id, None)
+            await table.stop()
+            dropped.append(game_id)
+        return dropped
+
+    async def _sweep_idle(self) -> None:
+        every = min(30.0, max(0.05, self.settings.idle_timeout / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.drop_idle()
+            except Exception:
+                log.exception("dropping idle tables failed")
+
     async def close(self) -> None:
+        if self._idle_sweeper is not None:
+            self._idle_sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._idle_sweeper
+            self._idle_sweeper = None
         await self._stop_sharing()
         for table in list(self._tables.values()):
             await table.stop()
