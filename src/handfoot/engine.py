@@ -129,10 +129,10 @@ class RoundEnd(StrEnum):
     """A player who had to draw found too few cards in the stock."""
     RED_THREE_NOT_REPLACED = "red 3 not replaced"
     """A red 3 was laid and the stock had no card to replace it."""
-
     STALLED = "stalled"
     """``stalled_turns_each`` turns of every player in a row drew no card from the stock
     and laid none on the table."""
+
 
 class Phase(IntEnum):
     """What the player to act must do."""
@@ -447,6 +447,9 @@ class Position:
     pending_answerers: tuple[int, ...] = ()
     picked_pile: bool = False
     """The seat whose turn it is took the pile this turn."""
+    stalled_turns: int = 0
+    """Turns in a row, this one included, in which no card has been drawn from the stock
+    or laid on the table for good (``stalled_turns_each``)."""
     staged: tuple[tuple[int, int, int, int], ...] = ()
     """Staged cards: (target * 2 + slot, naturals, twos, jokers)."""
     undo_stack: tuple[tuple[tuple[int, ...], tuple[TableMeld, ...], bool, bool], ...] = ()
@@ -469,9 +472,6 @@ class Position:
 def _derived_seed(seed: int, label: str) -> int:
     digest = hashlib.sha256(f"handfoot:{seed}:{label}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-    stalled_turns: int = 0
-    """Turns in a row, this one included, in which no card has been drawn from the stock
-    or laid on the table for good (``stalled_turns_each``)."""
 
 
 def deal_round(profile: Profile, layout: Layout, seed: int, round_number: int) -> Deal:
@@ -709,6 +709,7 @@ class GameState:
         "side_of",
         "sides",
         "staged",
+        "stalled_turns",
         "stock",
         "totals",
         "undo_stack",
@@ -731,7 +732,6 @@ class GameState:
     phase: Phase
     seat: int
     actor: int
-        "stalled_turns",
     held_faces: list[list[int]]
     held: list[list[int]]
     held_n: list[int]
@@ -750,6 +750,10 @@ class GameState:
     pending: mv.GoOut | None
     pending_answerers: list[int]
     picked_pile: bool
+    stalled_turns: int
+    """Turns in a row, this one included, in which no card has been drawn from the stock
+    or laid on the table for good; the round ends when it reaches ``stalled_turns_each``
+    × players at a turn's end."""
     undo_stack: list[tuple[list[int], list[int], int, list[TableMeld], bool, bool]]
     staged: dict[int, list[int]]
     _log: _LogNode | None
@@ -772,10 +776,6 @@ class GameState:
             raise ValueError(f"a game of {profile.rounds} rounds needs a seed or a deal for "
                              f"every round (got {len(deals)} deals)")
         for number, deal in enumerate(deals, 1):
-    stalled_turns: int
-    """Turns in a row, this one included, in which no card has been drawn from the stock
-    or laid on the table for good; the round ends when it reaches ``stalled_turns_each``
-    × players at a turn's end."""
             try:
                 check_deal(profile, layout, deal, number)
             except DealError as exc:
@@ -826,6 +826,7 @@ class GameState:
         self.pending = None
         self.pending_answerers = []
         self.picked_pile = False
+        self.stalled_turns = 0
         self.undo_stack = []
         self.staged = {}
         self.seat = self.actor = deal.first_player
@@ -848,10 +849,10 @@ class GameState:
             melds=tuple(map(tuple, self.melds)), red_threes=tuple(map(tuple, self.red_threes)),
             opened=tuple(self.opened), foot_picked=tuple(self.foot_picked),
             foot_played=tuple(self.foot_played), foot_turn_done=tuple(self.foot_turn_done),
-        self.stalled_turns = 0
             totals=tuple(self.totals), permission=tuple(self.permission),
             refused=self._refused, pending=self.pending,
             pending_answerers=tuple(self.pending_answerers), picked_pile=self.picked_pile,
+            stalled_turns=self.stalled_turns,
             staged=tuple((key, n, tw, jk) for key, (n, tw, jk) in sorted(self.staged.items())),
             undo_stack=tuple((tuple(cards.faces_from_counts(faces)), tuple(melds), opened,
                               played)
@@ -874,7 +875,6 @@ class GameState:
         for name in ("melds", "red_threes", "opened", "totals"):
             if len(getattr(pos, name)) != sides:
                 raise ValueError(f"the position's {name} are for {len(getattr(pos, name))} "
-            stalled_turns=self.stalled_turns,
                                  f"sides; a {layout} game has {sides}")
         if not (0 <= pos.turn < n and 0 <= pos.to_act < n):
             raise ValueError(f"seats are numbered 0 to {n - 1}")
@@ -915,6 +915,7 @@ class GameState:
         self.pending = pos.pending
         self.pending_answerers = list(pos.pending_answerers)
         self.picked_pile = pos.picked_pile
+        self.stalled_turns = pos.stalled_turns
         self.undo_stack = [(cards.face_counts(hand), cards.kind_counts(hand), len(hand),
                             list(melds), opened, played)
                            for hand, melds, opened, played in pos.undo_stack]
@@ -937,7 +938,6 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (the profile and immutable parts are shared)."""
-        self.stalled_turns = pos.stalled_turns
         c = GameState.__new__(GameState)
         c.profile = self.profile
         c.layout = self.layout
@@ -973,6 +973,7 @@ class GameState:
         c.pending = self.pending
         c.pending_answerers = self.pending_answerers[:]
         c.picked_pile = self.picked_pile
+        c.stalled_turns = self.stalled_turns
         c.undo_stack = self.undo_stack[:]
         c.staged = {k: v[:] for k, v in self.staged.items()}
         c._log = self._log
@@ -995,7 +996,6 @@ class GameState:
         """The opening minimum of the side whose turn it is."""
         return self.opening_minimum_of(self.side_of[self.seat])
 
-        c.stalled_turns = self.stalled_turns
     def opening_minimum_of(self, side: Side) -> int:
         """A side's opening minimum this round (by round, or by its score); 0 in a round
         whose opening needs a clean book instead (A-25)."""
@@ -1273,6 +1273,7 @@ class GameState:
             count = len(self.stock)
         foot_due = self.held_n[seat] == 0 and not self.foot_picked[seat]
         drawn = [self.stock.pop() for _ in range(count)]
+        self.stalled_turns = 0
         for face in drawn:
             self._add(seat, face)
         if self._facts is not None:
@@ -1295,7 +1296,6 @@ class GameState:
         if self._facts is not None:
             self._facts.append(("took", top, rest))
         if self.profile.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED:
-        self.stalled_turns = 0
             for face in rest:  # every picked card may be melded at once
                 self._add(seat, face)
             self._commit(seat, plan, top)
@@ -1307,6 +1307,7 @@ class GameState:
             self._add(seat, top)
         if plan.steps:
             self.opened[side] = True
+            self.stalled_turns = 0  # the top card went onto the table
             if self.foot_picked[seat]:
                 self.foot_played[seat] = True
         self.staged = {}
@@ -1329,7 +1330,6 @@ class GameState:
             return (f"the pile must hold at least {p.pickup_min_pile} cards to be taken; "
                     f"it holds {len(self.pile)}")
         top_kind = FACE_KIND[self.pile[-1]]
-            self.stalled_turns = 0  # the top card went onto the table
         if top_kind == BLACK_THREE and p.pickup_black_three_blocks:
             return "a black 3 on top of the pile blocks it"
         if cards.is_wild(top_kind) and p.pickup_wild_top == PickupWildTop.FORBIDDEN:
@@ -1779,6 +1779,7 @@ class GameState:
         while self.held[seat][RED_THREE]:
             face = self._take(seat, RED_THREE, 1)[0]
             self.red_threes[side].append(face)
+            self.stalled_turns = 0
             if facts is not None:
                 facts.append(("red3", seat, face))
             if not self.stock:
@@ -1801,7 +1802,6 @@ class GameState:
     def _verify_discard(self, kind: int) -> _Plan | None:
         """Check a discard; returns the go-out plan when discarding the last card goes out."""
         self._require(Phase.PLAY, "discard")
-            self.stalled_turns = 0
         seat = self.seat
         p = self.profile
         if not 0 <= kind < RED_THREE:
@@ -1884,13 +1884,26 @@ class GameState:
         seat = self.seat
         if self.foot_picked[seat]:
             self.foot_turn_done[seat] = True
+        self._keep_melds()
+        limit = self.profile.stalled_turns_each
+        if limit is not None and self.stalled_turns >= limit * self.players:
+            self._end_round(RoundEnd.STALLED, None)
+            return
         self._begin_turn((seat + 1) % self.players)
+
+    def _keep_melds(self) -> None:
+        """The melds of this turn can no longer be taken back (a turn's end, a Foot or a
+        Knee): cards laid by them are on the table for good, so the turn is not stalled."""
+        if self.undo_stack:
+            self.stalled_turns = 0
+            self.undo_stack = []
 
     def _begin_turn(self, seat: int) -> None:
         self.seat = self.actor = seat
         self.phase = Phase.DRAW
         self._refused = False
         self.picked_pile = False
+        self.stalled_turns += 1  # until the turn draws or lays a card
         self.undo_stack = []
         self.staged = {}
         p = self.profile
@@ -1906,26 +1919,13 @@ class GameState:
                 "there is nothing to undo: only melds made since your last draw, pickup or "
                 "Foot can be taken back")
 
-        self._keep_melds()
-        limit = self.profile.stalled_turns_each
-        if limit is not None and self.stalled_turns >= limit * self.players:
-            self._end_round(RoundEnd.STALLED, None)
-            return
     def _undo(self) -> None:
         seat, side = self.seat, self.side_of[self.seat]
-    def _keep_melds(self) -> None:
-        """The melds of this turn can no longer be taken back (a turn's end, a Foot or a
-        Knee): cards laid by them are on the table for good, so the turn is not stalled."""
-        if self.undo_stack:
-            self.stalled_turns = 0
-            self.undo_stack = []
-
         hf, hk, hn, melds, opened, played = self.undo_stack.pop()
         if self._facts is not None:
             now = self.held_faces[seat]
             self._facts.append(("returned", [f for f in range(NUM_FACES)
                                              for _ in range(hf[f] - now[f])]))
-        self.stalled_turns += 1  # until the turn draws or lays a card
         # copies: copies of this state share the stack's entries
         self.held_faces[seat] = hf[:]
         self.held[seat] = hk[:]
