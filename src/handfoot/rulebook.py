@@ -1272,7 +1272,9 @@ def _every_round_ends_markdown(profiles: list[Profile]) -> list[str]:
         "- Why 3: counted in turns of every player the limit means the same at every "
         "seating: three times round the table with nobody drawing or laying. Bots in "
         "ordinary play never reach it (they do not take a card they would have to throw "
-        "back); only a table that passes the pile's top card round does.",
+        "back; measured: no stalled round in 896 rounds of random, easy, normal and hard "
+        "bots at every seating of `remastered-singles`); only a table that passes the "
+        "pile's top card round does.",
         "",
         "| profile | `stalled_turns_each` | why |",
         "|---|---|---|",
