@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import json
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -277,6 +278,8 @@ class SeatClient:
         self._acting: asyncio.Task[None] | None = None
         self._continued: set[int] = set()
         self._count = 0
+        self.compression: str | None = "deflate"
+        """The per-message compression asked for (what browsers ask for), or None."""
 
     async def run(self, until: float) -> None:
         """Play until the game is over or the clock reaches ``until`` (monotonic)."""
@@ -286,7 +289,8 @@ class SeatClient:
                                    f"{self.shadow.game_id}",
                                    origin=f"http://127.0.0.1:{self.server.port}",  # type: ignore[arg-type]
                                    open_timeout=30, ping_interval=None, proxy=None,
-                                   max_size=2**22) as ws:
+                                   max_size=2**22,
+                                   compression=self.compression) as ws:
                     self.ws = ws
                     await ws.send(json.dumps({"type": "hello", "token": self.token,
                                               "seq": self.shadow.seq}))
@@ -408,26 +412,35 @@ class Run:
     profile: str
     rounds: int | None
     server_bots: str | None
+    deflate: bool = True
+    bot_delay: float = 0.0
+
+
+async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
+    """A new game for a table of the run, and its shadow."""
+    body: dict[str, Any] = {"profile": run.profile, "layout": "2x2"}
+    if run.rounds:
+        body["rounds"] = run.rounds
+    if run.server_bots:
+        body["seats"] = [{"kind": "bot", "level": run.server_bots}] * 4
+    else:
+        body["seats"] = [{"kind": "human", "name": f"P{s}"} for s in range(4)]
+    game = await create_game(server, body)
+    return game, await Shadow.load(store, game["game_id"])
 
 
 async def play_table(server: Server, store: Store, run: Run, index: int, stats: Stats,
-                     until: float, games: list[int]) -> None:
-    """One table: games one after another until ``until``."""
+                     until: float, games: list[int],
+                     first: tuple[dict[str, Any], Shadow] | None = None) -> None:
+    """One table: ``first``, then new games one after another until ``until``."""
     game_number = 0
     while time.monotonic() < until:
-        body: dict[str, Any] = {"profile": run.profile, "layout": "2x2"}
-        if run.rounds:
-            body["rounds"] = run.rounds
-        if run.server_bots:
-            body["seats"] = [{"kind": "bot", "level": run.server_bots}] * 4
-        else:
-            body["seats"] = [{"kind": "human", "name": f"P{s}"} for s in range(4)]
         try:
-            game = await create_game(server, body)
+            game, shadow = first or await table_game(server, store, run)
         except OSError as exc:
             stats.error(f"table {index}: creating a game: {exc!r}")
             return
-        shadow = await Shadow.load(store, game["game_id"])
+        first = None
         clients: list[SeatClient] = []
         if run.server_bots:
             clients.append(SeatClient(server, shadow, token_of(game["spectator_link"]), None,
@@ -437,6 +450,8 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
                 bot = make_bot(run.bot, derive_seed(index, "load", game_number, s["seat"]))
                 clients.append(SeatClient(server, shadow, token_of(s["link"]), s["seat"],
                                           bot, stats, think=run.think))
+        for c in clients:
+            c.compression = "deflate" if run.deflate else None
         before = shadow.seq
         await asyncio.gather(*(c.run(until) for c in clients))
         if run.server_bots:
@@ -474,7 +489,7 @@ def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
 async def benchmark(run: Run, database_url: str | None, workdir: Path,
                     profile: Path | None = None) -> dict[str, Any]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
-    server = Server(url, bot_delay=0.0, log=workdir / "server.log", profile=profile)
+    server = Server(url, bot_delay=run.bot_delay, log=workdir / "server.log", profile=profile)
     server.start()
     store = Store(url)
     stats = Stats()
@@ -485,18 +500,22 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3})
         await asyncio.sleep(0.5)
         rss_before = server.rss_kib()
+        firsts = await asyncio.gather(*(table_game(server, store, run)
+                                        for _ in range(run.tables)))
         cpu_before = server.cpu_seconds()
+        own_before = _own_cpu()
         start = time.monotonic()
         until = start + run.seconds
         probe = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--probe", str(server.port),
             token_of(probe_game["spectator_link"]), probe_game["game_id"],
             str(max(0.5, run.seconds - 2)), stdout=asyncio.subprocess.PIPE)
-        await asyncio.gather(*(play_table(server, store, run, i, stats, until, games)
-                               for i in range(run.tables)))
+        await asyncio.gather(*(play_table(server, store, run, i, stats, until, games, first)
+                               for i, first in enumerate(firsts)))
         elapsed = time.monotonic() - start
         rss_after = server.rss_kib()
         cpu = server.cpu_seconds() - cpu_before
+        own = _own_cpu() - own_before
         out, _ = await asyncio.wait_for(probe.communicate(), 30)
         lag = json.loads(out) if out.strip() else []
     finally:
@@ -507,8 +526,13 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
         "moves_per_s": stats.moves / elapsed, "round_trips": trips,
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
-        "lag": sorted(lag), "server_cpu": cpu, "games": games,
+        "lag": sorted(lag), "server_cpu": cpu, "games": games, "client_cpu": own,
     }
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None,
@@ -577,8 +601,11 @@ def report(result: dict[str, Any], run: Run) -> None:
     ms = 1000.0
     trips = result["round_trips"]
     n = run.tables
-    seats = f"server {run.server_bots} bots, a spectator each" if run.server_bots else \
+    seats = f"server {run.server_bots} bots (bot delay {run.bot_delay:g} s), a spectator " \
+        "each" if run.server_bots else \
         f"4 clients each ({run.bot} bot, think {run.think:g} s)"
+    if not run.deflate:
+        seats += ", no compression"
     print(f"{n} tables, {seats}, {run.profile}, {result['seconds']:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"moves: {result['moves']} ({result['moves_per_s']:.1f} moves/s); "
@@ -595,11 +622,14 @@ def report(result: dict[str, Any], run: Run) -> None:
     grown = result["rss_after"] - result["rss_before"]
     print(f"server RSS: {result['rss_before'] / 1024:.1f} MiB before, "
           f"{result['rss_after'] / 1024:.1f} MiB after: {grown / 1024 / n:.3f} MiB per table")
+    per_move = result["server_cpu"] / max(1, result["moves"]) * ms
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
-          f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core)")
+          f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
+          f"{per_move:.2f} ms a move); the clients' process: {result['client_cpu']:.1f} s")
     for text in result["errors"][:5]:
         print(f"error: {text}")
-    p99 = percentile(trips, 0.99) * ms if trips else float("nan")
+    # with --server-bots nobody sends a move: the round trip is then the ping's
+    p99 = percentile(trips or lag, 0.99) * ms if trips or lag else float("nan")
     print(f"server_load: {n} tables, p99 {p99:.1f} ms, {len(result['errors'])} errors, "
           f"{result['moves_per_s']:.0f} moves/s")
 
@@ -620,8 +650,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, help="rounds per game (default the profile's)")
     parser.add_argument("--server-bots", metavar="LEVEL",
                         help="seats played by server bots of this level (a spectator each)")
+    parser.add_argument("--bot-delay", type=float, default=0.0,
+                        help="the server's --bot-delay (default 0; handfoot serve's is 0.9)")
     parser.add_argument("--database-url", help="another database (default: SQLite in a "
                                                "temporary folder)")
+    parser.add_argument("--no-deflate", action="store_true",
+                        help="clients ask for no per-message compression (browsers do ask)")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--restore", type=int, metavar="GAMES",
@@ -639,7 +673,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
         parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
-    run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots)
+    run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
+              not ns.no_deflate, ns.bot_delay)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = asyncio.run(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

@@ -39,3 +39,17 @@ def test_search_gain_benchmark_reports_each_kind_of_decision_and_rule() -> None:
                "--samples", "4", "--play-fraction", "0.05")
     assert re.search(r"^biegames draw: \d+ decisions, gain per decision z=0: [+-]\d+\.\d "
                      r"\([+-]\d+\.\d to [+-]\d+\.\d\); z=1: .*; z=2: ", out, re.M), out
+
+
+def test_server_load_benchmark_plays_tables_over_websockets_without_errors() -> None:
+    out = _run("benchmarks/server_load.py", "--tables", "2", "--seconds", "3", "--think",
+               "0.05")
+    last = out.strip().splitlines()[-1]
+    found = re.fullmatch(r"server_load: 2 tables, p99 (\d+\.\d) ms, (\d+) errors, "
+                         r"(\d+) moves/s", last)
+    assert found, out
+    assert found[2] == "0", out
+    assert int(found[3]) > 0, out
+    assert re.search(r"^move round trip: p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms", out,
+                     re.M), out
+    assert re.search(r"^server RSS: .* MiB per table$", out, re.M), out

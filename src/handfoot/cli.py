@@ -841,14 +841,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
                         allowed_origins=tuple(args.allowed_origin))
     _serve_database(settings.database_url, args.workers)
+    # no permessage-deflate: a state frame is a few KB, and compressing every frame for
+    # every connection cost about 0.5 ms of CPU a move and 0.2 MiB a table (zlib state per
+    # socket) in benchmarks/server_load.py (docs/server.md, Measured figures)
     if args.workers > 1:
-        return _serve_workers(settings, args, ws_max_size=MAX_FRAME_BYTES)
+        return _serve_workers(settings, args, ws_max_size=MAX_FRAME_BYTES,
+                              ws_per_message_deflate=False)
     app = create_app(settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
                                            log_level="warning", workers=1,
-                                           ws_max_size=MAX_FRAME_BYTES))
+                                           ws_max_size=MAX_FRAME_BYTES,
+                                           ws_per_message_deflate=False))
     print(f"{PROG}: playing at {url}", flush=True)
     if args.open:
         import threading
