@@ -269,6 +269,9 @@ class Table:
         """This process's name in the presence table, on a shared database; else None."""
         self.remote: set[int] = set()
         """The seats connected to other processes."""
+        self.remote_known = True
+        """False from a load on a shared database until the presence elsewhere is read: no
+        stand-in plays before that."""
         self._thought: dict[int, int] = {}
         """The seq at which each seat's bot last thought here (its memory has that view)."""
         self._presence_lock = asyncio.Lock()
@@ -370,7 +373,8 @@ class Table:
 
     def _stood_in(self, seat: int) -> bool:
         """A person away past the grace time whose seat a bot plays (where chosen)."""
-        if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat):
+        if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat) \
+                or not self.remote_known:
             return False
         return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
 
@@ -705,6 +709,7 @@ class Table:
                     self.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
             if "p" in what and self.worker is not None:
                 self._remote_presence(await self.store.presence(self.id, besides=self.worker))
+                self.remote_known = True
         if changed:
             self.broadcast()
         self.wake.set()
@@ -927,6 +932,7 @@ class Tables:
         """A table just loaded: catch up with what was stored while it loaded."""
         if self.worker is not None:
             table.worker = self.worker
+            table.remote_known = False
             self._follow(table, "mcsp")
 
     def _heard(self, payload: str) -> None:
@@ -936,10 +942,12 @@ class Tables:
         table = self._tables.get(game_id)
         if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
             return  # not held here, or a move this process made (or has already read)
-        if kind == "m" and not table.connections:
+        if kind == "m" and not table.connections and not table.lock.locked() \
+                and not table.rematch_lock.locked():
             # nobody here watches it: let it go (its next load replays every move, in a
             # thread) rather than rebuild its bots' memory on the event loop
-            self._tables.pop(game_id, None)
+            del self._tables[game_id]
+            self._loading.pop(game_id, None)
             self._follow(table, "")
             return
         self._follow(table, kind)
