@@ -178,3 +178,17 @@ def test_a_deal_that_ends_every_round_can_be_recorded_and_replayed() -> None:
     playing.apply_action(playing.legal_actions()[0])
     with pytest.raises(ValueError, match="before its first move"):
         GameRecorder(playing)
+
+
+def test_what_loading_refuses_is_documented() -> None:
+    """docs/profiles.md lists every refusal beyond types and ranges (LOAD_REFUSALS), each
+    under the key its message names."""
+    from pathlib import Path
+
+    from handfoot.rules import FIELDS, LOAD_REFUSALS
+
+    doc = (Path(__file__).parents[1] / "docs" / "profiles.md").read_text(encoding="utf-8")
+    assert "## What loading refuses" in doc
+    for key, rule in LOAD_REFUSALS:
+        assert key in FIELDS or key == "extends"
+        assert f"- `{key}`: {rule}." in doc

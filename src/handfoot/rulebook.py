@@ -25,6 +25,7 @@ from typing import Any
 from handfoot import cards
 from handfoot.rules import (
     FIELDS,
+    LOAD_REFUSALS,
     OPTIONS,
     SECTIONS,
     FinalDiscard,
@@ -1229,6 +1230,7 @@ def profiles_markdown() -> str:
                 f"`{toml_value(value_to_toml(info, getattr(p, name)))}`" for p in profiles)
             lines.append(f"| `{name}` | {_cell(meaning)} | {values} |")
     lines += _every_round_ends_markdown(profiles)
+    lines += _load_refusals_markdown()
     lines += _options_markdown()
     return "\n".join(lines) + "\n"
 
@@ -1288,6 +1290,22 @@ def _every_round_ends_markdown(profiles: list[Profile]) -> list[str]:
             why = "every pickup melds the top card"
         value = toml_value(value_to_toml(FIELDS["stalled_turns_each"], p.stalled_turns_each))
         lines.append(f"| `{p.name}` | `{value}` | {why} |")
+    return lines
+
+
+def _load_refusals_markdown() -> list[str]:
+    """What loading refuses, beyond each value's type and range (``LOAD_REFUSALS``)."""
+    lines = [
+        "",
+        "## What loading refuses",
+        "",
+        "Loading checks every key, type and range, and every combination that could not "
+        "make a finite, playable game, naming the file and the key to change; whatever loads "
+        "plays to its end (`tests/test_generated_profiles.py` plays generated rules). Beyond "
+        "types and ranges it refuses:",
+        "",
+    ]
+    lines += [f"- `{key}`: {rule}." for key, rule in LOAD_REFUSALS]
     return lines
 
 

@@ -30,6 +30,8 @@ from handfoot.cards import KIND_NAMES, KIND_PLURALS
 
 __all__ = [
     "FIELDS",
+    "LOAD_REFUSALS",
+    "MAX_EXTENDS",
     "MAX_PLAYERS",
     "OPTIONS",
     "FinalDiscard",
@@ -1080,6 +1082,31 @@ def _check_consistency(p: Profile, origin: str) -> None:
     if p.decks(p.layout.players) < 1:
         fail("decks_per_player", "the shoe would hold no deck")
     _check_playable(p, fail)
+
+
+LOAD_REFUSALS: Final[tuple[tuple[str, str], ...]] = (
+    ("layouts", f"a seating of more than {MAX_PLAYERS} players (the rulebooks seat at most "
+                "8, RULES-MATRIX P1), or one whose shoe cannot deal every packet, the starter "
+                "and a draw"),
+    ("starter_rejected", "a list that rejects every kind, or leaves fewer cards that may be "
+                         "turned than the packets and starters take: the deal could never "
+                         "turn its starter"),
+    ("foot_size", "a Foot no larger than `min_cards_kept`: the player who picks it up could "
+                  "neither discard, meld nor go out"),
+    ("book_size", "a book larger than the cards of one rank in the shoe where clean books "
+                  "are needed (to go out, or to open)"),
+    ("wild_books_to_go_out", "more all-wild books than the shoe's wild cards can make"),
+    ("dirty_books_to_go_out", "dirty books where the wild-card rules let no book hold a wild"),
+    ("clean_books_to_go_out", "books to go out that need more natural cards than the shoe "
+                              "holds"),
+    ("opening_minimums", "an opening minimum (or `score_band_minimums` minimum) larger than "
+                         "the value of every card of the shoe"),
+    ("stalled_turns_each", "`\"none\"` where a pickup's top card joins the hand"),
+    ("extends", f"a loop of files extending each other, or a chain of more than "
+                f"{MAX_EXTENDS} files"),
+)
+"""What loading refuses beyond types and ranges, as (key named, the rule): every one is a
+combination that cannot make a finite, playable game (docs/profiles.md)."""
 
 
 def _check_playable(p: Profile, fail: Callable[[str, str], None]) -> None:
