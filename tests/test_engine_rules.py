@@ -94,3 +94,19 @@ def test_a_pickup_may_not_complete_a_natural_meld_with_its_rank_or_a_wild() -> N
     state = position(_singles_wild_books(), hands={0: "5C 6D 7H"},
                      melds={0: ["9C 9D 9H 9S 9C 9D"]}, pile="9S 8S")
     assert mv.PICKUP in state.legal_actions()
+
+
+def test_complete_and_start_holds_for_an_all_wild_meld_too() -> None:
+    """partnership-13 (000:31, resolved by A-10: a pickup onto a rank the side has an
+    unfinished meld of must complete it and start a new one), checked for the all-wild meld
+    as for a rank: two 2s with a 2 on top of four wilds complete it without starting a new
+    meld, so the pickup is refused; with five wilds the top card completes it and three 2s
+    start the next."""
+    hand = {0: "2C 2H 2D 2S 5C 6D 9H 9S"}
+    state = position("partnership-13", hands=hand, melds={0: ["2S 2H 2D JK"]}, pile="8S 2S")
+    must_fail(state, "pickup 2 2", "unfinished all-wild meld (4 cards)",
+              "complete it to 7 cards and start a new meld")
+    state = position("partnership-13", hands=hand, melds={0: ["2S 2H 2D JK JK"]},
+                     pile="8S 2S")
+    state.apply(mv.parse_move("pickup 2 | new 2 2 2"))
+    assert [(m.target, m.size) for m in state.melds[0]] == [(mv.WILD_MELD, 7), (mv.WILD_MELD, 3)]
