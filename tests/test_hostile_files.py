@@ -398,3 +398,13 @@ def test_the_installed_command_gives_no_traceback(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert "Traceback" not in done.stderr and str(path) in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", [HUGE, "[" * 1000 + "]" * 1000])
+def test_a_hostile_set_value_exits_2_with_a_message(
+        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "1", "--set", f"rounds={value}"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("handfoot: error: --set rounds: the value cannot be read: it is nested far "
+                   "too deeply or holds an integer far too long\n")

@@ -299,6 +299,9 @@ def parse_overrides(items: list[str]) -> dict[str, object]:
             value = tomllib.loads(f"v = {text.strip()}")["v"]
         except tomllib.TOMLDecodeError:
             value = text.strip()  # a bare word such as all or none
+        except (RecursionError, ValueError):  # nested far too deeply, or a huge integer
+            raise UsageError(f"--set {key.strip()[:40]}: the value cannot be read: it is "
+                             "nested far too deeply or holds an integer far too long") from None
         out[key.strip()] = value
     return out
 
