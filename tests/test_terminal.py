@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,9 +23,9 @@ QUICK = load_profile("biegames", overrides={"rounds": 1})
 OPEN_FREE = load_profile("biegames", overrides={"rounds": 1, "opening_minimums": [0]})
 
 
-def console() -> tuple[Console, io.StringIO]:
+def console(width: int = 100) -> tuple[Console, io.StringIO]:
     buf = io.StringIO()
-    return Console(file=buf, width=100, color_system=None), buf
+    return Console(file=buf, width=width, color_system=None), buf
 
 
 def scripted(lines: list[str]) -> Callable[[str], str]:
@@ -126,7 +127,7 @@ def test_player_table_shows_every_seats_counts_and_openings() -> None:
     assert "Seat 1 (easy): 8 in Hand, Foot 13 · Seat 3 (easy): 13 in Hand, Foot 13" in text
     assert "▶ you: 13 in Hand, Foot 13 · Seat 4 (easy): 13 in Hand, Foot 13" in text
     assert "Seat 1 (easy) takes 1 card from the pile: meld J J J 2" in text
-    assert "J♣ J♦ J♦ J♥ 2♥ (5/7)" in text  # naturals, then wilds
+    assert "  melds: J 5/7 dirty\n" in text
     assert "not opened (needs 50)" in text
     assert "Side 1: Seat 1 (easy), Seat 3 (easy)" in text
     assert "Side 2: you, Seat 4 (easy)" in text
@@ -240,7 +241,7 @@ def test_full_quick_game_from_the_command_line(
     tail = out.split("Running totals:")[-1].splitlines()
     assert any(" wins, " in line or line.startswith("Shared victory") for line in tail)
     assert f"record written to {record}" in out
-    assert "Seat 2 (easy) discards " in out and "You draw " in out
+    assert "Seat 2 (easy) draws from the stock; discards " in out and "You draw " in out
     result = replay(from_json(record.read_text(encoding="utf-8")))
     assert result.ok and result.game_over
     data = json.loads(record.read_text(encoding="utf-8"))
@@ -317,3 +318,288 @@ def test_a_bot_partner_asks_you_and_your_answer_decides() -> None:
     assert result.reason == "went out" and result.went_out == 2
     assert "You answer yes; Seat 3 (hard) goes out, melding " in out
     assert "Round 1: went out (hard 3)" in out[yes_at:]
+
+
+# --- issue 14: what a new user ran into ---------------------------------------------------
+
+
+def _made_up(profile: Profile, layout: Layout, seed: int, *, top: str, pile_extra: int,
+             hand: str, opened: bool = True) -> GameState:
+    """Seat 0 to draw, holding ``hand`` plus filler of other kinds, with ``pile_extra``
+    cards under the top card ``top`` of the pile; the shoe stays whole (red 3s wait at the
+    bottom of the stock)."""
+    import dataclasses
+
+    pos = GameState.new(profile, layout=layout, seed=seed).position()
+    pool = list(pos.stock) + list(pos.pile) + [f for h in pos.hands for f in h]
+    want, top_face = cards.parse_faces(hand), cards.parse_face(top)
+    for face in [*want, top_face]:
+        pool.remove(face)
+    avoid = {cards.FACE_KIND[f] for f in [*want, top_face]} | {cards.RED_THREE}
+    filler = [f for f in pool if cards.FACE_KIND[f] not in avoid]
+    rest = [f for f in pool if cards.FACE_KIND[f] in avoid]
+    sizes = [len(h) for h in pos.hands]
+    mine = want + filler[:sizes[0] - len(want)]
+    del filler[:sizes[0] - len(want)]
+    others = []
+    for n in sizes[1:]:
+        others.append(tuple(filler[:n]))
+        del filler[:n]
+    under = filler[:pile_extra]
+    del filler[:pile_extra]
+    made = dataclasses.replace(
+        pos, phase=Phase.DRAW, turn=0, to_act=0, hands=(tuple(mine), *others),
+        stock=tuple(filler + [f for f in rest if cards.FACE_KIND[f] != cards.RED_THREE]
+                    + [f for f in rest if cards.FACE_KIND[f] == cards.RED_THREE]),
+        pile=(*under, top_face), opened=(opened,) * layout.sides, deal=None)
+    return GameState.from_position(made)
+
+
+def test_a_pickup_says_how_many_cards_it_took_and_legal_suggests_one_that_works() -> None:
+    """partnership-13 takes at most 7 cards: the listing, the pile line and the
+    announcement all say 7 of a 10-card pile, and the example uses cards you hold."""
+    profile = load_profile("partnership-13")
+    state = _made_up(profile, Layout(2, 2), 4, top="KS", pile_extra=9, hand="KD KH 5C 5D")
+    con, buf = console(200)
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "easy", "easy"], 4,
+                        read=scripted(["legal", "pickup K K", "quit", "y"]), console=con,
+                        state=state)
+    assert game.run() == 1
+    text = buf.getvalue()
+    assert "Pile: K♠ on top, 10 cards (a pickup takes 7)" in text
+    assert "pickup ...: take the pile (7 cards of 10, K♠ on top), melding the top card with " \
+        "cards from your hand, e.g. pickup K K" in text
+    assert "You take 7 cards from the pile: meld K K" in text
+    event = game.state.events(0)[0].public
+    assert event["type"] == "pickup" and len(event["taken"]) == 7
+
+
+def test_legal_never_suggests_a_pickup_with_cards_you_do_not_hold() -> None:
+    import dataclasses
+
+    profile = load_profile("partnership-13")
+    state = _made_up(profile, Layout(2, 2), 4, top="5S", pile_extra=2, hand="KD KH 9C 9D")
+    view = state.view(0)
+    assert cards.kind_counts(view.hand)[cards.FIVE] == 0
+    lines = terminal.legal_lines(view, state.is_legal)
+    assert not any("pickup 5 5" in line for line in lines)
+    assert all("e.g." not in line for line in lines if line.startswith("pickup"))
+    # holding two 5s, the example is the pair
+    two = dataclasses.replace(view, hand=(*view.hand, cards.parse_face("5C"),
+                                          cards.parse_face("5D")))
+    assert any(line.endswith("e.g. pickup 5 5") for line in terminal.legal_lines(two))
+    one = dataclasses.replace(view, discard_size=1)
+    assert any("(1 card, 5♠ on top)" in line for line in terminal.legal_lines(one))
+
+
+def test_suits_typed_are_followed_or_said_not_to_matter() -> None:
+    """The engine plays cards by kind (clubs first): typing 5♦ while holding 5♣ and 5♦
+    discards 5♣, and the game says so; typing the card that goes says nothing."""
+    profile = load_profile("biegames", overrides={"rounds": 1})
+    state = _made_up(profile, Layout(2, 1), 2, top="8S", pile_extra=1, hand="5C 5D 9H")
+    con, buf = console(200)
+    game = TerminalGame(profile, Layout(2, 1), ["you", "easy"], 2, console=con, state=state,
+                        read=scripted(["draw", "discard 5D", "quit", "y"]))
+    assert game.run() == 1
+    text = buf.getvalue()
+    assert "You discard 5♣" in text
+    assert ("(Suits never matter in Hand and Foot, so the game plays cards by kind: 5♣ went, "
+            "not the 5♦ you typed.)") in text
+    con, buf = console(200)
+    state = _made_up(profile, Layout(2, 1), 2, top="8S", pile_extra=1, hand="5C 5D 9H")
+    game = TerminalGame(profile, Layout(2, 1), ["you", "easy"], 2, console=con, state=state,
+                        read=scripted(["draw", "discard 9h", "quit", "y"]))
+    assert game.run() == 1
+    assert "You discard 9♥" in buf.getvalue() and "Suits never matter" not in buf.getvalue()
+    assert "suits never matter" in HELP_TEXT
+
+
+def test_melds_are_sorted_by_rank_with_books_first_and_points_melded_shown() -> None:
+    from handfoot.engine import TableMeld
+
+    melds = [TableMeld(cards.FIVE, 3, 0, 0, tuple(cards.parse_faces("5C 5D 5H"))),
+             TableMeld(mv.WILD_MELD, 0, 3, 0, tuple(cards.parse_faces("2C 2D 2H"))),
+             TableMeld(cards.KING, 7, 0, 0, tuple(cards.parse_faces("KC " * 7))),
+             TableMeld(cards.ACE, 2, 1, 0, tuple(cards.parse_faces("2S AC AD"))),
+             TableMeld(cards.NINE, 5, 2, 0, tuple(cards.parse_faces("9C " * 5 + "2C 2D")))]
+    text = terminal.table_text(melds, 7).plain
+    assert text == "clean books: K · dirty books: 9 · melds: A 3/7 dirty · 5 3/7 · wild 3/7"
+    import dataclasses
+
+    profile = load_profile("biegames")
+    state = GameState.new(profile, layout=Layout(2, 1), seed=1)
+    view = dataclasses.replace(state.view(0), melds=(tuple(melds), ()))
+    values = profile.kind_values
+    expected = sum(values[cards.FACE_KIND[f]] for m in melds for f in m.faces)
+    assert terminal.melded_points(view, 0) == expected > 0
+    assert f"melded {expected} this round" in _rendered(view, ["you", "Seat 2 (easy)"])
+
+
+def _rendered(view: PlayerView, names: list[str], width: int = 80) -> str:
+    con, buf = console()
+    con.width = width
+    con.print(render_view(view, names))
+    return buf.getvalue()
+
+
+def test_the_screen_keeps_the_bots_moves_in_view_on_80x24_and_pauses_between_rounds(
+) -> None:
+    """From your last move to your next prompt everything printed (the bots' moves, the
+    table) fits 23 lines of an 80-column terminal, through a whole two-round game of
+    partnership-13 in which hard bots lay many melds; between rounds the game waits."""
+    profile = load_profile("partnership-13", overrides={"rounds": 2})
+    buf = io.StringIO()
+    con = Console(file=buf, width=80, height=24, color_system=None)
+    holder: list[TerminalGame] = []
+    prompts: list[str] = []
+    spans: list[int] = []
+    mark = [0]
+
+    def read(prompt: str) -> str:
+        out = buf.getvalue()
+        if prompt == "draw> ":
+            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
+        mark[0] = len(out)
+        prompts.append(prompt)
+        if not prompt.endswith("> "):
+            return ""
+        if holder[0].view().phase == Phase.ANSWER:
+            return "y"
+        return holder[0].hint().split("   (")[0]
+
+    game = TerminalGame(profile, Layout(2, 2), ["you", "hard", "hard", "hard"], 11,
+                        read=read, console=con)
+    holder.append(game)
+    assert game.run() == 0
+    assert len(spans) > 20 and max(spans) <= 23, (max(spans), spans)
+    assert "Press Enter to deal round 2 " in prompts
+    pause = prompts.index("Press Enter to deal round 2 ")
+    assert prompts[pause + 1] in ("draw> ",) or game.state.results[0] is not None
+
+
+def test_quit_asks_then_saves_and_resume_continues(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("draw\nquit\nn\nlegal\nquit\ny\n"))
+    code = main(["play", "--profile", "biegames", "--layout", "2x1", "--seats", "you,hard",
+                 "--seed", "7"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert out.count("Leave the game? (it will be saved in handfoot-game-7.json) y/n:") == 2
+    assert "discard X: end your turn" in out  # "n" kept the game going
+    assert "continue it with:\n  handfoot play --resume handfoot-game-7.json" in out
+    saved = from_json((tmp_path / "handfoot-game-7.json").read_text(encoding="utf-8"))
+    assert saved.metadata["seats"] == ["you", "hard"] and saved.metadata["seed"] == 7
+    first = saved.moves
+    assert first >= 1
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(_stdin_policy(400)))
+    code = main(["play", "--resume", "handfoot-game-7.json"])
+    out, _ = capsys.readouterr()
+    assert f"Resumed in round 1 after {first} move" in out
+    assert code == 0 and "record written to handfoot-game-7.json" in out
+    done = from_json((tmp_path / "handfoot-game-7.json").read_text(encoding="utf-8"))
+    result = replay(done)
+    assert result.ok and result.game_over
+    assert [m.move for m in done.rounds[0].moves[:first]] == \
+        [m.move for m in saved.rounds[0].moves]
+    assert main(["play", "--resume", "handfoot-game-7.json"]) == 2
+    assert "that game is over" in capsys.readouterr().err
+    assert main(["play", "--resume", "handfoot-game-7.json", "--seed", "3"]) == 2
+    assert "leave out --seed" in capsys.readouterr().err
+
+
+def test_ctrl_c_leaves_and_saves(tmp_path: Path) -> None:
+    def read(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    con, buf = console()
+    game = TerminalGame(QUICK, Layout(2, 1), ["you", "easy"], 3, read=read, console=con,
+                        save_to=tmp_path / "left.json")
+    assert game.run() == 1
+    assert "It is saved in " in buf.getvalue()
+    assert from_json((tmp_path / "left.json").read_text(encoding="utf-8")).metadata["seed"] == 3
+
+
+def test_a_terminal_that_cannot_show_suits_gets_ascii(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONIOENCODING="cp1252")
+    done = subprocess.run(
+        [sys.executable, "-m", "handfoot.cli", "play", "--profile", "biegames", "--layout",
+         "2x1", "--seats", "you,easy", "--seed", "3"], input=b"legal\nhint\nquit\ny\n",
+        capture_output=True, cwd=tmp_path, env=env, timeout=120)
+    out = done.stdout.decode("cp1252")
+    assert done.returncode == 1, done.stderr.decode("cp1252", "replace")
+    assert "Traceback" not in done.stderr.decode("cp1252", "replace")
+    assert "Your hand (11): " in out and " | " in out and "♠" not in out
+    assert re.search(r"\b(10|[2-9JQKA])[CDHS]\b", out)
+    assert terminal.symbols_for("cp1252") is terminal.ASCII
+    assert terminal.symbols_for("utf-8") is terminal.UNICODE
+    assert terminal.hand_text(cards.parse_faces("KS 9D"), terminal.ASCII).plain == "KS | 9D"
+
+
+def test_small_frictions_in_words() -> None:
+    import dataclasses
+
+    profile = load_profile("partnership-13")
+    state = _made_up(profile, Layout(2, 2), 4, top="3S", pile_extra=3, hand="TC TD 6C")
+    con, buf = console()
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "easy", "easy"], 4,
+                        read=scripted(["pickup 3 3", "legal", "hint", "quit", "y"]),
+                        console=con, state=state)
+    assert game.run() == 1
+    text = buf.getvalue()
+    assert "a black 3 on top of the pile blocks it" in text
+    assert "threes can never be melded" not in text
+    assert " T," not in text and "pickup T" not in text  # tens are 10 on screen
+    assert terminal.notation("meld T T T | K: 2") == "meld 10 10 10 | K: 2"
+    # a meld onto the other side's 6s
+    from handfoot.engine import TableMeld
+
+    view = dataclasses.replace(
+        state.view(0), melds=((), (TableMeld(cards.SIX, 3, 0, 0,
+                                             tuple(cards.parse_faces("6C 6D 6H"))),)))
+    note = game._illegal_note(mv.parse_move("meld 6"), view)
+    assert note == " (the 6s on the table are Side 2's: you can add only to your own side's " \
+        "melds)"
+    assert game._illegal_note(mv.parse_move("meld 6"), state.view(0)) == ""
+
+
+def test_pass_and_play_hides_each_hand_until_its_player_sits() -> None:
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    prompts: list[str] = []
+    holder: list[TerminalGame] = []
+    shown_hands: list[tuple[str, int]] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 40:
+            raise EOFError
+        g = holder[0]
+        if prompt.startswith("Pass the keyboard"):
+            return ""
+        if prompt == "draw> ":
+            shown_hands.append((buf.getvalue().rsplit("Your hand", 1)[1].split("\n")[0],
+                                g.state.to_act))
+            return "draw"
+        view = g.view()
+        kinds = [a - mv.DISCARD for a in view.legal_actions
+                 if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        return f"discard {cards.KIND_CODES[kinds[0]]}"
+
+    con, buf = console()
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "you", "easy"], 5, read=read,
+                        console=con)
+    holder.append(game)
+    assert game.run() == 1
+    assert "Pass the keyboard to Seat 3 (you), then press Enter " in prompts
+    assert "Pass the keyboard to Seat 1 (you), then press Enter " in prompts
+    seats = {seat for _, seat in shown_hands}
+    assert seats == {0, 2}
+    assert parse_seats("you,easy,you,easy", 4, people=0) == ["you", "easy", "you", "easy"]
+    with pytest.raises(terminal.SeatError, match="--pass-and-play"):
+        parse_seats("you,easy,you,easy", 4)

@@ -233,8 +233,8 @@ def hand_text(hand: Sequence[int], sym: Symbols = UNICODE) -> Text:
 
 
 def meld_text(meld: TableMeld, book_size: int, sym: Symbols = UNICODE) -> Text:
-    """A meld: ``K♠ K♦ 2♣ (3/7)`` (``wild 2♣ JK JK (3/7)`` for the all-wild meld), or a
-    book: ``kings: clean book (7)``."""
+    """A meld as its rank and size, ``dirty`` once it holds a wild card: ``K 3/7``,
+    ``9 5/7 dirty``, ``wild 3/7`` (suits never matter); a book: ``kings: clean book (7)``."""
     kind = meld.book_kind(book_size)
     if kind is not None:
         what = "all-wild" if meld.target == WILD_MELD else KIND_PLURALS[meld.target]
@@ -244,13 +244,10 @@ def meld_text(meld: TableMeld, book_size: int, sym: Symbols = UNICODE) -> Text:
         out.append(f" ({meld.size}" + (f", {meld.wilds} wild" if kind == BookKind.DIRTY
                                        else "") + ")")
         return out
-    out = Text("wild " if meld.target == WILD_MELD else "")
-    faces = sorted(meld.faces, key=lambda f: (cards.FACE_KIND[f] in cards.WILDS, f))
-    for j, face in enumerate(faces):
-        if j:
-            out.append(" ")
-        out.append_text(card_text(face, sym))
-    out.append(f" ({meld.size}/{book_size})", style="dim")
+    out = Text("wild" if meld.target == WILD_MELD else _code(meld.target), style="bold")
+    out.append(f" {meld.size}/{book_size}")
+    if meld.wilds and meld.target != WILD_MELD:
+        out.append(" dirty", style="yellow")
     return out
 
 
@@ -261,7 +258,7 @@ _BOOK_STYLES = {BookKind.CLEAN: "green", BookKind.DIRTY: "yellow", BookKind.WILD
 
 def table_text(melds: Sequence[TableMeld], book_size: int, sym: Symbols = UNICODE) -> Text:
     """A side's table in one line, by rank from aces down: its books by kind, then its
-    unfinished melds: ``clean books: K 8 · dirty books: 9 · Q♥ Q♠ Q♠ (3/7) · 5♣ 5♠ JK (3/7)``.
+    unfinished melds: ``clean books: K 8 · dirty books: 9 · melds: Q 3/7 · 5 4/7 dirty``.
     """
     d = f" {sym.dot} "
     ordered = sorted(melds, key=_meld_order)
@@ -278,11 +275,13 @@ def table_text(melds: Sequence[TableMeld], book_size: int, sym: Symbols = UNICOD
         else:
             out.append(f"{_BOOK_NAMES[kind]}s:", style=_BOOK_STYLES[kind])
             out.append(" " + " ".join(_code(m.target) for m in books))
-    for meld in ordered:
-        if meld.book_kind(book_size) is None:
-            if out:
-                out.append(d)
-            out.append_text(meld_text(meld, book_size, sym))
+    unfinished = [m for m in ordered if m.book_kind(book_size) is None]
+    for i, meld in enumerate(unfinished):
+        if out:
+            out.append(d)
+        if i == 0:
+            out.append("melds: ")
+        out.append_text(meld_text(meld, book_size, sym))
     if not out:
         out.append("no melds", style="dim")
     return out
@@ -383,8 +382,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             head.append(f"{d}not opened (needs {minimum})")
         head.append(f"{d}melded {melded_points(view, side)} this round")
         if view.red_threes[side]:
-            head.append(f"{d}red 3s: ")
-            head.append_text(Text(" ").join(card_text(f, sym) for f in view.red_threes[side]))
+            head.append(f"{d}{_plural(len(view.red_threes[side]), 'red 3')}")
         parts.append(head)
         who = Text("  ")
         for i, s in enumerate(s for s in range(view.players) if s % view.sides == side):
@@ -590,6 +588,8 @@ class TerminalGame:
         self._suit_note = False
         self.quit = False
         self._hints = 0
+        self._turn_lines: list[str] = []
+        self._turn_seat: int | None = None
 
     # --- output ----------------------------------------------------------------------
 
@@ -655,10 +655,12 @@ class TerminalGame:
         if self.quit:
             self._save_on_leaving()
             return 1
+        self._flush()
         self._report_winner()
         return 0
 
     def _save_on_leaving(self) -> None:
+        self._flush()
         if self.save_to is None:
             self.say("You left the game.")
             return
@@ -697,6 +699,7 @@ class TerminalGame:
         self._dirty = True
 
     def _human_step(self) -> None:
+        self._flush()
         if self._dirty:
             self.show()
             self._dirty = False
@@ -881,11 +884,28 @@ class TerminalGame:
                 extras.append(f"{verb('pick')} up {'your' if you else 'their'} Foot")
         if extras:
             text += "; " + "; ".join(extras)
-        self.say(text, style="bold" if you else None)
+        if you:
+            self._flush()
+            self.say(text, style="bold")
+        elif seat == self._turn_seat and text.startswith(who + " "):
+            self._turn_lines.append(text[len(who) + 1:])
+        else:
+            self._flush()
+            self._turn_seat = seat
+            self._turn_lines = [text]
+
+    def _flush(self) -> None:
+        """Print a bot's turn as one line: ``Seat 2 (hard) draws ...; melds K; discards 8♥``
+        (so the last turns of every bot stay on screen above the table)."""
+        if self._turn_lines:
+            self.say("; ".join(self._turn_lines))
+        self._turn_lines = []
+        self._turn_seat = None
 
     def _report_rounds(self) -> None:
         results = self.state.results
         for result in results[self._shown_results:]:
+            self._flush()
             self.console.print()
             names = self._names()
             view = self.view()
