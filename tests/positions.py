@@ -50,7 +50,7 @@ class Pool:
         return out
 
     def take_kind(self, kind: int, n: int) -> list[int]:
-        out = []
+        out: list[int] = []
         for f in cards.KIND_FACES[kind]:
             while self.counts[f] and len(out) < n:
                 self.counts[f] -= 1

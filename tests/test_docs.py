@@ -10,6 +10,7 @@ import pytest
 
 import handfoot
 import handfoot.cards
+import handfoot.notation
 import handfoot.registry
 import handfoot.rules
 import handfoot.table
@@ -33,7 +34,7 @@ def test_doc_examples_run(name: str) -> None:
 
 
 @pytest.mark.parametrize("module", [handfoot, handfoot.cards, handfoot.rules, handfoot.wording,
-                                    handfoot.table, handfoot.registry])
+                                    handfoot.table, handfoot.registry, handfoot.notation])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0

@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.table",),  # a side's books, going out and opening: for the engine and the bots
     ("handfoot.engine",),
     ("handfoot.record",),
+    ("handfoot.notation",),  # positions in text (a profile is written as a record's)
     ("handfoot.bots",),
     ("handfoot.search",),
     ("handfoot.registry",),  # every bot by name, above all of them

@@ -91,3 +91,74 @@ def test_no_module_outside_the_engine_touches_a_private_field_of_a_state() -> No
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
     assert not offences, "private GameState fields used outside the engine:\n" + "\n".join(
         offences)
+
+
+# --- one list of fields: GameState.__slots__, made from engine._STATE_FIELDS -------------
+
+
+def _states() -> list[GameState]:
+    """States of every profile in the middle of play: melds, staged cards, an undo stack,
+    a finished round, a go-out asked."""
+    out = []
+    for name in builtin_profile_names():
+        state = GameState.new(load_profile(name, overrides={"rounds": 2}), seed=4)
+        bots = [HardBot(s) for s in range(state.players)]
+        rng = random.Random(4)
+        for step in range(3000):
+            if state.is_over:
+                break
+            if step % 150 == 0 or state.staged or state.undo_stack or state.phase == Phase.ANSWER:
+                out.append(state.copy())
+            if rng.random() < 0.2:
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
+        out.append(state)
+    books = ["4 4 4 4 4 4 4", "5 5 5 5 5 5 5", "6 6 6 6 6 2 2", "7 7 7 7 7 2 2",
+             "JK JK 2 2 2 2 2"]
+    asking = position("partnership-13", hands={0: "9 9 9 8 8"}, in_foot=[0, 2],
+                      foot_played=[2], foot_turn_done=[2], melds={0: books}, stock_top="8 K")
+    out.append(play(asking, "draw", "goout 9 9 9 | 8 8 8 discard K"))
+    out.append(play(asking.copy(), "no"))
+    return out
+
+
+def _same_fields(a: GameState, b: GameState) -> list[str]:
+    return [name for name in GameState.__slots__ if getattr(a, name) != getattr(b, name)]
+
+
+def test_every_field_is_declared_once() -> None:
+    annotated = {name for name in GameState.__annotations__ if not name.startswith("__")}
+    assert annotated == set(GameState.__slots__)
+    assert len(GameState.__slots__) == len(set(GameState.__slots__))
+
+
+def test_every_field_is_copied_and_goes_through_a_position() -> None:
+    """A field missing from copy, position or from_position fails here: every slot of a
+    copy and of from_position(state.position()) is compared with the state's, and a copy
+    shares no list or dict with the state (nor the lists inside them)."""
+    states = _states()
+    assert any(s.staged for s in states) and any(s.undo_stack for s in states)
+    assert any(s.phase == Phase.ANSWER for s in states) and any(s.results for s in states)
+    assert any(s.position().refused for s in states)
+    for state in states:
+        for made in (state.copy(), GameState.from_position(state.position())):
+            for name in GameState.__slots__:
+                getattr(made, name)  # set (a slot never set raises AttributeError)
+            assert not _same_fields(made, state)
+        copy = state.copy()
+        for name in GameState.__slots__:
+            value, copied = getattr(state, name), getattr(copy, name)
+            if isinstance(value, (list, dict)):
+                assert copied is not value, name
+                inner = value.values() if isinstance(value, dict) else value
+                inner_copied = copied.values() if isinstance(copied, dict) else copied
+                for x, y in zip(inner, inner_copied, strict=True):
+                    assert not isinstance(x, list) or x is not y, name
+
+
+def test_a_new_game_sets_every_field() -> None:
+    for name in builtin_profile_names():
+        state = GameState.new(load_profile(name), seed=1)
+        for field_name in GameState.__slots__:
+            getattr(state, field_name)

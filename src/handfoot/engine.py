@@ -71,6 +71,7 @@ from handfoot.table import opening_minimum as side_opening_minimum
 from handfoot.wording import join, wild_rule_text
 
 __all__ = [
+    "SCORE_LABELS",
     "Deal",
     "DealError",
     "Effect",
@@ -207,6 +208,27 @@ class ScoreLine:
     label: str
     count: int
     points: int
+
+
+SCORE_LABELS: Final[Mapping[str, str]] = {
+    "melded": "Cards on the table",
+    "unfinished_second_melds": "Unfinished second melds",
+    "clean_books": "Clean books",
+    "special_books": "Special clean books",
+    "dirty_books": "Dirty books",
+    "wild_books": "All-wild books",
+    "red_threes": "Red 3s laid",
+    "going_out": "Going out",
+    "cards_left": "Cards left in hands and feet",
+    "black_threes_caught": "Black 3s left in hands and feet",
+    "red_threes_caught": "Red 3s left in hands and feet",
+}
+"""The label of each :class:`ScoreLine` key the engine scores (an ``"adjustment"`` line,
+which only a score keeper adds, carries its own)."""
+
+
+def _score_line(key: str, count: int, points: int) -> ScoreLine:
+    return ScoreLine(key, SCORE_LABELS[key], count, points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -670,50 +692,78 @@ class _Plan:
         self.books_made = 0  # melds that reach book size
 
 
+_SHARED: Final = "{0}"
+"""Copied by sharing: immutable, or replaced rather than changed."""
+_LIST: Final = "{0}[:]"
+_LISTS: Final = "[x[:] for x in {0}]"
+_DICT: Final = "{{k: v[:] for k, v in {0}.items()}}"
+_FRESH: Final = "None"
+"""Not copied: set to None in the copy."""
+
+_STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
+    ("profile", _SHARED),
+    ("layout", _SHARED),
+    ("players", _SHARED),
+    ("sides", _SHARED),
+    ("side_of", _SHARED),
+    ("seed", _SHARED),
+    ("deals", _SHARED),
+    ("deal", _SHARED),
+    ("round_number", _SHARED),
+    ("dealer", _SHARED),
+    ("first_player", _SHARED),
+    ("totals", _LIST),
+    ("results", _LIST),
+    ("phase", _SHARED),
+    ("seat", _SHARED),
+    ("actor", _SHARED),
+    ("held_faces", _LISTS),
+    ("held", _LISTS),
+    ("held_n", _LIST),
+    ("feet", _LISTS),
+    ("knees", _LISTS),
+    ("foot_picked", _LIST),
+    ("foot_played", _LIST),
+    ("foot_turn_done", _LIST),
+    ("stock", _LIST),
+    ("pile", _LIST),
+    ("melds", _LISTS),
+    ("red_threes", _LISTS),
+    ("opened", _LIST),
+    ("permission", _LIST),
+    ("_refused", _SHARED),
+    ("pending", _SHARED),
+    ("pending_answerers", _LIST),
+    ("picked_pile", _SHARED),
+    ("stalled_turns", _SHARED),
+    ("undo_stack", _LIST),
+    ("staged", _DICT),
+    ("_log", _SHARED),
+    ("_facts", _FRESH),
+)
+"""Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
+list ``__slots__`` and ``copy`` are made from. ``new``/``_start_round``, ``position`` and
+``from_position`` set or read each field; tests/test_positions.py compares every field of
+a copy and of ``from_position(state.position())`` with the state's."""
+
+
+def _compile_copy() -> Any:
+    """:meth:`GameState.copy` as straight-line code, one assignment per field (a loop of
+    getattr/setattr would be slower, and copy is hot in search)."""
+    lines = [f"    c.{name} = {how.format('self.' + name)}" for name, how in _STATE_FIELDS]
+    source = "def copy(self):\n    c = new(GameState)\n" + "\n".join(lines) + "\n    return c\n"
+    namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
+    exec(compile(source, "<GameState.copy>", "exec"), namespace)
+    copy = namespace["copy"]
+    copy.__doc__ = GameState.copy.__doc__
+    copy.__qualname__ = GameState.copy.__qualname__
+    return copy
+
+
 class GameState:
     """A game of Hand and Foot in progress. See the module docstring."""
 
-    __slots__ = (
-        "_facts",
-        "_log",
-        "_refused",
-        "actor",
-        "deal",
-        "dealer",
-        "deals",
-        "feet",
-        "first_player",
-        "foot_picked",
-        "foot_played",
-        "foot_turn_done",
-        "held",
-        "held_faces",
-        "held_n",
-        "knees",
-        "layout",
-        "melds",
-        "opened",
-        "pending",
-        "pending_answerers",
-        "permission",
-        "phase",
-        "picked_pile",
-        "pile",
-        "players",
-        "profile",
-        "red_threes",
-        "results",
-        "round_number",
-        "seat",
-        "seed",
-        "side_of",
-        "sides",
-        "staged",
-        "stalled_turns",
-        "stock",
-        "totals",
-        "undo_stack",
-    )
+    __slots__ = tuple(name for name, _ in _STATE_FIELDS)
 
     profile: Profile
     layout: Layout
@@ -937,48 +987,12 @@ class GameState:
                 f"{self.moves_played} moves>")
 
     def copy(self) -> GameState:
-        """An independent copy (the profile and immutable parts are shared)."""
-        c = GameState.__new__(GameState)
-        c.profile = self.profile
-        c.layout = self.layout
-        c.players = self.players
-        c.sides = self.sides
-        c.side_of = self.side_of
-        c.seed = self.seed
-        c.deals = self.deals
-        c.deal = self.deal
-        c.round_number = self.round_number
-        c.dealer = self.dealer
-        c.first_player = self.first_player
-        c.totals = self.totals[:]
-        c.results = self.results[:]
-        c.phase = self.phase
-        c.seat = self.seat
-        c.actor = self.actor
-        c.held_faces = [h[:] for h in self.held_faces]
-        c.held = [h[:] for h in self.held]
-        c.held_n = self.held_n[:]
-        c.feet = [f[:] for f in self.feet]
-        c.knees = [k[:] for k in self.knees]
-        c.foot_picked = self.foot_picked[:]
-        c.foot_played = self.foot_played[:]
-        c.foot_turn_done = self.foot_turn_done[:]
-        c.stock = self.stock[:]
-        c.pile = self.pile[:]
-        c.melds = [m[:] for m in self.melds]
-        c.red_threes = [r[:] for r in self.red_threes]
-        c.opened = self.opened[:]
-        c.permission = self.permission[:]
-        c._refused = self._refused
-        c.pending = self.pending
-        c.pending_answerers = self.pending_answerers[:]
-        c.picked_pile = self.picked_pile
-        c.stalled_turns = self.stalled_turns
-        c.undo_stack = self.undo_stack[:]
-        c.staged = {k: v[:] for k, v in self.staged.items()}
-        c._log = self._log
-        c._facts = None
-        return c
+        """An independent copy (the profile and immutable parts are shared).
+
+        Made from :data:`_STATE_FIELDS` when the module loads (below the class): one
+        assignment per field, no loop.
+        """
+        raise NotImplementedError  # replaced by _compile_copy()
 
     # --- queries -----------------------------------------------------------------------
 
@@ -2326,10 +2340,10 @@ class GameState:
                 seen.add(m.target)
         melded = sum(values[FACE_KIND[f]] for m in counted for f in m.faces)
         n_melded = sum(m.size for m in counted)
-        lines.append(ScoreLine("melded", "Cards on the table", n_melded, melded))
+        lines.append(_score_line("melded", n_melded, melded))
         if p.unfinished_second_meld_negative:
-            lines.append(ScoreLine(
-                "unfinished_second_melds", "Unfinished second melds",
+            lines.append(_score_line(
+                "unfinished_second_melds",
                 sum(m.size for m in unfinished),
                 -sum(values[FACE_KIND[f]] for m in unfinished for f in m.faces)))
         books = self.book_counts(side)
@@ -2341,21 +2355,21 @@ class GameState:
                 special_count += 1
                 special_points += special[m.target]
         clean = books["clean"] - special_count
-        lines.append(ScoreLine("clean_books", "Clean books", clean, clean * p.clean_book_bonus))
+        lines.append(_score_line("clean_books", clean, clean * p.clean_book_bonus))
         if special:
-            lines.append(ScoreLine("special_books", "Special clean books", special_count,
+            lines.append(_score_line("special_books", special_count,
                                    special_points))
-        lines.append(ScoreLine("dirty_books", "Dirty books", books["dirty"],
+        lines.append(_score_line("dirty_books", books["dirty"],
                                books["dirty"] * p.dirty_book_bonus))
         if p.all_wild_melds:
-            lines.append(ScoreLine("wild_books", "All-wild books", books["wild"],
+            lines.append(_score_line("wild_books", books["wild"],
                                    books["wild"] * p.wild_book_bonus))
         reds = len(self.red_threes[side])
         per_red = (p.red_three_bulk_bonus if p.red_three_bulk_count
                    and reds >= p.red_three_bulk_count else p.red_three_bonus)
-        lines.append(ScoreLine("red_threes", "Red 3s laid", reds, reds * per_red))
+        lines.append(_score_line("red_threes", reds, reds * per_red))
         out = went_out is not None and self.side_of[went_out] == side
-        lines.append(ScoreLine("going_out", "Going out", int(out),
+        lines.append(_score_line("going_out", int(out),
                                p.going_out_bonus if out else 0))
         left_points = 0
         left_count = 0
@@ -2372,11 +2386,11 @@ class GameState:
                     else:
                         left_count += 1
                         left_points += values[k]
-        lines.append(ScoreLine("cards_left", "Cards left in hands and feet", left_count,
+        lines.append(_score_line("cards_left", left_count,
                                -left_points))
-        lines.append(ScoreLine("black_threes_caught", "Black 3s left in hands and feet",
+        lines.append(_score_line("black_threes_caught",
                                caught_black, -caught_black * p.black_three_penalty))
-        lines.append(ScoreLine("red_threes_caught", "Red 3s left in hands and feet",
+        lines.append(_score_line("red_threes_caught",
                                caught_red, -caught_red * p.red_three_penalty))
         for label, points in adjustments:
             lines.append(ScoreLine("adjustment", label, 1, points))
@@ -2444,6 +2458,9 @@ class GameState:
             staged=self.staged_groups() if seat == self.seat else (),
             legal_actions=tuple(self.legal_actions()) if acting else (),
         )
+
+
+GameState.copy = _compile_copy()  # type: ignore[method-assign]
 
 
 _EVENT_TYPES: Final[dict[type, str]] = {
