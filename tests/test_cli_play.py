@@ -100,3 +100,126 @@ def test_acceptance_200_random_games(capsys: pytest.CaptureFixture[str]) -> None
     data = json.loads(out)
     assert data["games"] == 200 and data["rounds"] == 800
     assert sum(data["round_ends"].values()) == 800
+
+
+# --- issue 14: files checked before the game, bots that show the game, progress -------------
+
+
+@pytest.mark.parametrize("command", [
+    ("play", "--profile", "biegames", "--layout", "2x1", "--seats", "you,easy", "--seed", "1"),
+    ("demo", "--profile", "biegames", "--layout", "2x1", "--set", "rounds=1"),
+])
+def test_record_path_is_checked_before_the_game(
+        command: tuple[str, ...], capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # play: nothing would be typed
+    existing = tmp_path / "old.json"
+    existing.write_text("{}", encoding="utf-8")
+    cases = [
+        (str(tmp_path), "that is a folder; give a file name, like"),
+        (str(tmp_path / "missing" / "game.json"), "the folder " + str(tmp_path / "missing")
+         + " does not exist"),
+        (str(existing), "the file already exists; add --force to overwrite it"),
+        (str(existing / "x.json"), "is a file, not a folder"),
+    ]
+    for path, message in cases:
+        code, out, err = run(capsys, *command, "--record", path)
+        assert code == 2, (path, out)
+        assert err.startswith(f"handfoot: error: --record {path}: ") and message in err
+        assert "Errno" not in err and "Round 1" not in out  # refused before any play
+    assert existing.read_text(encoding="utf-8") == "{}"
+    if command[0] == "demo":
+        code, out, _ = run(capsys, *command, "--record", str(existing), "--force")
+        assert code == 0 and f"record written to {existing}" in out
+        assert json.loads(existing.read_text(encoding="utf-8"))["format"] == "handfoot-record"
+
+
+def test_simulate_records_folder_is_checked_and_never_mixes_runs(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ("simulate", "--profile", "biegames", "--layout", "2x1", "--set", "rounds=1",
+            "--bots", "easy")
+    file = tmp_path / "a-file"
+    file.write_text("x", encoding="utf-8")
+    code, _, err = run(capsys, *args, "--games", "1", "--records", str(file))
+    assert code == 2 and "that is a file, not a folder" in err and "Errno" not in err
+    folder = tmp_path / "new" / "records"  # made, with its parent
+    code, out, _ = run(capsys, *args, "--games", "3", "--records", str(folder))
+    assert code == 0 and len(list(folder.glob("game-*.json"))) == 3
+    assert f"records: 3 games written to {folder}/" in out
+    code, _, err = run(capsys, *args, "--games", "2", "--records", str(folder))
+    assert code == 2
+    assert "holds 3 game records of an earlier run; choose a new folder, or add --force" in err
+    code, _, _ = run(capsys, *args, "--games", "2", "--records", str(folder), "--force")
+    assert code == 0
+    assert sorted(f.name for f in folder.glob("game-*.json")) == ["game-0001.json",
+                                                                   "game-0002.json"]
+
+
+def test_demo_and_simulate_default_to_bots_that_show_the_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--profile", "biegames", "--layout", "2x1",
+                       "--set", "rounds=2")
+    assert code == 0 and "seat 1 (hard)" in out and "seat 2 (hard)" in out
+    code, out, _ = run(capsys, "simulate", "--profile", "biegames", "--layout", "2x1",
+                       "--games", "4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["bots"] == ["hard", "hard"]
+    assert data["round_ends"].get("went out", 0) > 0
+    assert max(data["mean_score_per_side"]) > 0
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from handfoot import cli
+
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False)
+    assert cli._progress("games", quiet=False) is None
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    assert cli._progress("games", quiet=True) is None
+    bar = cli._progress("games", quiet=False)
+    assert bar is not None
+    from types import SimpleNamespace
+
+    (rate,) = [c for c in bar.columns if type(c).__name__ == "_Rate"]
+    assert str(rate.render(SimpleNamespace(finished_speed=None, speed=12.46))) == "12.5 games/s"
+    names = {type(c).__name__ for c in bar.columns}
+    assert {"BarColumn", "MofNCompleteColumn", "TimeRemainingColumn"} <= names
+
+
+def test_rules_options_and_show_speak_to_players(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "options")
+    assert code == 0
+    assert out.count("OPT-03 ") == 1
+    assert "minimums_by_score: Opening minimums by score (part of OPT-03, on its own)" in out
+    assert "(A-" not in out and "source:" not in out and "001:" not in out
+    code, out, _ = run(capsys, "rules", "show", "biegames")
+    assert code == 0 and "Source:" not in out and "seed 003" not in out
+    assert "In short: two-player or partnership play" in out
+
+
+def test_a_typo_in_all_is_answered_with_all(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "--set", "pickup_count=al", "--games", "1")
+    assert code == 2 and "did you mean 'all'?" in err
+
+
+def test_replay_counts_moves_in_words(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    from handfoot.engine import GameState
+    from handfoot.moves import parse_move
+    from handfoot.record import record_from_state, to_json
+    from handfoot.rules import Layout, load_profile
+
+    state = GameState.new(load_profile("biegames"), layout=Layout(2, 1), seed=1)
+    state.apply(parse_move("draw"))
+    path = tmp_path / "one.json"
+    path.write_text(to_json(record_from_state(state)), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and "OK: 1 move replayed; every move is legal" in out
+
+
+def test_tournament_times_decisions_in_microseconds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--profile", "biegames", "--layout", "2x1",
+                       "--set", "rounds=1", "--bots", "easy,random", "--games", "1")
+    assert code == 0 and "TIME/DECISION" in out and " µs" in out and "US/DECISION" not in out
