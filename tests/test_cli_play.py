@@ -223,3 +223,12 @@ def test_tournament_times_decisions_in_microseconds(capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, "tournament", "--profile", "biegames", "--layout", "2x1",
                        "--set", "rounds=1", "--bots", "easy,random", "--games", "1")
     assert code == 0 and "TIME/DECISION" in out and " µs" in out and "US/DECISION" not in out
+
+
+def test_cli_doctests() -> None:
+    import doctest
+
+    from handfoot import cli
+
+    result = doctest.testmod(cli)
+    assert result.failed == 0 and result.attempted >= 1

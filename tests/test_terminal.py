@@ -603,3 +603,10 @@ def test_pass_and_play_hides_each_hand_until_its_player_sits() -> None:
     assert parse_seats("you,easy,you,easy", 4, people=0) == ["you", "easy", "you", "easy"]
     with pytest.raises(terminal.SeatError, match="--pass-and-play"):
         parse_seats("you,easy,you,easy", 4)
+
+
+def test_terminal_doctests() -> None:
+    import doctest
+
+    result = doctest.testmod(terminal)
+    assert result.failed == 0 and result.attempted >= 2
