@@ -249,12 +249,15 @@ def test_full_quick_game_from_the_command_line(
 
 
 def test_end_of_input_leaves_the_game(monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+                                      capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO("help\n"))
     code = main(["play", "--profile", "biegames", "--layout", "2x1", "--seats", "you,easy",
                  "--seed", "1"])
     out, _ = capsys.readouterr()
     assert code == 1 and "You left the game." in out and "Commands:" in out
+    assert (tmp_path / "handfoot-game-1.json").exists()  # saved, in the current folder
 
 
 @pytest.mark.parametrize(("seats", "message"), [
