@@ -158,6 +158,8 @@ class Symbols:
 
 UNICODE = Symbols("♣♦♥♠", "│", "▶", "·")
 ASCII = Symbols("CDHS", "|", ">", "-")
+_TO_ASCII = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "│": "|", "▶": ">",
+                           "·": "-", "×": "x", "–": "-", "—": "-", "µ": "u"})
 
 
 def symbols_for(encoding: str | None) -> Symbols:
@@ -596,7 +598,7 @@ class TerminalGame:
     def say(self, text: str | Text, style: str | None = None) -> None:
         if self.sym is ASCII:  # a terminal that cannot show every character
             enc = self.console.encoding or "ascii"
-            plain = text.plain if isinstance(text, Text) else text
+            plain = (text.plain if isinstance(text, Text) else text).translate(_TO_ASCII)
             text = plain.encode(enc, "replace").decode(enc)
         self.console.print(text, style=style, markup=False, highlight=False)
 
@@ -637,7 +639,8 @@ class TerminalGame:
             self.say(f"Resumed in round {self.state.round_number} after "
                      f"{_plural(self.state.moves_played, 'move')}.")
         self.say("Type help for the move notation, legal for what you can do, "
-                 "hint for advice, quit to leave (your game is saved).")
+                 "hint for advice, quit to leave"
+                 + (" (your game is saved)." if self.save_to is not None else "."))
         self._last_person = self.state.to_act if self.state.to_act in self.people else None
         self._report_rounds()
         try:
