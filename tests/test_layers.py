@@ -28,8 +28,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.sim",),
     ("handfoot.tournament",),
     ("handfoot.rulebook",),  # the rules in prose, for the front ends (never the engine)
+    ("handfoot.scoresheet",),  # score sheets of games played with real cards
     ("handfoot.cli", "handfoot.terminal", "handfoot.server", "handfoot.rl",
-     "handfoot.web"),  # the front ends; handfoot.rl.* and handfoot.web.* too
+     "handfoot.web", "handfoot.score_terminal"),  # the front ends; handfoot.rl.* and
+    # handfoot.web.* too
     ("handfoot",),  # the package's face re-exports the API
 ]
 

@@ -45,6 +45,7 @@ from handfoot.cards import (
     RED_THREE,
     TWO,
     Face,
+    Kind,
 )
 from handfoot.moves import WILD_MELD, ActionId, MeldGroup
 from handfoot.rules import (
@@ -88,10 +89,12 @@ __all__ = [
     "RoundResult",
     "ScoreLine",
     "SideScore",
+    "SideTally",
     "TableMeld",
     "check_deal",
     "deal_of_round",
     "deal_round",
+    "score_tally",
 ]
 
 
@@ -238,6 +241,71 @@ class SideScore:
     side: Side
     lines: tuple[ScoreLine, ...]
     total: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideTally:
+    """What a side's round score is made of, counted at the end of the round: the engine
+    counts it from the cards (:meth:`GameState.score_side`), a score keeper at a real table
+    from what the players count; :func:`score_tally` scores both the same way."""
+
+    melded_cards: int = 0
+    """Cards on the side's table, but those of unfinished second melds."""
+    melded_points: int = 0
+    unfinished_cards: int = 0
+    """Cards of unfinished second melds (only where ``unfinished_second_meld_negative``)."""
+    unfinished_points: int = 0
+    clean_books: int = 0
+    """Clean books but those of the profile's special ranks."""
+    special_books: tuple[tuple[Kind, int], ...] = ()
+    """(rank, number) of clean books of the ranks of ``special_book_bonus``."""
+    dirty_books: int = 0
+    wild_books: int = 0
+    red_threes: int = 0
+    """Red 3s laid down."""
+    went_out: bool = False
+    left_cards: int = 0
+    """Cards left in the side's hands, Knees and Feet, threes aside."""
+    left_points: int = 0
+    black_threes_left: int = 0
+    red_threes_left: int = 0
+
+
+def score_tally(profile: Profile, side: Side, tally: SideTally,
+                adjustments: Sequence[tuple[str, int]] = ()) -> SideScore:
+    """A side's round score under ``profile``, with every line of its breakdown, from what
+    it counted; ``adjustments`` are (label, points) lines for the tabletop-only rules."""
+    p = profile
+    lines = [_score_line("melded", tally.melded_cards, tally.melded_points)]
+    if p.unfinished_second_meld_negative:
+        lines.append(_score_line("unfinished_second_melds", tally.unfinished_cards,
+                                 -tally.unfinished_points))
+    special = dict(p.special_book_bonus)
+    lines.append(_score_line("clean_books", tally.clean_books,
+                             tally.clean_books * p.clean_book_bonus))
+    if special:
+        lines.append(_score_line(
+            "special_books", sum(n for _, n in tally.special_books),
+            sum(special[rank] * n for rank, n in tally.special_books)))
+    lines.append(_score_line("dirty_books", tally.dirty_books,
+                             tally.dirty_books * p.dirty_book_bonus))
+    if p.all_wild_melds:
+        lines.append(_score_line("wild_books", tally.wild_books,
+                                 tally.wild_books * p.wild_book_bonus))
+    reds = tally.red_threes
+    per_red = (p.red_three_bulk_bonus if p.red_three_bulk_count
+               and reds >= p.red_three_bulk_count else p.red_three_bonus)
+    lines.append(_score_line("red_threes", reds, reds * per_red))
+    lines.append(_score_line("going_out", int(tally.went_out),
+                             p.going_out_bonus if tally.went_out else 0))
+    lines.append(_score_line("cards_left", tally.left_cards, -tally.left_points))
+    lines.append(_score_line("black_threes_caught", tally.black_threes_left,
+                             -tally.black_threes_left * p.black_three_penalty))
+    lines.append(_score_line("red_threes_caught", tally.red_threes_left,
+                             -tally.red_threes_left * p.red_three_penalty))
+    for label, points in adjustments:
+        lines.append(ScoreLine("adjustment", label, 1, points))
+    return SideScore(side, tuple(lines), sum(line.points for line in lines))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1125,8 +1193,7 @@ class GameState:
             self._verify_stage(move.kind, move.target, move.slot)
             return (None, None, None)
         if isinstance(move, mv.Pickup):
-            self._require(Phase.DRAW, "take the pile")
-            plan, rest = self._check_pickup(move.groups)
+            plan, rest = self._verify_pickup(move.groups)
             return (move, plan, rest)
         if isinstance(move, mv.Discard):
             return (move, self._verify_discard(move.kind), None)
@@ -1136,8 +1203,7 @@ class GameState:
         if isinstance(move, mv.Meld):
             return (move, self._verify_meld(move.groups), None)
         if isinstance(move, mv.GoOut):
-            self._require(Phase.PLAY, "go out")
-            return (move, self._check_go_out(move.groups, move.discard), None)
+            return (move, self._verify_go_out(move.groups, move.discard), None)
         if isinstance(move, mv.Confirm):
             self._require(Phase.PLAY, "meld")
             if not self.staged:
@@ -1247,7 +1313,16 @@ class GameState:
         or :class:`~handfoot.moves.GoOut`, which is what a game record stores.
         """
         move = mv.decode_action(action)
-        if isinstance(move, mv.Stage | mv.ClearStaged):
+        if type(move) is mv.Stage and self.phase != Phase.GAME_OVER:
+            # the most frequent action: what apply does for it, without the dispatch
+            try:
+                self._verify_stage(move.kind, move.target, move.slot)
+            except IllegalMoveError as exc:
+                str(exc)  # word the reason now, while the state is the one it is about
+                raise
+            self._stage(move.kind, move.target, move.slot)
+            return None
+        if isinstance(move, (mv.Stage, mv.ClearStaged)):
             self.apply(move)
             return None
         if isinstance(move, mv.Pickup):
@@ -1350,6 +1425,11 @@ class GameState:
             return "the pile cannot be taken with a wild card on top"
         return None
 
+    def _verify_pickup(self, groups: tuple[MeldGroup, ...]) -> tuple[_Plan, list[int]]:
+        if self.phase != Phase.DRAW:
+            self._require(Phase.DRAW, "take the pile")
+        return self._check_pickup(groups)
+
     def _check_pickup(self, groups: tuple[MeldGroup, ...]) -> tuple[_Plan, list[int]]:
         """Check a pickup; returns its plan and the picked cards other than the top."""
         p = self.profile
@@ -1439,7 +1519,8 @@ class GameState:
     # --- melding -----------------------------------------------------------------------
 
     def _verify_meld(self, groups: tuple[MeldGroup, ...]) -> _Plan:
-        self._require(Phase.PLAY, "meld")
+        if self.phase != Phase.PLAY:
+            self._require(Phase.PLAY, "meld")
         if not groups:
             raise IllegalMoveError("a meld needs cards")
         seat, side = self.seat, self.side_of[self.seat]
@@ -1815,7 +1896,8 @@ class GameState:
 
     def _verify_discard(self, kind: int) -> _Plan | None:
         """Check a discard; returns the go-out plan when discarding the last card goes out."""
-        self._require(Phase.PLAY, "discard")
+        if self.phase != Phase.PLAY:
+            self._require(Phase.PLAY, "discard")
         seat = self.seat
         p = self.profile
         if not 0 <= kind < RED_THREE:
@@ -1964,6 +2046,11 @@ class GameState:
             self.staged = {}
             return
         self._finish_going_out(plan, discard)
+
+    def _verify_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
+        if self.phase != Phase.PLAY:
+            self._require(Phase.PLAY, "go out")
+        return self._check_go_out(groups, discard)
 
     def _check_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
         p = self.profile
@@ -2212,9 +2299,14 @@ class GameState:
         if phase == Phase.DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
-                if (staging or not p.pickup_melds_top) and self.is_legal(
-                        mv.Pickup(self.staged_groups())):
-                    out.append(mv.PICKUP)
+                # the checks is_legal makes, called directly (the listing is hot): the
+                # phase is known, and no move object is built
+                if staging or not p.pickup_melds_top:
+                    try:
+                        self._verify_pickup(self.staged_groups())
+                        out.append(mv.PICKUP)
+                    except IllegalMoveError:
+                        pass
                 if staging:
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held)
@@ -2222,8 +2314,11 @@ class GameState:
         # PLAY
         if staging:
             groups = self.staged_groups()
-            if self.is_legal(mv.Meld(groups)):
+            try:
+                self._verify_meld(groups)
                 out.append(mv.CONFIRM)
+            except IllegalMoveError:
+                pass
             out.append(mv.CLEAR)
         else:
             groups = ()
@@ -2234,14 +2329,20 @@ class GameState:
             out.append(mv.KNOCK)
         if self.in_last_packet(seat) and not self._refused:
             left = self.held_n[seat] - self._staged_total()
-            if (left == 0 and p.final_discard != FinalDiscard.REQUIRED
-                    and self.is_legal(mv.GoOut(groups))):
-                out.append(mv.GO_OUT)
+            if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
+                try:
+                    self._verify_go_out(groups, None)
+                    out.append(mv.GO_OUT)
+                except IllegalMoveError:
+                    pass
             elif left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and not must_knock:
                 for k in range(RED_THREE):
                     if held[k] - self._staged_kind(k) == 1:
-                        if self.is_legal(mv.GoOut(groups, k)):
+                        try:
+                            self._verify_go_out(groups, k)
                             out.append(mv.GO_OUT_DISCARD + k)
+                        except IllegalMoveError:
+                            pass
                         break
         if not must_knock:
             last = self.in_last_packet(seat)
@@ -2249,9 +2350,12 @@ class GameState:
             for k in range(RED_THREE):
                 if not held[k] or self._discard_locked(seat, k):
                     continue
-                if last and n == 1:
-                    if self.is_legal(mv.Discard(k)):  # the last card: going out, or holding none
+                if last and n == 1:  # the last card: going out, or holding none
+                    try:
+                        self._verify_discard(k)
                         out.append(mv.DISCARD + k)
+                    except IllegalMoveError:
+                        pass
                 elif not (last and n - 1 < p.min_cards_kept):
                     out.append(mv.DISCARD + k)
         self._stage_actions(out, seat, side, held)
@@ -2328,7 +2432,6 @@ class GameState:
         """
         p = self.profile
         values = p.kind_values
-        lines: list[ScoreLine] = []
         counted = list(self.melds[side])
         unfinished: list[TableMeld] = []
         if p.unfinished_second_meld_negative:
@@ -2338,63 +2441,32 @@ class GameState:
                     unfinished.append(m)
                     counted.remove(m)
                 seen.add(m.target)
-        melded = sum(values[FACE_KIND[f]] for m in counted for f in m.faces)
-        n_melded = sum(m.size for m in counted)
-        lines.append(_score_line("melded", n_melded, melded))
-        if p.unfinished_second_meld_negative:
-            lines.append(_score_line(
-                "unfinished_second_melds",
-                sum(m.size for m in unfinished),
-                -sum(values[FACE_KIND[f]] for m in unfinished for f in m.faces)))
         books = self.book_counts(side)
         special = dict(p.special_book_bonus)
-        special_count = 0
-        special_points = 0
+        special_books: dict[Kind, int] = {}
         for m in self.melds[side]:
             if m.book_kind(p.book_size) == BookKind.CLEAN and m.target in special:
-                special_count += 1
-                special_points += special[m.target]
-        clean = books["clean"] - special_count
-        lines.append(_score_line("clean_books", clean, clean * p.clean_book_bonus))
-        if special:
-            lines.append(_score_line("special_books", special_count,
-                                   special_points))
-        lines.append(_score_line("dirty_books", books["dirty"],
-                               books["dirty"] * p.dirty_book_bonus))
-        if p.all_wild_melds:
-            lines.append(_score_line("wild_books", books["wild"],
-                                   books["wild"] * p.wild_book_bonus))
-        reds = len(self.red_threes[side])
-        per_red = (p.red_three_bulk_bonus if p.red_three_bulk_count
-                   and reds >= p.red_three_bulk_count else p.red_three_bonus)
-        lines.append(_score_line("red_threes", reds, reds * per_red))
-        out = went_out is not None and self.side_of[went_out] == side
-        lines.append(_score_line("going_out", int(out),
-                               p.going_out_bonus if out else 0))
-        left_points = 0
-        left_count = 0
-        caught_red = 0
-        caught_black = 0
+                special_books[m.target] = special_books.get(m.target, 0) + 1
+        left = [0] * NUM_KINDS
         for seat in self.layout.seats_of(side):
             for faces in (self.hand(seat), self.feet[seat], self.knees[seat]):
                 for f in faces:
-                    k = FACE_KIND[f]
-                    if k == RED_THREE:
-                        caught_red += 1
-                    elif k == BLACK_THREE:
-                        caught_black += 1
-                    else:
-                        left_count += 1
-                        left_points += values[k]
-        lines.append(_score_line("cards_left", left_count,
-                               -left_points))
-        lines.append(_score_line("black_threes_caught",
-                               caught_black, -caught_black * p.black_three_penalty))
-        lines.append(_score_line("red_threes_caught",
-                               caught_red, -caught_red * p.red_three_penalty))
-        for label, points in adjustments:
-            lines.append(ScoreLine("adjustment", label, 1, points))
-        return SideScore(side, tuple(lines), sum(line.points for line in lines))
+                    left[FACE_KIND[f]] += 1
+        threes = (BLACK_THREE, RED_THREE)
+        tally = SideTally(
+            melded_cards=sum(m.size for m in counted),
+            melded_points=sum(values[FACE_KIND[f]] for m in counted for f in m.faces),
+            unfinished_cards=sum(m.size for m in unfinished),
+            unfinished_points=sum(values[FACE_KIND[f]] for m in unfinished for f in m.faces),
+            clean_books=books["clean"] - sum(special_books.values()),
+            special_books=tuple(sorted(special_books.items())),
+            dirty_books=books["dirty"], wild_books=books["wild"],
+            red_threes=len(self.red_threes[side]),
+            went_out=went_out is not None and self.side_of[went_out] == side,
+            left_cards=sum(n for k, n in enumerate(left) if k not in threes),
+            left_points=sum(n * values[k] for k, n in enumerate(left) if k not in threes),
+            black_threes_left=left[BLACK_THREE], red_threes_left=left[RED_THREE])
+        return score_tally(p, side, tally, adjustments)
 
     # --- views ---------------------------------------------------------------------------
 
