@@ -67,7 +67,7 @@ def test_a_new_database_is_migrated_to_the_schema_of_the_code(database_url: str)
             differences = await conn.run_sync(schema_differences)
         return revision, differences, await store.start()
     revision, differences, again = run(database_url, body)
-    assert revision == migrations.head() == "0002"
+    assert revision == migrations.head() == "0003"
     assert differences == []  # the migrations make exactly the tables of store.metadata
     assert again == []  # a second start applies nothing
 
@@ -75,7 +75,8 @@ def test_a_new_database_is_migrated_to_the_schema_of_the_code(database_url: str)
 def test_a_database_made_before_migrations_is_adopted_without_loss(database_url: str) -> None:
     """The tables ``create_all`` made (no ``alembic_version``), with a game in them: the
     start stamps revision 0001, applies the later ones and keeps every row."""
-    old_tables = [t for t in st.metadata.sorted_tables if t.name != "presence"]
+    old_tables = [t for t in st.metadata.sorted_tables
+                  if t.name not in ("presence", "score_sheets", "score_rounds")]
     row = game_row()
 
     async def make_old() -> None:
@@ -105,16 +106,30 @@ def test_a_database_made_before_migrations_is_adopted_without_loss(database_url:
     assert rows == [MoveRow(1, 1, 0, "draw", "human", "a")]
 
 
+def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
+    """Four stores start at once on a new PostgreSQL database (as ``--workers 4`` or four
+    servers would): the advisory lock lets one migrate; the others find nothing to do."""
+    async def main() -> list[list[str]]:
+        stores = [Store(postgres_url) for _ in range(4)]
+        try:
+            return list(await asyncio.gather(*(s.start() for s in stores)))
+        finally:
+            for s in stores:
+                await s.close()
+    applied = sorted(asyncio.run(main()))
+    assert applied == [[], [], [], ["0001", "0002", "0003"]]
+
+
 def test_db_upgrade_command_migrates_and_says_so(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     first = subprocess.run([*HANDFOOT, "db", "upgrade",
                             "--database-url", url], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    assert "0001, 0002" in first.stdout and "0002" in first.stdout
+    assert "0001, 0002, 0003" in first.stdout
     again = subprocess.run([*HANDFOOT, "db", "upgrade",
                             "--database-url", url], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    assert "already at revision 0002" in again.stdout
+    assert "already at revision 0003" in again.stdout
 
 
 # -- the store ---------------------------------------------------------------------------

@@ -120,6 +120,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         pass
     else:
         routes += page_routes(templates)
+    from handfoot.web.scoresheets import score_routes  # the score keeper (issue 17)
+    routes += score_routes(store, templates)
     quiet_frame_logs()
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(OriginGuard, allowed=settings.allowed_origins)])

@@ -150,6 +150,30 @@ presence = Table(
     Index("presence_worker", "worker"),
 )
 
+# -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
+
+score_sheets = Table(
+    "score_sheets", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("profile", String(64), nullable=False),
+    Column("overrides", JSON, nullable=False),
+    Column("layout", String(8), nullable=False),
+    Column("names", JSON, nullable=False),  # title, sides and players
+    Column("edit_hash", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+)
+
+score_rounds = Table(  # every round entered or corrected, never changed: the last one counts
+    "score_rounds", metadata,
+    Column("sheet", String(32), ForeignKey("score_sheets.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("entries", JSON, nullable=False),
+    Column("who", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    PrimaryKeyConstraint("sheet", "seq"),
+)
+
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
