@@ -11,10 +11,12 @@ Bots: one task per table plays the bot seats (and, where the table chose ``"abse
 "bot"``, the seats of people away longer than the grace time) while anybody is connected.
 A bot move is worked out on a copy of the state from the seat's view (the expert in a
 process pool, off the event loop), revealed a fixed ``bot_delay`` after the bot's turn
-began whatever it computed, stored, then played. Bot memory survives a restart: each bot
-is recreated with its stored seed and, as the stored moves are replayed, makes its own
-moves again from its seat's views (a bot whose choice differs, as the time-limited expert's
-may, keeps what it saw and the stored move is played).
+began whatever it computed, stored, then played. Bots start every round afresh, with a
+seed from the game's, the seat and the round (what the hard bots remember is the round's
+anyway). Bot memory survives a restart: as the stored moves of the current round are
+replayed, each bot makes its own moves again from its seat's views (a bot whose choice
+differs, as the time-limited expert's may, keeps what it saw and the stored move is
+played); the moves of earlier rounds are only played, which keeps rebuilding a table cheap.
 
 Between rounds the table waits until every person (present, or away without a stand-in)
 has pressed Continue for the round just ended; moves are refused meanwhile.
@@ -278,7 +280,11 @@ class Table:
         self._background: set[asyncio.Task[Any]] = set()
 
     def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
-        seed = derive_seed(self.row.seed, label, seat)
+        """A bot for the current round (round 1's seed is the one bots had before they
+        were made per round)."""
+        number = self.state.round_number
+        seed = derive_seed(self.row.seed, label, seat) if number == 1 else \
+            derive_seed(self.row.seed, label, seat, number)
         if level == "expert" and self.settings.expert_budget is not None:
             return ExpertBot(seed, time_budget=self.settings.expert_budget)
         return make_bot(level, seed)
@@ -289,12 +295,14 @@ class Table:
         """Play the stored moves again (at load); each bot remakes its own moves from its
         seat's views, which rebuilds its memory."""
         self.continued = set(continued)
+        # only the bots of the last round move again: those of earlier rounds are gone,
+        # and a finished game's never move again
+        current = rows[-1].round if rows and self.row.status != "over" else 0
         for row in rows:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
             move = parse_move(row.notation)
-            # a finished game's bots never move again: no need to rebuild their memory
-            bot = self.bots.get(row.seat) if row.by == "bot" and self.row.status != "over" \
+            bot = self.bots.get(row.seat) if row.by == "bot" and row.round == current \
                 else None
             if bot is not None and self._thought.get(row.seat) != self.seq:
                 try:
@@ -311,15 +319,24 @@ class Table:
         state = self.state
         side = state.side_of[seat]
         results_before = len(state.results)
-        table_before = _table_points(state, side)
-        books_before = state.book_counts(side)
+        round_before = state.round_number
+        # a draw or a discard lays nothing on the table: no points melded, no book made
+        lays = not isinstance(move, mv.Draw | mv.Discard)
+        table_before = _table_points(state, side) if lays else 0
+        books_before = state.book_counts(side) if lays else {}
         self.recorder.apply(move)
         self.seq += 1
+        if state.round_number != round_before:  # a new round: its bots start afresh
+            self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
+                         for s in self.seats if s.kind == "bot"}
+            self.stand_ins.clear()
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
         stats = self.stats[seat]
         if isinstance(move, mv.Pickup):
             stats.pickups += 1
+        if not lays:
+            return
         books_then = sum(books_before[k] for k in ("clean", "dirty", "wild"))
         if len(state.results) > results_before:
             lines = {line.key: line for line in
