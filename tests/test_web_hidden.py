@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+from asgi_socket import Socket
 from handfoot.engine import GameState
 from handfoot.moves import MoveSyntaxError, parse_move
 from handfoot.rules import builtin_profile_names, load_profile
@@ -107,50 +107,73 @@ def deal_free(data: Any, where: str) -> None:
             deal_free(value, where)
 
 
-class Buffered:
-    """A TestClient WebSocket read in batches: one hop to the app's thread takes every frame
-    waiting (the state sent to a whole table after a move comes at once)."""
+class Fed:
+    """What a :class:`Person` reads from: frames fed by the coroutine that drives the game
+    (see :mod:`asgi_socket`), and sends to."""
 
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.buffer: collections.deque[dict[str, Any]] = collections.deque()
-
-    async def _drain(self) -> list[dict[str, Any]]:
-        stream = self.ws._send_rx
-        out = [await stream.receive()]
-        while True:
-            try:
-                out.append(stream.receive_nowait())
-            except anyio.WouldBlock:
-                return out
+    def __init__(self, sock: Socket) -> None:
+        self.sock = sock
+        self.frames: collections.deque[dict[str, Any]] = collections.deque()
 
     def receive_json(self) -> Any:
-        if not self.buffer:
-            self.buffer.extend(self.ws.portal.call(self._drain))
-        message = self.buffer.popleft()
-        self.ws._raise_on_close(message)
-        return json.loads(message["text"])
+        return self.frames.popleft()
 
     def send_json(self, data: Any) -> None:
-        self.ws.send_json(data)
-
-    def send_text(self, text: str) -> None:
-        self.ws.send_text(text)
+        self.sock.send_json(data)
 
 
 class Watched(Person):
     """A :class:`Person` that checks the shape of every message and that no message
     carries the seed."""
 
-    def __init__(self, *args: Any, seed: int, bot_seed: int = 1, **kw: Any) -> None:
+    def __init__(self, *args: Any, seed: int, bot_seed: int = 1,
+                 played: dict[int, str] | None = None, **kw: Any) -> None:
         super().__init__(*args, seed=bot_seed, **kw)
+        self.played = {} if played is None else played
+        """The moves the clients of the game sent, by seq (shared by them all)."""
         self.game_seed = seed
         self.seed_strings = seed_texts(seed)
 
-    def connect(self, seq: int | None = None) -> dict[str, Any]:
-        welcome = super().connect(seq)
-        self.ws = Buffered(self.ws)
-        return welcome
+    def _notation(self, event: dict[str, Any]) -> str:
+        """An event's move: as :meth:`Person._notation`, but a move private to another seat
+        is read from what its client sent, not from the database."""
+        if event.get("notation") is None and "private" not in event \
+                and event["type"] != "answer" and event["n"] in self.played:
+            return self.played[event["n"]]
+        return super()._notation(event)
+
+    async def join(self, app: Any) -> None:
+        """Open the socket in the app's loop and say hello; the first state read."""
+        sock = Socket(app, f"/ws/{self.game_id}")
+        await sock.open()
+        self.ws = Fed(sock)
+        self.send({"type": "hello", "token": self.token, "seq": self.seq})
+        await self.next_of("welcome")
+        await self.next_of("state")
+
+    async def next(self) -> dict[str, Any]:
+        """The next frame, read (and checked) as :meth:`Person.receive` reads it."""
+        self.ws.frames.append(await self.ws.sock.receive_json())
+        return self.receive()
+
+    async def next_of(self, kind: str) -> dict[str, Any]:
+        while True:
+            m = await self.next()
+            if m["type"] == kind:
+                return m
+
+    async def move(self, move: str, rid: str) -> dict[str, Any]:
+        """Send a move; its ack, once the state that follows it has arrived."""
+        self.send({"type": "move", "id": rid, "seq": self.seq, "move": move})
+        while True:
+            reply = await self.next()
+            assert reply["type"] != "error", reply
+            if reply["type"] == "ack" and reply["id"] == rid:
+                break
+        self.played[reply["seq"]] = move
+        while self.seq < reply["seq"]:
+            await self.next_of("state")
+        return reply
 
     def receive(self) -> dict[str, Any]:
         m = super().receive()
@@ -220,68 +243,90 @@ def check_http_midgame(c: TestClient, game: dict[str, Any], seed: int) -> None:
 def play_game(c: TestClient, profile: str, layout: str, rounds: int, rng: random.Random,
               check_every: int = 8) -> None:
     """One complete game: a client in every seat and a spectator, in lock step (the seat to
-    act moves, then every connection reads the state that follows)."""
+    act moves, then every connection reads the state that follows); the clients run in the
+    server's event loop, and every route is asked about the game after a few moves."""
     players = int(layout.split("x")[0]) * int(layout.split("x")[1])
     game = new_game(c, profile=profile, layout=layout, rounds=rounds,
                     seats=[{"kind": "human", "name": f"P{i}"} for i in range(players)])
     gid = game["game_id"]
     seed = stored_seed(c, gid)
+    played: dict[int, str] = {}
     people = [Watched(c, gid, token_of(s["link"]), seat=i, seed=seed, check_frames=True,
-                      bot="hard", bot_seed=rng.randrange(2**32))
+                      bot="hard", bot_seed=rng.randrange(2**32), played=played)
               for i, s in enumerate(game["seats"])]
     watcher = Watched(c, gid, token_of(game["spectator_link"]), seat=None, seed=seed,
-                      check_frames=True, bot_seed=rng.randrange(2**32))
-    everyone = [*people, watcher]
-    for p in everyone:
-        p.connect()
-        p.until("state")
-    turn = 0
-    checked_http = False
-    while True:
-        last = people[0].last
-        assert last is not None
-        view = last["view"]
-        if view["phase"] == "game_over":
-            break
-        waiting = last["waiting"]
-        if waiting is not None:
-            for seat in waiting["continue"]:
-                people[seat].send({"type": "continue", "round": waiting["round"]})
-                for p in everyone:
-                    p.until("state")
-            continue
-        mover = people[view["to_act"]]
-        if turn % check_every == 0:
-            ask_hint_and_check(mover, seed, rng)
-        if not checked_http and turn >= 5:
-            check_http_midgame(c, game, seed)
-            checked_http = True
-        move = mover.choose()
-        ack = mover.play(move, f"m{turn}")
-        TALLY.moves += 1
-        for p in everyone:
-            if p is not mover:
-                while p.seq < ack["seq"]:
-                    p.until("state")
-            assert p.seq == ack["seq"]
-        turn += 1
-        assert turn < 5000, "a game that never ends"
-    for p in everyone:
-        assert p.last is not None and p.last["view"]["phase"] == "game_over"
-        p.close()
+                      check_frames=True, bot_seed=rng.randrange(2**32), played=played)
+    table = Lockstep(c.app, people, watcher, seed, rng, check_every)
+    assert c.portal is not None
+    c.portal.call(table.join)
+    c.portal.call(table.play, 6)
+    check_http_midgame(c, game, seed)
+    c.portal.call(table.play, None)
+    c.portal.call(table.leave)
     record = c.get(f"/api/games/{gid}/record")
     assert record.status_code == 200 and record.json()["metadata"]["seed"] == seed  # after
     TALLY.games += 1
 
 
-def ask_hint_and_check(mover: Watched, seed: int, rng: random.Random) -> None:
+class Lockstep:
+    """The game's connections, driven one move at a time."""
+
+    def __init__(self, app: Any, people: list[Watched], watcher: Watched, seed: int,
+                 rng: random.Random, check_every: int) -> None:
+        self.app = app
+        self.people = people
+        self.everyone = [*people, watcher]
+        self.seed = seed
+        self.rng = rng
+        self.check_every = check_every
+        self.turn = 0
+
+    async def join(self) -> None:
+        for p in self.everyone:
+            await p.join(self.app)
+
+    async def leave(self) -> None:
+        for p in self.everyone:
+            assert p.last is not None and p.last["view"]["phase"] == "game_over"
+            await p.ws.sock.close()
+
+    async def play(self, turns: int | None) -> None:
+        """Play until the game is over, or ``turns`` moves more."""
+        stop = None if turns is None else self.turn + turns
+        while stop is None or self.turn < stop:
+            last = self.people[0].last
+            assert last is not None
+            view = last["view"]
+            if view["phase"] == "game_over":
+                return
+            waiting = last["waiting"]
+            if waiting is not None:
+                for seat in waiting["continue"]:
+                    self.people[seat].send({"type": "continue", "round": waiting["round"]})
+                    for p in self.everyone:
+                        await p.next_of("state")
+                continue
+            mover = self.people[view["to_act"]]
+            if self.turn % self.check_every == 0:
+                await ask_hint_and_check(mover, self.seed, self.rng)
+            ack = await mover.move(mover.choose(), f"m{self.turn}")
+            TALLY.moves += 1
+            for p in self.everyone:
+                while p.seq < ack["seq"]:
+                    await p.next_of("state")
+                assert p.seq == ack["seq"]
+            self.turn += 1
+            assert self.turn < 5000, "a game that never ends"
+
+
+async def ask_hint_and_check(mover: Watched, seed: int, rng: random.Random) -> None:
     """The seat to act asks for a hint and checks moves: the answers are what the engine
     gives from the seat's view, the same after the cards hidden from it are dealt again."""
     assert mover.seat is not None
     state = mover.shadow
     redealt = redeal_keeping_pile(state, mover.seat, rng)
     mover.send({"type": "hint", "id": "h"})
-    got = mover.until("hint")
+    got = await mover.next_of("hint")
     hint_seed = derive_seed(seed, "hint", mover.seq)
     for s in (state, redealt):
         advice = hint(s, mover.seat, hint_seed)
@@ -296,7 +341,7 @@ def ask_hint_and_check(mover: Watched, seed: int, rng: random.Random) -> None:
         candidates += [f"discard {kind}", f"meld {kind} {kind} {kind}", f"pickup {kind} {kind}"]
     for i, text in enumerate(candidates):
         mover.send({"type": "check", "id": f"k{i}", "move": text})
-        answer = mover.until("checked")
+        answer = await mover.next_of("checked")
         expected = engine_check(state, text)
         assert answer["message"] == expected == engine_check(redealt, text), text
         assert answer["ok"] is (expected is None)
