@@ -134,17 +134,36 @@ class Server:
         assert self.process is not None
         return self.process.pid
 
-    def rss_kib(self) -> int:
-        """The server's resident memory (VmRSS), KiB."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        raise RuntimeError("no VmRSS")
+    def processes(self) -> list[int]:
+        """The server's process and its descendants (``--workers``, the experts' pool)."""
+        out, todo = [], [self.pid]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            for task in Path(f"/proc/{pid}/task").glob("*/children"):
+                with contextlib.suppress(OSError):
+                    todo += [int(c) for c in task.read_text().split()]
+        return out
+
+    def rss_kib(self, tree: bool = True) -> int:
+        """The resident memory (VmRSS) of the server's processes (``tree``) or of its
+        main process, KiB."""
+        total = 0
+        for pid in self.processes() if tree else [self.pid]:
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        return total
 
     def cpu_seconds(self) -> float:
-        """User and system CPU time the server has used so far."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User and system CPU time the server's processes have used so far."""
+        total = 0
+        for pid in self.processes():
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
 
 def _get(url: str, timeout: float) -> bytes:
@@ -184,6 +203,20 @@ class Shadow:
         self.seq = 0
         self.notes: dict[int, str] = {}
         self.changed = asyncio.Condition()
+        self.seen: dict[int, int] = {}
+        """The last seq each seat's client was sent a state for."""
+        self.sent: dict[int, float] = {}
+        """When each move not yet seen by every seat's client was sent (by its seq)."""
+
+    def saw(self, seat: int, seq: int, stats: Stats, seats: int) -> None:
+        """A seat's client has the state after ``seq``: a move every seat has now seen
+        counts its table round trip (the mover's send to the last seat's state)."""
+        self.seen[seat] = seq
+        if len(self.seen) < seats:
+            return
+        least = min(self.seen.values())
+        for n in [n for n in self.sent if n <= least]:
+            stats.table_trips.append(time.perf_counter() - self.sent.pop(n))
 
     @classmethod
     async def load(cls, store: Store, game_id: str) -> Shadow:
@@ -238,6 +271,9 @@ class Stats:
     """What the clients measured."""
 
     round_trips: list[float] = field(default_factory=list)
+    table_trips: list[float] = field(default_factory=list)
+    """From a move sent until every seat's client has the state with it (with several
+    server processes the seats are on different ones: the cross-process round trip)."""
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     reconnects: int = 0
@@ -280,6 +316,9 @@ class SeatClient:
         self._count = 0
         self.compression: str | None = "deflate"
         """The per-message compression asked for (what browsers ask for), or None."""
+        self.table_seats = 0
+        """With every seat of the game played by a client: their number (the table round
+        trip is measured), else 0."""
 
     async def run(self, until: float) -> None:
         """Play until the game is over or the clock reaches ``until`` (monotonic)."""
@@ -335,6 +374,8 @@ class SeatClient:
                 if self._pending is not None and m["id"] == self._pending[0]:
                     self._ack_seq = int(m["seq"])
                     self.acked[self._ack_seq] = self._pending[2]
+                    if self.table_seats:
+                        self.shadow.sent[self._ack_seq] = self._pending[1]
                     await self.shadow.note(self._ack_seq, self._pending[2])
             elif kind == "error":
                 if m.get("code") == "stale":
@@ -352,6 +393,8 @@ class SeatClient:
     async def _on_state(self, m: dict[str, Any]) -> None:
         await self.shadow.learn(m["events"])
         seq = int(m["seq"])
+        if self.table_seats and self.seat is not None:
+            self.shadow.saw(self.seat, seq, self.stats, self.table_seats)
         for event in m["events"]:
             n = int(event["n"])
             if n in self.shadow.notes:
@@ -414,6 +457,7 @@ class Run:
     server_bots: str | None
     deflate: bool = True
     bot_delay: float = 0.0
+    workers: int = 1
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -452,6 +496,7 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
                                           bot, stats, think=run.think))
         for c in clients:
             c.compression = "deflate" if run.deflate else None
+            c.table_seats = 0 if run.server_bots else len(clients)
         before = shadow.seq
         await asyncio.gather(*(c.run(until) for c in clients))
         if run.server_bots:
@@ -489,7 +534,8 @@ def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
 async def benchmark(run: Run, database_url: str | None, workdir: Path,
                     profile: Path | None = None) -> dict[str, Any]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
-    server = Server(url, bot_delay=run.bot_delay, log=workdir / "server.log", profile=profile)
+    server = Server(url, bot_delay=run.bot_delay, log=workdir / "server.log", profile=profile,
+                    extra=["--workers", str(run.workers)] if run.workers > 1 else ())
     server.start()
     store = Store(url)
     stats = Stats()
@@ -500,6 +546,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             {"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3})
         await asyncio.sleep(0.5)
         rss_before = server.rss_kib()
+        main_before = server.rss_kib(tree=False)
         firsts = await asyncio.gather(*(table_game(server, store, run)
                                         for _ in range(run.tables)))
         cpu_before = server.cpu_seconds()
@@ -514,6 +561,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
                                for i, first in enumerate(firsts)))
         elapsed = time.monotonic() - start
         rss_after = server.rss_kib()
+        main_after = server.rss_kib(tree=False)
         cpu = server.cpu_seconds() - cpu_before
         own = _own_cpu() - own_before
         out, _ = await asyncio.wait_for(probe.communicate(), 30)
@@ -525,7 +573,9 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
     return {
         "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
         "moves_per_s": stats.moves / elapsed, "round_trips": trips,
+        "table_trips": sorted(stats.table_trips),
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
+        "main_before": main_before, "main_after": main_after,
         "lag": sorted(lag), "server_cpu": cpu, "games": games, "client_cpu": own,
     }
 
@@ -606,6 +656,8 @@ def report(result: dict[str, Any], run: Run) -> None:
         f"4 clients each ({run.bot} bot, think {run.think:g} s)"
     if not run.deflate:
         seats += ", no compression"
+    if run.workers > 1:
+        seats += f", {run.workers} server processes"
     print(f"{n} tables, {seats}, {run.profile}, {result['seconds']:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"moves: {result['moves']} ({result['moves_per_s']:.1f} moves/s); "
@@ -614,14 +666,22 @@ def report(result: dict[str, Any], run: Run) -> None:
         print(f"move round trip: p50 {percentile(trips, 0.5) * ms:.1f} ms, "
               f"p99 {percentile(trips, 0.99) * ms:.1f} ms, max {trips[-1] * ms:.1f} ms "
               f"({len(trips)} moves)")
+    table = result["table_trips"]
+    if table:
+        print(f"table round trip (until all 4 seats have the move): p50 "
+              f"{percentile(table, 0.5) * ms:.1f} ms, p99 {percentile(table, 0.99) * ms:.1f} "
+              f"ms, max {table[-1] * ms:.1f} ms")
     lag = result["lag"]
     if lag:
         print(f"event-loop lag (ping round trip every {PING_EVERY * ms:.0f} ms): "
               f"p50 {percentile(lag, 0.5) * ms:.1f} ms, p99 {percentile(lag, 0.99) * ms:.1f} "
               f"ms, max {lag[-1] * ms:.1f} ms ({len(lag)} pings)")
     grown = result["rss_after"] - result["rss_before"]
-    print(f"server RSS: {result['rss_before'] / 1024:.1f} MiB before, "
-          f"{result['rss_after'] / 1024:.1f} MiB after: {grown / 1024 / n:.3f} MiB per table")
+    main = result["main_after"] - result["main_before"]
+    print(f"server RSS: {result['main_before'] / 1024:.1f} MiB before, "
+          f"{result['main_after'] / 1024:.1f} MiB after: {main / 1024 / n:.3f} MiB per table "
+          f"(with its child processes, {result['rss_before'] / 1024:.1f} and "
+          f"{result['rss_after'] / 1024:.1f} MiB: {grown / 1024 / n:.3f} MiB per table)")
     per_move = result["server_cpu"] / max(1, result["moves"]) * ms
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
@@ -652,6 +712,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seats played by server bots of this level (a spectator each)")
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (default 0; handfoot serve's is 0.9)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes (handfoot serve --workers; PostgreSQL only): "
+                             "the seats of a table land on different ones")
     parser.add_argument("--database-url", help="another database (default: SQLite in a "
                                                "temporary folder)")
     parser.add_argument("--no-deflate", action="store_true",
@@ -674,7 +737,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
         parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
-              not ns.no_deflate, ns.bot_delay)
+              not ns.no_deflate, ns.bot_delay, ns.workers)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = asyncio.run(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
