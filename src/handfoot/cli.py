@@ -72,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_command(commands)
     add_serve_command(commands)
     add_db_command(commands)
+    from handfoot.score_terminal import add_score_command  # issue 17
+    add_score_command(commands)
     return parser
 
 

@@ -155,6 +155,8 @@ def entry_form(profile: Profile) -> dict[str, Any]:
         "cards": [KIND_NAMES[k] for k in _MELDABLE],
         "threes": [KIND_NAMES[BLACK_THREE], KIND_NAMES[RED_THREE]],
         "values": {KIND_NAMES[k]: profile.kind_values[k] for k in _MELDABLE},
+        "penalties": {KIND_NAMES[BLACK_THREE]: -profile.black_three_penalty,
+                      KIND_NAMES[RED_THREE]: -profile.red_three_penalty},
         "tabletop": [{"key": key, "label": _TABLETOP_WORDS[key],
                       "optional": key == "dealer_off",
                       "points": _tabletop_points_text(profile, key)}

@@ -73,6 +73,8 @@ async function newSheetPage() {
     const p = profile();
     layoutSelect.replaceChildren(...p.layouts.map((l) => el("option", {value: l, text: layoutWords(l)})));
     layoutSelect.value = p.default_layout;
+    $("sheet-rounds").placeholder = String(p.rounds);
+    $("rounds-hint").textContent = `(empty: the rule set's ${p.rounds})`;
     fillNames();
   }
 
@@ -107,6 +109,8 @@ async function newSheetPage() {
     event.preventDefault();
     const [sides, per] = layoutSelect.value.split("x").map(Number);
     const body = {title: $("sheet-title").value, layout: layoutSelect.value};
+    const rounds = $("sheet-rounds").value.trim();
+    if (rounds) body.rounds = Number(rounds);
     const toml = $("sheet-toml").value.trim();
     if (toml) body.toml = toml;
     else {
@@ -195,7 +199,7 @@ function render(first) {
   document.title = `${d.title || "Score sheet"} · handfoot`;
   $("sheet-heading").textContent = d.title || "Score sheet";
   const length = d.target_score ? `first to ${fmt(d.target_score)}` : `${d.rounds_planned} rounds`;
-  $("sheet-rules").textContent = `${d.profile_title}, ${length}` + (Object.keys(d.overrides).length ? ", with house rules" : "");
+  $("sheet-rules").textContent = `${d.profile_title}, ${length}` + (Object.keys(d.overrides).some((k) => k !== "rounds") ? ", with house rules" : "");
   $("sheet-mode").textContent = sheet.token ? "You keep this sheet: enter each round below." : "Read-only: this page follows the keeper's sheet as it changes.";
   $("keeper-note").textContent = sheet.token ? "Keep this page's own address to enter rounds later; the link above only shows the sheet." : "";
   $("change-count").textContent = String(d.version);
@@ -292,7 +296,8 @@ function cardsPart(side, part, label, value, kinds) {
   const totalBox = el("div", {class: "total-box"}, numberInput(`${id}-total`, `${label}: points`, byCards ? "" : (value || "")));
   totalBox.querySelector("input").removeAttribute("min");
   const grid = el("div", {class: "card-grid"}, ...kinds.map((k) => {
-    const worth = form.values[k] !== undefined ? `(${form.values[k]})` : "";
+    const value = form.values[k] ?? form.penalties[k];
+    const worth = value !== undefined ? `(${value})` : "";
     return numberInput(`${id}-${k.replace(" ", "")}`, k === "joker" ? "Jk" : k.replace(" 3", "3").replace("black3", "B3").replace("red3", "R3"), byCards ? value[k] : "", {hint: worth});
   }));
   for (const input of grid.querySelectorAll("label")) {

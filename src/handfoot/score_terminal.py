@@ -1,0 +1,383 @@
+"""``handfoot score``: the score keeper in the terminal (see docs/score-keeper.md).
+
+The same sheet as the web page's (:mod:`handfoot.scoresheet`), kept in a JSON file that is
+written after every round and every correction: each side's count is asked for line by line
+(Enter keeps the value shown in brackets, so an answer refused never has to be typed again),
+the round is checked as a whole, and the breakdown, the running totals and the next round's
+opening minimums follow. ``c N`` corrects round N; every change is kept in the file's
+``changes`` (who, when, before, after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from handfoot.scoresheet import ScoreSheet, ScoreSheetError, entry_form
+
+__all__ = ["ScoreKeeper"]
+
+Read = Callable[[str], str]
+
+
+class ScoreKeeper:
+    """One sheet kept at the terminal: ``run()`` asks for rounds until the game is over or
+    the keeper quits; the sheet is saved to ``path`` after every change."""
+
+    def __init__(self, sheet: ScoreSheet, path: Path, *, read: Read, console: Console,
+                 who: str = "", changes: list[dict[str, Any]] | None = None) -> None:
+        self.sheet = sheet
+        self.path = path
+        self.read = read
+        self.console = console
+        self.who = who
+        self.changes = changes or []
+
+    @classmethod
+    def open(cls, path: Path, *, read: Read, console: Console) -> ScoreKeeper:
+        """A sheet saved before (its rounds and its history of changes)."""
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return cls(ScoreSheet.from_json(data), path, read=read, console=console,
+                   changes=list(data.get("changes") or []))
+
+    def save(self) -> None:
+        data = self.sheet.json()
+        data["changes"] = self.changes
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        tmp.replace(self.path)
+
+    def say(self, text: str = "") -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def run(self) -> int:
+        """Keep score; 0 once the game is over, 1 if the keeper quits first (or the input
+        ends: a round half typed is not stored, the rounds before it are)."""
+        try:
+            return self._run()
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            self.say(f"Stopped. The sheet is saved in {self.path}; handfoot score --sheet "
+                     f"{self.path} goes on with it.")
+            return 1
+
+    def _run(self) -> int:
+        self.show_totals()
+        ended = False
+        while True:
+            view = self.sheet.view()
+            if view.over and not ended:
+                self.show_end()
+            ended = view.over
+            if ended:
+                answer = self.read("c N corrects round N; csv FILE exports; Enter ends > ")
+            else:
+                answer = self.read(f"Enter to count round {view.next_round}; c N corrects "
+                                   "round N; csv FILE exports; q quits > ")
+            answer = answer.strip()
+            if ended and answer.lower() in ("", "q", "quit"):
+                return 0
+            if answer.lower() in ("q", "quit"):
+                self.say(f"The sheet is saved in {self.path}; handfoot score --sheet "
+                         f"{self.path} goes on with it.")
+                return 1
+            if answer.lower().startswith("csv"):
+                target = answer[3:].strip() or str(self.path.with_suffix(".csv"))
+                Path(target).write_text(self.sheet.csv(), encoding="utf-8")
+                self.say(f"written to {target}")
+                continue
+            if answer.lower().startswith("c"):
+                number = answer[1:].strip()
+                if not number.isdigit() or not 1 <= int(number) <= len(self.sheet.rounds):
+                    self.say(f"c N: N is a round already entered (1 to "
+                             f"{len(self.sheet.rounds)})")
+                    continue
+                self.enter_round(int(number))
+                continue
+            if answer:
+                self.say("Press Enter to count the next round, or type c N, csv FILE or q.")
+                continue
+            assert view.next_round is not None
+            self.enter_round(view.next_round)
+
+    def enter_round(self, number: int) -> None:
+        """Ask for a round's counts until the round can be right, then store it."""
+        sheet = self.sheet
+        correcting = number <= len(sheet.rounds)
+        before = [e.json() for e in sheet.rounds[number - 1]] if correcting else None
+        drafts: list[dict[str, Any]] = [dict(e) for e in before] if before else \
+            [{} for _ in sheet.sides]
+        if not self.who:
+            self.who = self.read("Your name (kept with each change) > ").strip() or "keeper"
+        self.say(f"Round {number}" + (" (correction)" if correcting else "") + ": count "
+                 "each side; Enter keeps the value in brackets.")
+        while True:
+            out = self.ask_went_out(drafts)
+            for side, draft in enumerate(drafts):
+                draft["went_out"] = side == out
+                self.ask_side(side, draft)
+            try:
+                entries = sheet.read_round(drafts, number)
+            except ScoreSheetError as exc:
+                self.say(f"Not saved: {exc}. Your answers are kept: fix what is wrong.")
+                continue
+            break
+        after = [e.json() for e in entries]
+        if before == after:
+            self.say("Nothing changed.")
+            return
+        sheet.set_round(number, entries)
+        self.changes.append({
+            "seq": len(self.changes) + 1, "round": number, "who": self.who,
+            "at": dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(
+                timespec="seconds") + "Z",
+            "before": before, "after": after})
+        self.save()
+        self.show_round(number)
+        self.show_totals()
+
+    def ask_went_out(self, drafts: list[dict[str, Any]]) -> int | None:
+        names = self.sheet.sides
+        current = next((i for i, d in enumerate(drafts) if d.get("went_out")), None)
+        choices = ", ".join(f"{i + 1} {n}" for i, n in enumerate(names))
+        while True:
+            shown = "0" if current is None else str(current + 1)
+            answer = self.read(f"Who went out? 0 nobody, {choices} [{shown}] > ").strip()
+            if not answer:
+                return current
+            if answer.isdigit() and 0 <= int(answer) <= len(names):
+                return None if answer == "0" else int(answer) - 1
+            self.say(f"a number from 0 to {len(names)}")
+
+    def ask_side(self, side: int, draft: dict[str, Any]) -> None:
+        form = entry_form(self.sheet.profile)
+        name = self.sheet.sides[side]
+        self.say(f"-- {name}")
+        books = dict(draft.get("books") or {})
+        for item in form["books"]:
+            books[item["key"]] = self.ask_number(f"{item['label']}", books.get(item["key"]))
+        special = dict(books.get("special") or {})
+        for item in form["special"]:
+            special[item["key"]] = self.ask_number(item["label"], special.get(item["key"]))
+        books["special"] = special
+        draft["books"] = books
+        draft["red_threes"] = self.ask_number("Red 3s laid", draft.get("red_threes"))
+        draft["melded"] = self.ask_cards("Cards melded", draft.get("melded"))
+        if form["unfinished"]:
+            draft["unfinished"] = self.ask_cards("Unfinished second melds",
+                                                 draft.get("unfinished"))
+        draft["left"] = self.ask_cards("Cards left in hands and feet", draft.get("left"))
+        if isinstance(draft["left"], int):
+            draft["black_threes_left"] = self.ask_number("Black 3s left",
+                                                         draft.get("black_threes_left"))
+            draft["red_threes_left"] = self.ask_number("Red 3s left",
+                                                       draft.get("red_threes_left"))
+        else:
+            draft.pop("black_threes_left", None)
+            draft.pop("red_threes_left", None)
+        tabletop = dict(draft.get("tabletop") or {})
+        for item in form["tabletop"]:
+            tabletop[item["key"]] = self.ask_number(
+                f"{item['label']} ({item['points']})", tabletop.get(item["key"]),
+                blank=item["optional"])
+        draft["tabletop"] = tabletop
+
+    def ask_number(self, label: str, current: Any, *, blank: bool = False) -> Any:
+        """A count; a text that is not a number is kept as typed, for the sheet to refuse
+        with its reason."""
+        shown = "" if current is None else str(current)
+        answer = self.read(f"  {label} [{shown or ('none' if blank else '0')}] > ").strip()
+        if not answer:
+            return current if current is not None else (None if blank else 0)
+        if answer.lower() == "none" and blank:
+            return None
+        try:
+            return int(answer)
+        except ValueError:
+            return answer
+
+    def ask_cards(self, label: str, current: Any) -> Any:
+        """A points total (``1450``) or counts by card (``K=5 Q=4 2=1 joker=1 b3=1``)."""
+        shown = _cards_text(current)
+        answer = self.read(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ").strip()
+        if not answer:
+            return current if current is not None else 0
+        if "=" not in answer:
+            try:
+                return int(answer)
+            except ValueError:
+                return answer
+        counts: dict[str, Any] = {}
+        for part in answer.replace(",", " ").split():
+            card, _, n = part.partition("=")
+            try:
+                counts[card] = int(n)
+            except ValueError:
+                counts[card] = n
+        return counts
+
+    # -- showing the sheet ------------------------------------------------------------------
+
+    def show_round(self, number: int) -> None:
+        view = self.sheet.view()
+        r = view.rounds[number - 1]
+        out = "nobody went out" if r.went_out is None else \
+            f"{self.sheet.sides[r.went_out]} went out"
+        table = Table(title=f"Round {number}: {out}", title_justify="left")
+        table.add_column("Score")
+        for name in self.sheet.sides:
+            table.add_column(name, justify="right")
+        keys: list[tuple[str, str]] = []
+        for score in r.scores:
+            for line in score.lines:
+                if (line.key, line.label) not in keys:
+                    keys.append((line.key, line.label))
+        for key, label in keys:
+            cells = []
+            for score, entry in zip(r.scores, r.entries, strict=True):
+                found = [x for x in score.lines if (x.key, x.label) == (key, label)]
+                if not found:
+                    cells.append("-")
+                    continue
+                line = found[0]
+                total_only = (key == "melded" and isinstance(entry.melded, int)) or (
+                    key == "cards_left" and isinstance(entry.left, int)) or (
+                    key == "unfinished_second_melds" and isinstance(entry.unfinished, int))
+                count = "" if total_only or key == "adjustment" else f"{line.count} x "
+                cells.append(f"{count}{line.points:,}")
+            table.add_row(label, *cells)
+        table.add_row("This round", *(f"{s.total:,}" for s in r.scores), style="bold")
+        table.add_row("Game total", *(f"{t:,}" for t in r.totals), style="bold")
+        self.console.print(table)
+
+    def show_totals(self) -> None:
+        view = self.sheet.view()
+        table = Table(title=self.sheet.title or "Totals", title_justify="left")
+        table.add_column("Side")
+        table.add_column("Total", justify="right")
+        if view.next_minimums is not None:
+            table.add_column(f"Round {view.next_round} opening", justify="right")
+        for i, name in enumerate(self.sheet.sides):
+            players = [p for p in self.sheet.players[i] if p != name]
+            row = [name + (f" ({', '.join(players)})" if players else ""),
+                   f"{view.totals[i]:,}"]
+            if view.next_minimums is not None:
+                m = view.next_minimums[i]
+                row.append(f"{m:,}" if m else "a clean book")
+            table.add_row(*row)
+        self.console.print(table)
+
+    def show_end(self) -> None:
+        view = self.sheet.view()
+        names = [self.sheet.sides[w] for w in view.winners]
+        best = view.totals[view.winners[0]]
+        self.say(f"The game is over: {' and '.join(names)} "
+                 f"{'tie' if len(names) > 1 else 'wins'} with {best:,}.")
+        self.say(chart_text(self.sheet))
+        self.say(f"The sheet is saved in {self.path} (JSON); csv FILE exports it.")
+
+
+def chart_text(sheet: ScoreSheet, width: int = 40) -> str:
+    """The totals after each round as bars of ``#`` (negative totals as ``-``)."""
+    view = sheet.view()
+    peak = max([1] + [abs(t) for r in view.rounds for t in r.totals])
+    label_w = max(len(n) for n in sheet.sides)
+    lines = ["Totals after each round:"]
+    for r in view.rounds:
+        for i, name in enumerate(sheet.sides):
+            t = r.totals[i]
+            bar = ("#" if t >= 0 else "-") * round(abs(t) * width / peak)
+            lines.append(f"R{r.round:<3}{name:<{label_w}}  {bar} {t:,}")
+    return "\n".join(lines)
+
+
+def _cards_text(value: Any) -> str:
+    if value is None or value == "":
+        return "0"
+    if isinstance(value, dict):
+        return " ".join(f"{k}={n}" for k, n in value.items()) or "0"
+    return str(value)
+
+
+def new_sheet_names(read: Read, sides: int, per_side: int) -> tuple[list[str], list[list[str]]]:
+    """Ask for the sides' and players' names (Enter: a made-up one)."""
+    side_names: list[str] = []
+    players: list[list[str]] = []
+    for s in range(sides):
+        if per_side > 1:
+            side = read(f"Name of side {s + 1} [Side {s + 1}] > ").strip() or f"Side {s + 1}"
+            names = [read(f"  Partner {j + 1} of {side} > ").strip() or f"{side} {j + 1}"
+                     for j in range(per_side)]
+        else:
+            side = read(f"Player {s + 1} [Player {s + 1}] > ").strip() or f"Player {s + 1}"
+            names = [side]
+        side_names.append(side)
+        players.append(names)
+    return side_names, players
+
+
+# -- the command --------------------------------------------------------------------------
+
+
+def add_score_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``score``: keep score of a game played with real cards."""
+    from handfoot.cli import _add_rule_options
+
+    cmd = commands.add_parser(
+        "score", help="keep score of a game played with real cards",
+        description="Keep the score of a game played at a real table: for each round, type "
+                    "what each side counted (books, red 3s, who went out, the points or the "
+                    "cards melded and left, the tabletop penalties of your rules); the "
+                    "sheet scores it as the game does, keeps running totals and the next "
+                    "opening minimums, and is saved after every round (see "
+                    "docs/score-keeper.md). Exit 0 when the game is over, 1 when you stop "
+                    "before.")
+    _add_rule_options(cmd)
+    cmd.add_argument("--sheet", metavar="FILE", default="handfoot-score.json",
+                     help="the sheet's JSON file: continued if it exists, made otherwise "
+                          "(default handfoot-score.json)")
+    cmd.add_argument("--sides", metavar="NAME,NAME,...",
+                     help="the sides' names (asked for otherwise)")
+    cmd.add_argument("--players", metavar="A,B;C,D",
+                     help="the players of each side, sides separated by ';' (with partners)")
+    cmd.add_argument("--title", default="", help="the game's name")
+    cmd.add_argument("--who", default="", help="your name, kept with each change")
+    cmd.set_defaults(func=cmd_score)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Keep score at the terminal."""
+    from handfoot.cli import UsageError, _profile_and_layout
+
+    console = Console(highlight=False)
+    path = Path(args.sheet)
+    if path.exists():
+        try:
+            keeper = ScoreKeeper.open(path, read=console.input, console=console)
+        except (ValueError, ScoreSheetError) as exc:
+            raise UsageError(f"{path}: {exc}") from None
+        keeper.who = args.who
+        return keeper.run()
+    profile, layout = _profile_and_layout(args)
+    if args.sides:
+        sides: list[str] = [x.strip() for x in args.sides.split(",")]
+        players: list[list[str]] | None = [
+            [x.strip() for x in group.split(",")] for group in args.players.split(";")] \
+            if args.players else None
+    else:
+        sides, players = new_sheet_names(console.input, layout.sides, layout.seats_per_side)
+    try:
+        sheet = ScoreSheet.new(profile, layout, sides, players, args.title)
+    except ScoreSheetError as exc:
+        raise UsageError(str(exc)) from None
+    keeper = ScoreKeeper(sheet, path, read=console.input, console=console, who=args.who)
+    keeper.save()
+    console.print(f"Keeping score under {profile.title} in {path}.", markup=False)
+    return keeper.run()

@@ -1,0 +1,121 @@
+"""The score keeper in a browser on a phone-sized screen: a three-round sheet made from the
+lobby's "Keep score" link, rounds entered by total and by card, an impossible round
+refused with its reason and nothing typed lost, a correction kept in the history, the
+read-only link on a second phone following live, and the winner with the totals chart.
+
+Screenshots (score-*.png) go to $HANDFOOT_SCREENSHOTS or a temporary folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from e2e_helpers import shoot
+from playwright.sync_api import Page, expect
+
+PHONE = (390, 844)
+
+
+def fill_side(page: Page, side: int, values: dict[str, str]) -> None:
+    for key, value in values.items():
+        page.fill(f"#s{side}-{key}", value)
+
+
+def by_card(page: Page, side: int, part: str) -> None:
+    page.locator(f"#side-entry-{side} input[name='s{side}-{part}-mode'][value='cards']") \
+        .check(force=True)
+
+
+def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str,
+                                              shots_dir: Path) -> None:
+    keeper = new_context(*PHONE).new_page()
+    errors: list[str] = []
+    keeper.on("pageerror", lambda exc: errors.append(str(exc)))
+    keeper.goto("/")
+    keeper.click("#keep-score")
+    expect(keeper.locator("#sheet-profile option").first).to_be_attached()
+    keeper.select_option("#sheet-profile", "remastered-teams")
+    keeper.fill("#sheet-title", "Friday cards")
+    keeper.fill("#sheet-rounds", "3")
+    for field, name in (("side-0", "Us"), ("player-0-0", "Ann"), ("player-0-1", "Bo"),
+                        ("side-1", "Them"), ("player-1-0", "Cy"), ("player-1-1", "Di")):
+        keeper.fill(f"#{field}", name)
+    shoot(keeper, shots_dir, "score-new-phone")
+    keeper.click("#make-sheet")
+    expect(keeper.locator("#entry-title")).to_have_text("Round 1")
+    assert "#k=" in keeper.url
+    keeper.fill("#who", "Ann")
+
+    # round 1: "Us" go out (books, melded as a total); "Them" count their cards by card
+    keeper.locator("#went-out input[value='0']").check(force=True)
+    fill_side(keeper, 0, {"books-clean": "3", "books-dirty": "3", "books-wild": "1",
+                          "red-threes": "1", "melded-total": "1450"})
+    fill_side(keeper, 1, {"books-dirty": "1"})
+    by_card(keeper, 1, "melded")
+    fill_side(keeper, 1, {"melded-K": "5", "melded-Q": "4", "melded-2": "1"})
+    by_card(keeper, 1, "left")
+    fill_side(keeper, 1, {"left-A": "2", "left-black3": "1"})
+    keeper.locator("#side-entry-1").scroll_into_view_if_needed()
+    shoot(keeper, shots_dir, "score-entry-phone")
+    keeper.click("#save-round")
+    expect(keeper.locator("#entry-title")).to_have_text("Round 2")
+    expect(keeper.locator("#round-1 caption")).to_have_text("Round 1: Us went out")
+
+    # a second phone opens the read-only link
+    share_link = keeper.input_value("#share-link")
+    table = new_context(*PHONE).new_page()
+    table.on("pageerror", lambda exc: errors.append(str(exc)))
+    table.goto(share_link)
+    expect(table.locator("#round-1")).to_be_visible()
+    expect(table.locator("#entry")).to_be_hidden()
+    expect(table.locator("text=Correct round 1")).to_have_count(0)
+
+    # round 2: two sides going out is refused; what was typed stays
+    keeper.locator("#went-out input[value='1']").check(force=True)
+    fill_side(keeper, 0, {"books-clean": "1", "melded-total": "600", "left-total": "-5"})
+    fill_side(keeper, 1, {"books-clean": "1", "books-dirty": "1"})
+    keeper.click("#save-round")
+    error = keeper.locator("#round-error")
+    expect(error).to_contain_text("Them cannot have gone out: it still lacks")
+    shoot(keeper, shots_dir, "score-error-phone")
+    assert keeper.input_value("#s0-melded-total") == "600"  # nothing typed is lost
+    fill_side(keeper, 0, {"left-total": "45"})
+    fill_side(keeper, 1, {"books-clean": "3", "books-dirty": "3", "books-wild": "1",
+                          "melded-total": "1800"})
+    keeper.click("#save-round")
+    expect(keeper.locator("#entry-title")).to_have_text("Round 3")
+    expect(table.locator("#round-2")).to_be_visible()  # the table's phone follows live
+
+    # round 3 ends the game
+    keeper.locator("#went-out input[value='1']").check(force=True)
+    fill_side(keeper, 0, {"books-dirty": "2", "melded-total": "700", "left-total": "120"})
+    fill_side(keeper, 1, {"books-clean": "4", "books-dirty": "3", "books-wild": "1",
+                          "melded-total": "2100", "red-threes": "2"})
+    keeper.click("#save-round")
+    expect(keeper.locator("#winner")).to_contain_text("The game is over: Them wins")
+    expect(keeper.locator("#entry")).to_be_hidden()
+    expect(keeper.locator("#chart svg")).to_be_visible()
+
+    # a correction to round 1, kept in the history
+    keeper.click("text=Correct round 1")
+    expect(keeper.locator("#entry-title")).to_have_text("Correct round 1")
+    fill_side(keeper, 1, {"left-A": "1"})
+    keeper.click("#save-round")
+    keeper.locator("#history summary").click()
+    expect(keeper.locator("#history-list")).to_contain_text("Correction to 1 by Ann")
+    expect(keeper.locator("#change-count")).to_have_text("4")
+
+    expect(table.locator("#winner")).to_contain_text("The game is over: Them wins")
+    expect(table.locator("#change-count")).to_have_text("4")
+    totals = [table.locator("#totals tbody tr").nth(i).locator("td.total").inner_text()
+              for i in range(2)]
+    assert totals == [keeper.locator("#totals tbody tr").nth(i).locator("td.total")
+                      .inner_text() for i in range(2)]
+    table.evaluate("() => window.scrollTo(0, 0)")
+    shoot(table, shots_dir, "score-share-phone")
+    keeper.locator("#totals-panel").scroll_into_view_if_needed()
+    shoot(keeper, shots_dir, "score-over-phone")
+    keeper.locator("#round-1").scroll_into_view_if_needed()
+    shoot(keeper, shots_dir, "score-breakdown-phone")
+    assert errors == []

@@ -1,0 +1,96 @@
+"""``handfoot score``: the score keeper at the terminal, driven by scripted answers."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from handfoot.cli import main
+from handfoot.rules import load_profile
+from handfoot.score_terminal import ScoreKeeper
+from handfoot.scoresheet import ScoreSheet, score_entry
+
+
+def script(*steps: tuple[str, str]) -> tuple[Callable[[str], str], list[str]]:
+    """A reader answering each prompt that contains the next step's text with its answer,
+    and Enter to any other prompt; it also keeps every prompt."""
+    queue = list(steps)
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if queue and queue[0][0] in prompt:
+            return queue.pop(0)[1]
+        if "Enter to count" in prompt and not queue:
+            return "q"
+        return ""
+    return read, prompts
+
+
+def test_two_rounds_a_refusal_kept_answers_and_a_correction(tmp_path: Path) -> None:
+    p = load_profile("remastered-teams", overrides={"rounds": 2})
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    out = io.StringIO()
+    read, prompts = script(
+        ("Enter to count", ""), ("Your name", "Ann"), ("Who went out", "1"),
+        ("Clean books", "3"), ("Dirty books", "3"), ("All-wild books", "1"),
+        ("Cards melded", "1450"),
+        ("Clean books", "1"), ("Cards melded", "K=5 Q=4"), ("Cards left", "A=1 b3=1"),
+        # round 2: Them go out without the books; refused, then given the books
+        ("Enter to count", ""), ("Who went out", "2"), ("Cards melded", "300"),
+        ("Cards melded", "900"),
+        ("Who went out", ""), ("Cards melded", ""),
+        ("Clean books", "3"), ("Dirty books", "3"), ("All-wild books", "1"),
+        ("Cards melded", ""),
+        ("c N corrects", "c 1"), ("Who went out", ""), ("Cards left", ""),
+        ("Cards left", "A=2"),
+    )
+    keeper = ScoreKeeper(sheet, tmp_path / "s.json", read=read,
+                         console=Console(file=out, width=100))
+    assert keeper.run() == 0  # the game is over after round 2 (and its correction)
+    text = out.getvalue()
+    assert "Not saved: Them cannot have gone out: it still lacks" in text
+    assert "Your answers are kept" in text
+    # the refused round's answers come back as the defaults in brackets
+    assert any("Cards melded: points, or cards like K=5 2=1 [900]" in p for p in prompts)
+    view = sheet.view()
+    assert view.over
+    assert view.winners == [max(range(2), key=lambda side: view.totals[side])]
+    assert view.totals == [sum(score_entry(p, s, r[s]).total for r in sheet.rounds)
+                           for s in range(2)]
+    saved = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert saved["totals"] == view.totals
+    assert [(c["round"], c["who"], c["before"] is None) for c in saved["changes"]] == [
+        (1, "Ann", True), (2, "Ann", True), (1, "Ann", False)]
+    assert saved["changes"][2]["after"][1]["left"] == {"A": 2}
+    assert "The game is over" in text and "Totals after each round" in text
+    assert ScoreSheet.from_json(saved).json() == sheet.json()
+
+
+def test_the_command_makes_saves_and_continues_a_sheet(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       ) -> None:
+    path = tmp_path / "sheet.json"
+    answers = ["",  # count round 1
+               "Bo",  # who
+               "0",  # nobody went out
+               ] + [""] * 24  # Enter keeps every count of the three players at 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(answers) + "\n"))  # then ends
+    code = main(["score", "--profile", "remastered-singles", "--layout", "3x1",
+                 "--sides", "Ann,Bo,Cy", "--sheet", str(path)])
+    assert code == 1
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert [s["name"] for s in data["sides"]] == ["Ann", "Bo", "Cy"]
+    assert len(data["rounds"]) == 1 and data["changes"][0]["who"] == "Bo"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["score", "--sheet", str(path)]) == 1
+    assert "goes on with it" in capsys.readouterr().out
+    assert main(["score", "--profile", "remastered-singles", "--layout", "9x9",
+                 "--sides", "A", "--sheet", str(tmp_path / "x.json")]) == 2
