@@ -80,9 +80,13 @@ def test_seatings_compact(layouts: list[str], text: str) -> None:
 def test_rules_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "options")
     assert code == 0 and err == ""
+    from handfoot.cli import for_people
+
+    flat = " ".join(out.split())
     for option in OPTIONS.values():
-        assert f"{option.id}  {option.key}: {option.title}\n" in out
-        assert option.description in out
+        assert (f"{option.id}  {option.key}: {option.title}\n" in out
+                or f"{option.key}: {option.title} (part of {option.id}, on its own)\n" in out)
+        assert for_people(option.description) in flat  # wrapped, without citations
     assert "OPT-09  sevens_from_hell: Sevens From Hell\n" in out
     assert "    sets: discard_locked_until_clean_book = [\"7\"]\n" in out
     assert ("    sets: pickup_min_pile = 8, pickup_count = 8\n"
