@@ -56,7 +56,9 @@ def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str
     fill_side(keeper, 1, {"melded-K": "5", "melded-Q": "4", "melded-2": "1"})
     by_card(keeper, 1, "left")
     fill_side(keeper, 1, {"left-A": "2", "left-black3": "1"})
-    keeper.locator("#side-entry-1").scroll_into_view_if_needed()
+    keeper.evaluate("() => document.getElementById('entry').scrollIntoView()")
+    shoot(keeper, shots_dir, "score-round-phone")
+    keeper.evaluate("() => document.getElementById('side-entry-1').scrollIntoView()")
     shoot(keeper, shots_dir, "score-entry-phone")
     keeper.click("#save-round")
     expect(keeper.locator("#entry-title")).to_have_text("Round 2")
@@ -100,8 +102,10 @@ def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str
     # a correction to round 1, kept in the history
     keeper.click("text=Correct round 1")
     expect(keeper.locator("#entry-title")).to_have_text("Correct round 1")
+    assert keeper.input_value("#s1-melded-K") == "5"  # the entry as it was
     fill_side(keeper, 1, {"left-A": "1"})
     keeper.click("#save-round")
+    expect(keeper.locator("#change-count")).to_have_text("4")
     keeper.locator("#history summary").click()
     expect(keeper.locator("#history-list")).to_contain_text("Correction to 1 by Ann")
     expect(keeper.locator("#change-count")).to_have_text("4")
@@ -114,8 +118,6 @@ def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str
                       .inner_text() for i in range(2)]
     table.evaluate("() => window.scrollTo(0, 0)")
     shoot(table, shots_dir, "score-share-phone")
-    keeper.locator("#totals-panel").scroll_into_view_if_needed()
-    shoot(keeper, shots_dir, "score-over-phone")
-    keeper.locator("#round-1").scroll_into_view_if_needed()
+    keeper.evaluate("() => document.getElementById('round-3').scrollIntoView()")
     shoot(keeper, shots_dir, "score-breakdown-phone")
     assert errors == []

@@ -167,8 +167,10 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
         try:
             body = await body_of(request)
             number = int(request.path_params["round"])
-        except (RequestError, ValueError) as exc:
+        except RequestError as exc:
             return error(str(exc))
+        except ValueError:
+            return error("round: a round's number", 404)
         token = body.get("token")
         who = body.get("who")
         who = " ".join(who.split())[:MAX_NAME] if isinstance(who, str) else ""
@@ -208,9 +210,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
         if loaded is None:
             return error("no score sheet here", 404)
         sheet, _, rows = loaded
-        if request.path_params["kind"] not in ("csv", "json"):
-            return error("a sheet exports as export.csv or export.json", 404)
-        if request.path_params["kind"] == "csv":
+        if request.url.path.endswith(".csv"):
             return Response(sheet.csv(), media_type="text/csv; charset=utf-8", headers={
                 "content-disposition": f'attachment; filename="score-{sheet_id}.csv"'})
         data = sheet.json()
@@ -223,9 +223,10 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
         Route("/score/{sheet_id}", page, name="score_sheet"),
         Route("/api/scores", create, methods=["POST"]),
         Route("/api/scores/{sheet_id}", show),
-        Route("/api/scores/{sheet_id}/rounds/{round:int}", enter_round, methods=["POST"]),
+        Route("/api/scores/{sheet_id}/rounds/{round}", enter_round, methods=["POST"]),
         Route("/api/scores/{sheet_id}/changes", history),
-        Route("/api/scores/{sheet_id}/export.{kind:str}", export),
+        Route("/api/scores/{sheet_id}/export.csv", export),
+        Route("/api/scores/{sheet_id}/export.json", export),
     ]
 
 

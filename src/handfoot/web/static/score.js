@@ -157,6 +157,8 @@ function tokenFromHash() {
 
 async function sheetPage() {
   sheet.token = tokenFromHash();
+  // at the table the totals come first; the link to pass on waits at the bottom
+  if (!sheet.token) $("more-title").parentElement.append(document.querySelector(".score-links"));
   $("share-link").value = new URL(`/score/${sheetId}`, window.location.href).href;
   $("copy-share").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("share-link").value); $("copy-share").textContent = "Copied"; }
@@ -293,11 +295,12 @@ function cardsPart(side, part, label, value, kinds) {
     ...[["total", "Points total"], ["cards", "Count by card"]].map(([m, text]) => el("label", {class: "chip"},
       el("input", {type: "radio", name: `${id}-mode`, value: m, checked: mode === m, onchange: () => { sheet.mode[`${side}-${part}`] = m; swap(); }}),
       el("span", {text}))));
-  const totalBox = el("div", {class: "total-box"}, numberInput(`${id}-total`, `${label}: points`, byCards ? "" : (value || "")));
+  const totalBox = el("div", {class: "total-box"}, numberInput(`${id}-total`, "Points", byCards ? "" : (value || "")));
   totalBox.querySelector("input").removeAttribute("min");
+  totalBox.querySelector("input").setAttribute("aria-label", `${label}: points`);
   const grid = el("div", {class: "card-grid"}, ...kinds.map((k) => {
-    const value = form.values[k] ?? form.penalties[k];
-    const worth = value !== undefined ? `(${value})` : "";
+    const points = form.values[k] ?? form.penalties[k];
+    const worth = points !== undefined ? `(${points})` : "";
     return numberInput(`${id}-${k.replace(" ", "")}`, k === "joker" ? "Jk" : k.replace(" 3", "3").replace("black3", "B3").replace("red3", "R3"), byCards ? value[k] : "", {hint: worth});
   }));
   for (const input of grid.querySelectorAll("label")) {
@@ -461,9 +464,12 @@ function entryWords(e) {
   return parts.join("; ");
 }
 
+let historyAsked = 0;
+
 async function loadHistory() {
+  const asked = ++historyAsked;
   const {status, data} = await api("GET", `/api/scores/${sheetId}/changes`);
-  if (status !== 200) return;
+  if (status !== 200 || asked !== historyAsked) return; // a later answer is on its way
   const items = [...data.changes].reverse().map((c) => el("li", {},
     el("strong", {text: `${c.before ? "Correction to" : "Round"} ${c.round}`}), ` by ${c.who}, `,
     el("time", {datetime: c.at, text: new Date(c.at).toLocaleString()}),
