@@ -20,6 +20,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from itertools import count
 from pathlib import Path
@@ -27,6 +28,21 @@ from pathlib import Path
 import pytest
 
 SKIP_ENV = "HANDFOOT_SKIP_POSTGRES"
+
+WATCHDOG = """
+import os, shutil, subprocess, sys, time
+parent, root, *stop = sys.argv[1:]
+while True:
+    time.sleep(1)
+    try:
+        os.kill(int(parent), 0)
+    except OSError:
+        break
+subprocess.run(stop, capture_output=True)
+shutil.rmtree(root, ignore_errors=True)
+"""
+"""Stops the server and removes its folder once the test process is gone, however it ended
+(a test run killed by a timeout leaves no PostgreSQL behind)."""
 
 
 def bin_dir() -> Path | None:
@@ -70,6 +86,7 @@ class PostgresServer:
             self._as_postgres = ["runuser", "-u", "postgres", "--"]
         self._names = count(1)
         self.started = False
+        self._watchdog: subprocess.Popen[bytes] | None = None
 
     def _run(self, *args: str) -> None:
         done = subprocess.run([*self._as_postgres, *args], capture_output=True, text=True,
@@ -89,9 +106,19 @@ class PostgresServer:
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
                   str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")
         self.started = True
+        stop = [*self._as_postgres, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
+                "immediate", "-w", "stop"]
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.root), *stop],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         return self
 
     def stop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.kill()
+            self._watchdog.wait()
+            self._watchdog = None
         if self.started:
             with contextlib.suppress(Exception):
                 self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate",

@@ -112,7 +112,8 @@ def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
     async def main() -> list[list[str]]:
         stores = [Store(postgres_url) for _ in range(4)]
         try:
-            return list(await asyncio.gather(*(s.start() for s in stores)))
+            return list(await asyncio.wait_for(
+                asyncio.gather(*(s.start() for s in stores)), 60))
         finally:
             for s in stores:
                 await s.close()
