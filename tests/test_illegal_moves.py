@@ -288,7 +288,7 @@ def _bg(layout: Layout) -> dict[str, Case]:
         "go-out-with-one-dirty-book": Case(
             lambda: pos(BG, L, melds={0: BG_BOOKS[:3]}, in_foot=[0, 2][:L.seats_per_side],
                         hands={0: "K K K 9"}, phase=Phase.PLAY),
-            "goout K K K discard 9", ("2 clean books, 2 dirty books", "lack 1 dirty book")),
+            "goout K K K discard 9", ("2 clean books and 2 dirty books", "lack 1 dirty book")),
     }
 
 

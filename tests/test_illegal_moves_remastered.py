@@ -191,7 +191,7 @@ def _teams() -> dict[str, Case]:
             lambda: ready(T, T_BOOKS, layout=x23, foot_turn_done=[2]), "goout K K K",
             ("seat 5", "finished a turn")),
         "go-out-with-two-dirty-books": Case(lambda: ready(T, T_BOOKS[:4]), "goout K K K",
-                                            ("2 clean books, 3 dirty books",
+                                            ("2 clean books and 3 dirty books",
                                              "lack 1 dirty book")),
         "go-out-clean-book-for-a-dirty-one": Case(
             lambda: ready(T, [*T_BOOKS[:4], "9 9 9 9 9 9 9"]), "goout K K K",

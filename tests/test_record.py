@@ -546,3 +546,30 @@ def test_schema_is_valid_and_matches_the_record_data() -> None:
     assert check_record(record)[1] == Layout(2, 1)
     round_record = RoundRecord(record.rounds[0].deal)
     assert round_record.moves == () and round_record.result is None
+
+
+
+def test_a_recorder_wrapped_after_round_1_with_a_hand_size_by_round_records_every_round() -> None:
+    """GameRecorder wrapping a state after round 1 (it ended as dealt: a red 3 with no card
+    to replace it) when the Hand differs by round (as under ``growing_hand``): the record
+    has each round's own Hand, reads back, and replays to the same game."""
+    from handfoot.bots import HardBot
+
+    p = load_profile("biegames", overrides={
+        "layouts": ["2x1"], "decks_per_player": 0, "extra_decks": 1, "hand_size": 13,
+        "foot_size": 13, "draw_count": 1, "rounds": 2, "starter_rejected": [],
+        "book_size": 4, "book_max": 4, "clean_books_to_go_out": 1,
+        "dirty_books_to_go_out": 0, "hand_size_by_round": [13, 9]})
+    seed = next(s for s in range(500) if len(GameState.new(p, seed=s).results) == 1)
+    state = GameState.new(p, seed=seed)
+    assert state.round_number == 2 and state.moves_played == 0
+    recorder = GameRecorder(state)
+    bots = [HardBot(s) for s in range(state.players)]
+    while not state.is_over:
+        recorder.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
+    record = from_json(to_json(recorder.record()))
+    assert [len(r.deal.hands[0]) for r in record.rounds] == [13, 9]
+    assert len(record.rounds[1].moves) == state.moves_played > 0
+    done = replay(record)
+    assert done.error is None and not done.mismatches and done.state.is_over
+    assert done.results == tuple(state.results)

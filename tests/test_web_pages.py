@@ -124,7 +124,7 @@ def test_first_game_steps_use_the_profiles_numbers() -> None:
     steps = dict(first_game_steps(load_profile("partnership-13")))
     assert "drawing 2 cards" in steps["1. Draw"]
     assert "at least 50 points" in steps["2. Meld"]
-    assert "2 clean, 2 dirty and 1 all-wild" in steps["Going out"]
+    assert "(2 clean books, 2 dirty books and 1 all-wild book)" in steps["Going out"]
     assert "May I go out?" in steps["Going out"]
     knee = dict(first_game_steps(load_profile("hand-knee-foot")))
     assert "Knee" in knee["The goal"]

@@ -69,7 +69,7 @@ from handfoot.table import (
     opens_with_clean_book,
 )
 from handfoot.table import opening_minimum as side_opening_minimum
-from handfoot.wording import join, wild_rule_text
+from handfoot.wording import book_requirement_text, join, wild_rule_text
 
 __all__ = [
     "SCORE_LABELS",
@@ -2089,7 +2089,7 @@ class GameState:
         missing = missing_books(p, self._books_after(side, plan))
         if missing:
             raise IllegalMoveError(lambda:
-                f"to go out your side needs {p.book_requirement_text}; it would still lack "
+                f"to go out your side needs {book_requirement_text(p)}; it would still lack "
                 f"{', '.join(missing)}")
         for partner in self.partners(seat):
             reason = self._partner_not_ready(partner)

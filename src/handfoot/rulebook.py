@@ -40,6 +40,7 @@ from handfoot.rules import (
     profile_to_toml_values,
     value_to_toml,
 )
+from handfoot.wording import book_requirement_text as _book_requirement
 from handfoot.wording import count_text as _n
 from handfoot.wording import join as _join
 from handfoot.wording import number as _num
@@ -275,18 +276,6 @@ def _wild_rule(p: Profile) -> str:
     terms = _wild_ratio_terms(p)
     rule = _join(terms) if terms else "any mix of naturals and wilds is allowed"
     return f"{rule} ({_wild_limits(p)})"
-
-
-def _book_requirement(p: Profile) -> str:
-    """The books a side needs to go out: "2 clean books, 2 dirty books, 1 all-wild book"."""
-    items = [f"a clean book of {cards.KIND_PLURALS[rank]}" for rank in p.special_books_to_go_out]
-    for n, what in ((p.clean_books_to_go_out, "clean"),
-                    (p.dirty_books_to_go_out, "dirty"),
-                    (p.wild_books_to_go_out, "all-wild")):
-        if n:
-            more = " more" if what == "clean" and p.special_books_to_go_out else ""
-            items.append(f"{n}{more} {what} book" + ("s" if n > 1 else ""))
-    return _join(items)
 
 
 def _card_values(p: Profile) -> str:

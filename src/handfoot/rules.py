@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final, TypeAlias
 
 from handfoot import cards
-from handfoot.cards import KIND_NAMES, KIND_PLURALS
+from handfoot.cards import KIND_NAMES
 
 __all__ = [
     "FIELDS",
@@ -566,18 +566,6 @@ class Profile:
         if naturals < self.min_naturals_with_wild:
             return False
         return naturals >= self.naturals_per_wild * wilds + self.natural_margin
-
-    @property
-    def book_requirement_text(self) -> str:
-        items = []
-        for rank in self.special_books_to_go_out:
-            items.append(f"a clean book of {KIND_PLURALS[rank]}")
-        for n, what in ((self.clean_books_to_go_out, "clean"),
-                        (self.dirty_books_to_go_out, "dirty"),
-                        (self.wild_books_to_go_out, "all-wild")):
-            if n:
-                items.append(f"{n} {what} book" + ("s" if n > 1 else ""))
-        return ", ".join(items) or "no books"
 
 
 FIELDS: dict[str, FieldInfo] = {

@@ -8,15 +8,19 @@ the phrase is made here, once, for both (the engine does not import the rulebook
 'naturals must be at least 2 × wilds'
 >>> count_text(1, "card"), count_text(1500, "point"), join(["a", "b", "c"])
 ('1 card', '1,500 points', 'a, b and c')
+>>> book_requirement_text(load_profile("hand-knee-foot"))
+'a clean book of 5s, a clean book of 7s, 1 more clean book, 1 dirty book and 1 all-wild book'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from handfoot.cards import KIND_PLURALS
 from handfoot.rules import Profile
 
-__all__ = ["count_text", "join", "number", "wild_ratio_terms", "wild_rule_text"]
+__all__ = ["book_requirement_text", "count_text", "join", "number", "wild_ratio_terms",
+           "wild_rule_text"]
 
 
 def number(n: int) -> str:
@@ -62,3 +66,16 @@ def wild_ratio_terms(p: Profile) -> list[str]:
 def wild_rule_text(p: Profile) -> str:
     """The wild-card rule of melds in words, as an illegal meld's reason quotes it."""
     return "; ".join(wild_ratio_terms(p)) or "no limit"
+
+
+def book_requirement_text(p: Profile) -> str:
+    """The books a side needs to go out, as the rulebook and the engine's reason say it:
+    "2 clean books and 2 dirty books" ("" when it needs none)."""
+    items = [f"a clean book of {KIND_PLURALS[rank]}" for rank in p.special_books_to_go_out]
+    for n, what in ((p.clean_books_to_go_out, "clean"),
+                    (p.dirty_books_to_go_out, "dirty"),
+                    (p.wild_books_to_go_out, "all-wild")):
+        if n:
+            more = " more" if what == "clean" and p.special_books_to_go_out else ""
+            items.append(f"{n}{more} {what} book" + ("s" if n > 1 else ""))
+    return join(items)

@@ -16,9 +16,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from handfoot.cards import KIND_PLURALS
 from handfoot.rulebook import describe_profile, diff_profiles
 from handfoot.rules import DEFAULT_PROFILE, Layout, Profile, builtin_profile_names, load_profile
+from handfoot.wording import book_requirement_text
 
 __all__ = ["ProfileSummary", "first_game_steps", "page_routes", "profile_summaries",
            "seatings_text"]
@@ -76,16 +76,7 @@ def first_game_steps(p: Profile) -> list[tuple[str, str]]:
     (short heading, explanation) pairs for the "First game" part of the rules page."""
     packets = "Hand, then your Knee, then your Foot" if p.knee_size else "Hand, then your Foot"
     partners = any(lay.seats_per_side > 1 for lay in p.layouts)
-    books = []
-    for rank in p.special_books_to_go_out:
-        books.append(f"a clean book of {KIND_PLURALS[rank]}")
-    clean = "more clean" if p.special_books_to_go_out else "clean"
-    for count, kind in ((p.clean_books_to_go_out, clean), (p.dirty_books_to_go_out, "dirty"),
-                        (p.wild_books_to_go_out, "all-wild")):
-        if count:
-            books.append(f"{count} {kind}")
-    books_text = (", ".join(books[:-1]) + " and " + books[-1]) if len(books) > 1 else "".join(
-        books)
+    books_text = book_requirement_text(p)
     opening = p.opening_minimums[0] if p.opening_minimums else 0
     pickup = ("the top card of the discard pile, if you hold two cards of its rank to meld "
               "with it" if p.pickup_needs_pair else "the discard pile")
