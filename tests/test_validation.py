@@ -88,6 +88,17 @@ def test_a_foot_no_larger_than_the_cards_kept_is_refused(foot: int, kept: int) -
     load_profile("partnership-13", overrides={"foot_size": kept + 1, "min_cards_kept": kept})
 
 
+def test_a_knee_no_larger_than_the_cards_kept_is_refused() -> None:
+    """A Knee can come after the Foot (it opens with the side's first book): melding the
+    last Foot card into a book brings it into an empty hand, and then the player must
+    discard from it while keeping min_cards_kept."""
+    assert refusal("hand-knee-foot", knee_size=1) == (
+        "overrides: knee_size: 1 is not more than min_cards_kept 1: a player whose Knee comes "
+        "last, joining an empty hand, could neither discard nor meld")
+    load_profile("hand-knee-foot", overrides={"knee_size": 2})
+    load_profile("partnership-13", overrides={"knee_size": 0, "min_cards_kept": 3})
+
+
 @pytest.mark.parametrize("layout", ["999999999x1", "1000000x1", "7x2", "13x1", "2x7"])
 def test_seatings_beyond_a_table_are_refused(layout: str) -> None:
     """`layouts = ["999999999x1"]` loaded, then ran out of memory; "1000000x1" hung."""

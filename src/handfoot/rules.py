@@ -1081,6 +1081,8 @@ LOAD_REFUSALS: Final[tuple[tuple[str, str], ...]] = (
                          "turn its starter"),
     ("foot_size", "a Foot no larger than `min_cards_kept`: the player who picks it up could "
                   "neither discard, meld nor go out"),
+    ("knee_size", "a Knee no larger than `min_cards_kept` (0 is no Knee): it may be the last "
+                  "packet, picked up into an empty hand"),
     ("book_size", "a book larger than the cards of one rank in the shoe where clean books "
                   "are needed (to go out, or to open)"),
     ("wild_books_to_go_out", "more all-wild books than the shoe's wild cards can make"),
@@ -1110,6 +1112,10 @@ def _check_playable(p: Profile, fail: Callable[[str, str], None]) -> None:
             f"{p.foot_size} is not more than min_cards_kept {p.min_cards_kept}: a player who "
             "picks up the Foot could neither discard (they must keep "
             f"{p.min_cards_kept}) nor meld, and the round could not go on"))
+    if 0 < p.knee_size <= p.min_cards_kept:
+        fail("knee_size", (
+            f"{p.knee_size} is not more than min_cards_kept {p.min_cards_kept}: a player whose "
+            "Knee comes last, joining an empty hand, could neither discard nor meld"))
     hand = max(p.hand_size_in(r) for r in range(1, p.rounds + 1))
     for layout in p.layouts:
         players, decks = layout.players, p.decks(layout.players)
