@@ -203,3 +203,33 @@ def test_what_loading_refuses_is_documented() -> None:
     for key, rule in LOAD_REFUSALS:
         assert key in FIELDS or key == "extends"
         assert f"- `{key}`: {rule}." in doc
+
+
+def only_staging(state: GameState) -> bool:
+    from handfoot import moves as mv
+
+    return all(mv.STAGE_NATURAL <= a < mv.KNEE or a == mv.CLEAR for a in state.legal_actions())
+
+
+def test_why_small_feet_and_knees_are_refused() -> None:
+    """Built without loading (dataclasses.replace), such rules leave a player with nothing
+    to do but stage cards: the round could never go on."""
+    from handfoot import moves as mv
+    from handfoot.engine import Phase
+    from positions import position
+
+    knee = dataclasses.replace(load_profile("hand-knee-foot"), knee_size=1)
+    state = position(knee, layout=knee.layouts[1], phase=Phase.PLAY, hands={0: "9C 9D 9H"},
+                     in_foot=[0], knees={0: "5C"}, melds={0: ["9S 9S 9H 9D"]})
+    state.apply(mv.parse_move("meld 9 9 9"))  # a book: the Knee opens and joins the hand
+    assert [cards.kind_of(f) for f in state.hand(0)] == [cards.FIVE]
+    assert state.in_last_packet(0)
+    assert state.legal_actions() and only_staging(state)
+
+    foot = dataclasses.replace(load_profile("partnership-13"), foot_size=1)
+    state = position(foot, phase=Phase.PLAY, hands={0: "9C 9D 9H"}, feet={0: "5C"},
+                     melds={0: ["KS KH KD"]})
+    state.apply(mv.parse_move("meld 9 9 9"))  # the last Hand cards: the Foot at once
+    assert [cards.kind_of(f) for f in state.hand(0)] == [cards.FIVE]
+    assert state.in_last_packet(0)
+    assert state.legal_actions() and only_staging(state)
