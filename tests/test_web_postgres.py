@@ -283,3 +283,10 @@ def test_server_md_lists_every_migration() -> None:
     listed = re.findall(r"^\| `(\d{4})` \|", text, re.M)
     shipped = sorted(s.revision for s in migrations.scripts().walk_revisions())
     assert listed == shipped
+
+
+def test_store_doctests() -> None:
+    import doctest
+
+    result = doctest.testmod(st)
+    assert result.attempted > 0 and result.failed == 0
