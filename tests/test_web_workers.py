@@ -415,10 +415,13 @@ def test_a_stand_in_never_plays_for_a_person_connected_to_another_process(
             p.close()
 
 
-def test_a_lost_notification_connection_is_noticed_and_the_moves_read(
-        postgres_url: str) -> None:
-    """The listening connection of process A is cut while the people, all on B, play: A
-    listens again and reads the moves stored meanwhile from the table."""
+@pytest.mark.parametrize("recovery", ["listening again", "sweep"])
+def test_moves_whose_notifications_were_lost_are_read_from_the_table(
+        postgres_url: str, recovery: str) -> None:
+    """Process A's listening connection is cut and may not come back while the people, all
+    on B, play: A misses the notifications. Then A listens again (and reads every game it
+    holds from the table), or its periodic sweep finds the game behind: either way A's
+    table and A's spectator get every move."""
     with client(postgres_url) as ca, client(postgres_url) as cb:
         game = new_game(ca, profile="biegames", rounds=1, seats=[{"kind": "human"}] * 4)
         gid = game["game_id"]
@@ -431,15 +434,30 @@ def test_a_lost_notification_connection_is_noticed_and_the_moves_read(
         watcher.connect()
         watcher.until("state")
         tables_a = ca.app.state.tables  # type: ignore[attr-defined]
+        tables_a._sweeper.cancel()  # no sweep but the one this test asks for
         listener = tables_a.listener
         listener.check_every = 0.2
+        reconnect = listener._connect
+
+        async def refused() -> None:
+            raise OSError("the database is away (a test)")
+        listener._connect = refused  # A may not listen again until the moves are made
         asyncio.run(_terminate(postgres_url, int(listener.connection.get_server_pid())))
+        _wait(lambda: listener.connection is None)
         for _ in range(4):  # moves on B while A hears nothing
             actor = _in_step(people)
             actor.play(actor.choose())
-        _wait(lambda: listener.reconnects >= 1)
+        time.sleep(0.5)
         table_a = ca.portal.call(tables_a.get, gid)
-        _wait(lambda: table_a.seq == actor.seq)
+        assert table_a.seq < actor.seq  # A missed them
+        if recovery == "sweep":
+            ca.portal.call(tables_a.sweep)
+            assert table_a.seq == actor.seq
+            listener._connect = reconnect
+        else:
+            listener._connect = reconnect
+            _wait(lambda: listener.reconnects >= 1)
+            _wait(lambda: table_a.seq == actor.seq)
         while watcher.seq < actor.seq:  # and A's spectator is told
             watcher.receive()
         for p in [*people, watcher]:

@@ -6,9 +6,10 @@ is committed (see :data:`handfoot.web.store.CHANNEL`). A :class:`Listener` keeps
 connection of its own listening and hands each payload to its callback.
 
 ``NOTIFY`` is not durable: a notification sent while the connection is down is lost. So the
-listener checks its connection every :data:`CHECK_EVERY` seconds, reconnects when it is gone
-and then calls ``on_reconnect``, and the server reads what it missed from the tables (every
-catch-up reads all the moves after the last one it played, never just the one announced).
+listener checks its connection every :data:`CHECK_EVERY` seconds (and at once when the
+driver reports it closed), reconnects when it is gone and then calls ``on_reconnect``, and
+the server reads what it missed from the tables (every catch-up reads all the moves after
+the last one it played, never just the one announced).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Listener:
         self.connection: Any = None
         self.reconnects = 0
         self._task: asyncio.Task[None] | None = None
+        self._lost = asyncio.Event()
 
     async def start(self) -> None:
         """Listen (raises if the database cannot be reached), then keep listening."""
@@ -60,6 +62,8 @@ class Listener:
 
         connection = await asyncpg.connect(self.dsn)
         await connection.add_listener(self.channel, self._heard)
+        connection.add_termination_listener(lambda _connection: self._lost.set())
+        self._lost.clear()
         self.connection = connection
 
     async def _disconnect(self) -> None:
@@ -87,7 +91,9 @@ class Listener:
 
     async def _watch(self) -> None:
         while True:
-            await asyncio.sleep(self.check_every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), self.check_every)
+            self._lost.clear()
             if await self.alive():
                 continue
             log.warning("the database's notifications stopped: listening again")

@@ -959,15 +959,20 @@ class Tables:
         table = self._tables.get(game_id)
         if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
             return  # not held here, or a move this process made (or has already read)
-        if kind == "m" and not table.connections and not table.lock.locked() \
-                and not table.rematch_lock.locked():
-            # nobody here watches it: let it go (its next load replays every move, in a
-            # thread) rather than rebuild its bots' memory on the event loop
-            del self._tables[game_id]
-            self._loading.pop(game_id, None)
-            self._follow(table, "")
+        if kind == "m" and self._let_go(game_id, table):
             return
         self._follow(table, kind)
+
+    def _let_go(self, game_id: str, table: Table) -> bool:
+        """Drop a table that moved elsewhere if nobody here watches it (its next load
+        replays every move, in a thread, rather than rebuild its bots' memory on the event
+        loop); whether it was dropped."""
+        if table.connections or table.lock.locked() or table.rematch_lock.locked():
+            return False
+        del self._tables[game_id]
+        self._loading.pop(game_id, None)
+        self._follow(table, "")
+        return True
 
     def _follow(self, table: Table, what: str) -> None:
         task = asyncio.create_task(table.catch_up(what) if what else table.stop())
@@ -985,24 +990,35 @@ class Tables:
             self._follow(table, "mcsp")
 
     async def _sweep(self) -> None:
-        assert self.worker is not None
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             try:
-                await self.store.refresh_presence(self.worker)
-                held = dict(self._tables)
-                last = await self.store.last_seqs(held)
-                for game_id, table in held.items():
-                    what = "p"
-                    if last.get(game_id, 0) > table.seq:
-                        what += "m"
-                    if table.waiting() is not None:
-                        what += "c"
-                    if table.state.is_over and table.rematch is None:
-                        what += "s"
-                    self._follow(table, what)
+                await self.sweep()
             except Exception:
                 log.exception("the sweep over the shared database failed")
+
+    async def sweep(self) -> None:
+        """Say this process is alive (its presence rows), and catch up every game held here
+        that is behind the stored moves (a notification was lost), between rounds (a
+        Continue press), over without a rematch, and everybody's presence elsewhere."""
+        if self.worker is None:
+            return
+        await self.store.refresh_presence(self.worker)
+        held = dict(self._tables)
+        last = await self.store.last_seqs(held)
+        catching_up = []
+        for game_id, table in held.items():
+            what = "p"
+            if last.get(game_id, 0) > table.seq:
+                if self._let_go(game_id, table):
+                    continue
+                what += "m"
+            if table.waiting() is not None:
+                what += "c"
+            if table.state.is_over and table.rematch is None:
+                what += "s"
+            catching_up.append(table.catch_up(what))
+        await asyncio.gather(*catching_up)
 
     async def _stop_sharing(self) -> None:
         if self._sweeper is not None:
