@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.bots",),
     ("handfoot.search",),
     ("handfoot.registry",),  # every bot by name, above all of them
+    ("handfoot.cluster",),  # running a run's game tasks (processes, Dask) and partial results
     ("handfoot.sim",),
     ("handfoot.tournament",),
     ("handfoot.rulebook",),  # the rules in prose, for the front ends (never the engine)

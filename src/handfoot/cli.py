@@ -16,10 +16,12 @@ import sys
 import textwrap
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from handfoot import __version__, rulebook
+from handfoot.cluster import SCHEDULER_ENV, ClusterError, PartialMismatch
 from handfoot.engine import GameState
 from handfoot.record import (
     GameRecord,
@@ -113,6 +115,7 @@ def add_play_commands(commands: argparse._SubParsersAction[argparse.ArgumentPars
     sim.add_argument("--force", action="store_true",
                      help="with --records: replace the records of an earlier run in DIR")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_run_options(sim)
     sim.set_defaults(func=cmd_simulate)
 
     demo = commands.add_parser(
@@ -415,11 +418,93 @@ def _progress(label: str, quiet: bool) -> Any:
                     console=Console(stderr=True), transient=True)
 
 
+def _add_run_options(cmd: argparse.ArgumentParser) -> None:
+    """Where a run's games are played, and its partial results (docs/cluster.md)."""
+    cmd.add_argument("--workers", type=int, default=1, metavar="K",
+                     help="processes of this machine to play in (default 1); results do not "
+                          "depend on it")
+    cmd.add_argument("--scheduler", metavar="ADDRESS",
+                     help="play on the workers of the Dask cluster whose scheduler is at "
+                          f"ADDRESS, e.g. tcp://host:8786 (default: ${SCHEDULER_ENV}; 'none' "
+                          "for this machine); results do not depend on it")
+    cmd.add_argument("--partial", metavar="FILE",
+                     help="write each finished game to FILE as the run goes (a new file), so "
+                          "an interrupted run can be resumed")
+    cmd.add_argument("--resume", metavar="FILE",
+                     help="continue the interrupted run whose partial results are in FILE "
+                          "(same options): finished games are not played again")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """``--workers``, ``--scheduler`` (or its environment variable), ``--partial`` and
+    ``--resume``, checked."""
+
+    workers: int
+    scheduler: str | None
+    partial: Path | None
+    resume: bool
+
+
+def run_options(args: argparse.Namespace) -> RunOptions:
+    """Check the run options; raises :class:`UsageError` saying what is wrong."""
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    scheduler = args.scheduler
+    origin = "--scheduler"
+    if scheduler is None:
+        scheduler, origin = os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}"
+    if scheduler is not None and scheduler.strip().lower() in ("", "none"):
+        scheduler = None
+    if scheduler is not None and args.workers != 1:
+        raise UsageError(f"--workers {args.workers} and {origin} {scheduler}: the cluster's "
+                         "workers play the games; give one or the other"
+                         + (" (or --scheduler none)" if origin != "--scheduler" else ""))
+    if args.partial and args.resume:
+        raise UsageError("--partial starts a new file and --resume continues one: give one")
+    path = args.partial or args.resume
+    if args.partial:
+        partial = Path(args.partial)
+        if partial.exists():
+            raise UsageError(f"--partial {partial}: the file already exists; --resume "
+                             f"{partial} continues that run, or choose another name")
+        if not partial.parent.is_dir():
+            raise UsageError(f"--partial {partial}: the folder {partial.parent} does not "
+                             "exist")
+    if args.resume and not Path(args.resume).is_file():
+        raise UsageError(f"--resume {args.resume}: no such file (--partial FILE writes one)")
+    return RunOptions(args.workers, scheduler, Path(path) if path else None,
+                      bool(args.resume))
+
+
+def _run_games(command: str, run: RunOptions, play: Callable[[], Any]) -> Any:
+    """``play()``, with a run's errors and interruption told as a person needs them: None
+    after a message when the run did not finish."""
+    try:
+        return play()
+    except PartialMismatch as exc:
+        raise UsageError(f"--resume: {exc}") from None
+    except ClusterError as exc:
+        print(f"{PROG} {command}: error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        if run.partial is not None:
+            print(f"{PROG} {command}: interrupted; the finished games are in {run.partial}: "
+                  f"add --resume {run.partial} (instead of --partial) to the same command "
+                  "to play the rest", file=sys.stderr)
+        else:
+            print(f"{PROG} {command}: interrupted", file=sys.stderr)
+    return None
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` games and print statistics (or JSON); optionally write records."""
     profile, layout, bots = _table(args)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    run = run_options(args)
+    if args.records and run.resume:
+        raise UsageError("--records and --resume: a resumed run cannot write the records of "
+                         "the games played before; give --records to a new run")
     records = (check_records_folder(args.records, force=args.force) if args.records
                else None)
     bar = _progress("games", args.quiet)
@@ -430,13 +515,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if records is not None and record is not None:
             path = records / f"game-{index + 1:04d}.json"
             path.write_text(to_json(record), encoding="utf-8")
+
+    def progress(done: int, total: int) -> None:
         if bar is not None and task is not None:
-            bar.update(task, completed=index + 1)
+            bar.update(task, completed=done, total=total)
 
     try:
         with bar if bar is not None else contextlib.nullcontext():
-            stats = simulate(profile, args.games, args.seed, layout=layout, bots=bots,
-                             record=records is not None, on_game=on_game)
+            stats = _run_games("simulate", run, lambda: simulate(
+                profile, args.games, args.seed, layout=layout, bots=bots,
+                record=records is not None, on_game=on_game if records is not None else None,
+                workers=run.workers, scheduler=run.scheduler, partial=run.partial,
+                resume=run.resume, progress=progress))
+        if stats is None:
+            return 1
     except SafetyCapReached as exc:  # a game that never ends is a bug: say where, no traceback
         print(f"{PROG} simulate: error: {exc}\n(a game that does not end is a bug in handfoot; "
               "please report this message)", file=sys.stderr)
@@ -517,11 +609,10 @@ def add_tournament_command(
     cmd.add_argument("--games", type=int, default=50,
                      help="duplicate pairs (two games each) per pairing (default 50)")
     cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
-    cmd.add_argument("--workers", type=int, default=1,
-                     help="processes to play in (default 1); results do not depend on it")
     cmd.add_argument("--json", action="store_true",
                      help="print the results as JSON (timing under \"timing\")")
     cmd.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_run_options(cmd)
     cmd.set_defaults(func=cmd_tournament)
 
 
@@ -539,25 +630,25 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         raise UsageError("--bots: name each bot once")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+    run = run_options(args)
     profile, layout = _profile_and_layout(args)
     if layout.sides != 2:
         raise UsageError(f"tournaments are played with two sides, not {layout}")
 
     bar = _progress("games", args.quiet)
-    if bar is None:
-        result = run_tournament(profile, bots, args.games, args.seed, layout=layout,
-                                workers=args.workers)
-    else:
-        with bar:
-            task = bar.add_task("games", total=None)
+    with bar if bar is not None else contextlib.nullcontext():
+        task = bar.add_task("games", total=None) if bar is not None else None
 
-            def progress(done: int, total: int) -> None:
+        def progress(done: int, total: int) -> None:
+            if bar is not None and task is not None:
                 bar.update(task, completed=done, total=total)
 
-            result = run_tournament(profile, bots, args.games, args.seed, layout=layout,
-                                    workers=args.workers, progress=progress)
+        result = _run_games("tournament", run, lambda: run_tournament(
+            profile, bots, args.games, args.seed, layout=layout, workers=run.workers,
+            scheduler=run.scheduler, partial=run.partial, resume=run.resume,
+            progress=progress))
+    if result is None:
+        return 1
     if args.json:
         print(json.dumps(result.as_dict(), indent=2))
     else:

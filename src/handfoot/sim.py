@@ -9,19 +9,23 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
 
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.bots import Bot
+from handfoot.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 from handfoot.engine import GameState, IllegalMoveError
 from handfoot.moves import Move
 from handfoot.record import GameRecord, GameRecorder
 from handfoot.registry import make_bot
 from handfoot.rules import Layout, Profile, Seat
 
-__all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulationStats",
-           "bot_turn", "hint", "play_game", "simulate", "stuck_text"]
+__all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulatedGame",
+           "SimulationStats", "bot_turn", "hint", "play_game", "play_simulated_game",
+           "simulate", "simulation_run", "stuck_text"]
 
 MAX_ACTIONS_PER_GAME = 2_000_000
 """A game that needs more actions than this is stuck: a bug, never a result."""
@@ -42,6 +46,13 @@ class SafetyCapReached(RuntimeError):
         super().__init__(message)
         self.seed = seed
         self.actions = actions
+
+    def __reduce__(self) -> tuple[Any, ...]:  # from a worker process, with seed and actions
+        return (_safety_cap, (str(self), self.seed, self.actions))
+
+
+def _safety_cap(message: str, seed: int, actions: int) -> SafetyCapReached:
+    return SafetyCapReached(message, seed=seed, actions=actions)
 
 
 def stuck_text(state: GameState, last: int = 6) -> str:
@@ -278,39 +289,117 @@ class SimulationStats:
         return "\n".join(lines)
 
 
+Progress = Callable[[int, int], None]
+"""``progress(games_done, games_total)``, called in the calling process."""
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedGame:
+    """One game of a simulation as a worker hands it back."""
+
+    summary: GameSummary
+    record: GameRecord | None = None
+    """The game's record, when the simulation records its games."""
+    state: GameState | None = None
+    """The final state, when the caller asked for it (``on_game``)."""
+
+
+def play_simulated_game(profile: Profile, layout: str, names: tuple[str, ...], seed: int,
+                        index: int, games: int, record: bool = False,
+                        keep_state: bool = False) -> SimulatedGame:
+    """Game ``index`` of the simulation ``seed``: its seeds come from ``(seed, index)``
+    alone, so any process may play it. A module-level function of plain arguments."""
+    lay = Layout.parse(layout)
+    game_seed = derive_seed(seed, "game", index)
+    players = [make_bot(name, derive_seed(seed, "bot", index, s))
+               for s, name in enumerate(names)]
+    state = GameState.new(profile, layout=lay, seed=game_seed)
+    recorder = GameRecorder(state, seat_names=list(names),
+                            metadata={"game": index + 1}) if record else None
+    try:
+        state, summary = play_game(profile, game_seed, players, state=state, recorder=recorder)
+    except IllegalMoveError as exc:  # a bot chose an illegal action: an engine bug
+        raise RuntimeError(f"game {index} (seed {game_seed}): {exc}") from exc
+    except SafetyCapReached as exc:
+        raise SafetyCapReached(
+            f"game {index + 1} of {games} ({profile.name} {layout}, bots "
+            f"{', '.join(names)}, simulation seed {seed}) is stuck: {exc}",
+            seed=exc.seed, actions=exc.actions) from None
+    return SimulatedGame(summary, recorder.record() if recorder is not None else None,
+                         state if keep_state else None)
+
+
+def simulation_run(profile: Profile, games: int, seed: int, layout: Layout,
+                   names: Sequence[str]) -> dict[str, object]:
+    """What decides a simulation's results, as a partial-results file records it."""
+    return {"command": "simulate", "profile": profile.name,
+            "profile_fingerprint": fingerprint(profile), "layout": str(layout),
+            "bots": list(names), "games": games, "seed": seed, "handfoot": handfoot_version()}
+
+
+def _game_to_json(game: SimulatedGame) -> dict[str, Any]:
+    return asdict(game.summary)
+
+
+def _game_from_json(data: dict[str, Any]) -> SimulatedGame:
+    return SimulatedGame(GameSummary(
+        seed=data["seed"], actions=data["actions"], moves=data["moves"],
+        round_ends=tuple(data["round_ends"]), totals=tuple(data["totals"]),
+        winners=tuple(data["winners"])))
+
+
 def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None = None,
              bots: Sequence[str] = ("random",),
              record: bool = False,
              on_game: Callable[[int, GameState, GameSummary, GameRecord | None], None]
              | None = None,
+             workers: int = 1, scheduler: str | None = None,
+             partial: str | Path | None = None, resume: bool = False,
+             progress: Progress | None = None,
              ) -> SimulationStats:
     """Play ``games`` complete games; ``bots`` names one level per seat, or one for all.
 
     With ``record``, each game is recorded and its :class:`GameRecord` passed to
-    ``on_game(index, state, summary, record)``.
+    ``on_game(index, state, summary, record)``, called as each game finishes (in game
+    order in one process). ``workers`` > 1 plays in that many processes, ``scheduler``
+    (``tcp://host:8786``) on the workers of a Dask cluster; the statistics are the same
+    either way (they are summed in game order). With ``partial`` each finished game's
+    summary is written to that file as the run goes; with ``resume`` too, the games it
+    holds are not played again (nor passed to ``on_game``). ``progress(done, total)``
+    counts finished games, those read from the file included.
     """
     layout = layout or profile.layout
     names = tuple(bots) if len(bots) > 1 else tuple(bots) * layout.players
     if len(names) != layout.players:
         raise ValueError(f"give one bot for all seats or one per seat ({layout.players})")
-    stats = SimulationStats(profile.name, str(layout), names, seed)
+    if resume and partial is None:
+        raise ValueError("resume needs the partial-results file")
+    runner = make_runner(workers, scheduler)
+    lay = str(layout)
+    keep_state = on_game is not None
+    tasks = [(i, (profile, lay, names, seed, i, games, record, keep_state))
+             for i in range(games)]
+    file = None
+    if partial is not None:
+        run = simulation_run(profile, games, seed, layout, names)
+        file = PartialFile.resume(partial, run) if resume else PartialFile.create(partial, run)
+
+    def on_result(index: int, game: SimulatedGame, finished: int) -> None:
+        if on_game is not None and game.state is not None:
+            on_game(index, game.state, game.summary, game.record)
+        if progress is not None:
+            progress(finished, games)
+
+    try:
+        if progress is not None:
+            progress(len(file.done) if file is not None else 0, games)
+        results = run_tasks(play_simulated_game, tasks, runner, partial=file,
+                            encode=_game_to_json, decode=_game_from_json,
+                            on_result=on_result)
+    finally:
+        if file is not None:
+            file.close()
+    stats = SimulationStats(profile.name, lay, names, seed)
     for i in range(games):
-        game_seed = derive_seed(seed, "game", i)
-        players = [make_bot(name, derive_seed(seed, "bot", i, s)) for s, name in enumerate(names)]
-        state = GameState.new(profile, layout=layout, seed=game_seed)
-        recorder = GameRecorder(state, seat_names=list(names),
-                                metadata={"game": i + 1}) if record else None
-        try:
-            state, summary = play_game(profile, game_seed, players, state=state,
-                                       recorder=recorder)
-        except IllegalMoveError as exc:  # a bot chose an illegal action: an engine bug
-            raise RuntimeError(f"game {i} (seed {game_seed}): {exc}") from exc
-        except SafetyCapReached as exc:
-            raise SafetyCapReached(
-                f"game {i + 1} of {games} ({profile.name} {layout}, bots "
-                f"{', '.join(names)}, simulation seed {seed}) is stuck: {exc}",
-                seed=exc.seed, actions=exc.actions) from None
-        stats.add(summary)
-        if on_game is not None:
-            on_game(i, state, summary, recorder.record() if recorder is not None else None)
+        stats.add(results[i].summary)
     return stats

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
+from pathlib import Path
+from typing import Any
 
 from handfoot import moves as mv
+from handfoot.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 from handfoot.engine import GameState, IllegalMoveError
 from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile, Seat
@@ -37,6 +39,7 @@ __all__ = [
     "mean_ci",
     "play_pair",
     "run_tournament",
+    "tournament_run",
     "wilson_interval",
 ]
 
@@ -180,12 +183,17 @@ def play_pair(profile: Profile, layout: str, bots: tuple[str, str], seed: int, p
     return out
 
 
-def _play_chunk(profile: Profile, layout: str, tasks: list[tuple[tuple[str, str], int, int]],
-                seed: int) -> list[GameRecord]:
-    out: list[GameRecord] = []
-    for bots, pairing, pair in tasks:
-        out.extend(play_pair(profile, layout, bots, seed, pairing, pair))
-    return out
+def _pair_to_json(pair: list[GameRecord]) -> list[dict[str, Any]]:
+    return [asdict(rec) for rec in pair]
+
+
+def _pair_from_json(data: list[dict[str, Any]]) -> list[GameRecord]:
+    return [GameRecord(
+        pairing=d["pairing"], pair=d["pair"], game_in_pair=d["game_in_pair"],
+        deal_seed=d["deal_seed"], side_bots=tuple(d["side_bots"]),
+        bot_seeds=tuple(d["bot_seeds"]), totals=tuple(d["totals"]),
+        winners=tuple(d["winners"]), moves=d["moves"], actions=d["actions"],
+        counts=tuple(SeatCounts(**c) for c in d["counts"])) for d in data]
 
 
 # --- results ----------------------------------------------------------------------------
@@ -391,20 +399,28 @@ def _aggregate(records: list[GameRecord], bots: Sequence[str],
     return bot_stats, pair_stats
 
 
-def _chunks(tasks: list[tuple[tuple[str, str], int, int]], size: int,
-            ) -> Iterator[list[tuple[tuple[str, str], int, int]]]:
-    for i in range(0, len(tasks), size):
-        yield tasks[i:i + size]
+def tournament_run(profile: Profile, bots: Sequence[str], games: int, seed: int,
+                   layout: Layout) -> dict[str, object]:
+    """What decides a tournament's results, as a partial-results file records it."""
+    return {"command": "tournament", "profile": profile.name,
+            "profile_fingerprint": fingerprint(profile), "layout": str(layout),
+            "bots": list(bots), "games": games, "seed": seed,
+            "handfoot": handfoot_version()}
 
 
 def run_tournament(profile: Profile, bots: Sequence[str], games: int, seed: int, *,
                    layout: Layout | None = None, workers: int = 1,
+                   scheduler: str | None = None,
+                   partial: str | Path | None = None, resume: bool = False,
                    progress: Progress | None = None) -> TournamentResult:
     """Play every pairing of ``bots`` in ``games`` duplicate pairs (two games each).
 
-    ``workers`` > 1 plays in that many processes; the results are the same for any
-    ``workers`` (only the timing differs). ``progress(done, total)`` is called with the
-    number of games finished.
+    ``workers`` > 1 plays in that many processes, ``scheduler`` (``tcp://host:8786``) on
+    the workers of that Dask cluster; the results are the same either way (only the timing
+    differs). With ``partial``, each finished pair is written to that file as the run
+    goes (:class:`handfoot.cluster.PartialFile`); with ``resume`` too, the pairs the file
+    already holds are not played again. ``progress(done, total)`` is called with the number
+    of games finished (those read from the file included).
     """
     names = tuple(bots)
     if len(names) < 2:
@@ -421,33 +437,32 @@ def run_tournament(profile: Profile, bots: Sequence[str], games: int, seed: int,
     layout = layout or profile.layout
     if layout.sides != 2:
         raise ValueError(f"tournaments are played with two sides, not {layout}")
+    if resume and partial is None:
+        raise ValueError("resume needs the partial-results file")
+    runner = make_runner(workers, scheduler)
     pairings = list(combinations(names, 2))
-    tasks = [(p, i, pair) for i, p in enumerate(pairings) for pair in range(games)]
-    total = 2 * len(tasks)
-    done = 0
-    records: list[GameRecord] = []
     lay = str(layout)
-    if progress is not None:
-        progress(0, total)
-    if workers == 1:
-        for task in tasks:
-            records.extend(_play_chunk(profile, lay, [task], seed))
-            done += 2
-            if progress is not None:
-                progress(done, total)
-    else:
-        # small chunks: balanced load, frequent progress, little pickling overhead
-        size = max(1, min(8, len(tasks) // (workers * 4)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_play_chunk, profile, lay, chunk, seed)
-                       for chunk in _chunks(tasks, size)]
-            for fut in as_completed(futures):
-                chunk_records = fut.result()
-                records.extend(chunk_records)
-                done += len(chunk_records)
-                if progress is not None:
-                    progress(done, total)
-    records.sort(key=lambda r: (r.pairing, r.pair, r.game_in_pair))
+    tasks = [(i * games + pair, (profile, lay, p, seed, i, pair))
+             for i, p in enumerate(pairings) for pair in range(games)]
+    total = 2 * len(tasks)
+    file = None
+    if partial is not None:
+        run = tournament_run(profile, names, games, seed, layout)
+        file = PartialFile.resume(partial, run) if resume else PartialFile.create(partial, run)
+
+    def on_result(_key: int, _pair: list[GameRecord], finished: int) -> None:
+        if progress is not None:
+            progress(2 * finished, total)
+
+    try:
+        if progress is not None:
+            progress(2 * len(file.done) if file is not None else 0, total)
+        results = run_tasks(play_pair, tasks, runner, partial=file, encode=_pair_to_json,
+                            decode=_pair_from_json, on_result=on_result)
+    finally:
+        if file is not None:
+            file.close()
+    records = [rec for key in sorted(results) for rec in results[key]]
     bot_stats, pair_stats = _aggregate(records, names, pairings)
     return TournamentResult(profile=profile.name, layout=lay, bots=names, games=games,
                             seed=seed, bot_stats=bot_stats, pairings=pair_stats,

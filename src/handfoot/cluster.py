@@ -1,0 +1,358 @@
+"""Running a run's independent game tasks, and keeping their results on disk as they come.
+
+A *task* is a module-level function and its picklable arguments, keyed by an integer: the
+task's place in the run's schedule (a game's index, a duplicate pair's). A :class:`Runner`
+plays tasks and yields ``(key, result)`` as they finish, in any order:
+
+* :class:`InlineRunner` in this process, one after the other;
+* :class:`ProcessRunner` in ``K`` worker processes of this machine;
+* :class:`DaskRunner` on the workers of a Dask distributed cluster (``pip install
+  'handfoot[cluster]'``; imported only when used, so handfoot runs without Dask).
+
+:func:`make_runner` picks one. :func:`run_tasks` drives a runner for a whole run: it keeps
+results by key (a task run twice, on a worker that died and on another, is counted once),
+skips the tasks a :class:`PartialFile` already holds and adds each new result to it, so an
+interrupted run resumes without replaying finished games. What is counted depends only on
+the keys and the seeds, never on which machine played a task or when.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import uuid
+from collections.abc import Callable, Generator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+__all__ = [
+    "PARTIAL_FORMAT",
+    "SCHEDULER_ENV",
+    "ClusterError",
+    "DaskRunner",
+    "InlineRunner",
+    "PartialFile",
+    "PartialMismatch",
+    "ProcessRunner",
+    "Runner",
+    "fingerprint",
+    "handfoot_version",
+    "make_runner",
+    "run_tasks",
+]
+
+SCHEDULER_ENV = "HANDFOOT_SCHEDULER"
+"""The environment variable naming a Dask scheduler (``tcp://host:8786``) when a command is
+given no ``--scheduler``."""
+
+PARTIAL_FORMAT = "handfoot-partial/1"
+"""The first line's ``"format"`` of a partial-results file (see :class:`PartialFile`)."""
+
+MAX_CHUNK = 8
+"""Tasks sent to a worker at once, at most: fewer round trips, yet a balanced load and
+frequent progress (a chunk holds at most a quarter of a worker's share)."""
+
+R = TypeVar("R")
+Task = tuple[int, tuple[Any, ...]]
+"""A task's key and the arguments of the run's function."""
+Results = Generator[tuple[int, R], None, None]
+"""``(key, result)`` of each task as it finishes."""
+
+
+class ClusterError(RuntimeError):
+    """The tasks could not be run where asked: Dask missing, no scheduler at the address, a
+    worker without handfoot (or another version of it), tasks that kill every worker."""
+
+
+class Runner(Protocol):
+    """Plays independent tasks somewhere and yields ``(key, result)`` as each finishes."""
+
+    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        """``fn(*args)`` for every ``(key, args)`` of ``tasks``, in any order."""
+        ...
+
+
+def make_runner(workers: int = 1, scheduler: str | None = None) -> Runner:
+    """The runner for ``--workers``/``--scheduler``: a Dask cluster if ``scheduler`` names
+    one, else ``workers`` local processes (this process alone for 1)."""
+    if scheduler:
+        if workers != 1:
+            raise ValueError("give a number of workers or a scheduler, not both (the "
+                             "cluster's workers play the games)")
+        return DaskRunner(scheduler)
+    if workers < 1:
+        raise ValueError("workers must be at least 1")
+    return InlineRunner() if workers == 1 else ProcessRunner(workers)
+
+
+def run_tasks(fn: Callable[..., R], tasks: Sequence[Task], runner: Runner, *,
+              partial: PartialFile | None = None,
+              encode: Callable[[R], object] | None = None,
+              decode: Callable[[Any], R] | None = None,
+              on_result: Callable[[int, R, int], None] | None = None) -> dict[int, R]:
+    """Every task's result by key, playing only those ``partial`` does not hold yet.
+
+    Each new result is added to ``partial`` (as ``encode(result)``, JSON-ready; ``decode``
+    turns it back) and ``on_result(key, result, finished)`` is called in this process with
+    the number of tasks finished so far (those read from ``partial`` included). A result
+    for a key already held (a task run again after its worker died) is ignored.
+    """
+    keys = {key for key, _ in tasks}
+    if len(keys) != len(tasks):
+        raise ValueError("every task needs its own key")
+    results: dict[int, R] = {}
+    if partial is not None:
+        if decode is None or encode is None:
+            raise ValueError("a partial file needs encode and decode")
+        results = {key: decode(data) for key, data in partial.done.items() if key in keys}
+    todo = [task for task in tasks if task[0] not in results]
+    with contextlib.closing(runner.run(fn, todo)) as finished:
+        for key, result in finished:
+            if key in results or key not in keys:
+                continue
+            results[key] = result
+            if partial is not None and encode is not None:
+                partial.add(key, encode(result))
+            if on_result is not None:
+                on_result(key, result, len(results))
+    missing = keys - results.keys()
+    if missing:
+        raise ClusterError(f"{len(missing)} task(s) never finished, e.g. {min(missing)}")
+    return results
+
+
+# --- runners ----------------------------------------------------------------------------
+
+
+class InlineRunner:
+    """Every task in this process, in the order given."""
+
+    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        for key, args in tasks:
+            yield key, fn(*args)
+
+
+class ProcessRunner:
+    """The tasks in ``workers`` processes of this machine (a process pool)."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.workers = workers
+
+    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        if not tasks:
+            return
+        pool = ProcessPoolExecutor(max_workers=self.workers)
+        try:
+            pending: set[Future[list[tuple[int, R]]]] = {
+                pool.submit(_run_chunk, fn, chunk)
+                for chunk in _chunks(tasks, self.workers)}
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield from fut.result()
+        finally:  # interrupted: drop what has not started, do not wait for it
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskRunner:
+    """The tasks on the workers of the Dask distributed cluster at ``address``.
+
+    Connects when :meth:`run` starts and disconnects when it ends. Every worker must have
+    the same handfoot version as this process (checked when connecting). A task whose
+    worker dies is run again on another by the scheduler (up to the cluster's
+    ``distributed.scheduler.allowed-failures`` times, 3 by default).
+    """
+
+    def __init__(self, address: str, *, timeout: float = 10.0) -> None:
+        self.address = address
+        self.timeout = timeout
+
+    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        try:
+            import distributed
+            from distributed.client import FutureCancelledError
+            from distributed.scheduler import KilledWorker
+        except ImportError:
+            raise ClusterError("a Dask scheduler needs Dask distributed: "
+                               "pip install 'handfoot[cluster]'") from None
+        try:
+            dask: Any = distributed  # its Client is not fully typed
+            client = dask.Client(self.address, set_as_default=False, timeout=self.timeout)
+        except (OSError, TimeoutError) as exc:
+            raise ClusterError(f"no Dask scheduler answers at {self.address}: {exc}") from None
+        futures = []
+        try:
+            self._check_workers(client)
+            workers = max(1, sum(client.nthreads().values()))
+            run_id = uuid.uuid4().hex[:12]
+            futures = [client.submit(_run_chunk, fn, chunk, key=f"handfoot-{run_id}-{i}",
+                                     pure=False)
+                       for i, chunk in enumerate(_chunks(tasks, workers))]
+            for fut in dask.as_completed(futures, loop=client.loop):
+                try:
+                    chunk_results = fut.result()
+                except KilledWorker as exc:
+                    raise ClusterError(
+                        f"a task was running on every worker that died ({exc}); the "
+                        "cluster gave up on it") from None
+                except FutureCancelledError as exc:
+                    raise ClusterError(f"the cluster cancelled a task: {exc}") from None
+                fut.release()
+                yield from chunk_results
+        finally:
+            if futures:
+                with contextlib.suppress(Exception):
+                    client.cancel([f for f in futures if not f.done()])
+            client.close()
+
+    def _check_workers(self, client: Any) -> None:
+        """Every worker imports handfoot, in this process's version."""
+        mine = handfoot_version()
+        try:
+            theirs: dict[str, str] = client.run(handfoot_version)
+        except Exception as exc:
+            raise ClusterError(f"a worker of {self.address} cannot run handfoot ({exc}); "
+                               f"install handfoot {mine} on every worker") from None
+        other = {w: v for w, v in theirs.items() if v != mine}
+        if other:
+            listed = ", ".join(f"{w} has {v}" for w, v in sorted(other.items()))
+            raise ClusterError(f"every worker needs handfoot {mine}: {listed}")
+
+
+def _run_chunk(fn: Callable[..., R], chunk: list[Task]) -> list[tuple[int, R]]:
+    return [(key, fn(*args)) for key, args in chunk]
+
+
+def _chunks(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
+    size = max(1, min(MAX_CHUNK, len(tasks) // (workers * 4)))
+    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+
+
+def handfoot_version() -> str:
+    """The installed handfoot's version ("unknown" when run from a source tree)."""
+    try:
+        return metadata.version("handfoot")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+# --- partial results --------------------------------------------------------------------
+
+
+class PartialMismatch(ValueError):
+    """A partial-results file that belongs to another run (or is not one)."""
+
+
+@dataclass
+class PartialFile:
+    """A run's finished tasks on disk, one JSON line each, so the run can resume.
+
+    The format (:data:`PARTIAL_FORMAT`), UTF-8 JSON Lines::
+
+        {"format": "handfoot-partial/1", "run": {...what decides the results...}}
+        {"task": 3, "result": ...}
+        {"task": 0, "result": ...}
+
+    The first line is written to a temporary file that is then renamed, so the file exists
+    whole or not at all. Each result is appended with one ``write`` on a file opened for
+    appending, in the order tasks finish; a line cut short (the machine stopped during that
+    write) is dropped, and cut off the file, when the run resumes. ``run`` holds what
+    decides the results (command, profile fingerprint, seating, bots, games, seed,
+    handfoot version); resuming with anything else is refused.
+    """
+
+    path: Path
+    run: dict[str, Any]
+    done: dict[int, Any]
+    _fd: int | None = None
+
+    @classmethod
+    def create(cls, path: str | Path, run: Mapping[str, Any]) -> PartialFile:
+        """A new file for ``run``; an existing file at ``path`` is replaced."""
+        path = Path(path)
+        head = json.dumps({"format": PARTIAL_FORMAT, "run": dict(run)}, sort_keys=True) + "\n"
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(head)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return cls(path, dict(run), {})
+
+    @classmethod
+    def resume(cls, path: str | Path, run: Mapping[str, Any]) -> PartialFile:
+        """The file at ``path``, which must be of ``run``: its finished tasks in ``done``."""
+        path = Path(path)
+        raw = path.read_bytes()
+        first, _, rest = raw.partition(b"\n")
+        try:
+            head = json.loads(first)
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != PARTIAL_FORMAT:
+            raise PartialMismatch(f"{path} is not a handfoot partial-results file")
+        theirs = head.get("run", {})
+        differ = [k for k in sorted(set(theirs) | set(run)) if theirs.get(k) != run.get(k)]
+        if differ:
+            k = differ[0]
+            raise PartialMismatch(
+                f"{path} holds another run: its {k} is {theirs.get(k)!r}, this run's is "
+                f"{run.get(k)!r} (give the same options as the interrupted run)")
+        done: dict[int, Any] = {}
+        good = len(first) + 1
+        for line in rest.split(b"\n"):
+            try:
+                entry = json.loads(line)
+                key, result = int(entry["task"]), entry["result"]
+            except (ValueError, KeyError, TypeError):
+                break  # a line cut short: it and anything after are dropped
+            done.setdefault(key, result)
+            good += len(line) + 1
+        if good < len(raw):
+            with open(path, "r+b") as f:
+                f.truncate(good)
+        return cls(path, dict(run), done)
+
+    def add(self, key: int, result: object) -> None:
+        """Append one finished task."""
+        line = json.dumps({"task": key, "result": result}, separators=(",", ":")) + "\n"
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        os.write(self._fd, line.encode("utf-8"))
+        self.done.setdefault(key, result)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def fingerprint(value: object) -> str:
+    """A short, stable digest of a value made of dataclasses, containers, enums and
+    scalars (a profile): equal values give the same digest in every process."""
+    text = json.dumps(_canonical(value), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _canonical(value: object) -> object:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _canonical(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Enum):
+        return _canonical(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((_canonical(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
