@@ -136,6 +136,8 @@ class Player(Person):
         self._cm: Any = None
         self.acked: dict[int, str] = {}
         """The moves the server acknowledged to this player, by seq."""
+        self.heard: list[dict[str, Any]] = []
+        """The messages other than states that :meth:`drain` read."""
 
     def connect(self, seq: int | None = None) -> dict[str, Any]:
         self._cm = self.ws = _Socket(self.server, self.game_id)
@@ -173,6 +175,8 @@ class Player(Person):
                 return
             if m["type"] == "state":
                 self._follow(m)
+            else:
+                self.heard.append(m)
 
     def turn(self) -> bool:
         """Do what this seat must (a move, or Continue); whether it did anything."""
@@ -335,6 +339,53 @@ def test_bots_play_once_whichever_process_wins_and_a_killed_process_loses_no_mov
         assert_agree([ann, bob])
         stored = asyncio.run(_moves(postgres_url, gid))
         assert len(stored) == ann.seq  # each seq once: no bot move was stored twice
+
+
+def test_continue_and_rematch_cross_processes(postgres_url: str) -> None:
+    """A two-round game, a person on each process with two bots: the round waits for both
+    Continue presses, each made on its own process; after the game, a Rematch pressed on
+    one process is offered to the person on the other, with that person's own link."""
+    with servers(postgres_url) as (a, b):
+        game = a.post("/api/games", {
+            "profile": "biegames", "rounds": 2,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                      {"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+        gid = game["game_id"]
+        tokens = seat_links(game)
+        ann = Player(a, postgres_url, gid, tokens[0], seat=0, seed=5)
+        bob = Player(b, postgres_url, gid, tokens[1], seat=2, seed=6)
+        for p in (ann, bob):
+            p.connect()
+            p.until("state")
+        waits: list[Any] = []
+        for _ in range(50_000):  # to the end of round 1 (nobody presses Continue yet)
+            if all(p.last and p.last["waiting"] for p in (ann, bob)):
+                break
+            if not any(p.last and not p.last["waiting"] and p.turn() for p in (ann, bob)):
+                for p in (ann, bob):
+                    p.drain(0.01)
+        assert ann.last and bob.last
+        waits.append((ann.last["waiting"], bob.last["waiting"]))
+        ann.turn()  # ann presses Continue on A: B hears of it
+        for _ in range(200):
+            bob.drain(0.05)
+            if bob.last["waiting"] == {"continue": [2], "round": 1}:
+                break
+        assert bob.last["waiting"] == {"continue": [2], "round": 1}
+        play_together([ann, bob])
+        assert_agree([ann, bob])
+        assert len(ann.last["view"]["results"]) == 2
+        assert waits == [({"continue": [0, 2], "round": 1}, {"continue": [0, 2], "round": 1})]
+        made = a.post(f"/api/games/{gid}/rematch", {"token": tokens[0]})
+        for _ in range(200):
+            bob.drain(0.05)
+            if any(m["type"] == "rematch" for m in bob.heard):
+                break
+        offer = next(m for m in bob.heard if m["type"] == "rematch")
+        assert offer["game_id"] == made["game_id"]
+        mine = b.post(f"/api/games/{gid}/rematch", {"token": tokens[1]})
+        assert mine["game_id"] == made["game_id"]  # the one rematch
+        assert offer["link"] == next(s["link"] for s in mine["seats"] if "link" in s)
 
 
 def test_serve_workers_runs_several_processes_on_postgres(postgres_url: str) -> None:

@@ -931,7 +931,6 @@ class Tables:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
-
     # -- other processes (a shared database) ------------------------------------------------
 
     async def start(self) -> None:
