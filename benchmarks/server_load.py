@@ -91,6 +91,8 @@ class Server:
         self.profile = profile
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.up = asyncio.Event()
+        """Set while the server answers (from :meth:`ready` to :meth:`kill`)."""
 
     @property
     def base(self) -> str:
@@ -117,6 +119,7 @@ class Server:
                 raise RuntimeError(f"the server exited with {self.process.returncode}")
             try:
                 await asyncio.to_thread(_get, f"{self.base}/api/profiles", 2.0)
+                self.up.set()
                 return
             except OSError:
                 if time.monotonic() > deadline:
@@ -124,6 +127,7 @@ class Server:
                 await asyncio.sleep(0.05)
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
+        self.up.clear()
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(sig)
             self.process.wait()
@@ -340,7 +344,9 @@ class SeatClient:
                         self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {exc!r}")
                     return
                 self.stats.reconnects += 1
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.05)
+                with contextlib.suppress(TimeoutError):  # until the server is back
+                    await asyncio.wait_for(self.server.up.wait(), until - time.monotonic())
             finally:
                 self.ws = None
                 self._pending = None
