@@ -300,7 +300,8 @@ class PartialFile:
         if not isinstance(head, dict) or head.get("format") != PARTIAL_FORMAT:
             raise PartialMismatch(f"{path} is not a handfoot partial-results file")
         theirs = head.get("run", {})
-        differ = [k for k in sorted(set(theirs) | set(run)) if theirs.get(k) != run.get(k)]
+        names = [*run, *(k for k in theirs if k not in run)]  # this run's order: command first
+        differ = [k for k in names if theirs.get(k) != run.get(k)]
         if differ:
             k = differ[0]
             raise PartialMismatch(

@@ -1,0 +1,161 @@
+"""Runs on a Dask distributed cluster: the same results as one process, also when a worker
+dies in the middle, and plain errors when there is no cluster (or no Dask)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from handfoot.cli import main
+from handfoot.cluster import (
+    SCHEDULER_ENV,
+    ClusterError,
+    DaskRunner,
+    InlineRunner,
+    ProcessRunner,
+    make_runner,
+    run_tasks,
+)
+from handfoot.rules import load_profile
+from handfoot.tournament import run_tournament
+
+PROFILE = load_profile("partnership-13", overrides={"rounds": 1})
+TOURNAMENT = ["tournament", "--bots", "random,easy", "--games", "3", "--seed", "2",
+              "--set", "rounds=1", "--json", "--quiet"]
+SIMULATE = ["simulate", "--games", "4", "--bots", "random,easy,random,easy", "--seed", "9",
+            "--set", "rounds=1", "--json", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A local cluster of two worker processes, one thread each, no dashboard."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as local:
+        yield local
+
+
+def no_timing(text: str) -> dict[str, object]:
+    d: dict[str, object] = json.loads(text)
+    d.pop("timing", None)
+    return d
+
+
+def test_cli_tournament_on_a_cluster_equals_one_process(
+        cluster: Any, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    assert main([*TOURNAMENT, "--workers", "1"]) == 0
+    alone = no_timing(capsys.readouterr().out)
+    assert main([*TOURNAMENT, "--scheduler", cluster.scheduler_address]) == 0
+    assert no_timing(capsys.readouterr().out) == alone
+
+
+def test_cli_simulate_on_the_cluster_of_the_environment_variable(
+        cluster: Any, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    assert main([*SIMULATE, "--workers", "1"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv(SCHEDULER_ENV, cluster.scheduler_address)
+    assert main(SIMULATE) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    # --workers with a scheduler in the environment: one or the other
+    assert main([*SIMULATE, "--workers", "2"]) == 2
+    assert "--scheduler none" in capsys.readouterr().err
+    assert main([*SIMULATE, "--workers", "2", "--scheduler", "none"]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+
+
+def test_a_worker_killed_in_the_middle_changes_nothing(cluster: Any) -> None:
+    from distributed import Client
+
+    alone = run_tournament(PROFILE, ["random", "easy"], 8, 3)
+    killed: list[int] = []
+    with Client(cluster.scheduler_address, set_as_default=False) as client:
+        before = set(client.run(os.getpid).values())
+
+        def kill_a_busy_worker(done: int, total: int) -> None:
+            if killed or done == 0:
+                return
+            busy = [w for w, keys in client.processing().items() if keys]
+            if busy:  # a worker with a task running: it dies, the task goes elsewhere
+                pid = client.run(os.getpid, workers=[busy[0]])[busy[0]]
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+        result = run_tournament(PROFILE, ["random", "easy"], 8, 3,
+                                scheduler=cluster.scheduler_address,
+                                progress=kill_a_busy_worker)
+        client.wait_for_workers(2, timeout=60)  # the nanny starts a new one
+        after = set(client.run(os.getpid).values())
+    assert killed and killed[0] in before and killed[0] not in after
+    keys = [(r.pairing, r.pair, r.game_in_pair) for r in result.records]
+    assert len(keys) == len(set(keys)) == 16  # every game once, none counted twice
+    assert [(r.deal_seed, r.totals, r.winners) for r in result.records] == \
+        [(r.deal_seed, r.totals, r.winners) for r in alone.records]
+    a, b = result.as_dict(), alone.as_dict()
+    a.pop("timing")
+    b.pop("timing")
+    assert a == b
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+@pytest.mark.parametrize("runner", [InlineRunner(), ProcessRunner(2)],
+                         ids=["inline", "processes"])
+def test_results_are_keyed_whatever_the_order(runner: Any) -> None:
+    tasks = [(k, (k,)) for k in (5, 1, 9, 3)]
+    finished: list[int] = []
+    out = run_tasks(square, tasks, runner,
+                    on_result=lambda _k, _r, n: finished.append(n))
+    assert out == {5: 25, 1: 1, 9: 81, 3: 9}
+    assert finished == [1, 2, 3, 4]
+
+
+def test_a_task_run_twice_is_counted_once() -> None:
+    class Twice:
+        def run(self, fn: Any, tasks: Any) -> Iterator[tuple[int, int]]:
+            for key, args in tasks:
+                yield key, fn(*args)
+                yield key, fn(*args) + 1000  # a late copy from a worker thought dead
+
+    counted: list[int] = []
+    out = run_tasks(square, [(2, (2,)), (3, (3,))], Twice(),
+                    on_result=lambda k, _r, _n: counted.append(k))
+    assert out == {2: 4, 3: 9} and counted == [2, 3]
+
+
+def test_no_scheduler_at_the_address() -> None:
+    pytest.importorskip("distributed")
+    runner = DaskRunner("tcp://127.0.0.1:1", timeout=1)
+    with pytest.raises(ClusterError, match="no Dask scheduler answers at tcp://127.0.0.1:1"):
+        run_tasks(square, [(0, (1,))], runner)
+
+
+def test_without_dask_handfoot_runs_and_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    assert main(SIMULATE) == 0
+    capsys.readouterr()
+    assert main([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert "pip install 'handfoot[cluster]'" in capsys.readouterr().err
+
+
+def test_make_runner() -> None:
+    assert isinstance(make_runner(), InlineRunner)
+    assert isinstance(make_runner(3), ProcessRunner)
+    assert isinstance(make_runner(1, "tcp://h:8786"), DaskRunner)
+    with pytest.raises(ValueError, match="not both"):
+        make_runner(2, "tcp://h:8786")
+    with pytest.raises(ValueError, match="at least 1"):
+        make_runner(0)
