@@ -7,7 +7,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -123,7 +123,7 @@ def test_results_are_keyed_whatever_the_order(runner: Any) -> None:
 
 def test_a_task_run_twice_is_counted_once() -> None:
     class Twice:
-        def run(self, fn: Any, tasks: Any) -> Iterator[tuple[int, int]]:
+        def run(self, fn: Any, tasks: Any) -> Generator[tuple[int, Any], None, None]:
             for key, args in tasks:
                 yield key, fn(*args)
                 yield key, fn(*args) + 1000  # a late copy from a worker thought dead
@@ -137,7 +137,7 @@ def test_a_task_run_twice_is_counted_once() -> None:
 def test_no_scheduler_at_the_address() -> None:
     pytest.importorskip("distributed")
     runner = DaskRunner("tcp://127.0.0.1:1", timeout=1)
-    with pytest.raises(ClusterError, match="no Dask scheduler answers at tcp://127.0.0.1:1"):
+    with pytest.raises(ClusterError, match=r"no Dask scheduler answers at tcp://127\.0\.0\.1:1"):
         run_tasks(square, [(0, (1,))], runner)
 
 
