@@ -15,6 +15,7 @@ move.
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
 import os
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 from starlette.testclient import TestClient
@@ -421,3 +422,52 @@ def test_fuzzed_messages_change_nothing_and_break_nothing(fuzz_client: TestClien
           f"{Tally.legal} legal moves between")
     assert Tally.messages >= TARGET
     assert Tally.rejected > Tally.accepted > 0
+
+
+# --- the HTTP API ----------------------------------------------------------------------------
+
+
+def _bodies() -> st.SearchStrategy[Any]:
+    seat = st.fixed_dictionaries({}, optional={
+        "kind": st.sampled_from(["human", "bot", "robot"]) | odd,
+        "level": st.sampled_from(["easy", "hard", "expert", "genius"]) | odd,
+        "name": st.text(max_size=60) | odd})
+    game = st.fixed_dictionaries({}, optional={
+        "profile": st.sampled_from(["biegames", "partnership-13", "nope"]) | odd,
+        "layout": st.sampled_from(["2x2", "2x1", "3x3", "x"]) | odd,
+        "rounds": st.integers(-2, 30) | odd, "absent": st.sampled_from(["wait", "bot"]) | odd,
+        "seats": st.lists(seat, max_size=5) | odd,
+        "overrides": st.dictionaries(st.sampled_from(["rounds", "hand_size", "nope"]),
+                                     st.integers(-5, 200) | odd, max_size=2) | odd,
+        "options": st.dictionaries(st.sampled_from(["sevens_from_hell", "x"]), odd,
+                                   max_size=2) | odd,
+        "toml": st.sampled_from(['extends = "biegames"\n[game]\nrounds = 2\n', "[[[",
+                                 'extends = "/etc/passwd"', "[game]\nrounds = -1\n"]) | odd,
+        "token": odd | st.text(max_size=50), "name": st.text(max_size=60) | odd})
+    return game | json_values
+
+
+def test_fuzzed_http_bodies_are_answered_never_crashed_on(fuzz_client: TestClient) -> None:
+    """Any body to every POST route: an answer below 500 with an ``error`` in words when
+    refused, and a game made only from a body that asks for one correctly."""
+    c = fuzz_client
+    game = new_game(c, profile="biegames", rounds=1)
+    paths = ["/api/games", "/api/rules/check", "/api/daily",
+             f"/api/games/{game['game_id']}/status", f"/api/games/{game['game_id']}/rematch"]
+    answered = collections.Counter[int]()
+
+    @given(body=_bodies(), path=st.sampled_from(paths), raw=st.booleans())
+    @settings(max_examples=300, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    def one(body: Any, path: str, raw: bool) -> None:
+        content = json.dumps(body).encode() if not raw else json.dumps(body)[:-1].encode()
+        r = c.post(path, content=content)
+        answered[r.status_code] += 1
+        assert r.status_code < 500, (path, body, r.text[:200])
+        data = r.json()
+        if r.status_code >= 400:
+            assert isinstance(data["error"], str) and data["error"]
+
+    one()
+    assert answered[200] > 0 and answered[400] > 0, answered
+    assert not CLIENT["errors"].records

@@ -200,7 +200,8 @@ def stored_seed(c: TestClient, game_id: str) -> int:
 
 def every_response(c: TestClient, game: dict[str, Any]) -> list[tuple[str, Any]]:
     """Every route of the app asked about this game (GET, and POST with each of the game's
-    tokens), static files aside: (what, response)."""
+    tokens), static files aside: (what, response). A route about something else (a score
+    sheet) is asked about a thing that does not exist."""
     gid = game["game_id"]
     tokens = [token_of(s["link"]) for s in game["seats"] if "link" in s]
     tokens.append(token_of(game["spectator_link"]))
@@ -212,7 +213,7 @@ def every_response(c: TestClient, game: dict[str, Any]) -> list[tuple[str, Any]]
             continue
         path = route.path
         for name in re.findall(r"{(\w+)}", path):
-            path = path.replace(f"{{{name}}}", params[name])
+            path = path.replace(f"{{{name}}}", params.get(name, "no-such-thing"))
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             if method == "GET":
                 out.append((f"GET {path}", c.get(path)))

@@ -307,6 +307,9 @@ BAD_FRAMES = [
     '{"type": "ping", "id": "' + "x" * 65 + '"}', '{"type": "hello", "token": "x"}',
     "[" * 3000 + "]" * 3000, '{"a":' * 1500 + "1" + "}" * 1500, "x" * (MAX_MESSAGE + 1),
     '{"type": "move", "seq": 0, "move": "' + "K " * 4100 + '"}', "NaN", '{"type": NaN}',
+    # a move the seat could make, but with a lone surrogate in a string (no database takes it)
+    '{"type": "move", "id": "\\ud800", "seq": 0, "move": "draw"}',
+    '{"type": "move", "id": "a", "seq": 0, "move": "draw", "x": "\\udfff"}',
 ]
 
 
@@ -330,7 +333,7 @@ def test_bad_frames_get_a_clear_error_keep_the_connection_and_change_nothing(
     p.ws.send_bytes(b'{"type": "ping"}')  # a binary frame of UTF-8 JSON is read
     assert p.until("pong")
     # well-formed, but not moves: the reason in words, and nothing played
-    for move in ("\ud800", "draw draw", "meld", "discard", "pickup " + "K " * 50, "goout |"):
+    for move in ("draw draw", "meld", "discard", "pickup " + "K " * 50, "goout |", "\u00e9"):
         p.send({"type": "move", "id": "m", "seq": 0, "move": move})
         error = p.until("error")
         assert error["code"] == "illegal" and error["message"] and error["id"] == "m"
@@ -362,11 +365,24 @@ def test_bad_tokens_over_http_are_refused_not_crashed_on(c: TestClient) -> None:
     for token in ("\ud800", "a" * 1000, 7, None, ["x"], {"t": 1}, ""):
         for what in ("status", "rematch"):
             r = c.post(f"/api/games/{gid}/{what}", content=json.dumps({"token": token}))
-            assert r.status_code in (403, 404), (what, token)
+            assert r.status_code in (400, 403, 404), (what, token)
             assert r.json()["error"]
-    for body in (b"not json", b"[1]", b"\xff", b'{"token": "\\ud800"}'):
+    for body in (b"not json", b"[1]", b"\xff", b'{"token": "\\ud800"}', b"[" * 100_000,
+                 b'{"token": "' + b"x" * (2 << 20) + b'"}'):
         r = c.post(f"/api/games/{gid}/status", content=body)
-        assert r.status_code in (400, 404)
+        assert r.status_code == 400 and r.json()["error"]
+    # names that no database could store, nesting no parser could read, a body too big
+    seats = [{"kind": "human", "name": "\ud800"}] + [{"kind": "bot", "level": "easy"}] * 3
+    requests: list[tuple[str, dict[str, Any]]] = [
+        ("/api/games", {"profile": "biegames", "seats": seats}),
+        ("/api/daily", {"name": "Ann\udfff"}),
+        ("/api/rules/check", {"toml": "[game]\nrounds = 2\n# \ud800"})]
+    for path, request in requests:
+        r = c.post(path, content=json.dumps(request))
+        assert r.status_code == 400 or r.json()["ok"] is False, path
+    for path in ("/api/games", "/api/daily"):
+        assert c.post(path, content=b"[" * 100_000).status_code == 400
+        assert c.post(path, content=b" " * (1 << 20) + b"{}").status_code == 400
 
 
 # --- a real server: the logs, the transport's frame limit, the Origin ------------------------

@@ -44,7 +44,7 @@ from handfoot.rules import (
 )
 from handfoot.web import daily
 from handfoot.web.guard import OriginGuard, TokenBucket, quiet_frame_logs
-from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
+from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, is_unicode, read_frame
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
     BOTS,
@@ -67,6 +67,9 @@ HELLO_TIMEOUT = 30.0
 """Seconds a new WebSocket has to say hello."""
 
 MAX_NAME = 40
+
+MAX_BODY = 1 << 20
+"""The largest request body read (a house-rule file is far smaller)."""
 
 AUTH_CLOSE = 4401
 """The close code of a WebSocket whose first frame is not a hello with a token of the game."""
@@ -147,12 +150,22 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    """A request's JSON object (at most :data:`MAX_BODY` bytes, read no further)."""
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise RequestError(f"the body is at most {MAX_BODY // 1024} KiB")
+        chunks.append(chunk)
     try:
-        data = json.loads(await request.body() or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = json.loads(b"".join(chunks) or b"{}")
+    except (ValueError, RecursionError):
         raise RequestError("the body must be JSON") from None
     if not isinstance(data, dict):
         raise RequestError("the body must be a JSON object")
+    if not is_unicode(data):
+        raise RequestError("the body's strings must be Unicode text (no lone surrogates)")
     return data
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "MessageError",
     "event_json",
     "is_token",
+    "is_unicode",
     "kind_json",
     "public_view_json",
     "read_frame",
@@ -236,7 +237,20 @@ def read_frame(text: str) -> ClientMessage:
         raise MessageError("a message is one JSON object, not nested this deep") from None
     except ValueError:
         raise MessageError("a message is one JSON object") from None
+    if not is_unicode(data):
+        raise MessageError("a message's strings are Unicode text (no lone surrogates like "
+                           "\\ud800)")
     return read_message(data)
+
+
+def is_unicode(data: Any) -> bool:
+    """Whether every string in parsed JSON is text that can be written as UTF-8 (JSON's
+    ``\\ud800`` escapes give lone surrogates, which no database or log can store)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def is_token(value: object) -> TypeGuard[str]:
