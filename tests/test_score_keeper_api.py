@@ -81,8 +81,9 @@ def test_rounds_are_scored_and_impossible_ones_refused_without_losing_anything(
             TEAMS.opening_minimum(2)] * 2
 
 
-def test_corrections_keep_who_when_before_and_after(tmp_path: Path) -> None:
-    with client(tmp_path / "s.db") as c:
+def test_corrections_keep_who_when_before_and_after(database_url: str) -> None:
+    """On SQLite and on PostgreSQL (the ``database_url`` fixture)."""
+    with client(database_url) as c:
         sheet = new_sheet(c)
         url = f"/api/scores/{sheet['sheet_id']}"
         enter(c, sheet, 1, [GOES_OUT, STAYS], who="Ann")
