@@ -86,6 +86,10 @@ MAX_QUEUE: Final = 500
 REMATCH_SECRET: Final = "rematch"
 """The server secret a rematch's tokens are derived from."""
 
+OWN_KEYS: Final = ("seat", "side", "opening_minimum")
+"""The keys of a view that are a seat's own (null for a spectator); with ``hand``, ``staged``
+and ``legal`` (a seat's only) they are what a seat's view adds to the public part."""
+
 STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
 
@@ -166,13 +170,18 @@ class Connection:
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message; a client that stopped reading is let go."""
+        if not self.closed:
+            self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already written as JSON."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUE:
             log.info("a client fell %d frames behind: disconnected", MAX_QUEUE)
             self.close()
             return
-        self.queue.put_nowait(json.dumps(message, separators=(",", ":")))
+        self.queue.put_nowait(text)
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Let the connection go once the frames queued before are sent (closing the
@@ -479,14 +488,28 @@ class Table:
                 "presence": self.presence(), "waiting": self.waiting()}
 
     def broadcast(self) -> None:
-        """Send every connection its own state (the public part built once)."""
+        """Send every connection its own state: the message :meth:`state_message` gives,
+        with the public part of the view and the events built, and the public part written
+        as JSON, once for every connection (a seat's own part is written on its own)."""
         connections = list(self.connections)
         if not connections:
             return
         public = self.public_view()
+        for key in OWN_KEYS:
+            del public[key]
+        if self.state.is_over:
+            public["stats"] = [s.json(i) for i, s in enumerate(self.stats)]
+            public["winners"] = list(self.state.winners())
+        head = (f'{{"type":"state","seq":{self.seq},"presence":{_json(self.presence())},'
+                f'"waiting":{_json(self.waiting())},"view":{_json(public)[:-1]},')
         recent = self.state.events(min(min(c.last_event for c in connections), self.seq))
         for conn in connections:
-            conn.send(self.state_message(conn, public=public, recent=recent))
+            start = min(conn.last_event, self.seq)
+            events = [event_json(e, conn.seat) for e in recent if e.number >= start]
+            conn.last_event = self.seq
+            own = dict.fromkeys(OWN_KEYS) if conn.seat is None else \
+                view_json(self.state.view(conn.seat), self.side_names, public={})
+            conn.send_text(f'{head}{_json(own)[1:]},"events":{_json(events)}}}')
 
     def broadcast_presence(self) -> None:
         message = {"type": "presence", "presence": self.presence()}
@@ -824,6 +847,10 @@ def _table_points(state: GameState, side: int) -> int:
     """The points of the cards on a side's table."""
     values = state.profile.kind_values
     return sum(values[FACE_KIND[f]] for m in state.melds[side] for f in m.faces)
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
