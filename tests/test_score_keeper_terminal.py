@@ -94,3 +94,19 @@ def test_the_command_makes_saves_and_continues_a_sheet(tmp_path: Path,
     assert "goes on with it" in capsys.readouterr().out
     assert main(["score", "--profile", "remastered-singles", "--layout", "9x9",
                  "--sides", "A", "--sheet", str(tmp_path / "x.json")]) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "not json", "[]", '{"format": "handfoot-score-sheet", "profile": "/etc/passwd"}',
+    '{"format": "handfoot-score-sheet", "profile": "remastered-teams", "layout": "2x2", '
+    '"sides": [{"name": "A"}, {"name": "B"}], "rounds": [{"entries": [{"red_threes": -1}, {}]}]}',
+    '{"format": "handfoot-score-sheet", "profile": "remastered-teams", "layout": "9x9"}',
+    '{"format": "handfoot-score-sheet", "profile": "remastered-teams", "sides": 3}',
+])
+def test_a_damaged_sheet_file_is_one_line_of_error(text: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["score", "--sheet", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("handfoot: error: ") and err.count("\n") == 1 and "Traceback" not in err

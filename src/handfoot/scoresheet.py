@@ -31,7 +31,7 @@ from handfoot import cards
 from handfoot.cards import BLACK_THREE, JOKER, KIND_NAMES, KIND_PLURALS, RANKS, RED_THREE, TWO
 from handfoot.engine import SideScore, SideTally, score_tally
 from handfoot.record import profile_spec
-from handfoot.rules import FIELDS, Layout, Profile, load_profile
+from handfoot.rules import FIELDS, Layout, Profile, builtin_profile_names, load_profile
 from handfoot.table import Books, missing_books, opening_minimum
 
 __all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "RoundView", "ScoreSheet", "ScoreSheetError",
@@ -445,16 +445,33 @@ class ScoreSheet:
 
     @classmethod
     def from_json(cls, data: Any) -> ScoreSheet:
-        """A sheet back from :meth:`json` (its computed parts are recomputed)."""
+        """A sheet back from :meth:`json` (its computed parts are recomputed); anything
+        else raises :class:`ScoreSheetError` (or ``ProfileError`` for its rules)."""
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise ScoreSheetError(f"not a score sheet (its format is not {FORMAT!r})")
-        profile = load_profile(str(data.get("profile")),
-                               overrides=data.get("overrides") or None)
-        layout = Layout.parse(str(data.get("layout")))
+        name = data.get("profile")
+        if name not in builtin_profile_names():  # a file names no path to read
+            raise ScoreSheetError(f"profile: {str(name)[:40]!r} is not a built-in profile")
+        overrides = data.get("overrides") or {}
         sides = data.get("sides") or []
+        rounds = data.get("rounds") or []
+        if not isinstance(overrides, Mapping) or not isinstance(sides, list) or \
+                not all(isinstance(x, Mapping) for x in sides) or \
+                not isinstance(rounds, list) or \
+                not all(isinstance(r, Mapping) for r in rounds):
+            raise ScoreSheetError("a damaged score sheet (overrides, sides or rounds)")
+        profile = load_profile(str(name), overrides=overrides or None)
+        try:
+            layout = Layout.parse(str(data.get("layout")))
+        except ValueError as exc:
+            raise ScoreSheetError(f"layout: {exc}") from None
+        try:
+            profile.check_layout(layout)
+        except ValueError as exc:
+            raise ScoreSheetError(str(exc)) from None
         sheet = cls.new(profile, layout, [s.get("name") for s in sides],
                         [s.get("players") for s in sides], data.get("title") or "")
-        for i, r in enumerate(data.get("rounds") or [], start=1):
+        for i, r in enumerate(rounds, start=1):
             sheet.set_round(i, sheet.read_round(r.get("entries"), i))
         return sheet
 

@@ -100,6 +100,13 @@ async function newSheetPage() {
     list.replaceChildren(...groups);
   }
 
+  const kept = keptSheets();
+  if (kept.length) {
+    form.before(el("section", {class: "panel", "aria-labelledby": "kept-title"},
+      el("h2", {id: "kept-title", text: "Score sheets you keep"}),
+      el("ul", {class: "kept-sheets"}, ...kept.map((k) => el("li", {}, el("a", {href: k.link, text: k.title || "Score sheet"}),
+        el("span", {class: "small muted", text: ` started ${new Date(k.at).toLocaleDateString()}`}))))));
+  }
   fillOptions();
   fillLayouts();
   select.addEventListener("change", fillLayouts);
@@ -148,11 +155,23 @@ function draftKey() { return `handfoot-score-draft-${sheetId}`; }
 
 function tokenFromHash() {
   const match = /(?:^#|&)k=([A-Za-z0-9_-]+)/.exec(window.location.hash);
-  if (match) {
-    localStorage.setItem(`handfoot-score-key-${sheetId}`, match[1]);
-    return match[1];
-  }
-  return null;
+  return match ? match[1] : null;
+}
+
+// The sheets this browser keeps (their keeper's links), listed on the new-sheet page.
+const KEPT = "handfoot-score-sheets";
+
+function keptSheets() {
+  try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch { return []; }
+}
+
+function rememberSheet(title) {
+  const link = window.location.pathname + window.location.hash;
+  const all = keptSheets();
+  const before = all.find((k) => k.id === sheetId);
+  const others = all.filter((k) => k.id !== sheetId);
+  const at = before ? before.at : new Date().toISOString();
+  localStorage.setItem(KEPT, JSON.stringify([{id: sheetId, title, link, at}, ...others].slice(0, 50)));
 }
 
 async function sheetPage() {
@@ -203,8 +222,9 @@ function render(first) {
   const length = d.target_score ? `first to ${fmt(d.target_score)}` : `${d.rounds_planned} rounds`;
   $("sheet-rules").textContent = `${d.profile_title}, ${length}` + (Object.keys(d.overrides).some((k) => k !== "rounds") ? ", with house rules" : "");
   $("sheet-mode").textContent = sheet.token ? "You keep this sheet: enter each round below." : "Read-only: this page follows the keeper's sheet as it changes.";
-  $("keeper-note").textContent = sheet.token ? "Keep this page's own address to enter rounds later; the link above only shows the sheet." : "";
+  $("keeper-note").textContent = sheet.token ? "This page's own address enters rounds: this browser lists it under Keep score; bookmark it for another device. The link above only shows the sheet." : "";
   $("change-count").textContent = String(d.version);
+  if (sheet.token) rememberSheet(d.title || `${d.sides.map((x) => x.name).join(" v ")}`);
   renderTotals();
   renderRounds();
   if (sheet.token) {
