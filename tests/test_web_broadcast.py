@@ -1,0 +1,70 @@
+"""A broadcast writes the public part of the view once and splices each connection's own
+part in: every frame must be exactly the ``state`` message :meth:`Table.state_message` gives
+that connection (each seat and a spectator, over a whole game, its end included)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from datetime import datetime
+from typing import Any
+
+from handfoot.engine import GameState
+from handfoot.moves import format_move
+from handfoot.registry import make_bot
+from handfoot.rules import load_profile
+from handfoot.sim import bot_turn
+from handfoot.web.store import GameRow, MoveRow, SeatRow, now
+from handfoot.web.tables import Settings, Table
+
+
+class _Store:
+    async def add_move(self, game_id: str, move: MoveRow, *, status: str | None = None,
+                       ) -> datetime:
+        return now()
+
+
+class _Connection:
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.last_event = 0
+        self.closed = False
+        self.frames: list[str] = []
+
+    def send_text(self, text: str) -> None:
+        self.frames.append(text)
+
+
+def test_every_broadcast_frame_is_the_connections_state_message() -> None:
+    profile = load_profile("biegames", overrides={"rounds": 2})
+    seats = tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}") for s in range(4))
+    row = GameRow("g", "biegames", {"rounds": 2}, "2x2", {"absent": "wait"}, 5, "h",
+                  "playing", now(), now(), seats)
+    table = Table(row, profile, _Store(), Settings(), lambda: None)  # type: ignore[arg-type]
+    connections = [_Connection(s) for s in (0, 1, 2, 3, None)]
+    table.connections = connections  # type: ignore[assignment]
+    shadow = GameState.new(profile, seed=5)
+    bots = [make_bot("hard", s) for s in range(4)]
+
+    async def play() -> int:
+        moves = 0
+        while not shadow.is_over:
+            seat = shadow.to_act
+            move = bot_turn(bots[seat], shadow, seat)
+            shadow.apply(move)
+            await table.commit(seat, move, "human", f"m{moves}")
+            expected: list[dict[str, Any]] = [
+                table.state_message(copy.copy(c)) for c in connections]  # type: ignore[arg-type]
+            table.broadcast()
+            sent = [json.loads(c.frames[-1]) for c in connections]
+            assert sent == json.loads(json.dumps(expected)), (moves, format_move(move))
+            moves += 1
+        return moves
+
+    moves = asyncio.run(play())
+    assert moves > 100
+    assert table.state.is_over
+    assert all(len(c.frames) == moves for c in connections)
+    last = json.loads(connections[4].frames[-1])
+    assert last["view"]["winners"] and last["view"]["seat"] is None
