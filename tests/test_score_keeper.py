@@ -295,3 +295,35 @@ def test_tabletop_rules_become_breakdown_lines() -> None:
     assert lines == [("Dealer accuracy bonus: 1 off", 500), ("Unmeldable pickup \u00d72", -100)]
     with pytest.raises(ScoreSheetError, match="these rules score nothing for it"):
         read_entry(TEAMS, {"tabletop": {"knee_reminders": 1}})
+
+
+# --- hostile input ---------------------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.floats(allow_nan=True)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+KEYS = st.sampled_from(["books", "red_threes", "went_out", "melded", "left", "unfinished",
+                        "black_threes_left", "red_threes_left", "tabletop", "x"])
+FIELDS_ = st.sampled_from(["clean", "dirty", "wild", "special", "K", "joker", "red 3",
+                           "5", "dealer_off", "improper_melds", "perfect_deals", "?"])
+ENTRY = st.dictionaries(KEYS, JSON | st.dictionaries(FIELDS_, JSON, max_size=4), max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=st.sampled_from(NAMES), data=st.lists(ENTRY, min_size=1, max_size=4) | JSON,
+       number=st.integers(-2, 3))
+def test_any_round_is_stored_or_refused_with_a_reason(name: str, data: Any,
+                                                      number: int) -> None:
+    p = load_profile(name)
+    sheet = ScoreSheet.new(p, p.layout)
+    try:
+        entries = sheet.read_round(data, number)
+    except ScoreSheetError as exc:
+        assert str(exc)
+        return
+    sheet.set_round(number, entries)
+    again = ScoreSheet.from_json(sheet.json())  # what was stored reads back the same
+    assert again.view().totals == sheet.view().totals
