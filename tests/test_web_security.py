@@ -575,3 +575,11 @@ def test_a_real_browser_handshake_from_another_site_is_refused(
 
     first, code, reason = asyncio.run(run("https://evil.example"))
     assert first["code"] == "origin" and (code, reason) == (4403, "origin not allowed")
+
+
+def test_serve_takes_only_origins_for_allowed_origin(capsys: pytest.CaptureFixture[str]) -> None:
+    from handfoot.cli import main
+
+    assert main(["serve", "--allowed-origin", "cards.example.org"]) == 2
+    err = capsys.readouterr().err
+    assert "--allowed-origin" in err and "https://cards.example.org" in err
