@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -310,7 +311,7 @@ class Table:
         for row in rows:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
-            move = parse_move(row.notation)
+            move = _stored_move(row.notation)
             bot = self.bots.get(row.seat) if row.by == "bot" and row.round == current \
                 else None
             if bot is not None and self._thought.get(row.seat) != self.seq:
@@ -847,6 +848,13 @@ def _table_points(state: GameState, side: int) -> int:
     """The points of the cards on a side's table."""
     values = state.profile.kind_values
     return sum(values[FACE_KIND[f]] for m in state.melds[side] for f in m.faces)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_move(notation: str) -> mv.PlayerMove:
+    """A stored move's notation read (moves are frozen values, and the same notations come
+    back again and again in a replay: ``draw``, ``discard 7``)."""
+    return parse_move(notation)
 
 
 def _json(data: Any) -> str:
