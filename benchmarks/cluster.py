@@ -7,8 +7,10 @@ Each way plays the same ``--games`` games of ``handfoot simulate`` (the same see
 same games: the statistics are checked equal) ``--repeats`` times and prints min, median
 and max of the wall time's games per second. The overhead per game is measured twice:
 
-* a game's wall time through a one-worker Dask cluster minus in this process (the
-  scheduler's round trips, pickling the profile and the summaries, per game);
+* a game's CPU time through a one-worker Dask cluster (this process, which holds the local
+  scheduler, plus the worker) minus in one process: the scheduler's round trips, pickling
+  the profile and the summaries, per game (CPU time, as wall time on a loaded machine says
+  more about the load than about Dask);
 * empty tasks through the scheduler: wall time and this (client) process's CPU time per
   task, the cost a game pays whatever it does (tasks go in chunks of up to 8, as games do).
 
@@ -19,6 +21,7 @@ started by ``LocalCluster`` (one thread each, no dashboard).
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -30,17 +33,26 @@ from handfoot.rules import DEFAULT_PROFILE, Profile, load_profile
 from handfoot.sim import simulate
 
 
-def timed(play: Callable[[], object], repeats: int) -> tuple[list[float], list[float], object]:
-    """Wall and CPU (this process) seconds of ``repeats`` calls, and the last result."""
+def timed(play: Callable[[], object], repeats: int,
+          elsewhere: Callable[[], float] = lambda: 0.0,
+          ) -> tuple[list[float], list[float], object]:
+    """Wall and CPU seconds of ``repeats`` calls (CPU: this process's and ``elsewhere()``'s,
+    the workers'), and the last result."""
     walls: list[float] = []
     cpus: list[float] = []
     result: object = None
     for _ in range(repeats):
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu, other = time.perf_counter(), time.process_time(), elsewhere()
         result = play()
         walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
+        cpus.append(time.process_time() - cpu + elsewhere() - other)
     return walls, cpus, result
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (a process pool's)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.1f}") -> str:
@@ -79,32 +91,41 @@ def main() -> None:
     rows: dict[str, list[float]] = {}
     reference = None
 
-    def report(name: str, play: Callable[[], object]) -> None:
+    cpu: dict[str, list[float]] = {}
+
+    def report(name: str, play: Callable[[], object],
+               elsewhere: Callable[[], float] = lambda: 0.0) -> None:
         nonlocal reference
-        walls, cpus, result = timed(play, args.repeats)
+        walls, cpus, result = timed(play, args.repeats, elsewhere)
         if reference is None:
             reference = result
         assert result == reference, f"{name}: other statistics than in one process"
         rows[name] = walls
-        print(f"  {name:<28} games/s {spread([n / w for w in walls])}; this process's "
-              f"CPU ms/game {spread([c / n for c in cpus], 1000)}", flush=True)
+        cpu[name] = [c / n for c in cpus]
+        print(f"  {name:<20} games/s {spread([n / w for w in walls])}; CPU ms/game, every "
+              f"process {spread(cpu[name], 1000)}", flush=True)
 
     report("one process", run())
-    report("2 local processes", run(workers=2))
+    report("2 local processes", run(workers=2), children_cpu)
     for workers in (1, 2):
         with dask.LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
                           dashboard_address=None) as cluster:
             address = cluster.scheduler_address
             run(scheduler=address)()  # warm up: the workers import handfoot once
-            report(f"Dask, {workers} worker(s)", run(scheduler=address))
+            with dask.Client(address, set_as_default=False) as client:
+
+                def workers_cpu(c: Any = client) -> float:
+                    return float(sum(c.run(time.process_time).values()))
+
+                report(f"Dask, {workers} worker(s)", run(scheduler=address), workers_cpu)
             if workers == 1:
                 tasks = [(k, (k,)) for k in range(args.empty_tasks)]
                 walls, cpus, _ = timed(partial(run_tasks, nothing, tasks,
                                                DaskRunner(address)), args.repeats)
-    one = statistics.median(rows["one process"]) / n
-    dask1 = [w / n - one for w in rows["Dask, 1 worker(s)"]]
-    print(f"overhead per game through the scheduler (1 worker, vs one process): "
-          f"{spread(dask1, 1000, '{:.2f}')} ms wall")
+    one = statistics.median(cpu["one process"])
+    dask1 = [c - one for c in cpu["Dask, 1 worker(s)"]]
+    print(f"overhead per game through the scheduler (1 worker, vs one process, CPU of every "
+          f"process incl. the scheduler's): {spread(dask1, 1000, '{:.2f}')} ms")
     print(f"an empty task through the scheduler ({args.empty_tasks} tasks, connecting "
           f"included): {spread([w / args.empty_tasks for w in walls], 1000, '{:.2f}')} ms "
           f"wall, {spread([c / args.empty_tasks for c in cpus], 1000, '{:.2f}')} ms CPU of "
