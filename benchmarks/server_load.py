@@ -596,7 +596,9 @@ async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None
     """Seconds to bring a game back into memory (:meth:`Tables.get` after
     :meth:`Tables.drop_idle`: read the database, replay), for ``games`` finished games and
     ``games`` ongoing ones (stopped halfway through), each a person (played by a hard bot
-    client) with three hard server bots, each restored ``repeat`` times."""
+    client) with three hard server bots, each restored ``repeat`` times; and for the
+    ongoing ones, until the bots have rebuilt their memory too (which they do in a thread
+    before their next move)."""
     from handfoot.web.tables import Settings, Tables
 
     url = f"sqlite+aiosqlite:///{workdir / 'restore.db'}"
@@ -630,6 +632,7 @@ async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None
     store = Store(url)
     tables = Tables(store, Settings(database_url=url))
     out: dict[str, list[float]] = {kind: [] for kind in made}
+    out["ongoing, then the bots' memory"] = []
     try:
         await tables.get(made["finished"][0])  # the first load reads the profiles
         for _ in range(repeat):
@@ -640,6 +643,10 @@ async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None
                     table = await tables.get(game_id)
                     out[kind].append(time.perf_counter() - started)
                     assert table is not None
+                    if kind == "ongoing":  # what the bots do before their next move
+                        await asyncio.to_thread(table.catch_up_bots)
+                        out[f"{kind}, then the bots' memory"].append(
+                            time.perf_counter() - started)
     finally:
         await tables.close()
         await store.close()

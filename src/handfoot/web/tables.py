@@ -285,6 +285,9 @@ class Table:
         """False from a load on a shared database until the presence elsewhere is read: no
         stand-in plays before that."""
         self._thought: dict[int, int] = {}
+        self._bots_behind: tuple[GameState, list[MoveRow]] | None = None
+        """The current round as a load found it (its start, and its moves), for the bots
+        to remake their moves from (:meth:`catch_up_bots`)."""
         """The seq at which each seat's bot last thought here (its memory has that view)."""
         self._presence_lock = asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
@@ -301,17 +304,28 @@ class Table:
 
     # -- replay and playing moves -----------------------------------------------------------
 
-    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
-        """Play the stored moves again (at load); each bot remakes its own moves from its
-        seat's views, which rebuilds its memory."""
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]], *,
+               bots_later: bool = False) -> None:
+        """Play the stored moves again (at load); each bot remakes its own moves of the
+        current round from its seat's views, which rebuilds its memory. ``bots_later``
+        (a load): the bots do that in :meth:`catch_up_bots` instead, before they next move,
+        so that the table answers sooner."""
+        self.catch_up_bots()  # what the bots missed comes first
         self.continued = set(continued)
         # only the bots of the last round move again: those of earlier rounds are gone,
         # and a finished game's never move again
         current = rows[-1].round if rows and self.row.status != "over" else 0
+        later: list[MoveRow] = []
         for row in rows:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
             move = _stored_move(row.notation)
+            if bots_later and row.round == current:
+                if not later:
+                    self._bots_behind = (self.state.copy(), later)
+                later.append(row)
+                self._play(row.seat, move, row.request_id)
+                continue
             bot = self.bots.get(row.seat) if row.by == "bot" and row.round == current \
                 else None
             if bot is not None and self._thought.get(row.seat) != self.seq:
@@ -323,6 +337,28 @@ class Table:
                     log.info("game %s move %d: the bot chose %r again, the game has %r",
                              self.id, row.seq, again, row.notation)
             self._play(row.seat, move, row.request_id)
+
+    def catch_up_bots(self) -> None:
+        """The bots remake their moves of the current round a load left to them (see
+        :meth:`replay`), from the round's start, on a state of their own; nothing if the
+        round has ended since."""
+        behind, self._bots_behind = self._bots_behind, None
+        if behind is None:
+            return
+        trial, rows = behind
+        if trial.round_number != self.state.round_number:
+            return  # a new round: its bots start afresh
+        for row in rows:
+            bot = self.bots.get(row.seat) if row.by == "bot" else None
+            if bot is not None:
+                try:
+                    again = format_move(bot_turn(bot, trial, row.seat))
+                except (ValueError, IllegalMoveError):
+                    again = None
+                if again != row.notation:
+                    log.info("game %s move %d: the bot chose %r again, the game has %r",
+                             self.id, row.seq, again, row.notation)
+            trial.apply(_stored_move(row.notation))
 
     def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None) -> None:
         """Play a move already checked (and stored), noting its events and statistics."""
@@ -690,6 +726,9 @@ class Table:
             await self.wake.wait()
             self.wake.clear()
             while (turn := self._bot_to_move()) is not None:
+                if self._bots_behind is not None:
+                    await asyncio.to_thread(self.catch_up_bots)
+                    continue
                 seat, bot, by = turn
                 seq = self.seq
                 started = loop.time()
@@ -914,7 +953,7 @@ class Tables:
             table = Table(row, profile, self.store, self.settings, self.pool)
             rows = await self.store.moves(game_id)
             continued = await self.store.continues(game_id)
-            await asyncio.to_thread(table.replay, rows, continued)
+            await asyncio.to_thread(table.replay, rows, continued, bots_later=True)
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
