@@ -13,10 +13,11 @@ A bot move is worked out on a copy of the state from the seat's view (the expert
 process pool, off the event loop), revealed a fixed ``bot_delay`` after the bot's turn
 began whatever it computed, stored, then played. Bots start every round afresh, with a
 seed from the game's, the seat and the round (what the hard bots remember is the round's
-anyway). Bot memory survives a restart: as the stored moves of the current round are
-replayed, each bot makes its own moves again from its seat's views (a bot whose choice
-differs, as the time-limited expert's may, keeps what it saw and the stored move is
-played); the moves of earlier rounds are only played, which keeps rebuilding a table cheap.
+anyway). Bot memory survives a restart: the stored moves are played again, then (in a
+thread, before the bots next move) each bot makes its own moves of the current round again
+from its seat's views (a bot whose choice differs, as the time-limited expert's may, keeps
+what it saw and the stored move is played); the moves of earlier rounds are only played,
+which keeps rebuilding a table cheap.
 
 Between rounds the table waits until every person (present, or away without a stand-in)
 has pressed Continue for the round just ended; moves are refused meanwhile.
