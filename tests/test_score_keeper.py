@@ -312,7 +312,7 @@ FIELDS_ = st.sampled_from(["clean", "dirty", "wild", "special", "K", "joker", "r
 ENTRY = st.dictionaries(KEYS, JSON | st.dictionaries(FIELDS_, JSON, max_size=4), max_size=6)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(name=st.sampled_from(NAMES), data=st.lists(ENTRY, min_size=1, max_size=4) | JSON,
        number=st.integers(-2, 3))
 def test_any_round_is_stored_or_refused_with_a_reason(name: str, data: Any,
