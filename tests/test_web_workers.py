@@ -107,7 +107,23 @@ class _Socket:
         self.conn.send(json.dumps(data))
 
     def receive_json(self) -> Any:
-        return json.loads(self.conn.recv(timeout=60))
+        text = self.next_message(60.0)
+        if text is None:
+            raise TimeoutError("no message from the server in 60 s")
+        return json.loads(text)
+
+    def next_message(self, wait: float) -> str | None:
+        """The next message within ``wait`` seconds, or None. It polls (``recv`` without a
+        timed wait): under load, websockets' timed ``recv`` (a timed ``SimpleQueue.get``)
+        was seen to block far past its timeout, for good."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                return str(self.conn.recv(timeout=0))
+            except TimeoutError:
+                if time.monotonic() >= deadline:
+                    return None
+                time.sleep(0.002)
 
     def __exit__(self, *exc: Any) -> None:
         self.conn.close()
@@ -169,10 +185,10 @@ class Player(Person):
     def drain(self, until: float = 0.0) -> None:
         """Read every message that comes within ``until`` seconds."""
         while True:
-            try:
-                m = json.loads(self.ws.conn.recv(timeout=until))
-            except TimeoutError:
+            text = self.ws.next_message(until)
+            if text is None:
                 return
+            m = json.loads(text)
             if m["type"] == "state":
                 self._follow(m)
             else:
