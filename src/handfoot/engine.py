@@ -150,6 +150,26 @@ class Phase(IntEnum):
     GAME_OVER = 3
 
 
+# Enum members that hot code reads, as module constants: in Python 3.11 reading a member
+# through its class (``Phase.DRAW``) goes through ``EnumType.__getattr__``'s slow path and
+# costs about ten times a global lookup (measured: it made the engine benchmark slower).
+_DRAW: Final = Phase.DRAW
+_PLAY: Final = Phase.PLAY
+_ANSWER: Final = Phase.ANSWER
+_GAME_OVER: Final = Phase.GAME_OVER
+_FINAL_DISCARD_REQUIRED: Final = FinalDiscard.REQUIRED
+_FINAL_DISCARD_FORBIDDEN: Final = FinalDiscard.FORBIDDEN
+_WILD_TOP_FORBIDDEN: Final = PickupWildTop.FORBIDDEN
+_EXISTING_FORBIDDEN: Final = PickupExistingMeld.FORBIDDEN
+_EXISTING_FORBIDDEN_IF_COMPLETES: Final = PickupExistingMeld.FORBIDDEN_IF_COMPLETES
+_EXISTING_COMPLETE_AND_START: Final = PickupExistingMeld.COMPLETE_AND_START
+_ALL_PICKED_COUNT: Final = PickupOpeningCounts.ALL_PICKED
+_PARTNER_NONE: Final = PartnerCondition.NONE
+_PARTNER_PICKED_UP: Final = PartnerCondition.PICKED_UP
+_PARTNER_PLAYED_FROM: Final = PartnerCondition.PLAYED_FROM
+_PARTNER_FINISHED_TURN: Final = PartnerCondition.FINISHED_TURN
+
+
 # --- value types -----------------------------------------------------------------------
 
 
@@ -948,7 +968,7 @@ class GameState:
         self.undo_stack = []
         self.staged = {}
         self.seat = self.actor = deal.first_player
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         # Red threes in the dealt Hands are laid and replaced in turn order.
         for i in range(n):
             seat = (deal.first_player + i) % n
@@ -1066,7 +1086,7 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     @property
     def to_act(self) -> int:
@@ -1186,7 +1206,7 @@ class GameState:
     def _verify(self, move: mv.Move) -> _Checked:
         """Every check of a move, in the order :meth:`apply` makes them; returns what the
         commit needs (see :data:`_Checked`)."""
-        if self.phase == Phase.GAME_OVER:
+        if self.phase == _GAME_OVER:
             raise IllegalMoveError("the game is over")
         # the most frequent first (the listing asks about pickups, melds and go-outs)
         if isinstance(move, mv.Stage):
@@ -1198,14 +1218,14 @@ class GameState:
         if isinstance(move, mv.Discard):
             return (move, self._verify_discard(move.kind), None)
         if isinstance(move, mv.Draw):
-            self._require(Phase.DRAW, "draw")
+            self._require(_DRAW, "draw")
             return (move, None, None)
         if isinstance(move, mv.Meld):
             return (move, self._verify_meld(move.groups), None)
         if isinstance(move, mv.GoOut):
             return (move, self._verify_go_out(move.groups, move.discard), None)
         if isinstance(move, mv.Confirm):
-            self._require(Phase.PLAY, "meld")
+            self._require(_PLAY, "meld")
             if not self.staged:
                 raise IllegalMoveError("no cards are staged to meld")
             meld = self.player_move(move)
@@ -1216,7 +1236,7 @@ class GameState:
                 raise IllegalMoveError("no cards are staged")
             return (None, None, None)
         if isinstance(move, mv.Answer):
-            if self.phase != Phase.ANSWER:
+            if self.phase != _ANSWER:
                 raise IllegalMoveError("nobody is asking to go out")
             return (move, None, None)
         if isinstance(move, mv.Undo):
@@ -1313,7 +1333,7 @@ class GameState:
         or :class:`~handfoot.moves.GoOut`, which is what a game record stores.
         """
         move = mv.decode_action(action)
-        if type(move) is mv.Stage and self.phase != Phase.GAME_OVER:
+        if type(move) is mv.Stage and self.phase != _GAME_OVER:
             # the most frequent action: what apply does for it, without the dispatch
             try:
                 self._verify_stage(move.kind, move.target, move.slot)
@@ -1339,12 +1359,12 @@ class GameState:
     def _require(self, phase: Phase, what: str) -> None:
         if self.phase == phase:
             return
-        if self.phase == Phase.ANSWER:
+        if self.phase == _ANSWER:
             raise IllegalMoveError(lambda:
                 f"seat {self.actor + 1} must first answer whether seat {self.seat + 1} may go out")
-        if phase == Phase.PLAY:
+        if phase == _PLAY:
             raise IllegalMoveError(lambda: f"you must draw or take the pile before you {what}")
-        if phase == Phase.DRAW:
+        if phase == _DRAW:
             raise IllegalMoveError(lambda:
                 f"you have already drawn this turn; you cannot {what} now")
         raise IllegalMoveError(lambda: f"you cannot {what} now")
@@ -1368,7 +1388,7 @@ class GameState:
         if self._facts is not None:
             self._facts.append(("drew", seat, drawn))
         self.staged = {}
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if self._lay_red_threes(seat) and foot_due:
             self._pick_up_foot(seat)  # a delayed Foot comes after the draw
 
@@ -1384,7 +1404,7 @@ class GameState:
         del self.pile[len(self.pile) - len(rest):]
         if self._facts is not None:
             self._facts.append(("took", top, rest))
-        if self.profile.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED:
+        if self.profile.pickup_opening_counts == _ALL_PICKED_COUNT:
             for face in rest:  # every picked card may be melded at once
                 self._add(seat, face)
             self._commit(seat, plan, top)
@@ -1401,7 +1421,7 @@ class GameState:
                 self.foot_played[seat] = True
         self.staged = {}
         self.picked_pile = True
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.undo_stack = []
         if foot_due and self.held_n[seat]:
             self._pick_up_foot(seat)  # a delayed Foot comes after the pickup
@@ -1421,13 +1441,13 @@ class GameState:
         top_kind = FACE_KIND[self.pile[-1]]
         if top_kind == BLACK_THREE and p.pickup_black_three_blocks:
             return "a black 3 on top of the pile blocks it"
-        if cards.is_wild(top_kind) and p.pickup_wild_top == PickupWildTop.FORBIDDEN:
+        if cards.is_wild(top_kind) and p.pickup_wild_top == _WILD_TOP_FORBIDDEN:
             return "the pile cannot be taken with a wild card on top"
         return None
 
     def _verify_pickup(self, groups: tuple[MeldGroup, ...]) -> tuple[_Plan, list[int]]:
-        if self.phase != Phase.DRAW:
-            self._require(Phase.DRAW, "take the pile")
+        if self.phase != _DRAW:
+            self._require(_DRAW, "take the pile")
         return self._check_pickup(groups)
 
     def _check_pickup(self, groups: tuple[MeldGroup, ...]) -> tuple[_Plan, list[int]]:
@@ -1443,16 +1463,16 @@ class GameState:
         wild_top = cards.is_wild(top_kind)
         target = WILD_MELD if wild_top else top_kind
         rest = self.pile[len(self.pile) - taken:-1]
-        all_picked = p.pickup_opening_counts == PickupOpeningCounts.ALL_PICKED
+        all_picked = p.pickup_opening_counts == _ALL_PICKED_COUNT
         extra = cards.kind_counts(rest) if all_picked else None
         cur = self._current_meld(side, target) if top_kind != BLACK_THREE else -1
         if top_kind != BLACK_THREE:
-            if p.pickup_existing_meld == PickupExistingMeld.FORBIDDEN and any(
+            if p.pickup_existing_meld == _EXISTING_FORBIDDEN and any(
                     m.target == target for m in self.melds[side]):
                 raise IllegalMoveError(lambda:
                     f"your side already has {_target_plural(target)} on the table, so you "
                     "cannot take the pile with one on top")
-            if p.pickup_existing_meld == PickupExistingMeld.FORBIDDEN_IF_COMPLETES:
+            if p.pickup_existing_meld == _EXISTING_FORBIDDEN_IF_COMPLETES:
                 self._check_top_completes(side, top_kind)
         if not p.pickup_melds_top:
             if groups:
@@ -1480,7 +1500,7 @@ class GameState:
                     raise IllegalMoveError(lambda:
                         f"to take the pile you must meld a natural pair of "
                         f"{KIND_PLURALS[top_kind]} from your hand with the top card")
-        if (p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START and cur >= 0
+        if (p.pickup_existing_meld == _EXISTING_COMPLETE_AND_START and cur >= 0
                 and plan.used_top):
             created = any(m.target == target for m in plan.new_melds)
             if cur not in plan.completed or not created:
@@ -1519,8 +1539,8 @@ class GameState:
     # --- melding -----------------------------------------------------------------------
 
     def _verify_meld(self, groups: tuple[MeldGroup, ...]) -> _Plan:
-        if self.phase != Phase.PLAY:
-            self._require(Phase.PLAY, "meld")
+        if self.phase != _PLAY:
+            self._require(_PLAY, "meld")
         if not groups:
             raise IllegalMoveError("a meld needs cards")
         seat, side = self.seat, self.side_of[self.seat]
@@ -1844,8 +1864,8 @@ class GameState:
         self._lay_red_threes(seat)
 
     def _verify_knee(self) -> None:
-        if self.phase not in (Phase.DRAW, Phase.PLAY):
-            self._require(Phase.PLAY, "pick up your Knee")
+        if self.phase not in (_DRAW, _PLAY):
+            self._require(_PLAY, "pick up your Knee")
         seat = self.seat
         if not self.knees[seat]:
             raise IllegalMoveError("you have no Knee to pick up" if not self.profile.knee_size
@@ -1896,8 +1916,8 @@ class GameState:
 
     def _verify_discard(self, kind: int) -> _Plan | None:
         """Check a discard; returns the go-out plan when discarding the last card goes out."""
-        if self.phase != Phase.PLAY:
-            self._require(Phase.PLAY, "discard")
+        if self.phase != _PLAY:
+            self._require(_PLAY, "discard")
         seat = self.seat
         p = self.profile
         if not 0 <= kind < RED_THREE:
@@ -1972,7 +1992,7 @@ class GameState:
                     and not (p.permission_persists and self.permission[self.side_of[seat]]))
 
     def _verify_knock(self) -> None:
-        self._require(Phase.PLAY, "knock")
+        self._require(_PLAY, "knock")
         if not (self.picked_pile and not self.profile.discard_after_pickup):
             raise IllegalMoveError("you end your turn with a discard, not a knock")
 
@@ -1996,7 +2016,7 @@ class GameState:
 
     def _begin_turn(self, seat: int) -> None:
         self.seat = self.actor = seat
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self._refused = False
         self.picked_pile = False
         self.stalled_turns += 1  # until the turn draws or lays a card
@@ -2009,7 +2029,7 @@ class GameState:
             self._pick_up_knee(seat)
 
     def _verify_undo(self) -> None:
-        self._require(Phase.PLAY, "undo")
+        self._require(_PLAY, "undo")
         if not self.undo_stack:
             raise IllegalMoveError(
                 "there is nothing to undo: only melds made since your last draw, pickup or "
@@ -2041,15 +2061,15 @@ class GameState:
                 self._facts.append(("asked",))
             self.pending = mv.GoOut(groups, discard)
             self.pending_answerers = list(partners)
-            self.phase = Phase.ANSWER
+            self.phase = _ANSWER
             self.actor = partners[0]
             self.staged = {}
             return
         self._finish_going_out(plan, discard)
 
     def _verify_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
-        if self.phase != Phase.PLAY:
-            self._require(Phase.PLAY, "go out")
+        if self.phase != _PLAY:
+            self._require(_PLAY, "go out")
         return self._check_go_out(groups, discard)
 
     def _check_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
@@ -2063,9 +2083,9 @@ class GameState:
             raise IllegalMoveError("your partner said no this turn; ask again on a later turn")
         if self.picked_pile and not p.discard_after_pickup and discard is not None:
             raise IllegalMoveError("after taking the pile you may not discard")
-        if p.final_discard == FinalDiscard.REQUIRED and discard is None:
+        if p.final_discard == _FINAL_DISCARD_REQUIRED and discard is None:
             raise IllegalMoveError("you must go out by discarding your last card")
-        if p.final_discard == FinalDiscard.FORBIDDEN and discard is not None:
+        if p.final_discard == _FINAL_DISCARD_FORBIDDEN and discard is not None:
             raise IllegalMoveError("you must go out by melding your last card, not discarding it")
         if discard is not None and not 0 <= discard < RED_THREE:
             raise IllegalMoveError("red 3s are never discarded" if discard == RED_THREE
@@ -2112,13 +2132,13 @@ class GameState:
     def _partner_not_ready(self, partner: int) -> str | None:
         cond = self.profile.partner_condition
         name = f"your partner (seat {partner + 1})"
-        if cond != PartnerCondition.NONE and self.knees[partner]:
+        if cond != _PARTNER_NONE and self.knees[partner]:
             return f"{name} must have picked up their Knee before you go out"
-        if cond == PartnerCondition.PICKED_UP and not self.foot_picked[partner]:
+        if cond == _PARTNER_PICKED_UP and not self.foot_picked[partner]:
             return f"{name} must have picked up their Foot before you go out"
-        if cond == PartnerCondition.PLAYED_FROM and not self.foot_played[partner]:
+        if cond == _PARTNER_PLAYED_FROM and not self.foot_played[partner]:
             return f"{name} must have played from their Foot before you go out"
-        if cond == PartnerCondition.FINISHED_TURN and not self.foot_turn_done[partner]:
+        if cond == _PARTNER_FINISHED_TURN and not self.foot_turn_done[partner]:
             return f"{name} must have finished a turn with their Foot before you go out"
         return None
 
@@ -2128,7 +2148,7 @@ class GameState:
         if not yes:
             self.pending = None
             self.pending_answerers = []
-            self.phase = Phase.PLAY
+            self.phase = _PLAY
             self.actor = self.seat
             self._refused = True
             return
@@ -2137,7 +2157,7 @@ class GameState:
             self.actor = self.pending_answerers[0]
             return
         self.pending = None
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.actor = self.seat
         self.permission[self.side_of[self.seat]] = True
         if self._facts is not None:
@@ -2166,7 +2186,7 @@ class GameState:
         before it: the top card alone completes the side's meld.
         """
         out = []
-        pickup = self.phase == Phase.DRAW
+        pickup = self.phase == _DRAW
         for key in sorted(self.staged):
             if pickup and key % 2 and key - 1 not in self.staged:
                 out.append(MeldGroup(key // 2))
@@ -2189,8 +2209,8 @@ class GameState:
         return total
 
     def _verify_stage(self, kind: int, target: int, slot: int) -> None:
-        if self.phase not in (Phase.DRAW, Phase.PLAY):
-            self._require(Phase.PLAY, "stage cards")
+        if self.phase not in (_DRAW, _PLAY):
+            self._require(_PLAY, "stage cards")
         if self.held[self.seat][kind] - self._staged_kind(kind) <= 0:
             raise IllegalMoveError(lambda: f"you have no {KIND_NAMES[kind]} left to stage")
         if kind in (BLACK_THREE, RED_THREE):
@@ -2199,7 +2219,7 @@ class GameState:
             raise IllegalMoveError("a natural card can only join a meld of its own rank")
         if not 0 <= target <= WILD_MELD or slot not in (0, 1):
             raise IllegalMoveError("no such meld to stage for")
-        if self.phase == Phase.DRAW:
+        if self.phase == _DRAW:
             blocker = self.pickup_blocker()
             if blocker:
                 raise IllegalMoveError(lambda:
@@ -2227,7 +2247,7 @@ class GameState:
 
     def _top_target(self) -> int:
         """At a pickup, the target the pile's top card joins; else -1."""
-        if self.phase != Phase.DRAW or not self.pile:
+        if self.phase != _DRAW or not self.pile:
             return -1
         top_kind = FACE_KIND[self.pile[-1]]
         return WILD_MELD if cards.is_wild(top_kind) else top_kind
@@ -2285,9 +2305,9 @@ class GameState:
     def legal_actions(self) -> list[ActionId]:
         """The legal integer actions for the seat to act, in increasing order."""
         phase = self.phase
-        if phase == Phase.GAME_OVER:
+        if phase == _GAME_OVER:
             return []
-        if phase == Phase.ANSWER:
+        if phase == _ANSWER:
             return [mv.ANSWER_YES, mv.ANSWER_NO]
         seat, side = self.seat, self.side_of[self.seat]
         p = self.profile
@@ -2296,7 +2316,7 @@ class GameState:
         staging = self.staged
         if self.knees[seat] and self.knee_open(side):
             out.append(mv.KNEE)
-        if phase == Phase.DRAW:
+        if phase == _DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
                 # the checks is_legal makes, called directly (the listing is hot): the
@@ -2329,13 +2349,13 @@ class GameState:
             out.append(mv.KNOCK)
         if self.in_last_packet(seat) and not self._refused:
             left = self.held_n[seat] - self._staged_total()
-            if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
+            if left == 0 and p.final_discard != _FINAL_DISCARD_REQUIRED:
                 try:
                     self._verify_go_out(groups, None)
                     out.append(mv.GO_OUT)
                 except IllegalMoveError:
                     pass
-            elif left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and not must_knock:
+            elif left == 1 and p.final_discard != _FINAL_DISCARD_FORBIDDEN and not must_knock:
                 for k in range(RED_THREE):
                     if held[k] - self._staged_kind(k) == 1:
                         try:
@@ -2420,7 +2440,7 @@ class GameState:
         if go_on:
             self._start_round(self.round_number + 1)
         else:
-            self.phase = Phase.GAME_OVER
+            self.phase = _GAME_OVER
 
     def score_side(self, side: Side, went_out: Seat | None = None,
                    adjustments: Sequence[tuple[str, int]] = ()) -> SideScore:
@@ -2494,13 +2514,13 @@ class GameState:
             stock_size=len(self.stock),
             totals=tuple(self.totals),
             results=tuple(self.results),
-            asking=self.seat if self.phase == Phase.ANSWER else None,
+            asking=self.seat if self.phase == _ANSWER else None,
         )
 
     def view(self, seat: Seat) -> PlayerView:
         """Everything ``seat`` may know, and nothing more."""
         side = self.side_of[seat]
-        acting = self.actor == seat and self.phase != Phase.GAME_OVER
+        acting = self.actor == seat and self.phase != _GAME_OVER
         return PlayerView(
             profile=self.profile,
             seat=seat,
@@ -2526,7 +2546,7 @@ class GameState:
             stock_size=len(self.stock),
             totals=tuple(self.totals),
             results=tuple(self.results),
-            asking=self.seat if self.phase == Phase.ANSWER and acting else None,
+            asking=self.seat if self.phase == _ANSWER and acting else None,
             staged=self.staged_groups() if seat == self.seat else (),
             legal_actions=tuple(self.legal_actions()) if acting else (),
         )
