@@ -1,5 +1,6 @@
 """Building game positions for tests.
 
+:func:`from_text` reads a position in the text notation (:mod:`handfoot.notation`).
 :func:`position` sets up a round in the middle of play: given hands, feet, melds on the
 table, the discard pile and the top of the stock, with every other card of the shoe in
 the stock, so no card is created or lost. Moves are then played through the engine.
@@ -25,6 +26,7 @@ from handfoot.engine import (
     deal_round,
 )
 from handfoot.moves import WILD_MELD, Discard, Draw, Move, parse_move
+from handfoot.notation import parse_position
 from handfoot.rules import Layout, Profile, load_profile
 
 
@@ -189,6 +191,12 @@ def position(profile: str | Profile = "partnership-13", *,
     assert sorted(state.all_faces()) == sorted(
         cards.build_shoe(p.decks(layout.players), p.jokers_per_deck))
     return state
+
+
+def from_text(text: str) -> GameState:
+    """A state from a position in the text notation (:mod:`handfoot.notation`): often the
+    clearest way to set up a table, with ``+N`` packets and a ``rest`` stock."""
+    return GameState.from_position(parse_position(text))
 
 
 def reshuffle_hidden(state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -36,7 +36,7 @@ from handfoot.notation import (
     position_text,
 )
 from handfoot.rules import Layout, builtin_profile_names, load_profile
-from positions import play, position, snapshot
+from positions import from_text, play, position, snapshot
 
 SEATINGS = [(name, layout) for name in builtin_profile_names()
             for layout in load_profile(name).layouts]
@@ -146,7 +146,8 @@ def test_the_deal_is_written_shortly_when_it_can_be() -> None:
 
 def test_a_hand_written_position_loads_and_plays() -> None:
     pos = parse_position(HAND_WRITTEN.read_text(encoding="utf-8"))
-    state = GameState.from_position(pos)
+    state = from_text(HAND_WRITTEN.read_text(encoding="utf-8"))
+    assert state == GameState.from_position(pos)
     assert state.hand(0) == sorted(cards.parse_faces("KS KH KD JK 9C 9D 9H 5S"))
     assert [len(state.hand(s)) for s in range(4)] == [8, 13, 13, 13]
     assert all(len(f) == 13 for f in state.feet)
