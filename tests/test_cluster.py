@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,17 +79,20 @@ def test_a_worker_killed_in_the_middle_changes_nothing(cluster: Any) -> None:
 
     alone = run_tournament(PROFILE, ["random", "easy"], 8, 3)
     killed: list[int] = []
+    running: list[str] = []
     with Client(cluster.scheduler_address, set_as_default=False) as client:
-        before = set(client.run(os.getpid).values())
+        pids: dict[str, int] = client.run(os.getpid)
+        before = set(pids.values())
 
         def kill_a_busy_worker(done: int, total: int) -> None:
             if killed or done == 0:
                 return
-            busy = [w for w, keys in client.processing().items() if keys]
+            busy = [(w, keys) for w, keys in client.processing().items() if keys]
             if busy:  # a worker with a task running: it dies, the task goes elsewhere
-                pid = client.run(os.getpid, workers=[busy[0]])[busy[0]]
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
+                worker, keys = busy[0]
+                os.kill(pids[worker], signal.SIGKILL)
+                killed.append(pids[worker])
+                running.extend(keys)
 
         result = run_tournament(PROFILE, ["random", "easy"], 8, 3,
                                 scheduler=cluster.scheduler_address,
@@ -96,6 +100,10 @@ def test_a_worker_killed_in_the_middle_changes_nothing(cluster: Any) -> None:
         client.wait_for_workers(2, timeout=60)  # the nanny starts a new one
         after = set(client.run(os.getpid).values())
     assert killed and killed[0] in before and killed[0] not in after
+    # what the dead worker was playing was played again, on another worker
+    replayed = [key for key in running
+                if sum(1 for t in cluster.scheduler.story(key) if t[2] == "processing") >= 2]
+    assert replayed, running
     keys = [(r.pairing, r.pair, r.game_in_pair) for r in result.records]
     assert len(keys) == len(set(keys)) == 16  # every game once, none counted twice
     assert [(r.deal_seed, r.totals, r.winners) for r in result.records] == \
@@ -159,3 +167,17 @@ def test_make_runner() -> None:
         make_runner(2, "tcp://h:8786")
     with pytest.raises(ValueError, match="at least 1"):
         make_runner(0)
+
+
+def test_simulate_records_in_two_processes_are_those_of_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    cmd = ["simulate", "--games", "3", "--bots", "random", "--set", "rounds=1", "--quiet"]
+    assert main([*cmd, "--records", str(tmp_path / "one")]) == 0
+    assert main([*cmd, "--records", str(tmp_path / "two"), "--workers", "2"]) == 0
+    one = {p.name: p.read_text() for p in (tmp_path / "one").iterdir()}
+    two = {p.name: p.read_text() for p in (tmp_path / "two").iterdir()}
+    assert sorted(one) == ["game-0001.json", "game-0002.json", "game-0003.json"]
+    assert one == two
+    capsys.readouterr()
