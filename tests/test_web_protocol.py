@@ -86,6 +86,8 @@ def test_a_game_of_every_profile_and_seating_can_be_created(c: TestClient, profi
     ({"profile": "biegames", "absent": "maybe"}, "absent"),
     ({"toml": "extends = \"/etc/passwd\""}, "must name a built-in profile"),
     ({"toml": "this is not toml"}, "not valid TOML"),
+    ({"toml": "x = " + "[" * 1000 + "]" * 1000}, "nested far too deeply"),
+    ({"toml": "[game]\nrounds = " + "9" * 5000}, "far too long"),
 ])
 def test_bad_game_requests_say_why(c: TestClient, body: dict[str, object], words: str) -> None:
     r = c.post("/api/games", json=body)

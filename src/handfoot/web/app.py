@@ -13,7 +13,6 @@ import contextlib
 import datetime as dt
 import json
 import logging
-import tomllib
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -39,6 +38,7 @@ from handfoot.rules import (
     apply_overrides,
     builtin_profile_names,
     load_profile,
+    parse_toml,
     profile_from_mapping,
     value_to_toml,
 )
@@ -177,9 +177,9 @@ def profile_from_request(body: Mapping[str, Any]) -> Profile:
         if not isinstance(toml, str):
             raise RequestError("toml: the text of a house-rule file")
         try:
-            data = tomllib.loads(toml)
-        except tomllib.TOMLDecodeError as exc:
-            raise RequestError(f"house rules: not valid TOML: {exc}") from None
+            data = parse_toml(toml, "house rules")
+        except ProfileError as exc:  # hostile text (deep nesting, huge integers) included
+            raise RequestError(str(exc)) from None
         extends = data.get("extends")
         if extends is not None and extends not in builtin_profile_names():
             raise RequestError("house rules: extends: must name a built-in profile ("
