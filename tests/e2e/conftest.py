@@ -69,8 +69,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope, not session: while Playwright's sync API is open, its event loop counts as
+    # running in this thread, so a later test in the same worker could not call asyncio.run().
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM))
         try:
