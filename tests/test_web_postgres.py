@@ -210,8 +210,23 @@ def test_postgres_announces_each_change_when_it_commits(postgres_url: str) -> No
         finally:
             await listener.close()
         return heard
-    assert run(postgres_url, body) == ["m g1 1", "c g1", "s g1", "p g1"]
+    heard = run(postgres_url, body)
+    assert heard == [st.move_payload("g1", move(1)), "c g1", "s g1", "p g1"]
+    assert heard[0].startswith("m g1 1 ")  # a move's notification carries the move
+    assert st.read_move_payload(1, heard[0].split(" ", 3)[3]) == move(1)
     assert Store(postgres_url).shared and not Store("sqlite:///x.db").shared
+
+
+def test_a_move_notification_carries_the_move_unless_too_long() -> None:
+    row = st.MoveRow(7, 2, 3, "meld 5 5 5", "stand-in", 'id "with" spaces')
+    payload = st.move_payload("g9", row)
+    kind, game, seq, data = payload.split(" ", 3)
+    assert (kind, game, seq) == ("m", "g9", "7")
+    assert st.read_move_payload(7, data) == row
+    long = st.MoveRow(8, 2, 3, "meld " + "5 " * 4000, "human", None)
+    assert st.move_payload("g9", long) == "m g9 8"  # read from the table instead
+    for bad in ("", "[1,2]", '[1,0,"human",null,5]', "{", '["1",0,"human",null,"draw"]'):
+        assert st.read_move_payload(1, bad) is None
 
 
 def test_urls_name_the_async_drivers() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -59,16 +60,57 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from handfoot.web import migrations
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
-           "async_database_url", "default_database_url", "token_hash"]
+           "async_database_url", "default_database_url", "move_payload", "read_move_payload",
+           "token_hash"]
 
 CHANNEL: Final = "handfoot"
-"""The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>]"``, kind ``m`` (a
-move; its seq), ``c`` (a Continue press), ``s`` (the game's settings: a rematch) or ``p``
-(who is connected where)."""
+"""The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>[ <move>]]"``, kind ``m``
+(a move; its seq and, as JSON, the move itself: see :func:`move_payload`), ``c`` (a
+Continue press), ``s`` (the game's settings: a rematch) or ``p`` (who is connected
+where)."""
+
+MAX_PAYLOAD: Final = 7000
+"""A move's notification carries the move only below this length (PostgreSQL's limit on
+a payload is 8,000 bytes); a longer one is read from the table of moves."""
 
 PRESENCE_STALE: Final = 30.0
 """Seconds after which a process's presence rows no longer count (it stopped refreshing
 them: it died)."""
+
+
+def move_payload(game_id: str, move: MoveRow) -> str:
+    """The notification of a stored move: ``"m <game> <seq> [round, seat, by, request id,
+    notation]"`` (so another process plays it without reading it back), or without the
+    move when that would be too long."""
+    data = json.dumps([move.round, move.seat, move.by, move.request_id, move.notation],
+                      separators=(",", ":"))
+    payload = f"m {game_id} {move.seq} {data}"
+    return payload if len(payload.encode()) <= MAX_PAYLOAD else f"m {game_id} {move.seq}"
+
+
+def read_move_payload(seq: int, data: str) -> MoveRow | None:
+    """The move a notification carries (the JSON of :func:`move_payload`), or None when
+    it carries none or something unexpected (then the move is read from the table)."""
+    try:
+        rnd, seat, by, request_id, notation = json.loads(data)
+    except (ValueError, TypeError):
+        return None
+    if not (isinstance(rnd, int) and isinstance(seat, int) and isinstance(by, str)
+            and isinstance(notation, str) and (request_id is None
+                                               or isinstance(request_id, str))):
+        return None
+    return MoveRow(seq, rnd, seat, notation, by, request_id)
+
+
+PG_MOVE_CONNECTIONS: Final = 8
+"""PostgreSQL: the connections of a process's pool for storing moves."""
+
+_ADD_MOVE_PG: Final = """
+WITH m AS (INSERT INTO moves (game, seq, round, seat, notation, "by", request_id, created)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq),
+     g AS (UPDATE games SET updated = $8, status = COALESCE($9, status) WHERE id = $1)
+SELECT pg_notify($10, $11) FROM m
+"""
 
 
 class MoveConflict(Exception):
@@ -253,9 +295,12 @@ class Store:
         # "database is locked" errors); a single process uses a SQLite file anyway
         single = make_url(self.url).get_backend_name() == "sqlite" and \
             make_url(self.url).database not in (None, "", ":memory:")
-        self.engine: AsyncEngine = create_async_engine(
-            self.url, **({"pool_size": 1, "max_overflow": 0, "pool_timeout": 300}
-                         if single else {}))
+        # PostgreSQL: connections kept rather than opened per burst (an overflow
+        # connection, closed once returned, cost a new connection and backend each time)
+        pooling = {"pool_size": 1, "max_overflow": 0, "pool_timeout": 300} if single else \
+            {"pool_size": 10, "max_overflow": 5} \
+            if make_url(self.url).get_backend_name() == "postgresql" else {}
+        self.engine: AsyncEngine = create_async_engine(self.url, **pooling)
         self.shared = self.engine.dialect.name == "postgresql"
         """Whether several server processes may use this database (PostgreSQL): then every
         change is announced on :data:`CHANNEL`."""
@@ -263,6 +308,9 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._group: _GroupCommit | None = _GroupCommit(self.engine) if single else None
         """SQLite: the moves of every table committed together (see :class:`_GroupCommit`)."""
+        self._pg_pool: Any = None
+        """PostgreSQL: asyncpg's own pool for storing moves (see :meth:`_add_move_pg`)."""
+        self._pg_pool_lock = asyncio.Lock()
 
     async def start(self) -> list[str]:
         """Bring the schema up to date (see :mod:`handfoot.web.migrations`); the revisions
@@ -284,6 +332,10 @@ class Store:
     async def close(self) -> None:
         if self._group is not None:
             await self._group.close()
+        if self._pg_pool is not None:
+            pool, self._pg_pool = self._pg_pool, None
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pool.close(), 5.0)
         await self.engine.dispose()
 
     # -- games ----------------------------------------------------------------------------
@@ -362,6 +414,9 @@ class Store:
         if self._group is not None:
             await self._group.add(game_id, move, status, stamp)
             return stamp
+        if self.shared:
+            await self._add_move_pg(game_id, move, status, stamp)
+            return stamp
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(moves).values(
@@ -373,10 +428,31 @@ class Store:
                     values["status"] = status
                 await conn.execute(update(games).where(games.c.id == game_id)
                                    .values(**values))
-                await self._notify(conn, "m", game_id, move.seq)
+                if self.shared:
+                    await self._notify(conn, move_payload(game_id, move))
         except IntegrityError:
             raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
         return stamp
+
+    async def _add_move_pg(self, game_id: str, move: MoveRow, status: str | None,
+                           stamp: datetime) -> None:
+        """PostgreSQL: the move, the game's ``updated`` (and status) and the notification
+        in one statement (one transaction, one round trip to the server with asyncpg's
+        prepared statement; through SQLAlchemy a move took five: BEGIN, INSERT, UPDATE,
+        NOTIFY, COMMIT)."""
+        import asyncpg
+
+        if self._pg_pool is None:
+            async with self._pg_pool_lock:
+                if self._pg_pool is None:
+                    self._pg_pool = await asyncpg.create_pool(self.listen_dsn(), min_size=1,
+                                                              max_size=PG_MOVE_CONNECTIONS)
+        try:
+            await self._pg_pool.execute(
+                _ADD_MOVE_PG, game_id, move.seq, move.round, move.seat, move.notation,
+                move.by, move.request_id, stamp, status, CHANNEL, move_payload(game_id, move))
+        except asyncpg.UniqueViolationError:
+            raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
 
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""
@@ -421,6 +497,22 @@ class Store:
                 presence.c.game == game_id, presence.c.worker != besides,
                 presence.c.seen >= fresh))).all()
         return {int(r.seat) for r in rows}
+
+    async def presences(self, game_ids: Iterable[str], *, besides: str,
+                        ) -> dict[str, set[int]]:
+        """:meth:`presence` of several games at once (every game given is a key)."""
+        ids = list(game_ids)
+        found: dict[str, set[int]] = {game_id: set() for game_id in ids}
+        if not ids:
+            return found
+        fresh = now() - timedelta(seconds=PRESENCE_STALE)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(presence.c.game, presence.c.seat).where(
+                presence.c.game.in_(ids), presence.c.worker != besides,
+                presence.c.seen >= fresh))).all()
+        for row in rows:
+            found[str(row.game)].add(int(row.seat))
+        return found
 
     async def refresh_presence(self, worker: str) -> None:
         """A process is alive: its presence rows count for :data:`PRESENCE_STALE` more

@@ -45,6 +45,7 @@ import hmac
 import json
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -61,7 +62,7 @@ from handfoot.engine import Event, GameState, IllegalMoveError
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.record import GameRecorder, record_to_data
 from handfoot.registry import BOTS, make_bot
-from handfoot.rules import Layout, Profile, load_profile
+from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot
 from handfoot.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
@@ -72,7 +73,16 @@ from handfoot.web.protocol import (
     public_view_json,
     view_json,
 )
-from handfoot.web.store import CHANNEL, GameRow, MoveConflict, MoveRow, Store, now, token_hash
+from handfoot.web.store import (
+    CHANNEL,
+    GameRow,
+    MoveConflict,
+    MoveRow,
+    Store,
+    now,
+    read_move_payload,
+    token_hash,
+)
 
 __all__ = ["BOTS", "Connection", "SeedSource", "Settings", "Table", "Tables"]
 
@@ -94,6 +104,11 @@ and ``legal`` (a seat's only) they are what a seat's view adds to the public par
 
 STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
+
+PROFILE_ENV: Final = "HANDFOOT_SERVER_PROFILE"
+"""Set to a path prefix, each server process profiles itself (cProfile) from its tables'
+start and writes the statistics to ``<prefix>.<pid>`` when they close (a measuring aid for
+``serve --workers``, whose worker processes cannot be started under ``python -m cProfile``)."""
 
 SWEEP_EVERY: Final = 10.0
 """Seconds between a process's sweeps over a shared database: it says it is alive (its
@@ -292,6 +307,9 @@ class Table:
         """The seq at which each seat's bot last thought here (its memory has that view)."""
         self._presence_lock = asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
+        self.heard: dict[int, MoveRow] = {}
+        """Moves another process stored, as its notifications carried them, by seq: played
+        from here, without reading them back (see :meth:`play_heard`)."""
 
     def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
         """A bot for the current round (round 1's seed is the one bots had before they
@@ -772,13 +790,17 @@ class Table:
     # -- other processes (a shared database) ------------------------------------------------
 
     async def catch_up(self, what: str = "mcsp") -> None:
-        """Read what other processes stored: ``m`` the moves after the last played here,
-        ``c`` Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell
-        this process's connections and wake the bots."""
+        """Read what other processes stored: ``m`` the moves after the last played here
+        (``h``: those heard, read from the database only if some are missing), ``c``
+        Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell this
+        process's connections and wake the bots."""
         changed = False
+        if "p" in what and self.worker is not None:  # needs no lock: nothing is played
+            self._remote_presence(await self.store.presence(self.id, besides=self.worker))
+            self.remote_known = True
         async with self.lock:
-            if "m" in what:
-                changed |= await self._catch_up_moves()
+            if "m" in what or "h" in what:
+                changed |= await self._catch_up_moves(heard_only="m" not in what)
             if "c" in what:
                 stored = await self.store.continues(self.id)
                 if not stored <= self.continued:
@@ -788,19 +810,42 @@ class Table:
                 rematch = (await self.store.settings(self.id) or {}).get("rematch")
                 if isinstance(rematch, str):
                     self.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
-            if "p" in what and self.worker is not None:
-                self._remote_presence(await self.store.presence(self.id, besides=self.worker))
-                self.remote_known = True
         if changed:
             self.broadcast()
         self.wake.set()
 
-    async def _catch_up_moves(self) -> bool:
-        """Play the stored moves after the last one played here (the caller holds the
-        lock); whether there were any."""
+    def play_heard(self) -> bool:
+        """Play the moves heard (:attr:`heard`) that follow the last one played here, in
+        order, without awaiting anything (the caller holds the lock, or it is free);
+        whether any was. Those played and older are forgotten; the rest wait for the moves
+        between (a gap: read from the database)."""
+        played = False
+        while (row := self.heard.pop(self.seq + 1, None)) is not None:
+            try:
+                self.replay([row], self.continued)
+            except (ValueError, IllegalMoveError, MoveSyntaxError):
+                log.warning("game %s: the move %d heard could not be played: %r", self.id,
+                            row.seq, row.notation)
+                self.heard.clear()  # read from the database instead
+                break
+            played = True
+        for seq in [seq for seq in self.heard if seq <= self.seq]:
+            del self.heard[seq]
+        if played:
+            self.updated = now()
+        return played
+
+    async def _catch_up_moves(self, *, heard_only: bool = False) -> bool:
+        """Play the moves stored after the last one played here (the caller holds the
+        lock): the moves heard, then (unless ``heard_only`` and none is missing) those in
+        the database; whether there were any."""
+        played = self.play_heard()
+        if heard_only and not self.heard:
+            return played
         rows = await self.store.moves(self.id, after=self.seq)
+        self.heard.clear()
         if not rows:
-            return False
+            return played
         self.replay(rows, self.continued)
         self.updated = now()
         return True
@@ -897,6 +942,24 @@ def _stored_move(notation: str) -> mv.PlayerMove:
     return parse_move(notation)
 
 
+def _game_profile(name: str, overrides: Mapping[str, Any] | None) -> Profile:
+    """A stored game's rules; a built-in profile with given overrides is read once per
+    process (reading its TOML took about 7 ms, a third of restoring a game)."""
+    if name not in _builtin_names():
+        return load_profile(name, overrides=overrides)
+    return _builtin_profile(name, json.dumps(dict(overrides or {}), sort_keys=True))
+
+
+@functools.cache
+def _builtin_names() -> frozenset[str]:
+    return frozenset(builtin_profile_names())
+
+
+@functools.lru_cache(maxsize=64)
+def _builtin_profile(name: str, overrides: str) -> Profile:
+    return load_profile(name, overrides=json.loads(overrides) or None)
+
+
 def _json(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
@@ -924,6 +987,12 @@ class Tables:
         self._sweeper: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
         self._idle_sweeper: asyncio.Task[None] | None = None
+        self._profiler: Any = None
+        if os.environ.get(PROFILE_ENV):
+            import cProfile
+
+            self._profiler = cProfile.Profile()
+            self._profiler.enable()
 
     def pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -950,7 +1019,7 @@ class Tables:
             row = await self.store.game(game_id)
             if row is None:
                 return None
-            profile = load_profile(row.profile, overrides=row.overrides)
+            profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool)
             rows = await self.store.moves(game_id)
             continued = await self.store.continues(game_id)
@@ -1005,6 +1074,10 @@ class Tables:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        if self._profiler is not None:
+            self._profiler.disable()
+            self._profiler.dump_stats(f"{os.environ[PROFILE_ENV]}.{os.getpid()}")
+            self._profiler = None
 
     # -- other processes (a shared database) ------------------------------------------------
 
@@ -1027,15 +1100,28 @@ class Tables:
             self._follow(table, "mcsp")
 
     def _heard(self, payload: str) -> None:
-        """A notification ``"<kind> <game>[ <seq>]"``: the table, if held here, catches up."""
+        """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
+        plays the move it carries when that is the next one and the table is not busy, and
+        otherwise catches up from the database."""
         kind, _, rest = payload.partition(" ")
-        game_id, _, seq = rest.partition(" ")
+        game_id, _, rest = rest.partition(" ")
+        seq, _, data = rest.partition(" ")
         table = self._tables.get(game_id)
         if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
             return  # not held here, or a move this process made (or has already read)
         if kind == "m" and self._let_go(game_id, table):
             return
-        self._follow(table, kind)
+        row = read_move_payload(int(seq), data) if kind == "m" and data and seq.isdigit() \
+            else None
+        if row is None:
+            self._follow(table, kind)
+            return
+        table.heard[row.seq] = row
+        if table.lock.locked() or row.seq != table.seq + 1:
+            self._follow(table, "h")  # played once the lock is free, or read on a gap
+        elif table.play_heard():  # at once: nothing else is playing
+            table.broadcast()
+            table.wake.set()
 
     def _let_go(self, game_id: str, table: Table) -> bool:
         """Drop a table that moved elsewhere if nobody here watches it (its next load
@@ -1080,9 +1166,14 @@ class Tables:
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
         last = await self.store.last_seqs(held)
+        remote = await self.store.presences(held, besides=self.worker)
         catching_up = []
         for game_id, table in held.items():
-            what = "p"
+            if self._tables.get(game_id) is table:
+                table._remote_presence(remote[game_id])
+                table.remote_known = True
+                table.wake.set()
+            what = ""
             if last.get(game_id, 0) > table.seq:
                 if self._let_go(game_id, table):
                     continue
@@ -1091,7 +1182,8 @@ class Tables:
                 what += "c"
             if table.state.is_over and table.rematch is None:
                 what += "s"
-            catching_up.append(table.catch_up(what))
+            if what:
+                catching_up.append(table.catch_up(what))
         await asyncio.gather(*catching_up)
 
     async def _stop_sharing(self) -> None:
