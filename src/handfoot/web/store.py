@@ -113,6 +113,10 @@ SELECT pg_notify($10, $11) FROM m
 """
 
 
+async def _keep_session(_connection: Any) -> None:
+    """A connection of the moves' pool needs no reset when it goes back to the pool."""
+
+
 class MoveConflict(Exception):
     """Another writer (server process) committed this seq first: catch up, then decide."""
 
@@ -445,8 +449,11 @@ class Store:
         if self._pg_pool is None:
             async with self._pg_pool_lock:
                 if self._pg_pool is None:
-                    self._pg_pool = await asyncpg.create_pool(self.listen_dsn(), min_size=1,
-                                                              max_size=PG_MOVE_CONNECTIONS)
+                    # no reset on release (by default a query of its own each time): the
+                    # statement changes nothing in the session
+                    self._pg_pool = await asyncpg.create_pool(
+                        self.listen_dsn(), min_size=1, max_size=PG_MOVE_CONNECTIONS,
+                        reset=_keep_session)
         try:
             await self._pg_pool.execute(
                 _ADD_MOVE_PG, game_id, move.seq, move.round, move.seat, move.notation,
