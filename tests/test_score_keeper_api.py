@@ -151,3 +151,17 @@ def test_a_finished_sheet_exports_to_csv_and_json(tmp_path: Path) -> None:
         game_totals = [r for r in rows if r[0] == str(TEAMS.rounds) and r[2] == "Game total"]
         assert [int(r[4]) for r in game_totals] == data["totals"]
         assert c.get(url + "/export.xml").status_code == 404
+
+
+def test_hostile_bodies_are_refused_with_a_reason(tmp_path: Path) -> None:
+    with client(tmp_path / "s.db") as c:
+        for raw, words in ((b"[" * 5000 + b"]" * 5000, "must be JSON"),
+                           (b'{"profile": "\\ud800"}', "Unicode"),
+                           (b"[1, 2]", "JSON object")):
+            r = c.post("/api/scores", content=raw, headers={"content-type": "application/json"})
+            assert r.status_code == 400 and words in r.json()["error"], r.text
+        sheet = new_sheet(c)
+        r = c.post(f"/api/scores/{sheet['sheet_id']}/rounds/1",
+                   content=b'{"token": "x", "who": "\\udfff", "entries": []}',
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "Unicode" in r.json()["error"], r.text

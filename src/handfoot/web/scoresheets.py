@@ -26,7 +26,7 @@ from starlette.templating import Jinja2Templates
 from handfoot.record import profile_spec
 from handfoot.rules import Layout, ProfileError, load_profile
 from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, entry_form, score_json
-from handfoot.web.protocol import is_token
+from handfoot.web.protocol import is_token, is_unicode
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
 from handfoot.web.tables import new_token
 
@@ -109,10 +109,12 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             raise RequestError(f"a request is at most {MAX_BODY} bytes")
         try:
             data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             raise RequestError("the body must be JSON") from None
         if not isinstance(data, dict):
             raise RequestError("the body must be a JSON object")
+        if not is_unicode(data):
+            raise RequestError("the body's strings must be Unicode text (no lone surrogates)")
         return data
 
     async def page(request: Request) -> Response:
