@@ -936,7 +936,7 @@ def test_teams_two_clean_and_three_dirty_books_to_go_out(books: list[str],
     state = pos(T, melds={0: books}, in_foot=[0, 2], foot_turn_done=[2],
                 hands={0: "K K"}, stock_top="K K")
     play(state, "draw")
-    must_fail(state, "goout K K K K", "2 clean books, 3 dirty books", "lack " + missing)
+    must_fail(state, "goout K K K K", "2 clean books and 3 dirty books", "lack " + missing)
     state = pos(T, melds={0: T_BOOKS}, in_foot=[0, 2], foot_turn_done=[2],
                 hands={0: "K K"}, stock_top="K K")
     play(state, "draw", "goout K K K K", "yes")
