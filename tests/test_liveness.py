@@ -354,3 +354,41 @@ def test_play_game_raises_the_cap_with_where_it_stuck(monkeypatch: pytest.Monkey
                        r"round 1, seat \d to act") as info:
         play_game(PROFILES["biegames"], 3, bots, layout=Layout(2, 1))
     assert info.value.seed == 3 and info.value.actions == 11
+
+
+def test_players_are_warned_before_a_round_ends_stalled() -> None:
+    """The count of stalled turns is public (everybody sees whether a turn drew or laid
+    cards); the web view and the terminal warn once a whole round of the table has stalled."""
+    import io
+
+    from rich.console import Console
+
+    from handfoot.terminal import render_view
+    from handfoot.web.protocol import public_view_json, view_json
+
+    profile = load_profile("remastered-singles")
+    limit = profile.stalled_turns_each
+    assert limit is not None
+    state = GameState.new(profile, seed=3)
+    players = state.players
+
+    def shown(stalled: int) -> tuple[dict[str, object], str]:
+        s = GameState.from_position(dataclasses.replace(state.position(),
+                                                        stalled_turns=stalled))
+        view = s.view(s.seat)
+        assert view.stalled_turns == stalled == s.public_view().stalled_turns
+        data = view_json(view)
+        assert data["stall"] == public_view_json(view)["stall"]
+        buf = io.StringIO()
+        names = [f"seat {i}" for i in range(players)]
+        Console(file=buf, width=200, color_system=None).print(render_view(view, names))
+        return data, buf.getvalue()
+
+    data, text = shown(players - 1)
+    assert data["stall"] == {"turns": players - 1, "limit": limit * players}
+    assert "unless someone draws" not in text
+    data, text = shown(limit * players - 1)
+    assert "the round ends in 1 turn unless someone draws or lays a card" in text
+    # a profile without the limit says null
+    p13 = GameState.new(load_profile("partnership-13"), seed=3)
+    assert view_json(p13.view(p13.seat))["stall"] is None

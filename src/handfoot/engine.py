@@ -378,6 +378,9 @@ class PlayerView:
     """The partner asking "May I go out?", when this seat must answer."""
     staged: tuple[MeldGroup, ...]
     legal_actions: tuple[ActionId, ...]
+    stalled_turns: int = 0
+    """Turns in a row that drew no card from the stock and laid none on the table: the
+    round ends "stalled" when it reaches ``profile.stalled_turns_each`` × players."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,6 +413,8 @@ class PublicView:
     totals: tuple[int, ...]
     results: tuple[RoundResult, ...]
     asking: int | None
+    stalled_turns: int = 0
+    """As :attr:`PlayerView.stalled_turns`."""
     """The seat asking "May I go out?" while its partners answer."""
 
 
@@ -2515,6 +2520,7 @@ class GameState:
             totals=tuple(self.totals),
             results=tuple(self.results),
             asking=self.seat if self.phase == _ANSWER else None,
+            stalled_turns=self.stalled_turns,
         )
 
     def view(self, seat: Seat) -> PlayerView:
@@ -2549,6 +2555,7 @@ class GameState:
             asking=self.seat if self.phase == _ANSWER and acting else None,
             staged=self.staged_groups() if seat == self.seat else (),
             legal_actions=tuple(self.legal_actions()) if acting else (),
+            stalled_turns=self.stalled_turns,
         )
 
 

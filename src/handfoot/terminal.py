@@ -406,6 +406,11 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
         if taken != view.discard_size:
             table.append(f" (a pickup takes {taken})")
     table.append(f"{d}Stock: {view.stock_size}")
+    stall_limit = p.stalled_turns_each
+    if stall_limit is not None and view.stalled_turns >= view.players:
+        left = max(stall_limit * view.players - view.stalled_turns, 0)
+        table.append(f"{d}the round ends in {_plural(left, 'turn')} unless someone draws "
+                     "or lays a card", style="bold")
     parts.append(table)
 
     where = "Foot" if view.in_foot[view.seat] else "hand"

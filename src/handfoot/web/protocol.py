@@ -115,6 +115,8 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
                     else None,
                     "size": pile, "pickup_size": pile if n is None else min(n, pile)},
         "stock": view.stock_size,
+        "stall": None if p.stalled_turns_each is None else {
+            "turns": view.stalled_turns, "limit": p.stalled_turns_each * view.players},
         "scores": {"totals": list(view.totals), "melded": melded},
         "results": [result_json(r) for r in view.results],
         "asking": view.turn if view.phase == Phase.ANSWER else None,

@@ -407,6 +407,15 @@ function renderBoard() {
   $("#center").innerHTML = stock + pile;
 }
 
+// A round that stalls (nobody draws from the stock or lays a card) ends after stall.limit
+// turns in a row; warn once a whole turn round the table has passed that way.
+function stallText(v) {
+  const st = v.stall;
+  if (!st || v.phase === "game_over" || app.waiting || st.turns < v.players) return "";
+  const left = Math.max(st.limit - st.turns, 0);
+  return `The round ends in ${left} turn${left === 1 ? "" : "s"} unless someone draws or melds`;
+}
+
 function statusText() {
   const v = app.view;
   if (v.phase === "game_over") return "Game over";
@@ -438,6 +447,9 @@ function renderMe() {
     `${isSpectator() ? ` <span class="presence ${online ? "on" : "off"}">${online ? "online" : "away"}</span>` : ""}</span>` +
     `<span class="me-packets">${packetText(p)} · <b>playing from ${playingText(p)}</b></span>`;
   $("#status").textContent = statusText();
+  const stall = stallText(app.view);
+  $("#stall").textContent = stall;
+  $("#stall").hidden = !stall;
   $("#status").classList.toggle("your-turn", myTurn() || !!legal().answer);
   renderTray();
   renderMessage();
