@@ -305,3 +305,65 @@ def test_store_doctests() -> None:
 
     result = doctest.testmod(st)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_heard_move_is_played_without_reading_the_database(database_url: str) -> None:
+    """Another process's move, as its notification carries it: the next seq is played at
+    once; on a gap the moves are read from the table; while the table is busy the move
+    waits, then is played without a read."""
+    from handfoot.moves import format_move
+    from handfoot.registry import make_bot
+    from handfoot.sim import bot_turn
+    from handfoot.web.tables import Connection as TableConnection
+    from handfoot.web.tables import Settings, Tables
+
+    async def body(store: Store) -> None:
+        await store.create_game(game_row())
+        tables = Tables(store, Settings(database_url=database_url))
+        table = await tables.get("g1")
+        assert table is not None
+        watcher = TableConnection(ws=None, seat=None)  # type: ignore[arg-type]
+        table.connections.append(watcher)  # watched here: not let go on a move elsewhere
+        reads: list[int] = []
+        read = store.moves
+
+        async def counted(game_id: str, after: int = 0) -> list[MoveRow]:
+            reads.append(after)
+            return await read(game_id, after)
+        store.moves = counted  # type: ignore[method-assign]
+        shadow = table.state.copy()
+        bot = make_bot("random", 5)
+
+        async def elsewhere() -> MoveRow:  # another process stores the next move
+            seat, number = shadow.to_act, shadow.round_number
+            move = bot_turn(bot, shadow, seat)
+            shadow.apply(move)
+            row = MoveRow(shadow.moves_played, number, seat, format_move(move), "human",
+                          None)
+            await store.add_move("g1", row)
+            return row
+
+        async def settle() -> None:
+            while tables._following:
+                await asyncio.gather(*tables._following)
+
+        try:
+            first = await elsewhere()
+            tables._heard(st.move_payload("g1", first))
+            assert (table.seq, reads) == (1, [])  # played at once, nothing read
+            assert watcher.queue.qsize() == 1  # and shown to the connection here
+            await elsewhere()
+            third = await elsewhere()
+            tables._heard(st.move_payload("g1", third))  # move 2 was not heard: a gap
+            await settle()
+            assert (table.seq, reads) == (3, [1])
+            fourth = await elsewhere()
+            async with table.lock:  # busy: the move waits
+                tables._heard(st.move_payload("g1", fourth))
+                assert table.seq == 3
+            await settle()
+            assert (table.seq, reads) == (4, [1])
+            assert table.state.position() == shadow.position()
+        finally:
+            await tables.close()
+    run(database_url, body)

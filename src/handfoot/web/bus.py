@@ -8,8 +8,8 @@ connection of its own listening and hands each payload to its callback.
 ``NOTIFY`` is not durable: a notification sent while the connection is down is lost. So the
 listener checks its connection every :data:`CHECK_EVERY` seconds (and at once when the
 driver reports it closed), reconnects when it is gone and then calls ``on_reconnect``, and
-the server reads what it missed from the tables (every catch-up reads all the moves after
-the last one it played, never just the one announced).
+the server reads what it missed from the tables (a catch-up after a reconnection, or on a
+gap in the seqs heard, reads all the moves after the last one it played).
 """
 
 from __future__ import annotations

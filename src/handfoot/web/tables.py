@@ -27,9 +27,11 @@ a table its clients play at. The store's (game, seq) key arbitrates: a process c
 move only as the next seq, and when another process stored that seq first
 (:class:`~handfoot.web.store.MoveConflict`) it reads the moves it missed and refuses the
 person's move as stale, or drops its bot's move (so two processes never both play a bot's
-turn). Every change is announced by ``NOTIFY``; a process holding the game then reads all
-the moves after the last it played (see :mod:`handfoot.web.bus`), and a sweep every
-:data:`SWEEP_EVERY` seconds catches up whatever a lost notification hid. Presence is
+turn). Every change is announced by ``NOTIFY``; a move's notification carries the move,
+which a process holding the game plays when it is the next one (:meth:`Table.play_heard`),
+and otherwise (a seq missing) it reads all the moves after the last it played (see
+:mod:`handfoot.web.bus`); a sweep every :data:`SWEEP_EVERY` seconds catches up whatever a
+lost notification hid. Presence is
 stored per process (``presence``), so a stand-in never plays for a person connected to
 another process.
 """
