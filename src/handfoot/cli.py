@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from handfoot import __version__, rulebook
 from handfoot.cluster import SCHEDULER_ENV, ClusterError, PartialMismatch
@@ -42,6 +42,9 @@ from handfoot.rules import (
     load_profile,
 )
 from handfoot.sim import GameSummary, SafetyCapReached, derive_seed, play_game, simulate
+
+if TYPE_CHECKING:
+    from handfoot.web.store import Store
 
 __all__ = [
     "build_parser",
@@ -803,7 +806,6 @@ def add_db_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
     """Migrate the database and say to which revision."""
-    import asyncio
 
     try:
         from handfoot.web import migrations
@@ -813,21 +815,30 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
                          "pip install 'handfoot[web]'") from None
     store = Store(args.database_url or default_database_url())
 
-    async def migrate() -> list[str]:
-        try:
-            return await store.start()
-        finally:
-            await store.close()
-    try:
-        applied = asyncio.run(migrate())
-    except Exception as exc:
-        raise UsageError(f"the database could not be migrated: {exc}") from None
+    applied = _migrate(store)
     where = store.engine.url.render_as_string(hide_password=True)
     if applied:
         print(f"{where}: applied {', '.join(applied)}; now at revision {applied[-1]}")
     else:
         print(f"{where}: already at revision {migrations.head()}")
     return 0
+
+
+def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extra)
+    """Open ``store``, bring its schema to the code's revision and close it: the revisions
+    applied, or a :class:`UsageError` saying why the database could not be migrated."""
+    import asyncio
+
+    async def migrate() -> list[str]:
+        try:
+            return await store.start()
+        finally:
+            await store.close()
+    try:
+        applied: list[str] = asyncio.run(migrate())
+    except Exception as exc:
+        raise UsageError(f"the database could not be opened and migrated: {exc}") from None
+    return applied
 
 
 WORKER_SETTINGS = "HANDFOOT_WORKER_SETTINGS"
@@ -838,7 +849,6 @@ def _serve_database(url: str | None, workers: int) -> None:
     """Check the database suits the processes, and migrate its schema once, before any
     worker starts. One SQLite file takes one server process (a lock file next to it):
     several would each keep their own copy of every game."""
-    import asyncio
 
     from handfoot.web.store import Store, default_database_url
 
@@ -852,15 +862,7 @@ def _serve_database(url: str | None, workers: int) -> None:
                          "processes on one SQLite file would each keep their own copy of "
                          "every game")
 
-    async def migrate() -> list[str]:
-        try:
-            return await store.start()
-        finally:
-            await store.close()
-    try:
-        applied = asyncio.run(migrate())
-    except Exception as exc:
-        raise UsageError(f"the database could not be opened and migrated: {exc}") from None
+    applied = _migrate(store)
     if applied:
         print(f"{PROG}: database migrated to revision {applied[-1]}", flush=True)
     path = store.engine.url.database if kind == "sqlite" else None
