@@ -113,7 +113,8 @@ def state_from_view(view: PlayerView, *, hands: Sequence[Sequence[int]],
         melds=view.melds, red_threes=view.red_threes, opened=view.opened,
         permission=(False,) * view.sides, refused=False, pending=None, pending_answerers=(),
         picked_pile=picked_pile, stock=tuple(stock), pile=tuple(pile), turn=view.turn,
-        to_act=view.to_act, phase=view.phase, undo_stack=(), staged=())
+        to_act=view.to_act, phase=view.phase, undo_stack=(), staged=(),
+        stalled_turns=view.stalled_turns)
     return GameState.from_position(pos)
 
 
