@@ -449,15 +449,17 @@ def shoot(page: Page, out: Path, name: str, *, full: bool = False) -> Path:
     return path
 
 
-def to_act(observer: Seat, people: set[int]) -> int | None:
+def to_act(observer: Seat, people: set[int], since: int = 0) -> int | None:
     """Once one of ``people`` is to act (or the round is over, None), as ``observer``'s page
-    sees the table."""
+    sees the table once it has seen move ``since`` (the last move made through another page:
+    the observer's own copy of the table may still be a move behind, saying the mover is
+    still to act)."""
     handle = observer.page.wait_for_function(
-        """(people) => { const a = window.handfoot.app, v = a.view;
-          if (!v) return null;
+        """([people, since]) => { const a = window.handfoot.app, v = a.view;
+          if (!v || a.seq < since) return null;
           if (v.phase === 'game_over' || a.waiting) return {over: true};
           return people.includes(v.to_act) ? {seat: v.to_act} : null; }""",
-        arg=sorted(people), timeout=60_000)
+        arg=[sorted(people), since], timeout=60_000)
     value = handle.json_value()
     return None if value.get("over") else int(value["seat"])
 
@@ -466,9 +468,11 @@ def play_table(seats: dict[int, Seat], decisions: int = 600) -> int:
     """Several people at one table, each by hints through their own page, until the round
     is over or ``decisions`` were made; returns the decisions made."""
     observer = next(iter(seats.values()))
+    since = 0
     for n in range(decisions):
-        seat = to_act(observer, set(seats))
+        seat = to_act(observer, set(seats), since)
         if seat is None:
             return n
         seats[seat].take_turn()
+        since = seats[seat].seq()
     return decisions

@@ -31,7 +31,8 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -
 
     asked = answered = 0
     for _ in range(400):
-        who = to_act(seats[0], {0, 2})
+        # seat 0's page must have seen the last move made through either page
+        who = to_act(seats[0], {0, 2}, max(s.seq() for s in seats.values()))
         if who is None:
             break
         me, partner = seats[who], seats[2 - who]
