@@ -2,6 +2,7 @@
 // Talks to GET /api/profiles, POST /api/rules/check and POST /api/games (docs/web.md, "Pages and HTTP API").
 
 import {rememberGame} from "/static/links.js";
+import {el} from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -32,21 +33,6 @@ const state = {
 };
 
 // --- small helpers --------------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c !== null && c !== undefined && c !== false) node.append(c);
-  }
-  return node;
-}
 
 function message(target, kind, ...content) {
   target.replaceChildren(content.length ? el("div", {class: `notice ${kind}`, role: kind === "error" ? "alert" : null}, ...content) : "");

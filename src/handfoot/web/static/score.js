@@ -3,26 +3,12 @@
 // POST /api/scores/ID/rounds/N and GET /api/scores/ID/changes. Scoring is the server's.
 
 import {lineChart} from "/static/chart.js";
+import {el} from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("score");
 const sheetId = root.dataset.sheet;
 const POLL_MS = 2000;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c !== null && c !== undefined && c !== false) node.append(c);
-  }
-  return node;
-}
 
 const fmt = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
 
