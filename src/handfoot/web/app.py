@@ -149,14 +149,15 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """A request's JSON object (at most :data:`MAX_BODY` bytes, read no further)."""
+async def read_body(request: Request, max_bytes: int = MAX_BODY) -> dict[str, Any]:
+    """A request's JSON object (at most ``max_bytes``, read no further); anything else is a
+    :class:`RequestError` saying why."""
     chunks = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY:
-            raise RequestError(f"the body is at most {MAX_BODY // 1024} KiB")
+        if size > max_bytes:
+            raise RequestError(f"the body is at most {max_bytes // 1024} KiB")
         chunks.append(chunk)
     try:
         data = json.loads(b"".join(chunks) or b"{}")
@@ -277,7 +278,7 @@ class _Api:
 
     async def check_rules(self, request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await read_body(request)
             profile = profile_from_request(body)
         except (RequestError, ProfileError, ValueError) as exc:
             return JSONResponse({"ok": False, "error": str(exc)})
@@ -293,7 +294,7 @@ class _Api:
 
     async def create_game(self, request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await read_body(request)
             profile = profile_from_request(body)
             layout = _layout(body, profile)
             seats = _seat_rows(body, layout.players)
@@ -354,7 +355,7 @@ class _Api:
 
     async def status(self, request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await read_body(request)
         except RequestError as exc:
             return _error(str(exc))
         table = await self._table(request)
@@ -400,7 +401,7 @@ class _Api:
 
     async def rematch(self, request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await read_body(request)
         except RequestError as exc:
             return _error(str(exc))
         table = await self._table(request)
@@ -441,7 +442,7 @@ class _Api:
 
     async def start_daily(self, request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await read_body(request)
         except RequestError as exc:
             return _error(str(exc))
         name = body.get("name")

@@ -12,7 +12,6 @@ says who changed what, when, from what. Scoring is :mod:`handfoot.scoresheet`'s.
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any, Final
 
@@ -26,7 +25,7 @@ from starlette.templating import Jinja2Templates
 from handfoot.record import profile_spec
 from handfoot.rules import Layout, ProfileError, load_profile
 from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, entry_form, score_json
-from handfoot.web.protocol import is_token, is_unicode
+from handfoot.web.protocol import is_token
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
 from handfoot.web.tables import new_token
 
@@ -96,7 +95,7 @@ class SheetStore:
 
 def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
     """The score keeper's page and API routes; ``app.py`` mounts them."""
-    from handfoot.web.app import RequestError, profile_from_request
+    from handfoot.web.app import RequestError, profile_from_request, read_body
 
     sheets = SheetStore(store)
 
@@ -104,18 +103,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
         return JSONResponse({"error": message}, status_code=status)
 
     async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise RequestError(f"a request is at most {MAX_BODY} bytes")
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-            raise RequestError("the body must be JSON") from None
-        if not isinstance(data, dict):
-            raise RequestError("the body must be a JSON object")
-        if not is_unicode(data):
-            raise RequestError("the body's strings must be Unicode text (no lone surrogates)")
-        return data
+        return await read_body(request, MAX_BODY)
 
     async def page(request: Request) -> Response:
         return templates.TemplateResponse(request, "score.html", {
