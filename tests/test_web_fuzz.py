@@ -263,6 +263,21 @@ class ServerUnderFuzz(RuleBasedStateMachine):
             frame = mutated(rng, self.table.seq, self.tokens, first=True)
             self.c.portal.call(self._first_frame, frame)  # type: ignore[union-attr]
 
+    @rule(data=st.data())
+    def the_seat_to_act_sends_a_move(self, data: st.DataObject) -> None:
+        """A well-formed move message from the seat to act, with the game's seq, judged like
+        every fuzzed frame: its legal move (so that runs always see accepted messages, each
+        checked to change the game by exactly that move) or any move text."""
+        table = self.table
+        state = table.state
+        if state.is_over or table.waiting() is not None:
+            return
+        seat = state.to_act
+        legal = format_move(bot_turn(self.bot, state, seat))
+        message = {"type": "move", "seq": SEQ, "id": data.draw(st.text(max_size=6)),
+                   "move": data.draw(st.just(legal) | moves)}
+        self.c.portal.call(self._exchange, seat, [message])  # type: ignore[union-attr]
+
     @rule()
     def the_seat_to_act_plays(self) -> None:
         self.c.portal.call(self._play_legal)  # type: ignore[union-attr]
