@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from handfoot.bots import make_bot
+from handfoot.registry import make_bot
 from handfoot.engine import GameState
 from handfoot.rules import Layout, load_profile
 from handfoot.web.store import Store

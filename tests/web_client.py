@@ -20,7 +20,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from handfoot import cards
-from handfoot.bots import make_bot
+from handfoot.registry import make_bot
 from handfoot.engine import GameState
 from handfoot.moves import format_move, parse_move
 from handfoot.rules import Layout, load_profile

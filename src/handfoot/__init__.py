@@ -72,8 +72,31 @@ from handfoot.rules import (
 from handfoot.sim import GameSummary, play_game, simulate
 from handfoot.table import BookKind, Books
 
+COMPILABLE: tuple[str, ...] = ("cards", "moves", "engine", "bots")
+"""The modules that a wheel build compiles with mypyc when it can (setup.py reads this
+list); every other module is always Python."""
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    import sys
+
+    return tuple(name for name in COMPILABLE
+                 if not (getattr(sys.modules[f"handfoot.{name}"], "__file__", None)
+                         or "").endswith(".py"))
+
+
+compiled_modules: tuple[str, ...] = _compiled_modules()
+"""Which of :data:`COMPILABLE` this install runs compiled (native extension modules
+built by mypyc); empty in the pure-Python build, which runs the same code as ``.py``."""
+compiled: bool = bool(compiled_modules)
+"""Whether this install runs the mypyc-compiled build (``handfoot --version`` says)."""
+build: str = (f"compiled with mypyc: {', '.join(compiled_modules)}" if compiled
+              else "pure Python")
+"""The build in words, as ``handfoot --version`` and the benchmarks print it."""
+
 __all__ = [
     "BOTS",
+    "COMPILABLE",
     "NUM_ACTIONS",
     "ActionId",
     "Answer",
@@ -123,8 +146,11 @@ __all__ = [
     "Undo",
     "__version__",
     "action_name",
+    "build",
     "builtin_profile_names",
     "check_deal",
+    "compiled",
+    "compiled_modules",
     "deal_round",
     "face_name",
     "format_move",

@@ -8,7 +8,7 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -19,23 +19,6 @@ from handfoot.rules import FinalDiscard, PickupExistingMeld
 from handfoot.table import count_books, missing_books
 
 __all__ = ["Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot"]
-
-if TYPE_CHECKING:
-    from handfoot.registry import BOTS as BOTS  # see __getattr__
-    from handfoot.registry import make_bot as make_bot
-
-
-def __getattr__(name: str) -> object:
-    """``BOTS`` and ``make_bot`` live in :mod:`handfoot.registry`, above every bot. Their
-    old names here are served from there, lazily, only until the web server's modules
-    import them from the registry; nothing else uses them (the layering test allows this
-    one upward import and no other)."""
-    if name in ("BOTS", "make_bot"):
-        from handfoot import registry
-
-        return getattr(registry, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 class Bot(Protocol):
     """Anything that picks a legal action from a seat's view."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from handfoot import __version__, rulebook
+from handfoot import __version__, build, rulebook
 from handfoot.cluster import SCHEDULER_ENV, ClusterError, PartialMismatch
 from handfoot.engine import GameState
 from handfoot.record import (
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand; each sets ``func`` to its command."""
     parser = argparse.ArgumentParser(
         prog=PROG, description="Hand and Foot: rules as data, bots, simulation and records.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_rules_commands(commands)
     add_play_commands(commands)

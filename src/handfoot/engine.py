@@ -729,7 +729,8 @@ _MeldState = tuple[int | None, int | None, int, int, int]
 """While planning: the meld a target's next group goes to (a table meld's index, or a
 meld of the plan's), with its naturals, twos and jokers."""
 _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
-"""No meld yet: the next group starts one."""
+"""No meld yet: the next group starts one. Compared with ``==``, not ``is`` (compiled by
+mypyc, a constant tuple need not be one object)."""
 
 _LogNode = tuple[Any, int, HistoryEntry, list[tuple[Any, ...]]]
 """A history node: (the node before it or None, its 0-based number, the entry, the facts
@@ -835,22 +836,9 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_facts", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
-list ``__slots__`` and ``copy`` are made from. ``new``/``_start_round``, ``position`` and
+list ``__slots__`` is made from and ``copy`` follows. ``new``/``_start_round``, ``position`` and
 ``from_position`` set or read each field; tests/test_positions.py compares every field of
 a copy and of ``from_position(state.position())`` with the state's."""
-
-
-def _compile_copy() -> Any:
-    """:meth:`GameState.copy` as straight-line code, one assignment per field (a loop of
-    getattr/setattr would be slower, and copy is hot in search)."""
-    lines = [f"    c.{name} = {how.format('self.' + name)}" for name, how in _STATE_FIELDS]
-    source = "def copy(self):\n    c = new(GameState)\n" + "\n".join(lines) + "\n    return c\n"
-    namespace: dict[str, Any] = {"new": object.__new__, "GameState": GameState}
-    exec(compile(source, "<GameState.copy>", "exec"), namespace)
-    copy = namespace["copy"]
-    copy.__doc__ = GameState.copy.__doc__
-    copy.__qualname__ = GameState.copy.__qualname__
-    return copy
 
 
 class GameState:
@@ -923,7 +911,7 @@ class GameState:
                 check_deal(profile, layout, deal, number)
             except DealError as exc:
                 raise ValueError(f"the deal of round {number}: {exc}") from None
-        self = cls.__new__(cls)
+        self = cls()
         self.profile = profile
         self.layout = layout
         self.players = layout.players
@@ -1021,7 +1009,7 @@ class GameState:
                                  f"sides; a {layout} game has {sides}")
         if not (0 <= pos.turn < n and 0 <= pos.to_act < n):
             raise ValueError(f"seats are numbered 0 to {n - 1}")
-        self = cls.__new__(cls)
+        self = cls()
         self.profile = pos.profile
         self.layout = layout
         self.players = n
@@ -1082,10 +1070,51 @@ class GameState:
     def copy(self) -> GameState:
         """An independent copy (the profile and immutable parts are shared).
 
-        Made from :data:`_STATE_FIELDS` when the module loads (below the class): one
-        assignment per field, no loop.
+        One assignment per field, no loop, each copied as :data:`_STATE_FIELDS` says
+        (written out rather than made by ``exec`` so that mypyc can compile it;
+        tests/test_compiled.py checks it against the list).
         """
-        raise NotImplementedError  # replaced by _compile_copy()
+        c = GameState()
+        c.profile = self.profile
+        c.layout = self.layout
+        c.players = self.players
+        c.sides = self.sides
+        c.side_of = self.side_of
+        c.seed = self.seed
+        c.deals = self.deals
+        c.deal = self.deal
+        c.round_number = self.round_number
+        c.dealer = self.dealer
+        c.first_player = self.first_player
+        c.totals = self.totals[:]
+        c.results = self.results[:]
+        c.phase = self.phase
+        c.seat = self.seat
+        c.actor = self.actor
+        c.held_faces = [x[:] for x in self.held_faces]
+        c.held = [x[:] for x in self.held]
+        c.held_n = self.held_n[:]
+        c.feet = [x[:] for x in self.feet]
+        c.knees = [x[:] for x in self.knees]
+        c.foot_picked = self.foot_picked[:]
+        c.foot_played = self.foot_played[:]
+        c.foot_turn_done = self.foot_turn_done[:]
+        c.stock = self.stock[:]
+        c.pile = self.pile[:]
+        c.melds = [x[:] for x in self.melds]
+        c.red_threes = [x[:] for x in self.red_threes]
+        c.opened = self.opened[:]
+        c.permission = self.permission[:]
+        c._refused = self._refused
+        c.pending = self.pending
+        c.pending_answerers = self.pending_answerers[:]
+        c.picked_pile = self.picked_pile
+        c.stalled_turns = self.stalled_turns
+        c.undo_stack = self.undo_stack[:]
+        c.staged = {k: v[:] for k, v in self.staged.items()}
+        c._log = self._log
+        c._facts = None
+        return c
 
     # --- queries -----------------------------------------------------------------------
 
@@ -1253,7 +1282,9 @@ class GameState:
         if isinstance(move, mv.PickUpKnee):
             self._verify_knee()
             return (move, None, None)
-        raise IllegalMoveError(lambda: f"not a move: {move!r}")
+        # unreachable for mypy (every move type is handled above), so no lambda: mypyc
+        # compiles no lambda in code it thinks unreachable
+        raise IllegalMoveError(f"not a move: {move!r}")
 
     def _effect(self, move: mv.Move, checked: _Checked) -> Effect:
         player_move, plan, _ = checked
@@ -1690,7 +1721,7 @@ class GameState:
                     state = _NO_MELD
                 cur[t] = state
             table_meld, plan_meld, old_n, old_t, old_j = state
-            if g.new and state is not _NO_MELD:
+            if g.new and state != _NO_MELD:
                 current_size = old_n + old_t + old_j
                 if (t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size
                         and table_meld is not None):
@@ -1704,7 +1735,7 @@ class GameState:
                         f"your side already has an unfinished {_target_singular(t)} "
                         f"({current_size} cards): a side has one unfinished meld of a rank, "
                         "so add to it")
-            if state is _NO_MELD:
+            if state == _NO_MELD:
                 # a new meld
                 if t != WILD_MELD and t in has_target:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
@@ -1743,7 +1774,7 @@ class GameState:
                 if not p.wilds_allowed(new_n, new_t + new_j, t):
                     raise IllegalMoveError(functools.partial(
                         self._ratio_reason, t, new_n, new_t + new_j))
-            starts = state is _NO_MELD
+            starts = state == _NO_MELD
             if starts:
                 table_meld = None
                 plan_meld = len(plan.new_melds)
@@ -2557,9 +2588,6 @@ class GameState:
             legal_actions=tuple(self.legal_actions()) if acting else (),
             stalled_turns=self.stalled_turns,
         )
-
-
-GameState.copy = _compile_copy()  # type: ignore[method-assign]
 
 
 _EVENT_TYPES: Final[dict[type, str]] = {

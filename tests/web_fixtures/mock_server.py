@@ -34,7 +34,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot import moves as mv
-from handfoot.bots import make_bot
+from handfoot.registry import make_bot
 from handfoot.engine import GameState, IllegalMoveError
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import bot_turn, hint
