@@ -32,8 +32,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from asgi_socket import Socket
-from handfoot.registry import make_bot
 from handfoot.moves import format_move, parse_move
+from handfoot.registry import make_bot
 from handfoot.sim import bot_turn
 from handfoot.web.protocol import CLIENT_TYPES, KIND_JSON, MAX_MESSAGE
 from handfoot.web.tables import Table

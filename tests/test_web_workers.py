@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from handfoot.registry import make_bot
 from handfoot.engine import GameState
+from handfoot.registry import make_bot
 from handfoot.rules import Layout, load_profile
 from handfoot.web.store import Store
 from pg import free_port

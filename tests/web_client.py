@@ -20,9 +20,9 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from handfoot import cards
-from handfoot.registry import make_bot
 from handfoot.engine import GameState
 from handfoot.moves import format_move, parse_move
+from handfoot.registry import make_bot
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app

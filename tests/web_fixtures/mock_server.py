@@ -34,8 +34,8 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot import moves as mv
-from handfoot.registry import make_bot
 from handfoot.engine import GameState, IllegalMoveError
+from handfoot.registry import make_bot
 from handfoot.rules import Layout, load_profile
 from handfoot.sim import bot_turn, hint
 from handfoot.web.protocol import events_for_move, public_view_json, view_json
