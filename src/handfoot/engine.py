@@ -47,7 +47,7 @@ from handfoot.cards import (
     Face,
     Kind,
 )
-from handfoot.moves import WILD_MELD, ActionId, MeldGroup
+from handfoot.moves import WILD_MELD, ActionId, ByFields, MeldGroup
 from handfoot.rules import (
     FinalDiscard,
     FirstPlayer,
@@ -174,7 +174,7 @@ _PARTNER_FINISHED_TURN: Final = PartnerCondition.FINISHED_TURN
 
 
 @dataclass(frozen=True, slots=True)
-class TableMeld:
+class TableMeld(ByFields):
     """A meld or book on a side's table: its target rank (or the all-wild meld) and cards."""
 
     target: int
@@ -201,7 +201,7 @@ class TableMeld:
 
 
 @dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(ByFields):
     """Where every card of a round starts: packets, stock (top first) and discard pile
     (bottom first), after the starter was turned, before any red three is replaced."""
 
@@ -224,7 +224,7 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreLine:
+class ScoreLine(ByFields):
     """One line of a side's round breakdown: ``count`` items worth ``points`` in all."""
 
     key: str
@@ -255,7 +255,7 @@ def _score_line(key: str, count: int, points: int) -> ScoreLine:
 
 
 @dataclass(frozen=True, slots=True)
-class SideScore:
+class SideScore(ByFields):
     """A side's score for a round, with its breakdown; ``total`` is the sum of the lines."""
 
     side: Side
@@ -264,7 +264,7 @@ class SideScore:
 
 
 @dataclass(frozen=True, slots=True)
-class SideTally:
+class SideTally(ByFields):
     """What a side's round score is made of, counted at the end of the round: the engine
     counts it from the cards (:meth:`GameState.score_side`), a score keeper at a real table
     from what the players count; :func:`score_tally` scores both the same way."""
@@ -329,7 +329,7 @@ def score_tally(profile: Profile, side: Side, tally: SideTally,
 
 
 @dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(ByFields):
     """How a round ended and what each side scored."""
 
     round_number: int
@@ -343,7 +343,7 @@ class RoundResult:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(ByFields):
     """What one seat may know: its own cards, the table, and counts of hidden packets."""
 
     profile: Profile
@@ -384,7 +384,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True, slots=True)
-class PublicView:
+class PublicView(ByFields):
     """What everybody at the table (and a spectator) may see: no hidden card at all.
 
     Like :class:`PlayerView` without a seat's own hand, staged cards and legal actions.
@@ -419,7 +419,7 @@ class PublicView:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class HistoryEntry(ByFields):
     """One committed player move: the round it was made in, the seat, and the move.
 
     Staging actions are not moves; a confirmed staging is the :class:`~handfoot.moves.Meld`
@@ -432,7 +432,7 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
+class Event(ByFields):
     """What one committed move showed the table (see docs/engine.md, "Events").
 
     ``public`` is what every seat and spectator may see; ``private`` (or None) only
@@ -448,7 +448,7 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(ByFields):
     """What a legal move will do, from :meth:`GameState.verify` (nothing is played)."""
 
     move: mv.PlayerMove | None
@@ -523,7 +523,7 @@ class History(Sequence[HistoryEntry]):
 
 
 @dataclass(frozen=True)
-class Position:
+class Position(ByFields):
     """A round in progress (or finished) as a value: everything a :class:`GameState` holds.
 
     ``GameState.from_position(pos)`` makes a state from it and ``state.position()`` gives

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 from handfoot import cards
 from handfoot.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError, Kind
@@ -52,8 +52,21 @@ WILD_MELD: Final = 11
 NUM_TARGETS: Final = 12
 
 
+class ByFields:
+    """The base of the frozen dataclasses of the moves and the engine: pickled and copied
+    (``copy``, ``deepcopy``) as a call of the class with its fields, in order. A dataclass's
+    own pickling of a frozen class sets the fields one by one, which a class compiled by
+    mypyc refuses (docs/performance.md, "Compiled build")."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        names: tuple[str, ...] = getattr(type(self), "__match_args__")  # noqa: B009
+        return type(self), tuple(getattr(self, name) for name in names)
+
+
 @dataclass(frozen=True, slots=True)
-class MeldGroup:
+class MeldGroup(ByFields):
     """Cards added together to one meld: ``naturals`` of ``target`` plus wilds.
 
     ``target`` is a rank kind (0..10) or :data:`WILD_MELD`. With ``new``, the group must
@@ -88,33 +101,33 @@ class MeldGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(ByFields):
     """Take the top cards of the stock."""
 
 
 @dataclass(frozen=True, slots=True)
-class Pickup:
+class Pickup(ByFields):
     """Take the discard pile, melding the top card at once with the groups' hand cards."""
 
     groups: tuple[MeldGroup, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(ByFields):
     """Lay new melds or add to the side's melds, all in one action."""
 
     groups: tuple[MeldGroup, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(ByFields):
     """Discard one card of a kind, ending the turn."""
 
     kind: Kind
 
 
 @dataclass(frozen=True, slots=True)
-class GoOut:
+class GoOut(ByFields):
     """Go out: meld the groups and, if ``discard`` is a kind, discard that last card.
 
     Where the profile asks for permission, this is the question "May I go out?" with the
@@ -126,29 +139,29 @@ class GoOut:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(ByFields):
     """A partner's answer to "May I go out?"."""
 
     yes: bool
 
 
 @dataclass(frozen=True, slots=True)
-class Undo:
+class Undo(ByFields):
     """Take back the last meld of this turn (never a draw, a pickup or a packet seen)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Knock:
+class Knock(ByFields):
     """End the turn without a discard, where the profile allows it."""
 
 
 @dataclass(frozen=True, slots=True)
-class PickUpKnee:
+class PickUpKnee(ByFields):
     """Pick up one's Knee, once the side has completed a book (Hand, Knee & Foot)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Stage:
+class Stage(ByFields):
     """Action layer: put one card of ``kind`` aside for ``target``'s group ``slot``."""
 
     kind: Kind
@@ -157,12 +170,12 @@ class Stage:
 
 
 @dataclass(frozen=True, slots=True)
-class Confirm:
+class Confirm(ByFields):
     """Action layer: lay the staged cards as one :class:`Meld`."""
 
 
 @dataclass(frozen=True, slots=True)
-class ClearStaged:
+class ClearStaged(ByFields):
     """Action layer: put the staged cards back."""
 
 
