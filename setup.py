@@ -108,8 +108,7 @@ class OptionalBuildExt(build_ext):
         except (Exception, SystemExit) as exc:
             for output in self.get_outputs():
                 Path(output).unlink(missing_ok=True)
-            self.extensions = []
-            self.distribution.ext_modules = []
+            self.extensions = []  # (the wheel stays platform-specific: decided earlier)
             fallback(f"{type(exc).__name__}: {exc}")
 
     def get_outputs(self) -> list[str]:
