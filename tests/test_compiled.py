@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,8 +100,10 @@ def built(config: pytest.Config, kind: str, **env: str) -> Path:
         pytest.skip("HANDFOOT_SKIP_COMPILED=1")
     if not shutil.which(os.environ.get("CC", "cc")) and not shutil.which("gcc"):
         pytest.skip("no C compiler on this machine")
-    base = config.cache.mkpath(f"compiled-build/{kind}") if config.cache else None
-    assert base is not None
+    if config.cache is not None:
+        base = config.cache.mkdir("compiled-build") / kind
+    else:  # -p no:cacheprovider: a folder of this session only
+        base = Path(tempfile.mkdtemp(prefix=f"handfoot-{kind}-build-"))
     here = base / sources_key()
     with locked(base / ".lock"):
         if not (here / "site" / "handfoot" / "__init__.py").exists():
