@@ -86,7 +86,8 @@ def extensions() -> list[Any]:
         from mypyc.build import mypycify
 
         paths = [str(Path("src", "handfoot", f"{name}.py")) for name in compilable()]
-        say(f"compiling {', '.join(compilable())} with mypyc (HANDFOOT_COMPILE=0 builds pure Python)")
+        say(f"compiling {', '.join(compilable())} with mypyc "
+            "(HANDFOOT_COMPILE=0 builds pure Python)")
         return list(mypycify(paths, opt_level="3", group_name="handfoot",
                              target_dir=str(Path("build", "mypyc"))))
     except (Exception, SystemExit) as exc:  # mypyc exits on a type error
