@@ -123,8 +123,8 @@ def main() -> None:
     parser.add_argument("--compiled", type=Path, help="an unpacked compiled build")
     parser.add_argument("--pure", type=Path, default=ROOT / "src")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--games", type=int, default=6, help="self-play games a rep")
-    parser.add_argument("--decisions", type=int, default=30_000,
+    parser.add_argument("--games", type=int, default=30, help="self-play games a rep")
+    parser.add_argument("--decisions", type=int, default=100_000,
                         help="random-play decisions a rep")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worker", choices=["selfplay", "random"], help=argparse.SUPPRESS)
