@@ -8,8 +8,10 @@ action chosen). Two builds that print the same game lines made byte-identical re
 the same decisions.
 
 The games: every built-in profile at every seating it allows, one round played by random
-bots and one by hard bots, and a whole game between hard bots at each profile's default
-seating (later rounds have other opening minimums)::
+bots and one by hard bots, a whole game between hard bots at each profile's default
+seating (later rounds have other opening minimums), and one round of partnership-13 with
+an expert at the first seat (a Python subclass of the compiled hard bot, searching every
+decision it can with a fixed number of samples, so reproducible)::
 
     PYTHONPATH=src python tests/compiled_games.py
 """
@@ -23,6 +25,8 @@ SEED = 316
 BOTS = ("random", "hard")
 FULL = "full"
 """The bot level of a case that plays a whole game between hard bots."""
+EXPERT = "expert"
+"""The bot level of the case with an expert at seat 1 and hard bots elsewhere."""
 
 
 def cases() -> list[tuple[str, str, str]]:
@@ -36,22 +40,29 @@ def cases() -> list[tuple[str, str, str]]:
             for bot in BOTS:
                 out.append((name, str(layout), bot))
         out.append((name, str(profile.layout), FULL))
+    out.append(("partnership-13", "2x2", EXPERT))
     return out
 
 
 def play(profile_name: str, layout_text: str, bot: str) -> tuple[str, str]:
     """(record digest, decisions digest) of one game."""
+    from handfoot.bots import Bot
     from handfoot.engine import GameState
     from handfoot.record import GameRecorder, to_json
     from handfoot.registry import make_bot
     from handfoot.rules import load_profile
+    from handfoot.search import ExpertBot
     from handfoot.sim import derive_seed
 
     profile = load_profile(profile_name, overrides=None if bot == FULL else {"rounds": 1})
     layout = next(x for x in profile.layouts if str(x) == layout_text)
     seed = derive_seed(SEED, profile_name, layout_text, bot)
-    level = "hard" if bot == FULL else bot
-    bots = [make_bot(level, derive_seed(SEED, "bot", bot, s)) for s in range(layout.players)]
+    level = "hard" if bot in (FULL, EXPERT) else bot
+    bots: list[Bot] = [make_bot(level, derive_seed(SEED, "bot", bot, s))
+                       for s in range(layout.players)]
+    if bot == EXPERT:
+        bots[0] = ExpertBot(derive_seed(SEED, "expert"), time_budget=None, iterations=2,
+                            scope="all")
     state = GameState.new(profile, layout=layout, seed=seed)
     recorder = GameRecorder(state, seat_names=[level] * layout.players,
                             metadata={"created_by": "handfoot"})

@@ -8,7 +8,7 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -20,6 +20,16 @@ from handfoot.table import count_books, missing_books
 
 __all__ = ["Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot"]
 
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+    def mypyc_attr(*names: str, **values: Any) -> Any:
+        """Every bot allows subclasses in Python (the expert derives from the hard bot,
+        experiments from any) once mypyc compiles this module, which reads
+        ``@mypyc_attr`` from the source and never calls it; the pure-Python module needs
+        only a decorator that does nothing, not mypy_extensions at run time."""
+        return lambda cls: cls
+
 class Bot(Protocol):
     """Anything that picks a legal action from a seat's view."""
 
@@ -30,6 +40,7 @@ class Bot(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniform over the legal actions: the weakest player, and a fast source of games."""
 
@@ -45,6 +56,7 @@ class RandomBot:
         return actions[self._rng.randrange(len(actions))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EasyBot:
     """Melds whatever it can, takes the pile when it holds a pair, careless with discards.
 
@@ -467,6 +479,7 @@ def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
     return not missing_books(p, count_books(p, _table_after(view, groups)))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class NormalBot(EasyBot):
     """Plays a solid game: keeps pairs for the pile, guards clean melds, careful discards.
 
@@ -658,6 +671,7 @@ def _allows_existing(view: PlayerView) -> bool:
     return view.profile.pickup_existing_meld != PickupExistingMeld.FORBIDDEN
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HardBot(NormalBot):
     """Remembers the pile, guards clean books, keeps pairs, hurries into its Foot.
 
