@@ -8,7 +8,9 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
+
+from mypy_extensions import mypyc_attr
 
 from handfoot import cards
 from handfoot import moves as mv
@@ -20,15 +22,11 @@ from handfoot.table import count_books, missing_books
 
 __all__ = ["Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot"]
 
-if TYPE_CHECKING:
-    from mypy_extensions import mypyc_attr
-else:
-    def mypyc_attr(*names: str, **values: Any) -> Any:
-        """Every bot allows subclasses in Python (the expert derives from the hard bot,
-        experiments from any) once mypyc compiles this module, which reads
-        ``@mypyc_attr`` from the source and never calls it; the pure-Python module needs
-        only a decorator that does nothing, not mypy_extensions at run time."""
-        return lambda cls: cls
+# Each bot class is marked @mypyc_attr(allow_interpreted_subclasses=True): compiled by mypyc
+# (docs/performance.md), a class can otherwise not be subclassed in Python, and the expert
+# (handfoot.search) derives from the hard bot, experiments from any bot. In pure Python the
+# decorator does nothing.
+
 
 class Bot(Protocol):
     """Anything that picks a legal action from a seat's view."""
