@@ -101,8 +101,8 @@ def build_compiled(dest: Path) -> Path:
     the build took (pip, mypyc and the C compiler)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "--no-build-isolation", "--no-cache-dir", "-w", str(dest / "dist"),
-                    str(ROOT)], env={**os.environ, "HANDFOOT_COMPILE": "1"}, check=True,
+                    "-w", str(dest / "dist"), str(ROOT)],
+                   env={**os.environ, "HANDFOOT_COMPILE": "1"}, check=True,
                    stdout=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -68,11 +68,11 @@ def sources_key() -> str:
 
 
 def build_wheel(tree: Path, out: Path, **env: str) -> tuple[Path, str]:
-    """Builds ``tree`` as pip does (without build isolation: this venv has setuptools and
-    mypy); returns the wheel and what the build printed."""
+    """Builds ``tree`` as ``pip install`` does, in pip's isolated build environment (the
+    build requirements of pyproject.toml, from the package index, and nothing else);
+    returns the wheel and what the build printed."""
     run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--no-cache-dir", "-v", "-w", str(out), str(tree)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(tree)],
         capture_output=True, text=True, env={**os.environ, **env}, timeout=1200)
     output = run.stdout + run.stderr
     if run.returncode != 0:
