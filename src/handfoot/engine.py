@@ -720,6 +720,10 @@ def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) 
 # --- the game state --------------------------------------------------------------------
 
 _INF: Final = 1 << 30
+_NO_KINDS: Final = (0,) * NUM_KINDS
+_NOTHING_STAGED: Final = (True, False, False, False)
+""":meth:`GameState._target_flags` of a rank with nothing on the table or staged, that the
+pile's top card does not join: a natural may start a meld, nothing else."""
 
 _Checked = tuple[mv.PlayerMove | None, "_Plan | None", list[int] | None]
 """What :meth:`GameState._verify` found: the player move (None for staging), the plan of
@@ -2325,8 +2329,17 @@ class GameState:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
                 # the checks is_legal makes, called directly (the listing is hot): the
-                # phase is known, and no move object is built
-                if staging or not p.pickup_melds_top:
+                # phase is known, and no move object is built. Staged cards must include a
+                # group the top card joins (else the pickup's plan fails: it must meld the
+                # top card, or, where it joins the hand, no group may be staged at all).
+                if staging:
+                    top_kind = FACE_KIND[self.pile[-1]]
+                    top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
+                    may_pick = p.pickup_melds_top and (top_target * 2 in staging
+                                                       or top_target * 2 + 1 in staging)
+                else:
+                    may_pick = not p.pickup_melds_top
+                if may_pick:
                     try:
                         self._verify_pickup(self.staged_groups())
                         out.append(mv.PICKUP)
@@ -2372,50 +2385,81 @@ class GameState:
         if not must_knock:
             last = self.in_last_packet(seat)
             n = self.held_n[seat]
-            for k in range(RED_THREE):
-                if not held[k] or self._discard_locked(seat, k):
-                    continue
-                if last and n == 1:  # the last card: going out, or holding none
-                    try:
-                        self._verify_discard(k)
-                        out.append(mv.DISCARD + k)
-                    except IllegalMoveError:
-                        pass
-                elif not (last and n - 1 < p.min_cards_kept):
-                    out.append(mv.DISCARD + k)
+            if last and n == 1:  # the last card: going out, or holding none
+                for k in range(RED_THREE):
+                    if held[k] and not self._discard_locked(seat, k):
+                        try:
+                            self._verify_discard(k)
+                            out.append(mv.DISCARD + k)
+                        except IllegalMoveError:
+                            pass
+            elif not (last and n - 1 < p.min_cards_kept):
+                locked = p.discard_locked_until_clean_book
+                discard = mv.DISCARD
+                for k in range(RED_THREE):
+                    if held[k] and not (locked and self._discard_locked(seat, k)):
+                        out.append(discard + k)
         self._stage_actions(out, seat, side, held)
         return sorted(out)
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
+        """Append the legal staging actions (their flags are :meth:`_target_flags`).
+
+        A target with nothing on the table, nothing staged, that the pile's top card does
+        not join, has the flags :meth:`_target_flags` gives such a target without asking.
+        """
+        staged = self.staged
+        if staged:
+            staged_k = [0] * NUM_KINDS
+            for key, (n, tw, jk) in staged.items():
+                staged_k[key >> 1] += n
+                staged_k[TWO] += tw
+                staged_k[JOKER] += jk
+        else:
+            staged_k = _NO_KINDS
         existing = self._existing_sizes(side)
         top_target = self._top_target()
         flags = self._target_flags
-        staged = [0] * NUM_KINDS
-        for key, (n, tw, jk) in self.staged.items():
-            staged[key // 2] += n
-            staged[TWO] += tw
-            staged[JOKER] += jk
-        wild_flags: list[tuple[bool, bool, bool, bool]] = []
-        if held[TWO] > staged[TWO] or held[JOKER] > staged[JOKER]:
-            wild_flags = [flags(t, existing[t], top_target) for t in range(mv.NUM_TARGETS)]
-        for k in cards.RANKS:
-            if held[k] > staged[k]:
-                nat0, _, nat1, _ = wild_flags[k] if wild_flags else flags(
-                    k, existing[k], top_target)
-                if nat0:
-                    out.append(mv.STAGE_NATURAL + k * 2)
-                if nat1:
-                    out.append(mv.STAGE_NATURAL + k * 2 + 1)
-        if wild_flags:
-            for w_index, w in enumerate((TWO, JOKER)):
-                if held[w] > staged[w]:
-                    base = mv.STAGE_WILD + w_index * mv.NUM_TARGETS * 2
+        stage_natural = mv.STAGE_NATURAL
+        more_twos = held[TWO] > staged_k[TWO]
+        more_jokers = held[JOKER] > staged_k[JOKER]
+        if more_twos or more_jokers:
+            nothing = _NOTHING_STAGED
+            wild_flags = [
+                flags(t, existing[t], top_target)
+                if existing[t] or t == top_target or (staged and (2 * t in staged
+                                                                 or 2 * t + 1 in staged))
+                else nothing
+                for t in range(WILD_MELD)]
+            wild_flags.append(flags(WILD_MELD, existing[WILD_MELD], top_target))
+            for k in cards.RANKS:
+                if held[k] > staged_k[k]:
+                    nat0, _, nat1, _ = wild_flags[k]
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+            for base, more in ((mv.STAGE_WILD, more_twos),
+                               (mv.STAGE_WILD + mv.NUM_TARGETS * 2, more_jokers)):
+                if more:
                     for t in range(mv.NUM_TARGETS):
                         _, wild0, _, wild1 = wild_flags[t]
                         if wild0:
                             out.append(base + t * 2)
                         if wild1:
                             out.append(base + t * 2 + 1)
+            return
+        for k in cards.RANKS:
+            if held[k] > staged_k[k]:
+                if existing[k] or k == top_target or (staged and (2 * k in staged
+                                                                 or 2 * k + 1 in staged)):
+                    nat0, _, nat1, _ = flags(k, existing[k], top_target)
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+                else:
+                    out.append(stage_natural + k * 2)
 
     def action_mask(self) -> list[int]:
         """A 0/1 list over every action id: 1 where the action is legal now."""
