@@ -2409,14 +2409,14 @@ class GameState:
         not join, has the flags :meth:`_target_flags` gives such a target without asking.
         """
         staged = self.staged
+        staged_k: Sequence[int] = _NO_KINDS
         if staged:
-            staged_k = [0] * NUM_KINDS
+            counts = [0] * NUM_KINDS
             for key, (n, tw, jk) in staged.items():
-                staged_k[key >> 1] += n
-                staged_k[TWO] += tw
-                staged_k[JOKER] += jk
-        else:
-            staged_k = _NO_KINDS
+                counts[key >> 1] += n
+                counts[TWO] += tw
+                counts[JOKER] += jk
+            staged_k = counts
         existing = self._existing_sizes(side)
         top_target = self._top_target()
         flags = self._target_flags
