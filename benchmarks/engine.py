@@ -4,8 +4,9 @@ Random players (uniform over the legal actions) play whole games; the time is CP
 (``time.process_time``), so other work on the machine does not count. Three units, side
 by side, each with its ratio to gin rummy:
 
-* a *decision*: one legal-action listing plus one action applied (a card staged for a
-  meld is a decision of its own);
+* a *decision*: one legal-action listing plus one action of it applied (a card staged
+  for a meld is a decision of its own), through the engine's fast path for a listed
+  action (``GameState.apply_listed``);
 * a *move*: a committed player move (draw, pickup, meld, discard, go out, ...); in gin
   every decision is a move;
 * a *turn*: one seat's turn, from its draw or pickup to its end; in gin a draw and a
@@ -61,7 +62,7 @@ def play_random(profile_name: str, layout: Layout | None, games: int, seed: int)
         state = GameState.new(profile, layout=layout, seed=seed + g)
         rng = random.Random(seed + g)
         randrange = rng.randrange
-        legal_actions, apply_action = state.legal_actions, state.apply_action
+        legal_actions, apply_action = state.legal_actions, state.apply_listed
         while not state.is_over:
             actions = legal_actions()
             move = apply_action(actions[randrange(len(actions))])

@@ -171,12 +171,30 @@ def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
 
 
 def _current(melds: tuple[TableMeld, ...], target: int, view: PlayerView) -> TableMeld | None:
-    p = view.profile
-    cap = p.book_size if target == WILD_MELD else (p.book_max or 1 << 30)
+    """The side's latest meld of ``target`` if it still takes cards (None if it is full or
+    there is none)."""
     for m in reversed(melds):
         if m.target == target:
-            return m if m.size < cap else None
+            p = view.profile
+            cap = p.book_size if target == WILD_MELD else (p.book_max or 1 << 30)
+            return m if m.naturals + m.twos + m.jokers < cap else None
     return None
+
+
+def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld | None]:
+    """:func:`_current` of every target (ranks, then the all-wild meld), in one pass."""
+    p = view.profile
+    book_size = p.book_size
+    cap = p.book_max or 1 << 30
+    out: list[TableMeld | None] = [None] * mv.NUM_TARGETS
+    seen = [False] * mv.NUM_TARGETS
+    for m in reversed(melds):
+        t = m.target
+        if not seen[t]:
+            seen[t] = True
+            if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD else cap):
+                out[t] = m
+    return out
 
 
 def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
@@ -187,11 +205,12 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     cap = p.book_max or 1 << 30
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
+    currents = _currents(own, view)
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
         if not n:
             continue
-        cur = _current(own, r, view)
+        cur = currents[r]
         if cur is not None:
             k = min(n, cap - cur.size)
             if k > 0:
@@ -215,7 +234,7 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     out = [MeldGroup(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3]) for g in groups]
     out = [g for g in out if g.size > 0 or g.target == top_kind]
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = _current(own, WILD_MELD, view)
+        cur = currents[WILD_MELD]
         spare = wild_left[0] + wild_left[1]
         if (cur is not None and spare) or spare >= p.min_meld_size:
             room = p.book_size - (cur.size if cur else 0)
@@ -358,9 +377,10 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
     pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
+    currents = _currents(own, view)
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
-        cur = _current(own, r, view)
+        cur = currents[r]
         if cur is not None:
             k = min(n, cap - cur.size)
             if hold and n >= hold and not greedy and top_kind is None and cur.size + k < bs:
@@ -423,7 +443,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     # 3. the all-wild meld
     wild_group: MeldGroup | None = None
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = _current(own, WILD_MELD, view)
+        cur = currents[WILD_MELD]
         spare = wild[0] + wild[1]
         if (cur is not None and spare) or spare >= p.min_meld_size:
             room = bs - (cur.size if cur else 0)

@@ -25,8 +25,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+import types
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import IntEnum, StrEnum
 from typing import Any, Final, NamedTuple, overload
 
@@ -736,6 +737,10 @@ _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 """No meld yet: the next group starts one."""
 
 _LogNode = tuple[Any, int, HistoryEntry, list[tuple[Any, ...]]]
+_Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
+"""A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
+each commit of staged cards it found legal (``PICKUP``, ``CONFIRM``, ``GO_OUT*``) the
+groups, the plan and a pickup's cards below the top card that its check worked out."""
 """A history node: (the node before it or None, its 0-based number, the entry, the facts
 its event is made from). Copies of a state share their nodes."""
 
@@ -837,6 +842,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("staged", _DICT),
     ("_log", _SHARED),
     ("_facts", _FRESH),
+    ("_listed", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` and ``copy`` are made from. ``new``/``_start_round``, ``position`` and
@@ -907,6 +913,9 @@ class GameState:
     """The history, newest first: a parent-linked list that copies share."""
     _facts: list[tuple[Any, ...]] | None
     """While a move is being committed: what it showed the table, for its event."""
+    _listed: _Listing | None
+    """The last legal-action listing, for :meth:`apply_listed` (a cache, not state: None
+    in copies and after any move)."""
 
     # --- construction ------------------------------------------------------------------
 
@@ -940,6 +949,7 @@ class GameState:
         self.results = []
         self._log = None
         self._facts = None
+        self._listed = None
         self._start_round(1)
         return self
 
@@ -1069,6 +1079,7 @@ class GameState:
         self.staged = {key: [n_, tw, jk] for key, n_, tw, jk in pos.staged}
         self._log = pos.history._node
         self._facts = None
+        self._listed = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -1182,6 +1193,7 @@ class GameState:
         On an error the state is exactly as it was. ``apply`` is :meth:`verify` and then
         the commit of what it found.
         """
+        self._listed = None
         try:
             checked = self._verify(move)
         except IllegalMoveError as exc:
@@ -1341,6 +1353,7 @@ class GameState:
         Staged cards become a :class:`~handfoot.moves.Meld`, :class:`~handfoot.moves.Pickup`
         or :class:`~handfoot.moves.GoOut`, which is what a game record stores.
         """
+        self._listed = None
         move = mv.decode_action(action)
         if type(move) is mv.Stage and self.phase != _GAME_OVER:
             # the most frequent action: what apply does for it, without the dispatch
@@ -1363,6 +1376,39 @@ class GameState:
         if isinstance(player_move, mv.Meld) and not player_move.groups:
             raise IllegalMoveError("no cards are staged to meld")
         self.apply(player_move)
+        return player_move
+
+    def apply_listed(self, action: ActionId) -> mv.Move | None:
+        """:meth:`apply_action` for an action of the listing made just before
+        (:meth:`legal_actions`, or the :meth:`view` of the seat to act), with nothing done
+        to the state in between: the fast path of a play loop.
+
+        What the listing checked is not checked again: a staging action is played at once,
+        and a pickup, meld or go-out of the staged cards is committed with the plan the
+        listing worked out. An action the listing did not find legal (or with no listing
+        kept) goes through :meth:`apply_action`, with its checks and its reason.
+        """
+        listed = self._listed
+        self._listed = None
+        if listed is None or action not in listed[0]:
+            return self.apply_action(action)
+        move = mv.decode_action(action)
+        if type(move) is mv.Stage:
+            self._stage(move.kind, move.target, move.slot)
+            return None
+        checked = listed[1].get(action)
+        if checked is None:
+            return self.apply_action(action)
+        groups, plan, rest = checked
+        player_move: mv.PlayerMove
+        if action == mv.CONFIRM:
+            player_move = mv.Meld(groups)
+        elif action == mv.PICKUP:
+            player_move = mv.Pickup(groups)
+        else:
+            assert isinstance(move, mv.GoOut)
+            player_move = mv.GoOut(groups, move.discard)
+        self._commit_move((player_move, plan, rest))
         return player_move
 
     def _require(self, phase: Phase, what: str) -> None:
@@ -2312,7 +2358,11 @@ class GameState:
         return (ok0, wild0, ok1, wild1)
 
     def legal_actions(self) -> list[ActionId]:
-        """The legal integer actions for the seat to act, in increasing order."""
+        """The legal integer actions for the seat to act, in increasing order.
+
+        The listing is kept (with the plans of the commits it checked) for
+        :meth:`apply_listed` until the next move.
+        """
         phase = self.phase
         if phase == _GAME_OVER:
             return []
@@ -2322,6 +2372,7 @@ class GameState:
         p = self.profile
         held = self.held[seat]
         out: list[int] = []
+        checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]] = {}
         staging = self.staged
         if self.knees[seat] and self.knee_open(side):
             out.append(mv.KNEE)
@@ -2340,20 +2391,22 @@ class GameState:
                 else:
                     may_pick = not p.pickup_melds_top
                 if may_pick:
+                    groups = self.staged_groups()
                     try:
-                        self._verify_pickup(self.staged_groups())
+                        plan, rest = self._verify_pickup(groups)
                         out.append(mv.PICKUP)
+                        checked[mv.PICKUP] = (groups, plan, rest)
                     except IllegalMoveError:
                         pass
                 if staging:
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held)
-            return sorted(out)
+            return self._keep_listing(out, checked)
         # PLAY
         if staging:
             groups = self.staged_groups()
             try:
-                self._verify_meld(groups)
+                checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
                 out.append(mv.CONFIRM)
             except IllegalMoveError:
                 pass
@@ -2369,7 +2422,7 @@ class GameState:
             left = self.held_n[seat] - self._staged_total()
             if left == 0 and p.final_discard != _FINAL_DISCARD_REQUIRED:
                 try:
-                    self._verify_go_out(groups, None)
+                    checked[mv.GO_OUT] = (groups, self._verify_go_out(groups, None), None)
                     out.append(mv.GO_OUT)
                 except IllegalMoveError:
                     pass
@@ -2377,7 +2430,8 @@ class GameState:
                 for k in range(RED_THREE):
                     if held[k] - self._staged_kind(k) == 1:
                         try:
-                            self._verify_go_out(groups, k)
+                            checked[mv.GO_OUT_DISCARD + k] = (
+                                groups, self._verify_go_out(groups, k), None)
                             out.append(mv.GO_OUT_DISCARD + k)
                         except IllegalMoveError:
                             pass
@@ -2400,7 +2454,15 @@ class GameState:
                     if held[k] and not (locked and self._discard_locked(seat, k)):
                         out.append(discard + k)
         self._stage_actions(out, seat, side, held)
-        return sorted(out)
+        return self._keep_listing(out, checked)
+
+    def _keep_listing(self, out: list[int],
+                      checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
+                      ) -> list[int]:
+        """Sort a listing, keep it for :meth:`apply_listed`, return a copy."""
+        out.sort()
+        self._listed = (out, checked)
+        return out[:]
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
         """Append the legal staging actions (their flags are :meth:`_target_flags`).
@@ -2571,7 +2633,7 @@ class GameState:
         """Everything ``seat`` may know, and nothing more."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != _GAME_OVER
-        return PlayerView(
+        return _new_player_view(
             profile=self.profile,
             seat=seat,
             side=side,
@@ -2604,6 +2666,30 @@ class GameState:
 
 
 GameState.copy = _compile_copy()  # type: ignore[method-assign]
+
+
+def _compile_frozen_init(cls: type) -> Any:
+    """A constructor of a frozen slotted dataclass that sets its slots directly: what the
+    dataclass's ``__init__`` does (every field by keyword, no defaults), without the
+    ``object.__setattr__`` by name that frozen classes pay per field (a view is built for
+    every decision of every bot). The class's own constructor where its fields are not
+    plain slots."""
+    names = [f.name for f in fields(cls)]
+    slots = {name: cls.__dict__.get(name) for name in names}
+    if not all(isinstance(d, types.MemberDescriptorType) for d in slots.values()):
+        return cls
+    lines = [f"    set_{name}(o, {name})" for name in names]
+    source = (f"def new_{cls.__name__}(*, {', '.join(names)}):\n    o = new(cls)\n"
+              + "\n".join(lines) + "\n    return o\n")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for name, descriptor in slots.items():
+        namespace[f"set_{name}"] = descriptor.__set__  # type: ignore[union-attr]
+    exec(compile(source, f"<{cls.__name__} constructor>", "exec"), namespace)
+    return namespace[f"new_{cls.__name__}"]
+
+
+_new_player_view: Final[Callable[..., PlayerView]] = _compile_frozen_init(PlayerView)
+"""``PlayerView(...)``, built faster (every field by keyword)."""
 
 
 _EVENT_TYPES: Final[dict[type, str]] = {

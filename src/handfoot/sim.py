@@ -107,7 +107,9 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
     if recorder is not None:
         state = recorder.state
     state = state or GameState.new(profile, layout=layout, seed=seed)
-    apply = recorder.apply_action if recorder is not None else state.apply_action
+    # the action comes from the listing of the view just built: its checks are not made
+    # again (the recorder's state is this state; its history is the record)
+    apply = state.apply_listed
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
