@@ -147,10 +147,10 @@ def measure(profile_name: str, layout: Layout | None, games: int, baseline_games
     """``reps`` repetitions of a profile, each between two gin runs."""
     runs: list[Counts] = []
     gin: list[tuple[Counts, Counts]] | None = []
-    for rep in range(reps):
-        before = play_gin(baseline_games, seed + rep)
-        runs.append(play_random(profile_name, layout, games, seed + 1000 * rep))
-        after = play_gin(baseline_games, seed + rep + 500)
+    for _ in range(reps):  # the same games each time: the spread is the timing's
+        before = play_gin(baseline_games, seed)
+        runs.append(play_random(profile_name, layout, games, seed))
+        after = play_gin(baseline_games, seed)
         if before is None or after is None or gin is None:
             gin = None
         else:

@@ -2318,8 +2318,9 @@ class GameState:
             t = m.target
             if not seen[t]:
                 seen[t] = True
-                if m.size < (book_size if t == WILD_MELD else cap_rank):
-                    existing[t] = m.size
+                size = m.naturals + m.twos + m.jokers
+                if size < (book_size if t == WILD_MELD else cap_rank):
+                    existing[t] = size
         return existing
 
     def _target_flags(self, t: int, existing: int, top_target: int,
