@@ -8,6 +8,7 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from handfoot import cards
@@ -562,7 +563,11 @@ class NormalBot(EasyBot):
         if view.staged:
             return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
         situation = self._situation(view)
-        for plan in self._plans(view):
+        # the plans are worked out one at a time, as they are tried (the first that can
+        # start is played), unless a subclass says otherwise by overriding _plans
+        plans = (self._plan_iter(view) if type(self)._plans is NormalBot._plans
+                 else self._plans(view))
+        for plan in plans:
             key = (situation, tuple(plan))
             if not plan or key in self._failed:
                 continue
@@ -590,34 +595,39 @@ class NormalBot(EasyBot):
         return True
 
     def _plans(self, view: PlayerView) -> list[list[int]]:
+        """Every plan for this view (staging actions and a commit), best first."""
+        return list(self._plan_iter(view))
+
+    def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
+        """:meth:`_plans`, each worked out only when the one before it has been tried."""
         counts = cards.kind_counts(view.hand)
         p = view.profile
-        plans: list[list[int]] = []
         if view.phase == Phase.DRAW:
             if view.discard_top is None or (mv.PICKUP not in view.legal_actions and not any(
                     a >= mv.STAGE_NATURAL for a in view.legal_actions)):
-                return []
+                return
             top = cards.FACE_KIND[view.discard_top]
             if top not in RANKS or not self._pickup_ok(view, top):
-                return []
+                return
             if p.pickup_needs_pair and counts[top] < 2:
-                return []
+                return
             if p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
-                    plans.append([*_stage_actions(groups), mv.PICKUP])
+                    yield [*_stage_actions(groups), mv.PICKUP]
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy)
                 if groups and _lays_top(view, groups, top):
-                    plans.append([*_stage_actions(groups), mv.PICKUP])
+                    yield [*_stage_actions(groups), mv.PICKUP]
             groups = _greedy_groups(view, counts, top_kind=top)
             if groups and _lays_top(view, groups, top):
-                plans.append([*_stage_actions(groups), mv.PICKUP])
-            return plans
+                yield [*_stage_actions(groups), mv.PICKUP]
+            return
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
+        greedy_build = _build(view, counts, greedy=True)  # a plan never changes its groups
         # going out, or emptying the Hand into the Foot
-        for groups in (_build(view, counts, greedy=True), _greedy_groups(view, counts)):
+        for groups in (greedy_build, _greedy_groups(view, counts)):
             used = sum(g.size for g in groups)
             left = total - used
             if left > 1:
@@ -628,25 +638,25 @@ class NormalBot(EasyBot):
                 if not _may_go_out(view, groups):
                     continue
                 if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
-                    plans.append([*_stage_actions(groups), mv.GO_OUT])
+                    yield [*_stage_actions(groups), mv.GO_OUT]
                 if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and rest:
-                    plans.append([*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]])
+                    yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
             elif groups:
-                plans.append([*_stage_actions(groups), mv.CONFIRM])
+                yield [*_stage_actions(groups), mv.CONFIRM]
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
-        options = [_build(view, counts, greedy=greedy, hold=self.hold,
-                          hold_new=self.hold_new and view.opened[view.side]
-                          and total > self.hold_new_above)]
+        hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
+        first = (greedy_build if greedy and not self.hold and not hold_new
+                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new))
+        options = [first]
         if not view.opened[view.side]:
-            options.append(_build(view, counts, greedy=True))
+            options.append(greedy_build)
         for groups in options:
             if in_last:
                 groups = _trim_to_keep(groups, total - (p.min_cards_kept + 1))
             elif sum(g.size for g in groups) >= total:
                 groups = _trim_to_keep(groups, total - 1)
             if groups:
-                plans.append([*_stage_actions(groups), mv.CONFIRM])
-        return plans
+                yield [*_stage_actions(groups), mv.CONFIRM]
 
     # -- discards -------------------------------------------------------------------------
 
@@ -796,12 +806,12 @@ class HardBot(NormalBot):
     def _unseen(self, view: PlayerView, kind: int) -> int:
         p = view.profile
         total = 4 * p.decks(view.players)
-        seen = sum(1 for f in view.hand if cards.FACE_KIND[f] == kind)
+        seen = list(map(cards.FACE_KIND.__getitem__, view.hand)).count(kind)
         for melds in view.melds:
             for m in melds:
                 if m.target == kind:
                     seen += m.naturals
-        seen += sum(1 for k in self._pile if k == kind)
+        seen += self._pile.count(kind)
         return max(0, total - seen)
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
