@@ -1586,10 +1586,7 @@ class GameState:
                 completes = m.target == top_kind or (
                     wild_top and p.wilds_allowed(m.naturals, m.wilds + 1, m.target))
             if completes:
-                book = ("all-wild meld into a wild book" if m.target == WILD_MELD
-                        else f"book of {KIND_PLURALS[m.target]}")
-                raise IllegalMoveError(
-                    f"the top card would complete your {book}, so you cannot take it")
+                raise IllegalMoveError(functools.partial(_top_completes_text, m.target))
 
     # --- melding -----------------------------------------------------------------------
 
@@ -1688,7 +1685,7 @@ class GameState:
             if t in (BLACK_THREE, RED_THREE):
                 raise IllegalMoveError("threes can never be melded")
             if not (0 <= t <= WILD_MELD) or min(g.naturals, g.twos, g.jokers) < 0:
-                raise IllegalMoveError(f"not a meld group: {g!r}")
+                raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
                 if g.naturals:
                     raise IllegalMoveError("an all-wild meld holds only wild cards")
@@ -1700,11 +1697,11 @@ class GameState:
                     have = self.held[seat][kind]
                     need = plan.used[kind] + count
                     if extra is not None:
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda kind=kind, need=need:
                             f"there are only {avail[kind] + plan.used[kind]} "
                             f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
                             f"need {need}")
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda kind=kind, need=need, have=have:
                         f"you hold no {KIND_PLURALS[kind]}" if not have else
                         f"you hold only {_count_text(have, kind)}; these melds need {need}")
                 avail[kind] -= count
@@ -1746,11 +1743,11 @@ class GameState:
                         and table_meld is not None):
                     state = _NO_MELD  # a second meld beside a book that still grows
                 elif t != WILD_MELD and current_size >= book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t:
                         f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
                         f"{KIND_PLURALS[t]}; a second meld of a rank is not allowed")
                 else:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t, current_size=current_size:
                         f"your side already has an unfinished {_target_singular(t)} "
                         f"({current_size} cards): a side has one unfinished meld of a rank, "
                         "so add to it")
@@ -1758,11 +1755,11 @@ class GameState:
                 # a new meld
                 if t != WILD_MELD and t in has_target:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda t=t:
                             f"your side already has a book of {KIND_PLURALS[t]}; add to it "
                             "instead of starting a new meld")
                     if n < p.new_meld_min_naturals:
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda t=t:
                             f"a new meld of {KIND_PLURALS[t]} beside their book needs at least "
                             f"{p.new_meld_min_naturals} natural cards")
                 size = n + tw + jk
@@ -1778,16 +1775,16 @@ class GameState:
             wilds_added = tw + jk
             if t == WILD_MELD:
                 if new_size > book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda new_size=new_size:
                         f"an all-wild meld is complete at {book_size} cards; this would make "
                         f"it {new_size}")
             else:
                 if new_size > cap:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t, new_size=new_size:
                         f"a book holds at most {cap} cards; this would make your "
                         f"{KIND_PLURALS[t]} {new_size}")
                 if wilds_added and p.book_max is None and old_size + wilds_added > book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda:
                         f"wild cards cannot take a meld past {book_size} cards; only naturals "
                         "can be added to a book")
                 if not p.wilds_allowed(new_n, new_t + new_j, t):
@@ -1990,10 +1987,10 @@ class GameState:
                 plan = self._check_go_out((), kind)
             except IllegalMoveError as exc:
                 if p.min_cards_kept:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda why=exc:
                         f"you must keep at least {p.min_cards_kept} card"
                         f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go "
-                        f"out, and you cannot go out yet: {exc}") from None
+                        f"out, and you cannot go out yet: {why}") from None
             else:
                 if self._needs_permission(seat):
                     raise IllegalMoveError(lambda:
@@ -2186,16 +2183,17 @@ class GameState:
 
     def _partner_not_ready(self, partner: int) -> str | None:
         cond = self.profile.partner_condition
-        name = f"your partner (seat {partner + 1})"
         if cond != _PARTNER_NONE and self.knees[partner]:
-            return f"{name} must have picked up their Knee before you go out"
-        if cond == _PARTNER_PICKED_UP and not self.foot_picked[partner]:
-            return f"{name} must have picked up their Foot before you go out"
-        if cond == _PARTNER_PLAYED_FROM and not self.foot_played[partner]:
-            return f"{name} must have played from their Foot before you go out"
-        if cond == _PARTNER_FINISHED_TURN and not self.foot_turn_done[partner]:
-            return f"{name} must have finished a turn with their Foot before you go out"
-        return None
+            what = "picked up their Knee"
+        elif cond == _PARTNER_PICKED_UP and not self.foot_picked[partner]:
+            what = "picked up their Foot"
+        elif cond == _PARTNER_PLAYED_FROM and not self.foot_played[partner]:
+            what = "played from their Foot"
+        elif cond == _PARTNER_FINISHED_TURN and not self.foot_turn_done[partner]:
+            what = "finished a turn with their Foot"
+        else:
+            return None
+        return f"your partner (seat {partner + 1}) must have {what} before you go out"
 
     def _answer(self, yes: bool) -> None:
         pending = self.pending
@@ -2790,6 +2788,12 @@ def _target_plural(target: int) -> str:
 def _count_text(n: int, kind: int) -> str:
     """``"1 king"``, ``"3 kings"``, ``"2 2s"``: a count of a card kind."""
     return f"{n} {KIND_NAMES[kind] if n == 1 else KIND_PLURALS[kind]}"
+
+
+def _top_completes_text(target: int) -> str:
+    book = ("all-wild meld into a wild book" if target == WILD_MELD
+            else f"book of {KIND_PLURALS[target]}")
+    return f"the top card would complete your {book}, so you cannot take it"
 
 
 def _short_meld_text(minimum: int, t: int, n: int, tw: int, jk: int) -> str:
