@@ -2362,6 +2362,11 @@ class GameState:
         The listing is kept (with the plans of the commits it checked) for
         :meth:`apply_listed` until the next move.
         """
+        return self._list_legal()[:]
+
+    def _list_legal(self) -> list[ActionId]:
+        """:meth:`legal_actions`, the list itself (the one kept for :meth:`apply_listed`:
+        not to be changed)."""
         phase = self.phase
         if phase == _GAME_OVER:
             return []
@@ -2458,10 +2463,10 @@ class GameState:
     def _keep_listing(self, out: list[int],
                       checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
                       ) -> list[int]:
-        """Sort a listing, keep it for :meth:`apply_listed`, return a copy."""
+        """Sort a listing and keep it for :meth:`apply_listed`."""
         out.sort()
         self._listed = (out, checked)
-        return out[:]
+        return out
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
         """Append the legal staging actions (their flags are :meth:`_target_flags`).
@@ -2644,13 +2649,13 @@ class GameState:
             turn=self.seat,
             to_act=self.actor,
             opening_minimum=self.opening_minimum_of(side),
-            hand=tuple(self.hand(seat)),
+            hand=tuple(cards.faces_from_counts(self.held_faces[seat])),
             hand_counts=tuple(self.held_n),
-            foot_counts=tuple(len(f) for f in self.feet),
-            knee_counts=tuple(len(k) for k in self.knees),
+            foot_counts=tuple(map(len, self.feet)),
+            knee_counts=tuple(map(len, self.knees)),
             in_foot=tuple(self.foot_picked),
-            melds=tuple(tuple(m) for m in self.melds),
-            red_threes=tuple(tuple(r) for r in self.red_threes),
+            melds=tuple(map(tuple, self.melds)),
+            red_threes=tuple(map(tuple, self.red_threes)),
             opened=tuple(self.opened),
             discard_top=self.pile[-1] if self.pile else None,
             discard_size=len(self.pile),
@@ -2658,8 +2663,8 @@ class GameState:
             totals=tuple(self.totals),
             results=tuple(self.results),
             asking=self.seat if self.phase == _ANSWER and acting else None,
-            staged=self.staged_groups() if seat == self.seat else (),
-            legal_actions=tuple(self.legal_actions()) if acting else (),
+            staged=self.staged_groups() if seat == self.seat and self.staged else (),
+            legal_actions=tuple(self._list_legal()) if acting else (),
             stalled_turns=self.stalled_turns,
         )
 
