@@ -62,7 +62,9 @@ def play_random(profile_name: str, layout: Layout | None, games: int, seed: int)
         state = GameState.new(profile, layout=layout, seed=seed + g)
         rng = random.Random(seed + g)
         randrange = rng.randrange
-        legal_actions, apply_action = state.legal_actions, state.apply_listed
+        legal_actions = state.legal_actions
+        # (an engine from before apply_listed, for a before/after comparison: apply_action)
+        apply_action = getattr(state, "apply_listed", state.apply_action)
         while not state.is_over:
             actions = legal_actions()
             move = apply_action(actions[randrange(len(actions))])
