@@ -156,7 +156,7 @@ def bot_turn(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
         raise ValueError(f"seat {seat + 1} is not the one to act")
     trial = state.copy()
     for _ in range(MAX_TURN_ACTIONS):
-        move = trial.apply_action(bot.choose(trial.view(seat)))
+        move = trial.apply_listed(bot.choose(trial.view(seat)))  # (listed by the view)
         if move is not None:
             return move  # type: ignore[return-value]  # apply_action commits player moves
     raise ValueError(f"the {bot.name} bot staged {MAX_TURN_ACTIONS} actions without a move")
