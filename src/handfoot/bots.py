@@ -15,7 +15,7 @@ from handfoot import cards
 from handfoot import moves as mv
 from handfoot.cards import JOKER, RANKS, TWO
 from handfoot.engine import Phase, PlayerView, TableMeld
-from handfoot.moves import WILD_MELD, MeldGroup
+from handfoot.moves import WILD_MELD, MeldGroup, new_meld_group
 from handfoot.rules import FinalDiscard, PickupExistingMeld
 from handfoot.table import count_books, missing_books
 
@@ -232,7 +232,8 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
                     break
                 g[2 + wi] += 1
                 wild_left[wi] -= 1
-    out = [MeldGroup(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3]) for g in groups]
+    out = [new_meld_group(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3], False)
+           for g in groups]
     out = [g for g in out if g.size > 0 or g.target == top_kind]
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
         cur = currents[WILD_MELD]
@@ -253,7 +254,9 @@ def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> b
     if view.opened[view.side]:
         return True
     values = view.profile.kind_values
-    value = sum(values[k] * c for g in groups for k, c in g.kind_counts())
+    two, joker = values[TWO], values[JOKER]
+    value = sum(values[g.target] * g.naturals + two * g.twos + joker * g.jokers
+                for g in groups)
     if top_kind is not None:
         value += values[top_kind]
     return value >= view.opening_minimum
@@ -328,9 +331,14 @@ _BLACK3 = cards.BLACK_THREE
 
 
 class _Draft:
-    """One group being planned: naturals and wilds added to a meld (existing or new)."""
+    """One group being planned: naturals and wilds added to a meld (existing or new).
 
-    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "target", "twos")
+    ``naturals``, ``wilds`` and ``size`` count the whole meld with the group: attributes
+    kept up to date by :meth:`add_wild` (the planner reads them often).
+    """
+
+    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "naturals", "size", "target",
+                 "twos", "wilds")
 
     def __init__(self, target: int, nat: int, base_nat: int = 0, base_wild: int = 0) -> None:
         self.target = target
@@ -339,18 +347,18 @@ class _Draft:
         self.jokers = 0
         self.base_nat = base_nat
         self.base_wild = base_wild
+        self.naturals = base_nat + nat
+        self.wilds = base_wild
+        self.size = base_nat + nat + base_wild
 
-    @property
-    def naturals(self) -> int:
-        return self.base_nat + self.nat
-
-    @property
-    def wilds(self) -> int:
-        return self.base_wild + self.twos + self.jokers
-
-    @property
-    def size(self) -> int:
-        return self.naturals + self.wilds
+    def add_wild(self, kind: int) -> None:
+        """Add a two or a joker to the group."""
+        if kind == JOKER:
+            self.jokers += 1
+        else:
+            self.twos += 1
+        self.wilds += 1
+        self.size += 1
 
 
 def _hand_points(view: PlayerView) -> int:
@@ -379,20 +387,22 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     drafts: list[_Draft] = []
     pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
     currents = _currents(own, view)
+    own_targets = {m.target for m in own}
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
         cur = currents[r]
         if cur is not None:
-            k = min(n, cap - cur.size)
-            if hold and n >= hold and not greedy and top_kind is None and cur.size + k < bs:
+            cur_wilds = cur.twos + cur.jokers
+            cur_size = cur.naturals + cur_wilds
+            k = min(n, cap - cur_size)
+            if hold and n >= hold and not greedy and top_kind is None and cur_size + k < bs:
                 k = max(0, min(k, n - hold))
-            if k > 0 or (cur.wilds and cur.size < bs):
-                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur.wilds))
+            if k > 0 or (cur_wilds and cur_size < bs):
+                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
             continue
         if not n:
             continue
-        fresh = p.new_meld_after_book or all(m.target != r for m in own)
-        if not fresh:
+        if not (p.new_meld_after_book or r not in own_targets):  # a book of it, no new meld
             continue
         if n >= p.min_meld_size:
             if hold_new and not greedy and top_kind is None and n == p.min_meld_size:
@@ -413,10 +423,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     def give(d: _Draft, k: int) -> None:
         for _ in range(k):
             w = take()
-            if w == JOKER:
-                d.jokers += 1
-            elif w == TWO:
-                d.twos += 1
+            if w is not None:
+                d.add_wild(w)
 
     def fits(d: _Draft, extra: int) -> bool:
         return d.size + extra <= cap and p.wilds_allowed(d.naturals, d.wilds + extra, d.target)
@@ -467,7 +475,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     out: list[MeldGroup] = []
     for d in drafts:
         nat = d.nat - (1 if top_kind == d.target else 0)
-        g = MeldGroup(d.target, nat, d.twos, d.jokers)
+        g = new_meld_group(d.target, nat, d.twos, d.jokers, False)
         if g.size > 0 or d.target == top_kind:
             if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
                 continue

@@ -25,9 +25,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-import types
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, Final, NamedTuple, overload
 
@@ -761,6 +760,10 @@ class _Step(NamedTuple):
     """With ``meld`` None: the index in ``_Plan.new_melds`` of the meld it adds to."""
     starts: bool
     """It starts that new meld."""
+
+
+_new_step: Final = functools.partial(tuple.__new__, _Step)
+"""``_Step(*fields)`` from a tuple of the fields, without the named tuple's ``__new__``."""
 
 
 class _NewMeld:
@@ -1652,15 +1655,16 @@ class GameState:
 
     def _current_meld(self, side: int, target: int) -> int:
         """Index of the side's meld of ``target`` that still takes cards, or -1."""
-        p = self.profile
-        cap = p.book_max
         melds = self.melds[side]
         for i in range(len(melds) - 1, -1, -1):
             m = melds[i]
             if m.target == target:
+                p = self.profile
+                size = m.naturals + m.twos + m.jokers
                 if target == WILD_MELD:
-                    return i if m.size < p.book_size else -1
-                if cap is None or m.size < cap:
+                    return i if size < p.book_size else -1
+                cap = p.book_max
+                if cap is None or size < cap:
                     return i
                 return -1
         return -1
@@ -1692,7 +1696,9 @@ class GameState:
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            for kind, count in g.kind_counts():
+            for kind, count in ((t, g.naturals), (TWO, g.twos), (JOKER, g.jokers)):
+                if not count:
+                    continue
                 if avail[kind] < count:
                     have = self.held[seat][kind]
                     need = plan.used[kind] + count
@@ -1799,8 +1805,8 @@ class GameState:
                 started = plan.new_melds[plan_meld]
                 started.naturals, started.twos, started.jokers = new_n, new_t, new_j
                 started.with_top |= with_top
-            plan.steps.append(_Step(t, g.naturals, g.twos, g.jokers, with_top, table_meld,
-                                    plan_meld, starts))
+            plan.steps.append(_new_step((t, g.naturals, g.twos, g.jokers, with_top, table_meld,
+                                         plan_meld, starts)))
             has_target.add(t)
             if old_size < book_size <= new_size:
                 plan.books_made += 1
@@ -2244,7 +2250,7 @@ class GameState:
             if pickup and key % 2 and key - 1 not in self.staged:
                 out.append(MeldGroup(key // 2))
             n, tw, jk = self.staged[key]
-            out.append(MeldGroup(key // 2, n, tw, jk, new=bool(key % 2)))
+            out.append(_new_group(key >> 1, n, tw, jk, bool(key & 1)))
         return tuple(out)
 
     def _staged_total(self) -> int:
@@ -2672,27 +2678,8 @@ class GameState:
 GameState.copy = _compile_copy()  # type: ignore[method-assign]
 
 
-def _compile_frozen_init(cls: type) -> Any:
-    """A constructor of a frozen slotted dataclass that sets its slots directly: what the
-    dataclass's ``__init__`` does (every field by keyword, no defaults), without the
-    ``object.__setattr__`` by name that frozen classes pay per field (a view is built for
-    every decision of every bot). The class's own constructor where its fields are not
-    plain slots."""
-    names = [f.name for f in fields(cls)]
-    slots = {name: cls.__dict__.get(name) for name in names}
-    if not all(isinstance(d, types.MemberDescriptorType) for d in slots.values()):
-        return cls
-    lines = [f"    set_{name}(o, {name})" for name in names]
-    source = (f"def new_{cls.__name__}(*, {', '.join(names)}):\n    o = new(cls)\n"
-              + "\n".join(lines) + "\n    return o\n")
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    for name, descriptor in slots.items():
-        namespace[f"set_{name}"] = descriptor.__set__  # type: ignore[union-attr]
-    exec(compile(source, f"<{cls.__name__} constructor>", "exec"), namespace)
-    return namespace[f"new_{cls.__name__}"]
-
-
-_new_player_view: Final[Callable[..., PlayerView]] = _compile_frozen_init(PlayerView)
+_new_group: Final = mv.new_meld_group
+_new_player_view: Final[Callable[..., PlayerView]] = mv.fast_constructor(PlayerView)
 """``PlayerView(...)``, built faster (every field by keyword)."""
 
 
