@@ -188,13 +188,10 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
     book_size = p.book_size
     cap = p.book_max or 1 << 30
     out: list[TableMeld | None] = [None] * mv.NUM_TARGETS
-    seen = [False] * mv.NUM_TARGETS
-    for m in reversed(melds):
+    for m in melds:  # a later meld of a target overrides an earlier one
         t = m.target
-        if not seen[t]:
-            seen[t] = True
-            if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD else cap):
-                out[t] = m
+        out[t] = m if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD
+                                                        else cap) else None
     return out
 
 
@@ -733,8 +730,10 @@ class HardBot(NormalBot):
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
         self._opp_nat: dict[int, int] = {}
+        self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
+        self._unseen_memo = None  # the pile memory may change
         if view.round_number != self._round:
             self._round = view.round_number
             self._pile = [None] * view.discard_size
@@ -785,6 +784,7 @@ class HardBot(NormalBot):
         return out
 
     def _chosen(self, view: PlayerView, action: int) -> None:
+        self._unseen_memo = None  # the pile memory may change
         if mv.DISCARD <= action < mv.STAGE_NATURAL:
             kind = action - mv.DISCARD
             self._pile.append(kind)
@@ -812,15 +812,25 @@ class HardBot(NormalBot):
         return view.discard_size >= 2 or view.opened[view.side]
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
-        p = view.profile
-        total = 4 * p.decks(view.players)
-        seen = list(map(cards.FACE_KIND.__getitem__, view.hand)).count(kind)
+        """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
+        the table, not thrown on the pile as far as it remembers (worked out once per
+        view and pile memory)."""
+        memo = self._unseen_memo
+        if memo is None or memo[0] is not view:
+            memo = (view, self._unseen_counts(view))
+            self._unseen_memo = memo
+        return memo[1][kind]
+
+    def _unseen_counts(self, view: PlayerView) -> list[int]:
+        total = 4 * view.profile.decks(view.players)
+        seen = cards.kind_counts(view.hand)
         for melds in view.melds:
             for m in melds:
-                if m.target == kind:
-                    seen += m.naturals
-        seen += self._pile.count(kind)
-        return max(0, total - seen)
+                seen[m.target] += m.naturals
+        for k in self._pile:
+            if k is not None:
+                seen[k] += 1
+        return [max(0, total - n) for n in seen]
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
         risk = super()._feed_risk(view, kind)

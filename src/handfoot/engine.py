@@ -2312,19 +2312,16 @@ class GameState:
         return WILD_MELD if cards.is_wild(top_kind) else top_kind
 
     def _existing_sizes(self, side: int) -> list[int]:
-        """The size of each target's meld that still takes cards (0 if none)."""
+        """The size of each target's meld that still takes cards (0 if none): the side's
+        latest meld of the target decides."""
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
         existing = [0] * mv.NUM_TARGETS
-        seen = [False] * mv.NUM_TARGETS
-        for m in reversed(self.melds[side]):
+        for m in self.melds[side]:  # a later meld of a target overrides an earlier one
             t = m.target
-            if not seen[t]:
-                seen[t] = True
-                size = m.naturals + m.twos + m.jokers
-                if size < (book_size if t == WILD_MELD else cap_rank):
-                    existing[t] = size
+            size = m.naturals + m.twos + m.jokers
+            existing[t] = size if size < (book_size if t == WILD_MELD else cap_rank) else 0
         return existing
 
     def _target_flags(self, t: int, existing: int, top_target: int,
