@@ -154,8 +154,7 @@ class EasyBot:
             if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
                 return [*_stage_actions(groups), mv.GO_OUT]
             if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
-                rest = [k for k in range(cards.RED_THREE)
-                        if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
+                rest = _left_kinds(counts, groups)
                 if rest:
                     return [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
         if not groups:
@@ -169,6 +168,14 @@ class EasyBot:
 
 def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
     return [kc for g in groups for kc in g.kind_counts()]
+
+
+def _left_kinds(counts: list[int], groups: list[MeldGroup]) -> list[int]:
+    """The kinds (but red 3s) of which cards are left once ``groups`` are laid."""
+    left = counts[:]
+    for kind, count in _group_kinds(groups):
+        left[kind] -= count
+    return [k for k in range(cards.RED_THREE) if left[k] > 0]
 
 
 def _current(melds: tuple[TableMeld, ...], target: int, view: PlayerView) -> TableMeld | None:
@@ -608,8 +615,9 @@ class NormalBot(EasyBot):
         counts = cards.kind_counts(view.hand)
         p = view.profile
         if view.phase == Phase.DRAW:
-            if view.discard_top is None or (mv.PICKUP not in view.legal_actions and not any(
-                    a >= mv.STAGE_NATURAL for a in view.legal_actions)):
+            legal = view.legal_actions  # sorted: the last is the highest
+            if view.discard_top is None or (mv.PICKUP not in legal and not (
+                    legal and legal[-1] >= mv.STAGE_NATURAL)):
                 return
             top = cards.FACE_KIND[view.discard_top]
             if top not in RANKS or not self._pickup_ok(view, top):
@@ -637,8 +645,7 @@ class NormalBot(EasyBot):
             left = total - used
             if left > 1:
                 continue
-            rest = [k for k in range(cards.RED_THREE)
-                    if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
+            rest = _left_kinds(counts, groups)
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
