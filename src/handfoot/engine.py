@@ -2493,13 +2493,16 @@ class GameState:
         more_twos = held[TWO] > staged_k[TWO]
         more_jokers = held[JOKER] > staged_k[JOKER]
         if more_twos or more_jokers:
-            nothing = _NOTHING_STAGED
-            wild_flags = [
-                flags(t, existing[t], top_target)
-                if existing[t] or t == top_target or (staged and (2 * t in staged
-                                                                 or 2 * t + 1 in staged))
-                else nothing
-                for t in range(WILD_MELD)]
+            wild_flags = [_NOTHING_STAGED] * WILD_MELD
+            for t in range(WILD_MELD):
+                if existing[t]:
+                    wild_flags[t] = flags(t, existing[t], top_target)
+            if 0 <= top_target < WILD_MELD:
+                wild_flags[top_target] = flags(top_target, existing[top_target], top_target)
+            for key in staged:
+                t = key >> 1
+                if t < WILD_MELD:
+                    wild_flags[t] = flags(t, existing[t], top_target)
             wild_flags.append(flags(WILD_MELD, existing[WILD_MELD], top_target))
             for k in cards.RANKS:
                 if held[k] > staged_k[k]:
