@@ -105,7 +105,7 @@ class Server:
         self.process = subprocess.Popen(
             [*command, "serve", "--port", str(self.port),
              "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
-             *self.extra], stdout=out, stderr=out)
+             "--no-open-limits", *self.extra], stdout=out, stderr=out)
         if self.log:
             out.close()  # type: ignore[union-attr]
         self.starts += 1

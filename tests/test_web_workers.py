@@ -48,7 +48,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [*HANDFOOT, "serve", "--port", str(self.port), "--database-url", database_url,
-             "--bot-delay", "0.02", *extra],
+             "--bot-delay", "0.02", "--no-open-limits", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         while True:

@@ -43,7 +43,7 @@ from handfoot.rules import (
     value_to_toml,
 )
 from handfoot.web import daily
-from handfoot.web.guard import OriginGuard, TokenBucket, quiet_frame_logs
+from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, is_unicode, read_frame
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
@@ -126,8 +126,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     from handfoot.web.scoresheets import score_routes  # the score keeper (issue 17)
     routes += score_routes(store, templates)
     quiet_frame_logs()
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(OriginGuard, allowed=settings.allowed_origins)])
+    middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
+    limits = settings.open_limit_list()
+    if limits:  # outermost: a refused request costs the least
+        middleware.insert(0, Middleware(OpenLimiter, limits=limits))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings

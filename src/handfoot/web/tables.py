@@ -68,6 +68,7 @@ from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot
 from handfoot.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
+from handfoot.web.guard import OpenLimit
 from handfoot.web.protocol import (
     ClientMessage,
     event_json,
@@ -155,6 +156,32 @@ class Settings:
     idle_timeout: float = 300.0
     """Seconds a game stays in memory with nobody connected to it or asking for it; then
     it is dropped, and rebuilt from the database (by replay) when next asked for."""
+    open_limits: bool = True
+    """Whether new games, table WebSockets and new score sheets are limited per client
+    address (the six fields below; ``--no-open-limits``): False only for tests and
+    benchmarks that open hundreds of tables from one address."""
+    games_burst: int = 20
+    """New games (and daily deals and rematches) one address may make at once..."""
+    games_per_minute: float = 10.0
+    """... and then on average a minute."""
+    sockets_burst: int = 60
+    """Table WebSockets one address may open at once..."""
+    sockets_per_minute: float = 60.0
+    """... and then on average a minute (a page reconnects with a growing back-off)."""
+    sheets_burst: int = 20
+    """New score sheets one address may make at once..."""
+    sheets_per_minute: float = 10.0
+    """... and then on average a minute."""
+
+    def open_limit_list(self) -> tuple[OpenLimit, ...]:
+        """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""
+        if not self.open_limits:
+            return ()
+        return (OpenLimit("game", self.games_burst, self.games_per_minute, "new games"),
+                OpenLimit("socket", self.sockets_burst, self.sockets_per_minute,
+                          "table connections"),
+                OpenLimit("sheet", self.sheets_burst, self.sheets_per_minute,
+                          "new score sheets"))
 
 
 @dataclass
