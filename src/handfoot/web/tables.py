@@ -307,6 +307,7 @@ class Table:
         self.acks: dict[tuple[int, str], int] = {}
         self.continued: set[tuple[int, int]] = set()
         self.stats = [SeatStats() for _ in self.seats]
+        self._tally = _Tally(profile)
         self.bots: dict[int, Bot] = {s.seat: self._make_bot(s.level or "hard", s.seat)
                                      for s in self.seats if s.kind == "bot"}
         self.stand_ins: dict[int, Bot] = {}
@@ -416,7 +417,7 @@ class Table:
         round_before = state.round_number
         # a draw or a discard lays nothing on the table: no points melded, no book made
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        table_before, books_then = _table_tally(state, side) if lays else (0, 0)
+        table_before, books_then = self._tally(state, side) if lays else (0, 0)
         self.recorder.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
@@ -438,7 +439,7 @@ class Table:
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
-            table_after, books_after = _table_tally(state, side)
+            table_after, books_after = self._tally(state, side)
         stats.melded += max(0, table_after - table_before)
         stats.books += max(0, books_after - books_then)
 
@@ -962,6 +963,30 @@ def _table_tally(state: GameState, side: int) -> tuple[int, int]:
     melds = state.melds[side]
     return (sum(sum(map(value, m.faces)) for m in melds),
             sum(m.naturals + m.twos + m.jokers >= size for m in melds))
+
+
+class _Tally:
+    """:func:`_table_tally` for a table's sides, counting again only what changed: the
+    melds on a table are frozen values, replaced when cards are added, so a meld that is
+    the same object as at the last tally keeps its points. A replay asks before and after
+    every move that lays cards, and a move changes one or two melds."""
+
+    __slots__ = ("_sides", "_size", "_value")
+
+    def __init__(self, profile: Profile) -> None:
+        self._value = _face_values(profile.kind_values).__getitem__
+        self._size = profile.book_size
+        self._sides: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
+        """Side -> its melds as last tallied, and each one's points."""
+
+    def __call__(self, state: GameState, side: int) -> tuple[int, int]:
+        melds = tuple(state.melds[side])
+        old, old_points = self._sides.get(side, ((), []))
+        value, size = self._value, self._size
+        points = [old_points[i] if i < len(old) and old[i] is m
+                  else sum(map(value, m.faces)) for i, m in enumerate(melds)]
+        self._sides[side] = (melds, points)
+        return sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds)
 
 
 @functools.lru_cache(maxsize=16)
