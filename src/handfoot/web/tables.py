@@ -119,6 +119,9 @@ presence rows), and catches up every game it holds that is behind the table of m
 
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
+
+_Played = tuple[int, int, mv.PlayerMove, str]
+"""A move of the current round as a table played it: seq, seat, move, by whom."""
 """``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
 
 
@@ -331,20 +334,25 @@ class Table:
         """False from a load on a shared database until the presence elsewhere is read: no
         stand-in plays before that."""
         self._thought: dict[int, int] = {}
-        self._bots_behind: tuple[GameState, list[MoveRow]] | None = None
-        """The current round as a load found it (its start, and its moves), for the bots
-        to remake their moves from (:meth:`catch_up_bots`)."""
         """The seq at which each seat's bot last thought here (its memory has that view)."""
+        self._bots_behind = False
+        """Whether a bot's move of this round was played without its bot thinking it here
+        (a load, another process's move): the bots remake the round before they move."""
+        self._round_start = self.state.copy()
+        """The current round as dealt (for the bots to remake its moves from)."""
+        self._round_rows: list[_Played] = []
+        """The current round's moves so far."""
         self._presence_lock = asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
         self.heard: dict[int, MoveRow] = {}
         """Moves another process stored, as its notifications carried them, by seq: played
         from here, without reading them back (see :meth:`play_heard`)."""
 
-    def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
-        """A bot for the current round (round 1's seed is the one bots had before they
-        were made per round)."""
-        number = self.state.round_number
+    def _make_bot(self, level: str, seat: int, label: str = "bot", *,
+                  round_number: int | None = None) -> Bot:
+        """A bot for the current round, or ``round_number`` (round 1's seed is the one
+        bots had before they were made per round)."""
+        number = self.state.round_number if round_number is None else round_number
         seed = derive_seed(self.row.seed, label, seat) if number == 1 else \
             derive_seed(self.row.seed, label, seat, number)
         if level == "expert" and self.settings.expert_budget is not None:
@@ -353,63 +361,65 @@ class Table:
 
     # -- replay and playing moves -----------------------------------------------------------
 
-    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]], *,
-               bots_later: bool = False) -> None:
-        """Play the stored moves again (at load); each bot remakes its own moves of the
-        current round from its seat's views, which rebuilds its memory. ``bots_later``
-        (a load): the bots do that in :meth:`catch_up_bots` instead, before they next move,
-        so that the table answers sooner."""
-        self.catch_up_bots()  # what the bots missed comes first
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play stored moves (at load, and moves another process stored). Nobody thinks
+        here: a bot's move this process did not think leaves the bots behind, and they
+        remake the current round's moves from its start (:meth:`catch_up_bots`, in a
+        thread) before they next move here, if ever."""
         self.continued = set(continued)
-        # only the bots of the last round move again: those of earlier rounds are gone,
-        # and a finished game's never move again
-        current = rows[-1].round if rows and self.row.status != "over" else 0
-        later: list[MoveRow] = []
         for row in rows:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
-            move = _stored_move(row.notation)
-            if bots_later and row.round == current:
-                if not later:
-                    self._bots_behind = (self.state.copy(), later)
-                later.append(row)
-                self._play(row.seat, move, row.request_id)
-                continue
-            bot = self.bots.get(row.seat) if row.by == "bot" and row.round == current \
-                else None
-            if bot is not None and self._thought.get(row.seat) != self.seq:
-                try:
-                    again = format_move(bot_turn(bot, self.state, row.seat))
-                except (ValueError, IllegalMoveError):
-                    again = None
-                if again != row.notation:
-                    log.info("game %s move %d: the bot chose %r again, the game has %r",
-                             self.id, row.seq, again, row.notation)
-            self._play(row.seat, move, row.request_id)
+            if row.by == "bot" and self._thought.get(row.seat) != self.seq:
+                self._bots_behind = True
+            self._play(row.seat, _stored_move(row.notation), row.request_id, row.by)
 
     def catch_up_bots(self) -> None:
-        """The bots remake their moves of the current round a load left to them (see
-        :meth:`replay`), from the round's start, on a state of their own; nothing if the
-        round has ended since."""
-        behind, self._bots_behind = self._bots_behind, None
-        if behind is None:
-            return
-        trial, rows = behind
-        if trial.round_number != self.state.round_number:
-            return  # a new round: its bots start afresh
-        for row in rows:
-            bot = self.bots.get(row.seat) if row.by == "bot" else None
+        """Bring the bots' memory up to date (see :meth:`replay`), all at once."""
+        if self._bots_behind:
+            start, rows = self._round_start.copy(), list(self._round_rows)
+            self._install_bots(self._rebuild_bots(start, rows), len(rows))
+
+    async def catch_up_bots_apart(self) -> None:
+        """:meth:`catch_up_bots` with the remaking in a thread (moves may be played
+        meanwhile: bots remade for an earlier point of the round catch up again)."""
+        while self._bots_behind:
+            number = self.state.round_number
+            start, rows = self._round_start.copy(), list(self._round_rows)
+            bots = await asyncio.to_thread(self._rebuild_bots, start, rows)
+            if self.state.round_number == number:
+                self._install_bots(bots, len(rows))
+            # else a new round began meanwhile: its bots start afresh (already behind
+            # again only if a bot's move of the new round was not thought here)
+
+    def _rebuild_bots(self, trial: GameState, rows: list[_Played]) -> dict[int, Bot]:
+        """New bots for the round, each having remade its own moves of ``rows`` (the
+        round's moves so far, played from ``trial``, its start) from its seat's views."""
+        bots = {s.seat: self._make_bot(s.level or "hard", s.seat,
+                                       round_number=trial.round_number)
+                for s in self.seats if s.kind == "bot"}
+        for seq, seat, move, by in rows:
+            bot = bots.get(seat) if by == "bot" else None
             if bot is not None:
                 try:
-                    again = format_move(bot_turn(bot, trial, row.seat))
+                    again: mv.PlayerMove | None = bot_turn(bot, trial, seat)
                 except (ValueError, IllegalMoveError):
                     again = None
-                if again != row.notation:
+                if again != move:
                     log.info("game %s move %d: the bot chose %r again, the game has %r",
-                             self.id, row.seq, again, row.notation)
-            trial.apply(_stored_move(row.notation))
+                             self.id, seq, again and format_move(again), format_move(move))
+            trial.apply(move)
+        return bots
 
-    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None) -> None:
+    def _install_bots(self, bots: dict[int, Bot], upto: int) -> None:
+        """Take bots remade from the first ``upto`` moves of the round; still behind if a
+        bot's move came after those."""
+        self.bots = bots
+        self._thought.clear()
+        self._bots_behind = any(r[3] == "bot" for r in self._round_rows[upto:])
+
+    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None,
+              by: str) -> None:
         """Play a move already checked (and stored), noting its events and statistics."""
         state = self.state
         side = state.side_of[seat]
@@ -424,6 +434,12 @@ class Table:
             self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
                          for s in self.seats if s.kind == "bot"}
             self.stand_ins.clear()
+            self._thought.clear()
+            self._bots_behind = False
+            self._round_start = state.copy()
+            self._round_rows = []
+        else:
+            self._round_rows.append((self.seq, seat, move, by))
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
         stats = self.stats[seat]
@@ -452,7 +468,7 @@ class Table:
                       request_id)
         stamp = await self.store.add_move(self.id, row,
                                           status="over" if trial.is_over else None)
-        self._play(seat, move, request_id)
+        self._play(seat, move, request_id, by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
@@ -771,8 +787,8 @@ class Table:
             await self.wake.wait()
             self.wake.clear()
             while (turn := self._bot_to_move()) is not None:
-                if self._bots_behind is not None:
-                    await asyncio.to_thread(self.catch_up_bots)
+                if self._bots_behind:
+                    await self.catch_up_bots_apart()
                     continue
                 seat, bot, by = turn
                 seq = self.seq
@@ -1083,7 +1099,7 @@ class Tables:
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool)
-            await asyncio.to_thread(table.replay, rows, continued, bots_later=True)
+            await asyncio.to_thread(table.replay, rows, continued)
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
