@@ -114,8 +114,14 @@ start and writes the statistics to ``<prefix>.<pid>`` when they close (a measuri
 ``serve --workers``, whose worker processes cannot be started under ``python -m cProfile``)."""
 
 SWEEP_EVERY: Final = 10.0
-"""Seconds between a process's sweeps over a shared database: it says it is alive (its
-presence rows), and catches up every game it holds that is behind the table of moves."""
+"""Seconds between a process's sweeps over a shared database: it catches up every game it
+holds that is behind the table of moves."""
+
+HEARTBEAT_EVERY: Final = 2.0
+"""Seconds between a process's heartbeats on a shared database: it says it is alive (its
+presence rows, which count for :data:`~handfoot.web.store.PRESENCE_STALE` seconds), renews
+or takes the leases on the bots of the games it has connections to (which last
+:data:`~handfoot.web.store.BOT_LEASE` seconds), and reads who is connected elsewhere."""
 
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
@@ -333,6 +339,10 @@ class Table:
         self.remote_known = True
         """False from a load on a shared database until the presence elsewhere is read: no
         stand-in plays before that."""
+        self.drives_bots = True
+        """Whether this process plays the table's bots and stand-ins: always on a database
+        of its own; on a shared one, while it holds the game's lease (see
+        :meth:`claim_bots`), so one process thinks for them."""
         self._thought: dict[int, int] = {}
         """The seq at which each seat's bot last thought here (its memory has that view)."""
         self._bots_behind = False
@@ -378,38 +388,38 @@ class Table:
         """Bring the bots' memory up to date (see :meth:`replay`), all at once."""
         if self._bots_behind:
             start, rows = self._round_start.copy(), list(self._round_rows)
-            self._install_bots(self._rebuild_bots(start, rows), len(rows))
+            bots, differ = _remake_bots(self._fresh_bots(start.round_number), start, rows)
+            self._log_differences(differ)
+            self._install_bots(bots, len(rows))
 
     async def catch_up_bots_apart(self) -> None:
-        """:meth:`catch_up_bots` with the remaking in a thread (moves may be played
-        meanwhile: bots remade for an earlier point of the round catch up again)."""
+        """:meth:`catch_up_bots` away from the event loop: in a thread, or for the expert
+        (whose every move is a search) in the pool of processes it thinks in. Moves may be
+        played meanwhile: bots remade for an earlier point of the round catch up again."""
+        loop = asyncio.get_running_loop()
         while self._bots_behind:
             number = self.state.round_number
             start, rows = self._round_start.copy(), list(self._round_rows)
-            bots = await asyncio.to_thread(self._rebuild_bots, start, rows)
+            fresh = self._fresh_bots(number)
+            if any(b.name == "expert" for b in fresh.values()):
+                bots, differ = await loop.run_in_executor(self._pool(), _remake_bots, fresh,
+                                                          start, rows)
+            else:
+                bots, differ = await asyncio.to_thread(_remake_bots, fresh, start, rows)
+            self._log_differences(differ)
             if self.state.round_number == number:
                 self._install_bots(bots, len(rows))
             # else a new round began meanwhile: its bots start afresh (already behind
             # again only if a bot's move of the new round was not thought here)
 
-    def _rebuild_bots(self, trial: GameState, rows: list[_Played]) -> dict[int, Bot]:
-        """New bots for the round, each having remade its own moves of ``rows`` (the
-        round's moves so far, played from ``trial``, its start) from its seat's views."""
-        bots = {s.seat: self._make_bot(s.level or "hard", s.seat,
-                                       round_number=trial.round_number)
+    def _fresh_bots(self, round_number: int) -> dict[int, Bot]:
+        return {s.seat: self._make_bot(s.level or "hard", s.seat, round_number=round_number)
                 for s in self.seats if s.kind == "bot"}
-        for seq, seat, move, by in rows:
-            bot = bots.get(seat) if by == "bot" else None
-            if bot is not None:
-                try:
-                    again: mv.PlayerMove | None = bot_turn(bot, trial, seat)
-                except (ValueError, IllegalMoveError):
-                    again = None
-                if again != move:
-                    log.info("game %s move %d: the bot chose %r again, the game has %r",
-                             self.id, seq, again and format_move(again), format_move(move))
-            trial.apply(move)
-        return bots
+
+    def _log_differences(self, differ: list[tuple[int, str | None, str]]) -> None:
+        for seq, again, played in differ:
+            log.info("game %s move %d: the bot chose %r again, the game has %r", self.id,
+                     seq, again, played)
 
     def _install_bots(self, bots: dict[int, Bot], upto: int) -> None:
         """Take bots remade from the first ``upto`` moves of the round; still behind if a
@@ -770,7 +780,8 @@ class Table:
 
     def _bot_to_move(self) -> tuple[int, Bot, str] | None:
         state = self.state
-        if state.is_over or not self.connections or self.waiting() is not None:
+        if state.is_over or not self.connections or not self.drives_bots \
+                or self.waiting() is not None:
             return None
         seat = state.to_act
         if seat in self.bots:
@@ -840,6 +851,8 @@ class Table:
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
             self._remote_presence(await self.store.presence(self.id, besides=self.worker))
             self.remote_known = True
+            if not self.drives_bots and self.connections:  # its holder may have left
+                await self.claim_bots()
         async with self.lock:
             if "m" in what or "h" in what:
                 changed |= await self._catch_up_moves(heard_only="m" not in what)
@@ -917,9 +930,32 @@ class Table:
         async with self._presence_lock:  # the latest state is written last
             seats = {c.seat for c in self.connections if c.seat is not None and not c.closed}
             try:
+                await self.claim_bots()  # before the presence's notice, which others act on
                 await self.store.set_presence(worker, self.id, seats)
             except Exception:
                 log.exception("game %s: presence could not be stored", self.id)
+
+    async def claim_bots(self) -> None:
+        """On a shared database: take (or keep) the lease on playing this game's bots while
+        this process has connections to it and the game goes on, and give it up when it
+        has none (another process with connections then takes it when it hears of the
+        change, or at its next heartbeat)."""
+        if self.worker is None:
+            return
+        if self.connections and not self.state.is_over:
+            granted = self.id in await self.store.claim_bots(self.worker, [self.id])
+        else:
+            if self.drives_bots:
+                await self.store.release_bots(self.worker, [self.id])
+            granted = False
+        self.set_drives_bots(granted)
+
+    def set_drives_bots(self, granted: bool) -> None:
+        """Whether this process holds the lease on the bots now (woken when it takes it)."""
+        if granted and not self.drives_bots:
+            log.info("game %s: this process plays its bots now", self.id)
+            self.wake.set()
+        self.drives_bots = granted
 
     # -- after the game ---------------------------------------------------------------------
 
@@ -964,6 +1000,27 @@ class Table:
         data["rounds"] = self.profile.rounds
         return {"move": move, "seat": seat, "round": round_number or state.round_number,
                 "state": data}
+
+
+def _remake_bots(bots: dict[int, Bot], trial: GameState, rows: list[_Played],
+                 ) -> tuple[dict[int, Bot], list[tuple[int, str | None, str]]]:
+    """``bots`` (new for the round), each having remade its own moves of ``rows`` (the
+    round's moves so far, played from ``trial``, its start) from its seat's views; and the
+    moves a bot chose differently (seq, its choice, the move played), as the time-limited
+    expert's may."""
+    differ: list[tuple[int, str | None, str]] = []
+    for seq, seat, move, by in rows:
+        bot = bots.get(seat) if by == "bot" else None
+        if bot is not None:
+            try:
+                again: mv.PlayerMove | None = bot_turn(bot, trial, seat)
+            except (ValueError, IllegalMoveError):
+                again = None
+            if again != move:
+                differ.append((seq, None if again is None else format_move(again),
+                               format_move(move)))
+        trial.apply(move)
+    return bots, differ
 
 
 def _think_apart(bot: Bot, state: GameState, seat: int) -> tuple[mv.PlayerMove, Bot]:
@@ -1062,6 +1119,7 @@ class Tables:
         self.worker: str | None = None
         self.listener: Listener | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
         self._idle_sweeper: asyncio.Task[None] | None = None
         self._profiler: Any = None
@@ -1167,12 +1225,14 @@ class Tables:
                                  self._recover)
         await self.listener.start()
         self._sweeper = asyncio.create_task(self._sweep())
+        self._heart = asyncio.create_task(self._beat())
 
     def _shared(self, table: Table) -> None:
         """A table just loaded: catch up with what was stored while it loaded."""
         if self.worker is not None:
             table.worker = self.worker
             table.remote_known = False
+            table.drives_bots = False  # until it holds the lease (see Table.claim_bots)
             self._follow(table, "mcsp")
 
     def _heard(self, payload: str) -> None:
@@ -1233,22 +1293,43 @@ class Tables:
             except Exception:
                 log.exception("the sweep over the shared database failed")
 
-    async def sweep(self) -> None:
-        """Say this process is alive (its presence rows), and catch up every game held here
-        that is behind the stored moves (a notification was lost), between rounds (a
-        Continue press), over without a rematch, and everybody's presence elsewhere."""
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                await self.heartbeat()
+            except Exception:
+                log.exception("the heartbeat on the shared database failed")
+
+    async def heartbeat(self) -> None:
+        """Say this process is alive (its presence rows), take or renew the leases on the
+        bots of the games it has connections to (and give up the others'), and read
+        everybody's presence elsewhere."""
         if self.worker is None:
             return
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
-        last = await self.store.last_seqs(held)
+        wanted = [g for g, t in held.items() if t.connections and not t.state.is_over]
+        granted = await self.store.claim_bots(self.worker, wanted)
+        unwanted = [g for g, t in held.items() if t.drives_bots and g not in wanted]
+        await self.store.release_bots(self.worker, unwanted)
         remote = await self.store.presences(held, besides=self.worker)
-        catching_up = []
         for game_id, table in held.items():
             if self._tables.get(game_id) is table:
+                table.set_drives_bots(game_id in granted)
                 table._remote_presence(remote[game_id])
                 table.remote_known = True
                 table.wake.set()
+
+    async def sweep(self) -> None:
+        """Catch up every game held here that is behind the stored moves (a notification
+        was lost), between rounds (a Continue press), or over without a rematch."""
+        if self.worker is None:
+            return
+        held = dict(self._tables)
+        last = await self.store.last_seqs(held)
+        catching_up = []
+        for game_id, table in held.items():
             what = ""
             if last.get(game_id, 0) > table.seq:
                 if self._let_go(game_id, table):
@@ -1263,11 +1344,12 @@ class Tables:
         await asyncio.gather(*catching_up)
 
     async def _stop_sharing(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        for task in (self._sweeper, self._heart):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sweeper = self._heart = None
         for task in list(self._following):
             task.cancel()
         if self.listener is not None:
