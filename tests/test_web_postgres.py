@@ -367,3 +367,56 @@ def test_a_heard_move_is_played_without_reading_the_database(database_url: str) 
         finally:
             await tables.close()
     run(database_url, body)
+
+
+def test_a_games_bots_are_leased_to_one_process_at_a_time(database_url: str) -> None:
+    """A takes the lease; B is refused while A renews it; A lets it lapse (it died) and B
+    takes it over; A's renewal then fails; a release frees it at once."""
+    async def lapse(store: Store, worker: str) -> None:
+        async with store.engine.begin() as conn:
+            await conn.execute(st.bot_leases.update().where(st.bot_leases.c.worker == worker)
+                               .values(expires=st.now() - timedelta(seconds=1)))
+
+    async def body(store: Store) -> None:
+        assert await store.claim_bots("A", ["g1", "g2"]) == {"g1", "g2"}
+        assert await store.claim_bots("B", ["g1", "g3"]) == {"g3"}
+        assert await store.claim_bots("A", ["g1"]) == {"g1"}  # renewed
+        assert await store.bot_lease("g1") == "A"
+        await lapse(store, "A")
+        assert await store.bot_lease("g1") is None
+        assert await store.claim_bots("B", ["g1"]) == {"g1"}
+        assert await store.claim_bots("A", ["g1", "g2"]) == {"g2"}  # g1 is B's now
+        await store.release_bots("B", ["g1"])
+        assert await store.claim_bots("A", ["g1"]) == {"g1"}
+        await store.clear_presence("A")  # a process that stops gives up all it holds
+        assert await store.bot_lease("g1") is None and await store.bot_lease("g2") is None
+        assert await store.bot_lease("g3") == "B"
+    run(database_url, body)
+
+
+def test_two_rematches_pressed_at_once_on_two_processes_make_one_game(
+        database_url: str) -> None:
+    """Two stores (two processes; on SQLite, which takes one process, presses within
+    one) make a rematch of one game at the same moment: one game is made, and every press
+    is told its id."""
+    shared = not database_url.startswith("sqlite")
+
+    async def body(store: Store) -> None:
+        other = Store(database_url) if shared else store
+        if shared:
+            await other.start()
+        try:
+            await store.create_game(game_row("old"))
+            made = await asyncio.gather(*(
+                s.create_rematch("old", game_row(f"new{i}"))
+                for _ in range(4) for i, s in enumerate((store, other))))
+            assert len(set(made)) == 1
+            assert (await store.settings("old") or {})["rematch"] == made[0]
+            async with store.engine.connect() as conn:
+                ids = (await conn.execute(st.games.select().with_only_columns(
+                    st.games.c.id))).scalars().all()
+            assert sorted(ids) == sorted(["old", made[0]])
+        finally:
+            if shared:
+                await other.close()
+    run(database_url, body)
