@@ -420,3 +420,29 @@ def test_two_rematches_pressed_at_once_on_two_processes_make_one_game(
             if shared:
                 await other.close()
     run(database_url, body)
+
+
+def test_sqlite_commits_a_group_of_moves_in_one_call(tmp_path: Path) -> None:
+    """On a SQLite file the moves waiting together go into one transaction run in one call
+    on the driver's thread; what it wrote reads back as SQLAlchemy writes it (times
+    included), the game's status is set by the move that ends it, and a seq stored twice
+    is a :class:`MoveConflict` that changes nothing."""
+    url = f"sqlite:///{tmp_path / 'group.db'}"
+
+    async def body(store: Store) -> None:
+        assert store._group is not None
+        await store.create_game(game_row())
+        stamps = await asyncio.gather(*(store.add_move("g1", move(i)) for i in (1, 2, 3)),
+                                      store.add_move("g1", move(4, "pickup"), status="over"))
+        assert store._group._stamp is not None  # the one-call path was taken
+        with pytest.raises(MoveConflict):
+            await store.add_move("g1", move(4, "draw"))
+        rows = await store.moves("g1")
+        assert [r.notation for r in rows] == ["draw", "draw", "draw", "pickup"]
+        game = await store.game("g1")
+        assert game is not None and game.status == "over" and game.updated == max(stamps)
+        async with store.engine.connect() as conn:
+            created = (await conn.execute(st.moves.select().with_only_columns(
+                st.moves.c.created).order_by(st.moves.c.seq))).scalars().all()
+        assert list(created) == stamps
+    run(url, body)
