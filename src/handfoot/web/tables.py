@@ -219,6 +219,8 @@ class Connection:
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the server has let the connection go (its reader stops waiting)."""
     close_code: tuple[int, str] = (1000, "")
+    _reader: asyncio.Task[Any] | None = None
+    """The task waiting in :meth:`receive` (one per connection: its handler's)."""
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -240,27 +242,32 @@ class Connection:
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Let the connection go once the frames queued before are sent (closing the
-        WebSocket with ``code`` and ``reason``)."""
+        WebSocket with ``code`` and ``reason``); a reader waiting in :meth:`receive` is
+        woken (the socket may never answer: a client that stopped reading)."""
         if not self.closed:
             self.closed = True
             self.close_code = (code, reason)
             self.queue.put_nowait(None)
+            reader = self._reader
+            if reader is not None and reader is not asyncio.current_task():
+                reader.cancel()
         self.ended.set()
 
     async def receive(self) -> dict[str, Any] | None:
-        """The next frame from the client, or None once either side has let go."""
+        """The next frame from the client, or None once either side has let go (when the
+        server lets go, :meth:`close` wakes a reader waiting here)."""
         if self.closed:
             return None
-        reading = asyncio.ensure_future(self.ws.receive())
-        ending = asyncio.ensure_future(self.ended.wait())
-        done, _ = await asyncio.wait({reading, ending}, return_when=asyncio.FIRST_COMPLETED)
-        ending.cancel()
-        if reading not in done:
-            reading.cancel()
-            with contextlib.suppress(BaseException):
-                await reading
+        self._reader = asyncio.current_task()
+        try:
+            frame: dict[str, Any] = dict(await self.ws.receive())
+        except asyncio.CancelledError:
+            task = self._reader
+            self._reader = None
+            if not self.closed or task is None or task.uncancel() > 0:
+                raise  # not (only) the wake-up of close(): a real cancellation
             return None
-        frame: dict[str, Any] = dict(reading.result())
+        self._reader = None
         return None if frame["type"] == "websocket.disconnect" else frame
 
     async def _write(self) -> None:
