@@ -21,6 +21,7 @@ from handfoot.engine import Event, GameState, Phase, PlayerView, RoundResult, Ta
 __all__ = [
     "KIND_JSON",
     "MessageError",
+    "ViewCache",
     "event_json",
     "is_token",
     "is_unicode",
@@ -81,15 +82,68 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
     return data
 
 
-def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
-                     ) -> dict[str, Any]:
+class ViewCache:
+    """The JSON of the parts of a table's views that stay the same objects from one move to
+    the next, kept by identity: each meld on the table (a frozen value, replaced when cards
+    are added) and each finished round's result. A table's broadcasts write them once
+    instead of at every move; the JSON given out must not be changed."""
+
+    __slots__ = ("_melds", "_results")
+
+    LIMIT = 512
+    """Entries kept (of melds, and of results) before the cache starts again."""
+
+    def __init__(self) -> None:
+        self._melds: dict[int, tuple[TableMeld, dict[str, Any], int]] = {}
+        self._results: dict[int, tuple[RoundResult, dict[str, Any]]] = {}
+
+    def meld(self, meld: TableMeld, profile: Any) -> tuple[dict[str, Any], int]:
+        """:func:`meld_json` of the meld, and its cards' points."""
+        known = self._melds.get(id(meld))
+        if known is not None and known[0] is meld:
+            return known[1], known[2]
+        if len(self._melds) >= self.LIMIT:
+            self._melds.clear()
+        values = profile.kind_values
+        data = meld_json(meld, profile.book_size)
+        points = sum(values[FACE_KIND[f]] for f in meld.faces)
+        self._melds[id(meld)] = (meld, data, points)
+        return data, points
+
+    def result(self, result: RoundResult) -> dict[str, Any]:
+        """:func:`result_json` of a finished round."""
+        known = self._results.get(id(result))
+        if known is not None and known[0] is result:
+            return known[1]
+        if len(self._results) >= self.LIMIT:
+            self._results.clear()
+        data = result_json(result)
+        self._results[id(result)] = (result, data)
+        return data
+
+
+def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
+                     cache: ViewCache | None = None) -> dict[str, Any]:
     """What anybody watching may know: ``view`` without the seat's own cards and choices
     (``seat`` and ``side`` null, ``hand``, ``staged`` and ``legal`` absent). Any seat's view
     gives the same public part; "May I go out?" is asked aloud, so ``asking`` (the seat
-    asking while its partners answer) is public too."""
+    asking while its partners answer) is public too. ``cache``: the table's, to write each
+    meld and result once."""
     p = view.profile
-    values = p.kind_values
-    melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces) for side in view.melds]
+    if cache is not None:
+        melds_json = []
+        melded = []
+        for side in view.melds:
+            laid = [cache.meld(m, p) for m in side]
+            melds_json.append([data for data, _ in laid])
+            melded.append(sum(points for _, points in laid))
+        results = [cache.result(r) for r in view.results]
+    else:
+        values = p.kind_values
+        melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces)
+                  for side in view.melds]
+        melds_json = [[meld_json(m, p.book_size) for m in side] for side in view.melds]
+        results = [result_json(r) for r in view.results]
     pile = view.discard_size
     n = p.pickup_count
     return {
@@ -109,7 +163,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
             for side in range(view.sides)],
         "opened": list(view.opened),
         "packets": [_packet_json(view, s) for s in range(view.players)],
-        "melds": [[meld_json(m, p.book_size) for m in side] for side in view.melds],
+        "melds": melds_json,
         "red_threes": [_cards(r) for r in view.red_threes],
         "discard": {"top": face_name(view.discard_top) if view.discard_top is not None
                     else None,
@@ -118,7 +172,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
         "stall": None if p.stalled_turns_each is None else {
             "turns": view.stalled_turns, "limit": p.stalled_turns_each * view.players},
         "scores": {"totals": list(view.totals), "melded": melded},
-        "results": [result_json(r) for r in view.results],
+        "results": results,
         "asking": view.turn if view.phase == Phase.ANSWER else None,
         "side_names": list(side_names) if side_names is not None
         else [f"Side {s + 1}" for s in range(view.sides)],

@@ -71,6 +71,7 @@ from handfoot.web.bus import Listener
 from handfoot.web.guard import OpenLimit
 from handfoot.web.protocol import (
     ClientMessage,
+    ViewCache,
     event_json,
     hands_json,
     public_view_json,
@@ -324,6 +325,7 @@ class Table:
         self.continued: set[tuple[int, int]] = set()
         self.stats = [SeatStats() for _ in self.seats]
         self._tally = _Tally(profile)
+        self._view_cache = ViewCache()
         self.bots: dict[int, Bot] = {s.seat: self._make_bot(s.level or "hard", s.seat)
                                      for s in self.seats if s.kind == "bot"}
         self.stand_ins: dict[int, Bot] = {}
@@ -555,7 +557,8 @@ class Table:
     def public_view(self) -> dict[str, Any]:
         """The view anybody watching has (from a seat not acting: no legal moves listed)."""
         state = self.state
-        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names)
+        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
+                                cache=self._view_cache)
 
     def view_for(self, seat: int | None, public: dict[str, Any] | None = None,
                  ) -> dict[str, Any]:
