@@ -86,40 +86,49 @@ class ViewCache:
     """The JSON of the parts of a table's views that stay the same objects from one move to
     the next, kept by identity: each meld on the table (a frozen value, replaced when cards
     are added) and each finished round's result. A table's broadcasts write them once
-    instead of at every move; the JSON given out must not be changed."""
+    instead of at every move; the JSON given out must not be changed. Only the melds on the
+    table at the last view are kept."""
 
     __slots__ = ("_melds", "_results")
-
-    LIMIT = 512
-    """Entries kept (of melds, and of results) before the cache starts again."""
 
     def __init__(self) -> None:
         self._melds: dict[int, tuple[TableMeld, dict[str, Any], int]] = {}
         self._results: dict[int, tuple[RoundResult, dict[str, Any]]] = {}
 
-    def meld(self, meld: TableMeld, profile: Any) -> tuple[dict[str, Any], int]:
-        """:func:`meld_json` of the meld, and its cards' points."""
-        known = self._melds.get(id(meld))
-        if known is not None and known[0] is meld:
-            return known[1], known[2]
-        if len(self._melds) >= self.LIMIT:
-            self._melds.clear()
-        values = profile.kind_values
-        data = meld_json(meld, profile.book_size)
-        points = sum(values[FACE_KIND[f]] for f in meld.faces)
-        self._melds[id(meld)] = (meld, data, points)
-        return data, points
+    def melds(self, view: PlayerView) -> tuple[list[list[dict[str, Any]]], list[int]]:
+        """:func:`meld_json` of every meld on the table, by side, and each side's points
+        on the table."""
+        profile = view.profile
+        values, size = profile.kind_values, profile.book_size
+        known, kept = self._melds, {}
+        out, points = [], []
+        for side in view.melds:
+            laid, total = [], 0
+            for meld in side:
+                entry = known.get(id(meld))
+                if entry is None or entry[0] is not meld:
+                    entry = (meld, meld_json(meld, size),
+                             sum(values[FACE_KIND[f]] for f in meld.faces))
+                kept[id(meld)] = entry
+                laid.append(entry[1])
+                total += entry[2]
+            out.append(laid)
+            points.append(total)
+        self._melds = kept
+        return out, points
 
-    def result(self, result: RoundResult) -> dict[str, Any]:
-        """:func:`result_json` of a finished round."""
-        known = self._results.get(id(result))
-        if known is not None and known[0] is result:
-            return known[1]
-        if len(self._results) >= self.LIMIT:
-            self._results.clear()
-        data = result_json(result)
-        self._results[id(result)] = (result, data)
-        return data
+    def results(self, view: PlayerView) -> list[dict[str, Any]]:
+        """:func:`result_json` of every finished round."""
+        known = self._results
+        out = []
+        for result in view.results:
+            entry = known.get(id(result))
+            if entry is None or entry[0] is not result:
+                entry = known[id(result)] = (result, result_json(result))
+            out.append(entry[1])
+        if len(known) > 4 * len(out) + 16:  # results of another game's rounds? start again
+            self._results = {id(r): known[id(r)] for r in view.results}
+        return out
 
 
 def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
@@ -131,13 +140,8 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, 
     meld and result once."""
     p = view.profile
     if cache is not None:
-        melds_json = []
-        melded = []
-        for side in view.melds:
-            laid = [cache.meld(m, p) for m in side]
-            melds_json.append([data for data, _ in laid])
-            melded.append(sum(points for _, points in laid))
-        results = [cache.result(r) for r in view.results]
+        melds_json, melded = cache.melds(view)
+        results = cache.results(view)
     else:
         values = p.kind_values
         melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces)
