@@ -392,6 +392,10 @@ class Store:
         stamp = now()
         until = stamp + timedelta(seconds=BOT_LEASE)
         async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":  # one statement, whatever the number
+                rows = (await conn.execute(_CLAIM_PG, {
+                    "games": ids, "worker": worker, "now": stamp, "until": until})).all()
+                return {str(r.game) for r in rows}
             await conn.execute(update(bot_leases).where(
                 bot_leases.c.game.in_(ids),
                 (bot_leases.c.worker == worker) | (bot_leases.c.expires < stamp))
@@ -836,6 +840,16 @@ async def _insert_game(conn: AsyncConnection, game: GameRow) -> None:
     await conn.execute(insert(seats), [
         {"game": game.id, "seat": s.seat, "kind": s.kind, "level": s.level,
          "name": s.name, "token_hash": s.token_hash} for s in game.seats])
+
+
+_CLAIM_PG: Final = text(
+    "INSERT INTO bot_leases (game, worker, expires) "
+    "SELECT g, :worker, :until FROM unnest(CAST(:games AS VARCHAR[])) AS g "
+    "ON CONFLICT (game) DO UPDATE SET worker = EXCLUDED.worker, expires = EXCLUDED.expires "
+    "WHERE bot_leases.worker = EXCLUDED.worker OR bot_leases.expires < :now "
+    "RETURNING game")
+""":meth:`Store.claim_bots` on PostgreSQL: take or renew every lease that is free, ours
+or lapsed, in one statement (a row it does not update is not returned)."""
 
 
 def _upsert(conn: AsyncConnection, table: Table) -> Any:

@@ -861,7 +861,8 @@ class Table:
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
             self._remote_presence(await self.store.presence(self.id, besides=self.worker))
             self.remote_known = True
-            if not self.drives_bots and self.connections:  # its holder may have left
+            if not self.drives_bots and self.connections and self.has_bots:
+                # its holder may have left
                 await self.claim_bots()
         async with self.lock:
             if "m" in what or "h" in what:
@@ -950,7 +951,7 @@ class Table:
         this process has connections to it and the game goes on, and give it up when it
         has none (another process with connections then takes it when it hears of the
         change, or at its next heartbeat)."""
-        if self.worker is None:
+        if self.worker is None or not self.has_bots:
             return
         if self.connections and not self.state.is_over:
             granted = self.id in await self.store.claim_bots(self.worker, [self.id])
@@ -959,6 +960,13 @@ class Table:
                 await self.store.release_bots(self.worker, [self.id])
             granted = False
         self.set_drives_bots(granted)
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
+        absent people (a table of people only needs no lease)."""
+        return bool(self.bots) or any(s.kind == "bot" for s in self.seats) \
+            or self.absent == "bot"
 
     def set_drives_bots(self, granted: bool) -> None:
         """Whether this process holds the lease on the bots now (woken when it takes it)."""
@@ -1319,7 +1327,8 @@ class Tables:
             return
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
-        wanted = [g for g, t in held.items() if t.connections and not t.state.is_over]
+        wanted = [g for g, t in held.items()
+                  if t.connections and not t.state.is_over and t.has_bots]
         granted = await self.store.claim_bots(self.worker, wanted)
         unwanted = [g for g, t in held.items() if t.drives_bots and g not in wanted]
         await self.store.release_bots(self.worker, unwanted)
