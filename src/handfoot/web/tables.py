@@ -32,8 +32,13 @@ which a process holding the game plays when it is the next one (:meth:`Table.pla
 and otherwise (a seq missing) it reads all the moves after the last it played (see
 :mod:`handfoot.web.bus`); a sweep every :data:`SWEEP_EVERY` seconds catches up whatever a
 lost notification hid. Presence is
-stored per process (``presence``), so a stand-in never plays for a person connected to
-another process.
+stored per process (``presence``, refreshed every :data:`HEARTBEAT_EVERY` seconds), so a
+stand-in never plays for a person connected to another process; and one process at a time
+plays a game's bots and stand-ins, the one holding the game's lease (``bot_leases``: taken by
+a process with connections to the game, renewed at each heartbeat, taken over once it
+lapses). Moves another process stored are only applied: no bot thinks again for them (its
+memory is remade from the round's start, away from the event loop, if ever this process
+comes to play it).
 """
 
 from __future__ import annotations
