@@ -200,7 +200,9 @@ def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(tmp_path: Path)
     allowance of their own, and a WebSocket handshake past the limit is answered 429."""
     app = create_app(limited(tmp_path / "p.db", games_burst=2, games_per_minute=1.0,
                              sockets_burst=1, sockets_per_minute=1.0))
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+    # log_config=None: uvicorn's own logging setup would stop its access log reaching the
+    # root logger for every later test in this process (tests/test_web_security.py reads it)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
                             lifespan="on", ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
