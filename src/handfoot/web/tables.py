@@ -947,6 +947,9 @@ class Table:
             seats = {c.seat for c in self.connections if c.seat is not None and not c.closed}
             try:
                 await self.claim_bots()  # before the presence's notice, which others act on
+            except Exception:  # the heartbeat tries again
+                log.exception("game %s: the lease on its bots could not be stored", self.id)
+            try:
                 await self.store.set_presence(worker, self.id, seats)
             except Exception:
                 log.exception("game %s: presence could not be stored", self.id)
