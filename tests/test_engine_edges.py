@@ -1,0 +1,244 @@
+"""Engine edges that mutation testing (issue 19, ``scripts/mutation``) found unguarded: each
+test pins one behaviour a mutant of engine.py changed without any other test noticing."""
+
+from __future__ import annotations
+
+import pytest
+
+from handfoot import cards
+from handfoot import moves as mv
+from handfoot.engine import GameState, Phase, RoundEnd, deal_round
+from handfoot.rules import load_profile
+from positions import must_fail, play, position
+
+# The five books partnership-13 needs to go out: two clean, two dirty, one all-wild.
+BOOKS = ["4 4 4 4 4 4 4", "5 5 5 5 5 5 5", "6 6 6 6 6 2 2", "7 7 7 7 7 2 2",
+         "JK JK 2 2 2 2 2"]
+
+
+def _going_out(rounds: int, hand: str, books: list[str] | None = None, *,
+               draws: str = "8 K") -> GameState:
+    """Seat 0 in its Foot holding ``hand``, its partner (seat 2) ready, the side with
+    ``books`` on the table; seat 0 to draw ``draws``."""
+    p = load_profile("partnership-13", overrides={"rounds": rounds})
+    return position(p, hands={0: hand}, in_foot=[0, 2], foot_played=[2], foot_turn_done=[2],
+                    melds={0: BOOKS if books is None else books}, stock_top=draws)
+
+
+# --- the state after the game ends --------------------------------------------------------
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_going_out_with_a_discard_leaves_no_seat_below_zero_cards(rounds: int) -> None:
+    state = _going_out(rounds, "9 9 9 8 8")
+    play(state, "draw", "goout 9 9 9 | 8 8 8 discard K", "yes")
+    result = state.results[0]
+    assert result.reason == RoundEnd.WENT_OUT and result.went_out == 0
+    if rounds == 1:
+        assert state.phase == Phase.GAME_OVER and state.is_over
+        assert state.held_n == [0, 13, 13, 13]
+        assert state.hand(0) == [] and state.held[0] == [0] * cards.NUM_KINDS
+        assert state.legal_actions() == []
+        assert state.pile[-1] in cards.KIND_FACES[cards.KING]
+    else:
+        assert state.round_number == 2 and state.phase == Phase.DRAW
+        assert state.held_n == [13, 13, 13, 13]
+    for seat in range(4):
+        view = state.view(seat)
+        assert list(view.hand_counts) == state.held_n
+        assert len(view.hand) == state.held_n[seat]
+        assert view.staged == () and view.legal_actions == tuple(
+            state.legal_actions() if seat == state.to_act and not state.is_over else ())
+    assert state.staged == {}
+    # the side's score counts the melded cards and the going-out bonus
+    assert result.scores[0].total > result.scores[1].total
+
+
+def test_going_out_by_staged_actions_with_a_discard_ends_the_game_cleanly() -> None:
+    state = _going_out(1, "9 9 9 8 8")
+    play(state, "draw")
+    for kind, n in ((cards.NINE, 3), (cards.EIGHT, 3)):
+        for _ in range(n):
+            state.apply_action(mv.encode_stage(kind, kind, 0))
+    assert state.view(0).staged == (mv.MeldGroup(cards.EIGHT, 3, 0, 0),
+                                    mv.MeldGroup(cards.NINE, 3, 0, 0))
+    committed = state.apply_action(mv.GO_OUT_DISCARD + cards.KING)
+    assert committed == mv.GoOut((mv.MeldGroup(cards.EIGHT, 3, 0, 0),
+                                  mv.MeldGroup(cards.NINE, 3, 0, 0)), cards.KING)
+    assert state.phase == Phase.ANSWER and state.staged == {} and state.view(0).staged == ()
+    state.apply(mv.Answer(True))
+    assert state.is_over and state.held_n == [0, 13, 13, 13]
+    assert state.view(0).hand_counts == (0, 13, 13, 13) and state.view(0).staged == ()
+
+
+def test_staged_cards_do_not_outlive_their_round() -> None:
+    # seat 0 stages a pickup in the draw phase, then draws from an empty stock: the round
+    # ends, and nothing staged is left in the next round's state or views
+    state = position("partnership-13", hands={0: "K K 5 6 7 8 9 T J Q A A A"},
+                     pile="4C KS", stock_size=0, melds={0: ["Q Q Q Q"]})
+    state.apply_action(mv.encode_stage(cards.KING, cards.KING, 0))
+    state.apply_action(mv.encode_stage(cards.KING, cards.KING, 0))
+    assert state.staged and state.view(0).staged == (mv.MeldGroup(cards.KING, 2, 0, 0),)
+    state.apply(mv.Draw())
+    assert state.results[0].reason == RoundEnd.STOCK_EXHAUSTED
+    assert state.round_number == 2 and state.staged == {} and state.undo_stack == []
+    assert all(state.view(s).staged == () for s in range(4))
+
+
+# --- going out with two groups of one rank -------------------------------------------------
+
+
+def test_go_out_with_a_group_that_starts_a_meld_and_one_that_books_it() -> None:
+    # one clean book short; K K K starts the kings, K K K K makes them a clean book
+    books = [b for b in BOOKS if not b.startswith("5")]
+    state = _going_out(1, "K K K K K K", books, draws="5 K")
+    play(state, "draw")  # seven kings and a 5
+    must_fail(state.copy(), "goout K K K | K K K discard 5", "hold 2 cards")
+    effect = state.verify(mv.parse_move("goout K K K | K K K K discard 5"))
+    assert effect.books == 1 and effect.asks
+    assert [(g.naturals, g.new) for g in effect.melds] == [(3, True), (4, False)]
+    play(state, "goout K K K | K K K K discard 5")
+    assert state.phase == Phase.ANSWER
+    play(state, "yes")
+    assert state.is_over
+    kings = [m for m in state.melds[0] if m.target == cards.KING]
+    assert [(m.naturals, m.size) for m in kings] == [(7, 7)]
+    assert state.book_counts(0)["clean"] == 2
+
+
+def test_go_out_refused_when_two_groups_of_a_rank_fall_short_of_a_book() -> None:
+    books = [b for b in BOOKS if not b.startswith("5")]
+    state = _going_out(1, "K K K K K 5 5 5", books)
+    play(state, "draw")  # six kings, three 5s and an 8
+    must_fail(state, "goout K K K | K K K | 5 5 5 discard 8", "go out", "clean")
+
+
+def test_go_out_with_a_book_and_a_second_new_meld_of_its_rank() -> None:
+    # seven kings make a book; the next three kings start a new meld of kings beside it
+    books = [b for b in BOOKS if not b.startswith("5")]
+    state = _going_out(1, "K K K K K K K K K", books)
+    play(state, "draw")  # ten kings and an 8
+    effect = state.verify(mv.parse_move("goout K K K K K K K | K K K discard 8"))
+    assert effect.books == 1
+    assert [(g.naturals, g.new) for g in effect.melds] == [(7, True), (3, True)]
+    play(state, "goout K K K K K K K | K K K discard 8", "yes")
+    assert state.is_over
+    kings = [m.size for m in state.melds[0] if m.target == cards.KING]
+    assert kings == [7, 3]
+    assert state.book_counts(0) == {"clean": 2, "dirty": 2, "wild": 1,
+                                    f"clean:{cards.FOUR}": 1, f"clean:{cards.KING}": 1}
+
+
+def test_go_out_with_two_new_melds_of_a_rank_that_break_a_rule() -> None:
+    books = [b for b in BOOKS if not b.startswith("5")]
+    state = _going_out(1, "K K K K K K K K", books)
+    play(state, "draw")  # nine kings and an 8
+    # a book and a second meld of two kings: too short to be a meld
+    must_fail(state.copy(), "goout K K K K K K K | K K discard 8", "at least 3")
+    # a second new meld while the first is unfinished
+    must_fail(state.copy(), "goout K K K K K K | new K K K discard 8", "unfinished")
+    # one meld of nine kings: past a book's seven cards
+    must_fail(state, "goout K K K K K K | K K K discard 8", "at most 7")
+
+
+# --- a pickup that empties the hand --------------------------------------------------------
+
+
+def test_a_pickup_that_empties_the_hand_brings_the_foot_at_once() -> None:
+    state = position("partnership-13", hands={0: "K K"}, pile="KS",
+                     melds={0: ["Q Q Q Q"]})
+    foot = sorted(state.feet[0])
+    play(state, "pickup K K")
+    assert state.foot_picked[0] and state.feet[0] == []
+    assert state.hand(0) == foot and state.held_n[0] == 13
+    assert state.phase == Phase.PLAY and state.seat == 0 and state.picked_pile
+    assert [m.size for m in state.melds[0] if m.target == cards.KING] == [3]
+    assert state.view(0).in_foot[0] and state.view(0).foot_counts[0] == 0
+
+
+def test_a_pickup_that_empties_the_hand_ends_the_turn_where_the_foot_waits() -> None:
+    p = load_profile("partnership-13", overrides={"foot_at_once": False})
+    state = position(p, hands={0: "K K"}, pile="KS", melds={0: ["Q Q Q Q"]})
+    play(state, "pickup K K")
+    assert not state.foot_picked[0] and state.held_n[0] == 0 and len(state.feet[0]) == 13
+    assert state.seat == 1 and state.phase == Phase.DRAW
+    # the Foot comes with seat 0's next draw
+    for seat in (1, 2, 3):
+        state.apply(mv.Draw())
+        state.apply(mv.Discard(next(k for k in range(cards.RED_THREE)
+                                    if state.held[seat][k])))
+    state.apply(mv.Draw())
+    assert state.foot_picked[0] and state.held_n[0] == 13 + p.draw_count
+
+
+# --- explicit deals of per-round hand sizes --------------------------------------------------
+
+
+def test_explicit_deals_follow_the_hand_size_of_each_round() -> None:
+    p = load_profile("partnership-13", overrides={"rounds": 3, "hand_size_by_round": [11, 13]})
+    layout = p.layout
+    deals = [deal_round(p, layout, 5, r) for r in (1, 2)]
+    assert [len(d.hands[0]) for d in deals] == [11, 13]
+    state = GameState.new(p, deals=deals, seed=9)
+    assert state.held_n == [11] * 4 and state.deal == deals[0]
+    state._end_round(RoundEnd.STOCK_EXHAUSTED, None)  # noqa: SLF001 (a round ended by the test)
+    assert state.round_number == 2 and state.held_n == [13] * 4 and state.deal == deals[1]
+    state._end_round(RoundEnd.STOCK_EXHAUSTED, None)  # noqa: SLF001
+    # round 3 is dealt from the seed: the last size of the list holds on
+    assert state.round_number == 3 and state.held_n == [13] * 4
+    assert state.dealer == (deals[1].dealer + 1) % 4
+    # a deal of the wrong size for its round is refused, naming the round
+    with pytest.raises(ValueError, match="round 2.*11 cards.*13 to each Hand in round 2"):
+        GameState.new(p, deals=[deals[0], deals[0]], seed=9)
+    with pytest.raises(ValueError, match="needs a seed"):
+        GameState.new(p, deals=deals)
+
+
+# --- wild cards at their limits ------------------------------------------------------------
+
+
+def test_a_new_meld_at_the_exact_wild_limit_of_remastered_singles() -> None:
+    # one more natural than wilds, and no more wilds than a book's size
+    state = position("remastered-singles", phase=Phase.PLAY, layout=None,
+                     hands={0: "9 9 9 9 9 9 9 9 9 2 2 2 2 2 2 2 2 JK 5"})
+    must_fail(state.copy(), "meld 9 9 9 9 9 9 9 9 9 2 2 2 2 2 2 2 2", "past 7 cards")
+    must_fail(state.copy(), "meld 9 9 9 9 9 9 9 2 2 2 2 2 2 2", "wild")
+    legal = state.copy()
+    play(legal, "meld 9 9 9 9 9 9 9 9 2 2 2 2 2 2 2")
+    assert [(m.naturals, m.wilds) for m in legal.melds[0]] == [(8, 7)]
+    play(state, "meld 9 9 9 9 9 9 9 9 9 2 2 2 2 2 2 JK")
+    assert [(m.naturals, m.twos, m.jokers) for m in state.melds[0]] == [(9, 6, 1)]
+
+
+def test_a_meld_with_the_maximum_of_wilds_but_too_few_naturals_says_so() -> None:
+    p = load_profile("partnership-13", overrides={"max_wilds": 2, "min_naturals_with_wild": 4})
+    state = position(p, phase=Phase.PLAY, hands={0: "9 9 9 9 2 2 2 5"}, melds={0: ["Q Q Q"]})
+    reason = must_fail(state.copy(), "meld 9 9 9 2 2", "at least 4 natural")
+    assert "at most" not in reason
+    must_fail(state.copy(), "meld 9 9 9 9 2 2 2", "at most 2 wild")
+    play(state, "meld 9 9 9 9 2 2")
+    assert [(m.naturals, m.twos) for m in state.melds[0] if m.target == cards.NINE] == [(4, 2)]
+
+
+@pytest.mark.parametrize("max_wilds", [None, 1])
+def test_a_wild_top_beside_a_meld_one_short_of_a_book(max_wilds: int | None) -> None:
+    # remastered-singles: the pile cannot be taken when its top would complete a book; a
+    # two completes "9 9 9 9 9 2" only where the meld may hold a second wild
+    p = load_profile("remastered-singles", overrides={"max_wilds": max_wilds or "none"})
+    state = position(p, hands={0: "K Q 5"}, pile="4C 2S", melds={0: ["9 9 9 9 9 2"]})
+    if max_wilds is None:
+        must_fail(state, "pickup", "would complete your book of 9s")
+    else:
+        play(state, "pickup")
+        assert state.picked_pile and state.held[0][cards.TWO] == 1
+        assert [cards.face_name(f) for f in state.pile] == ["4C"]
+
+
+def test_book_counts_give_the_clean_books_of_each_rank() -> None:
+    state = position("partnership-13", melds={0: ["4 4 4 4 4 4 4", "K K K K K K K",
+                                                  "K K K K K K K", "9 9 9 9 9 2 2", "Q Q Q"],
+                                              1: ["A A A A A A A"]})
+    assert state.book_counts(0) == {"clean": 3, "dirty": 1, "wild": 0,
+                                    f"clean:{cards.FOUR}": 1, f"clean:{cards.KING}": 2}
+    assert state.book_counts(1) == {"clean": 1, "dirty": 0, "wild": 0,
+                                    f"clean:{cards.ACE}": 1}
