@@ -30,6 +30,7 @@ import copy
 import dataclasses
 import difflib
 import hashlib
+import itertools
 import os
 import random
 import re
@@ -165,7 +166,7 @@ class _Sites(ast.NodeVisitor):
                 self.visit(default)
         self.depth -= 1
 
-    visit_AsyncFunctionDef = visit_FunctionDef  # noqa: N815
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for stmt in node.body:
@@ -197,9 +198,9 @@ class _Sites(ast.NodeVisitor):
 
     def _mutate(self, node: ast.AST) -> None:
         if isinstance(node, (ast.Expr, ast.Assign, ast.AugAssign, ast.Raise, ast.Return,
-                             ast.Continue, ast.Break, ast.Assert, ast.Delete)):
-            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
-                self._delete(node)
+                             ast.Continue, ast.Break, ast.Assert, ast.Delete)) and not (
+                isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            self._delete(node)
         if isinstance(node, ast.Return) and node.value is not None and not (
                 isinstance(node.value, ast.Constant) and node.value.value is None):
             self._add(node.value, "return None", ast.Constant(None))
@@ -259,7 +260,7 @@ def _operator_gaps(source_lines: Sequence[str], node: ast.AST) -> list[tuple[int
     else:
         return []
     return [(a.end_lineno or 0, a.end_col_offset or 0, b.lineno, b.col_offset)
-            for a, b in zip(operands, operands[1:], strict=False)]
+            for a, b in itertools.pairwise(operands)]
 
 
 def _text(lines: Sequence[str], span: tuple[int, int, int, int]) -> str:
@@ -282,7 +283,8 @@ def _replacement(lines: Sequence[str], node: ast.AST, operator: str,
         return [(span, f"not ({_text(lines, span)})")]
     if operator == "not x → x":
         inner = node.operand  # type: ignore[attr-defined]
-        return [(span, f"({_text(lines, (inner.lineno, inner.col_offset, inner.end_lineno, inner.end_col_offset))})")]
+        where = (inner.lineno, inner.col_offset, inner.end_lineno, inner.end_col_offset)
+        return [(span, f"({_text(lines, where)})")]
     if " → " in operator and isinstance(node, (ast.Compare, ast.BoolOp, ast.BinOp, ast.AugAssign)):
         old, new = operator.split(" → ")
         gaps = _operator_gaps(lines, node)

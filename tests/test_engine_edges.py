@@ -3,6 +3,8 @@ test pins one behaviour a mutant of engine.py changed without any other test not
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from handfoot import cards
@@ -174,6 +176,15 @@ def test_a_pickup_that_empties_the_hand_ends_the_turn_where_the_foot_waits() -> 
 # --- explicit deals of per-round hand sizes --------------------------------------------------
 
 
+def _end_round_by_drawing(state: GameState) -> GameState:
+    """The state with the stock moved under the pile, after a draw that finds none."""
+    pos = state.position()
+    made = GameState.from_position(replace(pos, stock=(), pile=pos.stock + pos.pile))
+    made.apply(mv.Draw())
+    assert made.results[-1].reason == RoundEnd.STOCK_EXHAUSTED
+    return made
+
+
 def test_explicit_deals_follow_the_hand_size_of_each_round() -> None:
     p = load_profile("partnership-13", overrides={"rounds": 3, "hand_size_by_round": [11, 13]})
     layout = p.layout
@@ -181,14 +192,14 @@ def test_explicit_deals_follow_the_hand_size_of_each_round() -> None:
     assert [len(d.hands[0]) for d in deals] == [11, 13]
     state = GameState.new(p, deals=deals, seed=9)
     assert state.held_n == [11] * 4 and state.deal == deals[0]
-    state._end_round(RoundEnd.STOCK_EXHAUSTED, None)  # noqa: SLF001 (a round ended by the test)
+    state = _end_round_by_drawing(state)
     assert state.round_number == 2 and state.held_n == [13] * 4 and state.deal == deals[1]
-    state._end_round(RoundEnd.STOCK_EXHAUSTED, None)  # noqa: SLF001
+    state = _end_round_by_drawing(state)
     # round 3 is dealt from the seed: the last size of the list holds on
     assert state.round_number == 3 and state.held_n == [13] * 4
     assert state.dealer == (deals[1].dealer + 1) % 4
     # a deal of the wrong size for its round is refused, naming the round
-    with pytest.raises(ValueError, match="round 2.*11 cards.*13 to each Hand in round 2"):
+    with pytest.raises(ValueError, match=r"round 2.*11 cards.*13 to each Hand in round 2"):
         GameState.new(p, deals=[deals[0], deals[0]], seed=9)
     with pytest.raises(ValueError, match="needs a seed"):
         GameState.new(p, deals=deals)
