@@ -18,7 +18,8 @@ benchmark tests, see :data:`BROAD_EXCLUDED`). Mutants listed in ``tests/mutation
 
     scripts/mutation --module engine.py -n 200 --seed 7 -j 2
     scripts/mutation --list                  # every mutant of the module, with its id
-    scripts/mutation --mutant 1234 --show    # one mutant: its diff, then its run
+    scripts/mutation --mutant 1234 --show    # one mutant's diff
+    scripts/mutation --mutant 1234           # run one mutant
 """
 
 from __future__ import annotations
@@ -553,7 +554,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="every mutant, not a sample")
     parser.add_argument("--mutant", type=int, action="append",
                         help="run only this mutant (its number in --list --all); repeatable")
-    parser.add_argument("--show", action="store_true", help="print each mutant's diff")
+    parser.add_argument("--show", action="store_true",
+                        help="list the mutants with their diffs and stop")
     parser.add_argument("--fast-only", action="store_true",
                         help="run only the fast stage (survivors there count as survivors)")
     parser.add_argument("--tmp", default=None, help="folder for the workers' copies")
@@ -577,9 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("".join(difflib.unified_diff(
                     source.splitlines(keepends=True), m.apply(source).splitlines(keepends=True),
                     f"a/{args.module}", f"b/{args.module}", n=1)))
-        if args.list:
-            print(f"{len(chosen)} of {len(every)} mutants of {args.module}")
-            return 0
+        print(f"{len(chosen)} of {len(every)} mutants of {args.module}")
+        return 0
 
     to_run = [m for m in chosen if (m.module, m.key) not in equivalents]
     set_aside = [m for m in chosen if (m.module, m.key) in equivalents]

@@ -3,14 +3,16 @@ test pins one behaviour a mutant of engine.py changed without any other test not
 
 from __future__ import annotations
 
+import hashlib
+import random
 from dataclasses import replace
 
 import pytest
 
-from handfoot import cards
+from handfoot import cards, engine
 from handfoot import moves as mv
-from handfoot.engine import GameState, Phase, RoundEnd, deal_round
-from handfoot.rules import load_profile
+from handfoot.engine import DealError, GameState, Phase, RoundEnd, check_deal, deal_round
+from handfoot.rules import Profile, load_profile
 from positions import must_fail, play, position
 
 # The five books partnership-13 needs to go out: two clean, two dirty, one all-wild.
@@ -253,3 +255,113 @@ def test_book_counts_give_the_clean_books_of_each_rank() -> None:
                                     f"clean:{cards.FOUR}": 1, f"clean:{cards.KING}": 2}
     assert state.book_counts(1) == {"clean": 1, "dirty": 0, "wild": 0,
                                     f"clean:{cards.ACE}": 1}
+
+
+# --- what a pickup's effect says, and what it lays ---------------------------------------
+
+
+@pytest.mark.parametrize(("top", "hand", "move", "group"), [
+    ("KS", "K K", "pickup K K", mv.MeldGroup(cards.KING, 3, 0, 0, new=True)),
+    ("2S", "2 2", "pickup 2 2", mv.MeldGroup(mv.WILD_MELD, 0, 3, 0, new=True)),
+    ("JK", "JK JK", "pickup JK JK", mv.MeldGroup(mv.WILD_MELD, 0, 0, 3, new=True)),
+])
+def test_a_pickups_effect_counts_the_top_card_in_its_group(top: str, hand: str, move: str,
+                                                            group: mv.MeldGroup) -> None:
+    state = position("partnership-13", hands={0: hand + " 5 6 7 8 9 T J"}, pile="4C " + top,
+                     melds={0: ["Q Q Q Q"]})
+    effect = state.verify(mv.parse_move(move))
+    assert effect.melds == (group,) and effect.taken == 2 and not effect.goes_out
+    play(state, move)
+    laid = state.melds[0][-1]
+    assert (laid.target, laid.naturals, laid.twos, laid.jokers) == (
+        group.target, group.naturals, group.twos, group.jokers)
+    assert state.stalled_turns == 0  # the top card went onto the table
+    assert state.held_n[0] == 7 + 1  # the 4 below the top joined the hand
+
+
+def test_a_meld_group_of_a_negative_count_is_refused() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K 2 5"},
+                     melds={0: ["Q Q Q Q"]})
+    for group in (mv.MeldGroup(cards.KING, 4, -1, 0), mv.MeldGroup(cards.KING, 4, 0, -1),
+                  mv.MeldGroup(cards.KING, -1, 2, 0)):
+        must_fail(state, mv.Meld((group,)), "not a meld group")
+
+
+def test_a_new_group_beside_a_book_that_still_grows_names_the_rule() -> None:
+    # remastered-singles: books grow past 7 cards and a rank has one meld
+    state = position("remastered-singles", phase=Phase.PLAY, hands={0: "K K K 5 6"},
+                     melds={0: ["K K K K K K K"]})
+    must_fail(state.copy(), "meld new K K K", "book of kings", "second meld of a rank")
+    play(state, "meld K K K")
+    assert [m.size for m in state.melds[0]] == [10]
+
+
+# --- positions and deals ---------------------------------------------------------------------
+
+
+def test_a_position_without_a_dealer_puts_the_dealer_right_before_the_first_player() -> None:
+    base = position("partnership-13").position()
+    for turn in range(4):
+        pos = replace(base, turn=turn, to_act=turn, dealer=None, first_player=None, deal=None)
+        state = GameState.from_position(pos)
+        assert (state.first_player, state.dealer) == (turn, (turn - 1) % 4)
+        assert state.deal.dealer == (turn - 1) % 4
+        for name in GameState.__slots__:
+            getattr(state, name)  # every field is set
+    for turn, to_act in ((-1, 0), (0, -1), (4, 0), (0, 4)):
+        with pytest.raises(ValueError, match="seats are numbered 0 to 3"):
+            GameState.from_position(replace(base, turn=turn, to_act=to_act))
+
+
+def test_a_deal_with_the_wrong_number_of_starter_cards_is_refused() -> None:
+    p = load_profile("partnership-13")
+    deal = deal_round(p, p.layout, 3, 1)
+    # one card moved from the stock onto the discard: the same shoe, two starters
+    two = replace(deal, stock=deal.stock[1:], discard=(deal.stock[0], *deal.discard))
+    with pytest.raises(DealError, match="2 cards; partnership-13 turns 1 starter card$"):
+        check_deal(p, p.layout, two, 1)
+    check_deal(p, p.layout, deal, 1)
+
+
+def test_only_the_top_starter_is_checked_where_the_profile_says_so() -> None:
+    p = load_profile("remastered-teams", overrides={"starter_cards": 2})
+    deal = deal_round(p, p.layout, 3, 1)
+    two = next(f for f in deal.stock if cards.FACE_KIND[f] == cards.TWO)
+    stock = list(deal.stock)
+    stock.remove(two)
+    low, top = deal.discard
+    # a 2 under the top starter is allowed; a 2 on top is not
+    check_deal(p, p.layout, replace(deal, discard=(two, top), stock=(*stock, low)), 1)
+    with pytest.raises(DealError, match=r"discard\[1\].*cannot be the top starter card"):
+        check_deal(p, p.layout, replace(deal, discard=(low, two), stock=(*stock, top)), 1)
+    checked_all = load_profile("remastered-teams", overrides={"starter_cards": 2,
+                                                                "starter_check_all": True})
+    with pytest.raises(DealError, match=r"discard\[0\].*cannot be a starter card"):
+        check_deal(checked_all, p.layout, replace(deal, discard=(two, top), stock=(*stock, low)),
+                   1)
+
+
+def _first_turned(p: Profile, seed: int) -> int:
+    """The card turned first as the starter of round 1: the shuffled shoe's card after the
+    packets (the shuffle of :func:`deal_round`, replayed)."""
+    shoe = cards.build_shoe(p.decks(p.layout.players), p.jokers_per_deck)
+    random.Random(engine._derived_seed(seed, "round1")).shuffle(shoe)
+    return shoe[p.layout.players * (p.hand_size_in(1) + p.knee_size + p.foot_size)]
+
+
+REJECTED_SEED, REJECTED_FACE, REJECTED_DEAL = 1, "3H", "c0457c4992902c90"
+"""The first seed whose round-1 starter is rejected, that card, and a digest of the deal."""
+
+
+def test_a_rejected_starter_goes_back_into_the_stock_where_the_seed_says() -> None:
+    # partnership-13 puts a red 3, a 2 or a joker turned as the starter back into the stock
+    # at a random place: the deal of a seed is the same on every machine (records replay)
+    p = load_profile("partnership-13")
+    seed = next(s for s in range(100)
+                if cards.FACE_KIND[_first_turned(p, s)] in p.starter_rejected)
+    deal = deal_round(p, p.layout, seed, 1)
+    turned = _first_turned(p, seed)
+    assert deal.discard[0] != turned and turned in deal.stock
+    digest = hashlib.sha256(bytes(deal.stock) + bytes(deal.discard)).hexdigest()[:16]
+    assert (seed, cards.face_name(turned), digest) == (REJECTED_SEED, REJECTED_FACE,
+                                                       REJECTED_DEAL)
