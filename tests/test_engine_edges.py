@@ -318,7 +318,7 @@ def test_a_deal_with_the_wrong_number_of_starter_cards_is_refused() -> None:
     deal = deal_round(p, p.layout, 3, 1)
     # one card moved from the stock onto the discard: the same shoe, two starters
     two = replace(deal, stock=deal.stock[1:], discard=(deal.stock[0], *deal.discard))
-    with pytest.raises(DealError, match="2 cards; partnership-13 turns 1 starter card$"):
+    with pytest.raises(DealError, match=r"2 cards; partnership-13 turns 1 starter card$"):
         check_deal(p, p.layout, two, 1)
     check_deal(p, p.layout, deal, 1)
 
