@@ -283,7 +283,8 @@ def test_a_meld_group_of_a_negative_count_is_refused() -> None:
     state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K 2 5"},
                      melds={0: ["Q Q Q Q"]})
     for group in (mv.MeldGroup(cards.KING, 4, -1, 0), mv.MeldGroup(cards.KING, 4, 0, -1),
-                  mv.MeldGroup(cards.KING, -1, 2, 0)):
+                  mv.MeldGroup(cards.KING, -1, 2, 0), mv.MeldGroup(-1, 3, 0, 0),
+                  mv.MeldGroup(mv.WILD_MELD + 1, 3, 0, 0)):
         must_fail(state, mv.Meld((group,)), "not a meld group")
 
 
