@@ -366,3 +366,36 @@ def test_a_rejected_starter_goes_back_into_the_stock_where_the_seed_says() -> No
     digest = hashlib.sha256(bytes(deal.stock) + bytes(deal.discard)).hexdigest()[:16]
     assert (seed, cards.face_name(turned), digest) == (REJECTED_SEED, REJECTED_FACE,
                                                        REJECTED_DEAL)
+
+
+# --- turns and what they keep ---------------------------------------------------------------
+
+
+def test_turns_without_a_stock_draw_or_a_laid_card_end_the_round_at_the_limit() -> None:
+    # remastered-singles: 3 turns each (9 with 3 players) of taking the one-card pile and
+    # discarding, with nothing drawn from the stock or laid, end the round as stalled
+    state = position("remastered-singles", pile="4C")
+    assert state.stalled_turns == 1  # this turn, until it draws or lays a card
+    for turn in range(9):
+        seat = state.seat
+        assert state.view(seat).stalled_turns == turn + 1
+        state.apply(mv.parse_move("pickup"))
+        kind = next(k for k in range(cards.RED_THREE)
+                    if state.held[seat][k] and state.is_legal(mv.Discard(k)))
+        state.apply(mv.Discard(kind))
+        assert state.results == [] if turn < 8 else state.results[0].reason == RoundEnd.STALLED
+    assert state.round_number == 2 and state.stalled_turns == 1
+    # a draw from the stock starts the count again
+    state.apply(mv.Draw())
+    assert state.stalled_turns == 0
+
+
+@pytest.mark.parametrize(("hand", "legal"), [("5 6 7", True), ("5 6", False)])
+def test_a_discard_must_leave_the_cards_the_profile_keeps(hand: str, legal: bool) -> None:
+    p = load_profile("biegames", overrides={"min_cards_kept": 2})
+    state = position(p, phase=Phase.PLAY, hands={0: hand}, in_foot=[0])
+    if legal:
+        play(state, "discard 5")
+        assert state.held_n[0] == 2 and state.seat == 1
+    else:
+        must_fail(state, "discard 5", "keep at least 2 cards")
