@@ -42,6 +42,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -554,11 +555,32 @@ def check_copy(worker: Worker) -> None:
         raise SystemExit(f"the tests would import {got}, not the copy in {worker.root}")
 
 
+_BASELINE_LOCK = threading.Lock()
+
+
+def baseline(worker: Worker, name: str, tests: Sequence[str]) -> None:
+    """Run a stage's tests on the unmutated copy, once for all workers (they share
+    ``limits``): they must pass, and their CPU time sets the stage's limit a mutant."""
+    with _BASELINE_LOCK:
+        if name in worker.limits:
+            return
+        status, cpu = worker.run(tests, None, extra=STAGE_OPTIONS[name])
+        if status != "passed":
+            raise SystemExit(f"the {name} tests fail without a mutant: fix them first")
+        worker.limits[name] = 2 * cpu + 10
+        print(f"  {name} stage: {len(tests)} test files, {cpu:.1f} s CPU unmutated; "
+              f"limit {worker.limits[name]:.0f} s CPU a mutant", flush=True)
+
+
 def run_mutant(worker: Worker, m: Mutant, stages: Sequence[tuple[str, Sequence[str]]]) -> Outcome:
-    worker.write(m.apply(worker.original))
+    """Run a mutant through the stages, stopping at the first that fails (or times out)."""
+    total = 0.0
     try:
-        total = 0.0
         for name, tests in stages:
+            if name not in worker.limits:  # the broad stage: only once a mutant needs it
+                worker.write(worker.original)
+                baseline(worker, name, tests)
+            worker.write(m.apply(worker.original))
             status, cpu = worker.run(tests, worker.limits[name], extra=STAGE_OPTIONS[name])
             total += cpu
             if status == "timeout":
@@ -629,18 +651,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes: list[Outcome] = []
     try:
         check_copy(workers[0])
-        # the unmutated tests must pass in the copy; their CPU time sets each stage's limit
-        for name, tests in stages:
-            if name == "broad" and not to_run:
-                continue
-            status, cpu = workers[0].run(tests, None, extra=STAGE_OPTIONS[name])
-            if status != "passed":
-                raise SystemExit(f"the {name} tests fail without a mutant: fix them first")
-            limit = 2 * cpu + 10
-            for w in workers:
-                w.limits[name] = limit
-            print(f"  {name} stage: {len(tests)} test files, {cpu:.1f} s CPU unmutated; "
-                  f"limit {limit:.0f} s CPU a mutant", flush=True)
+        # the unmutated fast tests must pass in the copy (the broad ones are checked when
+        # a mutant first needs them); the workers share one dict of limits
+        for w in workers[1:]:
+            w.limits = workers[0].limits
+        baseline(workers[0], *stages[0])
         free = list(workers)
 
         def job(m: Mutant) -> Outcome:
