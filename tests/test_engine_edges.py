@@ -58,6 +58,31 @@ def test_going_out_with_a_discard_leaves_no_seat_below_zero_cards(rounds: int) -
     assert result.scores[0].total > result.scores[1].total
 
 
+def test_discarding_the_last_card_goes_out_in_the_last_round() -> None:
+    # remastered-singles (no partners): a discard of the last card ends the game; with one
+    # book short it is a plain discard that leaves an empty hand (min_cards_kept = 0)
+    p = load_profile("remastered-singles", overrides={"rounds": 1})
+    short = position(p, phase=Phase.PLAY, hands={0: "5"}, in_foot=[0],
+                     melds={0: ["4 4 4 4 4 4 4", "K K K K K K K"]})
+    assert not short.verify(mv.parse_move("discard 5")).goes_out
+    play(short, "discard 5")
+    assert short.results == [] and short.held_n[0] == 0 and short.seat == 1
+    state = position(p, phase=Phase.PLAY, hands={0: "5"}, in_foot=[0],
+                     melds={0: ["4 4 4 4 4 4 4", "K K K K K 2 2"]})
+    assert state.verify(mv.parse_move("discard 5")).goes_out
+    play(state, "discard 5")
+    assert state.is_over and state.results[0].went_out == 0
+    assert state.held_n == [0, 11, 11] and state.view(0).hand_counts == (0, 11, 11)
+    assert all(state.view(s).legal_actions == () for s in range(3))
+    # with partners the discard asks first
+    asking = position(load_profile("partnership-13", overrides={"rounds": 1}),
+                      phase=Phase.PLAY, hands={0: "9"}, in_foot=[0, 2], foot_played=[2],
+                      foot_turn_done=[2], melds={0: BOOKS})
+    must_fail(asking, "discard 9", "ask your partner first")
+    play(asking, "goout discard 9", "yes")
+    assert asking.is_over and asking.held_n == [0, 13, 13, 13]
+
+
 def test_going_out_by_staged_actions_with_a_discard_ends_the_game_cleanly() -> None:
     state = _going_out(1, "9 9 9 8 8")
     play(state, "draw")
