@@ -377,6 +377,7 @@ def _first_turned(p: Profile, seed: int) -> int:
 
 REJECTED_SEED, REJECTED_FACE, REJECTED_DEAL = 1, "3H", "c0457c4992902c90"
 """The first seed whose round-1 starter is rejected, that card, and a digest of the deal."""
+BICYCLE_35 = "0b267175bb4f0c3f"
 
 
 def test_a_rejected_starter_goes_back_into_the_stock_where_the_seed_says() -> None:
@@ -391,6 +392,12 @@ def test_a_rejected_starter_goes_back_into_the_stock_where_the_seed_says() -> No
     digest = hashlib.sha256(bytes(deal.stock) + bytes(deal.discard)).hexdigest()[:16]
     assert (seed, cards.face_name(turned), digest) == (REJECTED_SEED, REJECTED_FACE,
                                                        REJECTED_DEAL)
+    # the place is drawn from len(stock) + 1 places (the end included); bicycle's seed 35
+    # draws past them once and draws again, which a draw from one place more would not
+    bicycle = load_profile("bicycle")
+    deal = deal_round(bicycle, bicycle.layout, 35, 1)
+    assert hashlib.sha256(bytes(deal.stock) + bytes(deal.discard)).hexdigest()[:16] == (
+        BICYCLE_35)
 
 
 # --- turns and what they keep ---------------------------------------------------------------
