@@ -108,7 +108,7 @@ def test_plays_legal_full_games_on_every_profile(profile: str) -> None:
     p = load_profile(profile)
     for layout in {p.layout, max(p.layouts, key=lambda x: (x.players, x.sides))}:
         bots = [make_bot("learned", s) for s in range(layout.players)]
-        state, summary = play_game(p, 7, bots, layout=layout)
+        state, _ = play_game(p, 7, bots, layout=layout)
         assert state.is_over and len(state.results) == p.rounds
         fallbacks = {b.fallback for b in bots}  # type: ignore[attr-defined]
         if profile in SHIPPED and layout == Layout(2, 2):

@@ -8,7 +8,7 @@ import pytest
 from handfoot import moves as mv
 from handfoot.bots import HardBot
 from handfoot.engine import GameState, Phase
-from handfoot.plans import Plan, PlanBot, PlanKind, candidate_plans, is_decision, plan_groups
+from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
 from handfoot.rules import builtin_profile_names, load_profile
 
 

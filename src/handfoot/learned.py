@@ -33,7 +33,6 @@ from handfoot.bots import _table_after
 from handfoot.cards import RANKS
 from handfoot.engine import Phase, PlayerView
 from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
-from handfoot.rules import Profile
 from handfoot.table import count_books, missing_books
 
 try:
@@ -133,9 +132,9 @@ def state_features(bot: PlanBot, view: PlayerView) -> list[float]:
             (view.rounds - view.round_number) / 4.0, view.stalled_turns / 10.0,
             float(bot._danger(view))]
     known = [0.0] * _N
-    for k in bot._pile:
-        if k is not None:
-            known[k] += 1.0
+    for seen in bot._pile:
+        if seen is not None:
+            known[seen] += 1.0
     out += known
     out += [float(bot._taken.get(k, 0)) for k in range(_N)]
     out += [bot._unseen(view, k) / 4.0 if k in RANKS else 0.0 for k in range(_N)]

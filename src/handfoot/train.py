@@ -29,7 +29,7 @@ which is the wall-clock budget of the whole run.
 from __future__ import annotations
 
 import argparse
-from importlib import metadata
+import itertools
 import math
 import multiprocessing
 import os
@@ -39,10 +39,12 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from handfoot.engine import GameState
 from handfoot.learned import (
@@ -165,7 +167,7 @@ class Trainer:
                  mean: FloatArray, scale: FloatArray, lr: float) -> None:
         sizes = [dim, *hidden, 1]
         self.w = [(rng.standard_normal((a, b)) * math.sqrt(2.0 / a)).astype(np.float32)
-                  for a, b in zip(sizes, sizes[1:], strict=False)]
+                  for a, b in itertools.pairwise(sizes)]
         self.b = [np.zeros(b, dtype=np.float32) for b in sizes[1:]]
         self.w[-1] *= 0.1
         self.mean = mean
@@ -189,7 +191,8 @@ class Trainer:
             acts.append(h)
         return h[:, 0], acts
 
-    def _backward(self, acts: list[FloatArray], grad_out: FloatArray) -> list[FloatArray]:
+    def _backward(self, acts: list[FloatArray], grad_out: npt.NDArray[Any],
+                  ) -> list[FloatArray]:
         g = grad_out[:, None].astype(np.float32)
         gw: list[FloatArray] = []
         gb: list[FloatArray] = []
@@ -374,7 +377,7 @@ def train(cfg: TrainConfig, out: Path, log: Any = print) -> Model:
             log(f"iteration {it}: {games} games, {buf.count} decisions in the buffer, "
                 f"loss {loss:.3f}")
         card = {
-            "profile": cfg.profile, "overrides": dict(cfg.overrides),
+            "profile": profile.name, "source": cfg.profile, "overrides": dict(cfg.overrides),
             "layout": str(layout), "schema_hash": schema_hash(layout.players, layout.sides),
             "seed": cfg.seed, "minutes": cfg.minutes, "workers": cfg.workers,
             "games": games, "hidden": list(cfg.hidden), "epsilon": cfg.epsilon,
@@ -388,7 +391,7 @@ def train(cfg: TrainConfig, out: Path, log: Any = print) -> Model:
             card["evaluation"] = evaluate(cfg, model, pool, cfg.eval_pairs)
             log(f"evaluation against hard: {card['evaluation']}")
         model.card = card
-        path = out / f"{cfg.profile}.npz"
+        path = out / f"{profile.name}.npz"  # the learned bot looks models up by this name
         model.save(path)
         log(f"wrote {path} and {path.with_suffix('.json')}")
         return model
