@@ -2025,7 +2025,8 @@ class GameState:
                 plan = self._check_go_out((), kind)
             except IllegalMoveError as exc:
                 if p.min_cards_kept:
-                    raise IllegalMoveError(lambda why=exc:
+                    why = exc  # (not a default of the lambda: mypyc cannot compile that)
+                    raise IllegalMoveError(lambda:
                         f"you must keep at least {p.min_cards_kept} card"
                         f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go "
                         f"out, and you cannot go out yet: {why}") from None
