@@ -1,6 +1,6 @@
-"""The bots by name: every level from ``random`` to ``expert`` (and ``learned``, where NumPy
-is installed), for the command line,
-simulations, tournaments and the server.
+"""The bots by name: every level from ``random`` to ``expert`` (and the experimental
+``learned``, where NumPy is installed), for the command line, simulations, tournaments and
+the server.
 
 It sits above every bot (:mod:`handfoot.bots` and the search bot of
 :mod:`handfoot.search`), so no bot module registers itself or imports another to be
