@@ -96,7 +96,7 @@ class PlanBot(HardBot):
         plan whose first action is not legal is remembered as failed."""
         legal = view.legal_actions
         situation = self._situation(view)
-        for plan in self._plans(view):
+        for plan in self._plan_iter(view):  # worked out one at a time, as hard does
             key = (situation, tuple(plan))
             if not plan or key in self._failed:
                 continue
