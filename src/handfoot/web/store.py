@@ -74,11 +74,11 @@ MAX_PAYLOAD: Final = 7000
 """A move's notification carries the move only below this length (PostgreSQL's limit on
 a payload is 8,000 bytes); a longer one is read from the table of moves."""
 
-PRESENCE_STALE: Final = 6.0
+PRESENCE_STALE: Final = 12.0
 """Seconds after which a process's presence rows no longer count (it stopped refreshing
 them, every :data:`handfoot.web.tables.HEARTBEAT_EVERY` seconds: it died)."""
 
-BOT_LEASE: Final = 6.0
+BOT_LEASE: Final = 10.0
 """Seconds a process's lease on playing a game's bots lasts unless renewed (it renews
 every :data:`handfoot.web.tables.HEARTBEAT_EVERY` seconds while it has connections to the
 game); then another process may take it over."""
