@@ -66,3 +66,11 @@ def test_server_load_benchmark_plays_tables_over_websockets_without_errors() -> 
                      re.M), out
     assert re.search(r"^server RSS: [\d.]+ MiB before, [\d.]+ MiB after: [\d.]+ MiB per "
                      r"table", out, re.M), out
+
+
+def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:
+    out = _run("benchmarks/plan_counts.py", "--profile", "biegames", "--games", "1")
+    for kind in ("draw", "play"):
+        assert re.search(rf"^biegames {kind}: \d+ decisions; plans mean \d+\.\d\d \(max \d+\); "
+                         r"distinct positions mean \d+\.\d\d \(max \d+\); \d+\.\d% with more "
+                         r"than one; \d+\.\d% of plans accepted to the end", out, re.M), out

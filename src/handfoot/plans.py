@@ -91,12 +91,16 @@ class PlanBot(HardBot):
             self._queue = list(plan.actions[1:])
         return plan.actions[0]
 
+    def answers_yes(self, view: PlayerView) -> bool:
+        """Hard's answer to a partner's "May I go out?"."""
+        return self._answer(view)
+
     def default_plan(self, view: PlayerView) -> list[int]:
         """Hard's own choice at a decision, with the side effects of hard's choosing: a
         plan whose first action is not legal is remembered as failed."""
         legal = view.legal_actions
         situation = self._situation(view)
-        for plan in self._plans(view):
+        for plan in self._plan_iter(view):  # worked out one at a time, as hard does
             key = (situation, tuple(plan))
             if not plan or key in self._failed:
                 continue
@@ -130,7 +134,7 @@ def candidate_plans(bot: PlanBot, view: PlayerView) -> list[Plan]:
     """
     legal = view.legal_actions
     if view.phase == Phase.ANSWER:
-        want = mv.ANSWER_YES if bot._answer(view) else mv.ANSWER_NO
+        want = mv.ANSWER_YES if bot.answers_yes(view) else mv.ANSWER_NO
         flag = want if want in legal else legal[0]
         out = [Plan((flag,), _kind(flag), True)]
         out.extend(Plan((a,), _kind(a)) for a in (mv.ANSWER_YES, mv.ANSWER_NO)
