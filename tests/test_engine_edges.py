@@ -431,3 +431,16 @@ def test_a_discard_must_leave_the_cards_the_profile_keeps(hand: str, legal: bool
         assert state.held_n[0] == 2 and state.seat == 1
     else:
         must_fail(state, "discard 5", "keep at least 2 cards")
+
+
+@pytest.mark.parametrize(("top", "wilds"), [("JK", "JK JK 2 2 2 2"), ("2S", "JK JK JK 2 2 2")])
+def test_a_wild_top_completes_an_all_wild_book(top: str, wilds: str) -> None:
+    # the top card is the seventh card of a new all-wild meld: one book, not a meld of 8
+    state = position("partnership-13", hands={0: wilds + " 5 6 7"}, pile="4C " + top,
+                     melds={0: ["Q Q Q Q"]})
+    effect = state.verify(mv.parse_move("pickup " + wilds))
+    assert effect.books == 1 and [g.size for g in effect.melds] == [7]
+    play(state, "pickup " + wilds)
+    laid = state.melds[0][-1]
+    assert laid.target == mv.WILD_MELD and laid.size == 7
+    assert state.book_counts(0)["wild"] == 1
