@@ -444,3 +444,20 @@ def test_a_wild_top_completes_an_all_wild_book(top: str, wilds: str) -> None:
     laid = state.melds[0][-1]
     assert laid.target == mv.WILD_MELD and laid.size == 7
     assert state.book_counts(0)["wild"] == 1
+
+
+# --- staging one card at a time ----------------------------------------------------------------
+
+
+def test_a_staged_card_that_could_never_be_legal_says_why() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "A A A K K K 2 5"},
+                     melds={0: ["Q Q Q Q"]})
+    # an ace (the highest natural) only joins aces
+    must_fail(state, mv.Stage(cards.ACE, cards.KING, 0), "only join a meld of its own rank")
+    must_fail(state, mv.Stage(cards.NINE, cards.NINE, 0), "you have no 9 left to stage")
+    # a wild for a rank with no naturals staged, and a second meld before a first
+    reason = must_fail(state, mv.Stage(cards.TWO, cards.NINE, 0), "could never make a legal")
+    assert "second meld" not in reason
+    must_fail(state, mv.Stage(cards.KING, cards.KING, 1), "(a second meld) could never")
+    state.apply(mv.Stage(cards.ACE, cards.ACE, 0))
+    assert state.staged_groups() == (mv.MeldGroup(cards.ACE, 1, 0, 0),)
