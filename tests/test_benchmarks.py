@@ -18,11 +18,23 @@ def _run(*args: str) -> str:
     return done.stdout
 
 
-def test_engine_benchmark_prints_decisions_per_second_per_profile() -> None:
+def test_engine_benchmark_prints_three_units_with_their_ratios_to_gin_rummy() -> None:
     out = _run("benchmarks/engine.py", "--profile", "biegames", "--profile", "bicycle",
-               "--games", "1", "--baseline-games", "2")
+               "--games", "1", "--baseline-games", "2", "--reps", "2")
+    spread = r"[\d,]+/[\d,]+/[\d,]+"
+    ratio = r"\([\d.]+/[\d.]+/[\d.]+x gin\)"
     for name in ("biegames", "bicycle"):
-        assert re.search(rf"^{name}\b.* [\d,.]+ decisions/s", out, re.M), out
+        assert re.search(rf"^{name} 2x2: decisions/s {spread} {ratio}; moves/s {spread} "
+                         rf"{ratio}; turns/s {spread} {ratio}; games/s ", out, re.M), out
+    assert re.search(rf"^  gin rummy around it: decisions/s {spread}; turns/s {spread}$", out,
+                     re.M), out
+
+
+def test_selfplay_benchmark_prints_rounds_per_second_per_profile() -> None:
+    out = _run("benchmarks/selfplay.py", "--profile", "biegames", "--games", "1", "--reps",
+               "2")
+    assert re.search(r"^biegames 2x2: [\d.]+/[\d.]+/[\d.]+ rounds/s \(min/median/max of 2\), "
+                     r"games/s [\d.]+/[\d.]+/[\d.]+", out, re.M), out
 
 
 def test_bot_benchmark_gives_p50_and_p99_and_the_searched_decisions() -> None:

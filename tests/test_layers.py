@@ -24,10 +24,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.notation",),  # positions in text (a profile is written as a record's)
     ("handfoot.bots",),
     ("handfoot.search",),
+    ("handfoot.plans",),  # whole candidate plans at a decision, hard's flagged
+    ("handfoot.learned",),  # the learned bot: plans ranked by a network (NumPy)
     ("handfoot.registry",),  # every bot by name, above all of them
     ("handfoot.cluster",),  # running a run's game tasks (processes, Dask) and partial results
     ("handfoot.sim",),
     ("handfoot.tournament",),
+    ("handfoot.train",),  # training the learned bot's models by self-play
     ("handfoot.rulebook",),  # the rules in prose, for the front ends (never the engine)
     ("handfoot.scoresheet",),  # score sheets of games played with real cards
     ("handfoot.cli", "handfoot.terminal", "handfoot.server", "handfoot.rl",

@@ -68,3 +68,48 @@ def test_every_broadcast_frame_is_the_connections_state_message() -> None:
     assert all(len(c.frames) == moves for c in connections)
     last = json.loads(connections[4].frames[-1])
     assert last["view"]["winners"] and last["view"]["seat"] is None
+
+
+def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels() -> None:
+    """A client that stopped reading may never answer: :meth:`Connection.close` must end
+    the reader's wait for its next frame (``receive`` gives None). A cancellation that is
+    not the close's (the server stopping) still cancels the reader."""
+    from handfoot.web.tables import Connection
+
+    class _Silent:
+        async def receive(self) -> dict[str, Any]:
+            await asyncio.Event().wait()  # never a frame
+            raise AssertionError("unreachable")
+
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()  # never drained either
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            pass
+
+    async def scenario() -> tuple[Any, bool]:
+        conn = Connection(_Silent(), 0)  # type: ignore[arg-type]
+        conn.start()
+        reader = asyncio.create_task(conn.receive())
+        await asyncio.sleep(0.01)
+        conn.close(4000, "behind")
+        done, _ = await asyncio.wait({reader}, timeout=1.0)  # (waits, never cancels)
+        assert reader in done, "close() did not wake the reader"
+        woken = reader.result()
+        other = Connection(_Silent(), 1)  # type: ignore[arg-type]
+        stopped = asyncio.create_task(other.receive())
+        await asyncio.sleep(0.01)
+        stopped.cancel()
+        try:
+            await stopped
+        except asyncio.CancelledError:
+            cancelled = True
+        else:
+            cancelled = False
+        for c in (conn, other):
+            if c.writer is not None:
+                c.writer.cancel()
+        return woken, cancelled
+
+    woken, cancelled = asyncio.run(scenario())
+    assert woken is None and cancelled

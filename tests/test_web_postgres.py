@@ -68,7 +68,7 @@ def test_a_new_database_is_migrated_to_the_schema_of_the_code(database_url: str)
             differences = await conn.run_sync(schema_differences)
         return revision, differences, await store.start()
     revision, differences, again = run(database_url, body)
-    assert revision == migrations.head() == "0003"
+    assert revision == migrations.head() == "0004"
     assert differences == []  # the migrations make exactly the tables of store.metadata
     assert again == []  # a second start applies nothing
 
@@ -77,7 +77,7 @@ def test_a_database_made_before_migrations_is_adopted_without_loss(database_url:
     """The tables ``create_all`` made (no ``alembic_version``), with a game in them: the
     start stamps revision 0001, applies the later ones and keeps every row."""
     old_tables = [t for t in st.metadata.sorted_tables
-                  if t.name not in ("presence", "score_sheets", "score_rounds")]
+                  if t.name not in ("presence", "score_sheets", "score_rounds", "bot_leases")]
     row = game_row()
 
     async def make_old() -> None:
@@ -119,7 +119,7 @@ def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
             for s in stores:
                 await s.close()
     applied = sorted(asyncio.run(main()))
-    assert applied == [[], [], [], ["0001", "0002", "0003"]]
+    assert applied == [[], [], [], ["0001", "0002", "0003", "0004"]]
 
 
 def test_db_upgrade_command_migrates_and_says_so(tmp_path: Path) -> None:
@@ -127,11 +127,11 @@ def test_db_upgrade_command_migrates_and_says_so(tmp_path: Path) -> None:
     first = subprocess.run([*HANDFOOT, "db", "upgrade",
                             "--database-url", url], capture_output=True, text=True)
     assert first.returncode == 0, first.stderr
-    assert "0001, 0002, 0003" in first.stdout
+    assert "0001, 0002, 0003, 0004" in first.stdout
     again = subprocess.run([*HANDFOOT, "db", "upgrade",
                             "--database-url", url], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    assert "already at revision 0003" in again.stdout
+    assert "already at revision 0004" in again.stdout
 
 
 # -- the store ---------------------------------------------------------------------------
@@ -367,3 +367,82 @@ def test_a_heard_move_is_played_without_reading_the_database(database_url: str) 
         finally:
             await tables.close()
     run(database_url, body)
+
+
+def test_a_games_bots_are_leased_to_one_process_at_a_time(database_url: str) -> None:
+    """A takes the lease; B is refused while A renews it; A lets it lapse (it died) and B
+    takes it over; A's renewal then fails; a release frees it at once."""
+    async def lapse(store: Store, worker: str) -> None:
+        async with store.engine.begin() as conn:
+            await conn.execute(st.bot_leases.update().where(st.bot_leases.c.worker == worker)
+                               .values(expires=st.now() - timedelta(seconds=1)))
+
+    async def body(store: Store) -> None:
+        assert await store.claim_bots("A", ["g1", "g2"]) == {"g1", "g2"}
+        assert await store.claim_bots("B", ["g1", "g3"]) == {"g3"}
+        assert await store.claim_bots("A", ["g1"]) == {"g1"}  # renewed
+        assert await store.bot_lease("g1") == "A"
+        await lapse(store, "A")
+        assert await store.bot_lease("g1") is None
+        assert await store.claim_bots("B", ["g1"]) == {"g1"}
+        assert await store.claim_bots("A", ["g1", "g2"]) == {"g2"}  # g1 is B's now
+        await store.release_bots("B", ["g1"])
+        assert await store.claim_bots("A", ["g1"]) == {"g1"}
+        await store.clear_presence("A")  # a process that stops gives up all it holds
+        assert await store.bot_lease("g1") is None and await store.bot_lease("g2") is None
+        assert await store.bot_lease("g3") == "B"
+    run(database_url, body)
+
+
+def test_two_rematches_pressed_at_once_on_two_processes_make_one_game(
+        database_url: str) -> None:
+    """Two stores (two processes; on SQLite, which takes one process, presses within
+    one) make a rematch of one game at the same moment: one game is made, and every press
+    is told its id."""
+    shared = not database_url.startswith("sqlite")
+
+    async def body(store: Store) -> None:
+        other = Store(database_url) if shared else store
+        if shared:
+            await other.start()
+        try:
+            await store.create_game(game_row("old"))
+            made = await asyncio.gather(*(
+                s.create_rematch("old", game_row(f"new{i}"))
+                for _ in range(4) for i, s in enumerate((store, other))))
+            assert len(set(made)) == 1
+            assert (await store.settings("old") or {})["rematch"] == made[0]
+            async with store.engine.connect() as conn:
+                ids = (await conn.execute(st.games.select().with_only_columns(
+                    st.games.c.id))).scalars().all()
+            assert sorted(ids) == sorted(["old", made[0]])
+        finally:
+            if shared:
+                await other.close()
+    run(database_url, body)
+
+
+def test_sqlite_commits_a_group_of_moves_in_one_call(tmp_path: Path) -> None:
+    """On a SQLite file the moves waiting together go into one transaction run in one call
+    on the driver's thread; what it wrote reads back as SQLAlchemy writes it (times
+    included), the game's status is set by the move that ends it, and a seq stored twice
+    is a :class:`MoveConflict` that changes nothing."""
+    url = f"sqlite:///{tmp_path / 'group.db'}"
+
+    async def body(store: Store) -> None:
+        assert store._group is not None
+        await store.create_game(game_row())
+        stamps = await asyncio.gather(*(store.add_move("g1", move(i)) for i in (1, 2, 3)),
+                                      store.add_move("g1", move(4, "pickup"), status="over"))
+        assert store._group._stamp is not None  # the one-call path was taken
+        with pytest.raises(MoveConflict):
+            await store.add_move("g1", move(4, "draw"))
+        rows = await store.moves("g1")
+        assert [r.notation for r in rows] == ["draw", "draw", "draw", "pickup"]
+        game = await store.game("g1")
+        assert game is not None and game.status == "over" and game.updated == max(stamps)
+        async with store.engine.connect() as conn:
+            created = (await conn.execute(st.moves.select().with_only_columns(
+                st.moves.c.created).order_by(st.moves.c.seq))).scalars().all()
+        assert list(created) == stamps
+    run(url, body)

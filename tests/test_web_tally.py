@@ -10,7 +10,7 @@ from handfoot.engine import GameState
 from handfoot.registry import make_bot
 from handfoot.rules import load_profile
 from handfoot.sim import bot_turn
-from handfoot.web.tables import _table_tally
+from handfoot.web.tables import _table_tally, _Tally
 
 
 @pytest.mark.parametrize("profile", ["partnership-13", "hand-knee-foot", "biegames"])
@@ -30,3 +30,24 @@ def test_table_tally_is_the_engines_points_and_books(profile: str) -> None:
         state.apply(bot_turn(bots[seat], state, seat))
         checked += 1
     assert books_seen > 0  # the game made books: the count was tested on some
+
+
+@pytest.mark.parametrize("profile", ["partnership-13", "hand-knee-foot"])
+def test_the_kept_tally_answers_as_the_full_one(profile: str) -> None:
+    """The table's running tally (asked for one side at a time, as a replay asks) equals
+    :func:`_table_tally` after every move, across rounds and undos."""
+    state = GameState.new(load_profile(profile), seed=5)
+    tally = _Tally(state.profile)
+    bots = [make_bot("hard", seat + 20) for seat in range(state.players)]
+    rounds = set()
+    moves = 0
+    while not state.is_over and moves < 1200:
+        side = state.side_of[state.to_act]
+        assert tally(state, side) == _table_tally(state, side)
+        seat = state.to_act
+        state.apply(bot_turn(bots[seat], state, seat))
+        moves += 1
+        rounds.add(state.round_number)
+        for other in range(len(state.melds)):
+            assert tally(state, other) == _table_tally(state, other)
+    assert len(rounds) > 1  # new rounds, whose tables start empty, were crossed

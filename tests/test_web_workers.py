@@ -17,6 +17,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -30,6 +31,8 @@ from websockets.sync.client import connect
 from handfoot.bots import make_bot
 from handfoot.engine import GameState
 from handfoot.rules import Layout, load_profile
+from handfoot.web import store as store_module
+from handfoot.web import tables as tables_module
 from handfoot.web.store import Store
 from pg import free_port
 from web_client import Person, client, new_game, token_of
@@ -48,7 +51,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [*HANDFOOT, "serve", "--port", str(self.port), "--database-url", database_url,
-             "--bot-delay", "0.02", *extra],
+             "--bot-delay", "0.02", "--no-open-limits", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60
         while True:
@@ -546,3 +549,111 @@ def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"):
         monkeypatch.delenv(name, raising=False)
     os.environ.setdefault("NO_PROXY", "127.0.0.1,localhost")
+
+
+def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spectator on A (first: A takes the lease on the bots), the person on B: only A's
+    bots think; B plays A's bot moves as it hears them and never thinks for a bot. When the
+    spectator leaves A, B takes the lease at once (it hears of the change), remakes its
+    bots' memory of the round away from its event loop, and its bots play on."""
+    thought: list[int] = []  # the thread of every bot_turn
+    remade: list[int] = []  # the thread of every remaking of the bots' memory
+    real_turn, real_remake = tables_module.bot_turn, tables_module._remake_bots
+
+    def turn(bot: Any, state: Any, seat: int) -> Any:
+        thought.append(threading.get_ident())
+        return real_turn(bot, state, seat)
+
+    def remake(*args: Any) -> Any:
+        remade.append(threading.get_ident())
+        return real_remake(*args)
+    monkeypatch.setattr(tables_module, "bot_turn", turn)
+    monkeypatch.setattr(tables_module, "_remake_bots", remake)
+    with client(postgres_url) as ca, client(postgres_url) as cb:
+        loop_a = ca.portal.call(_thread_id)  # type: ignore[union-attr]
+        loop_b = cb.portal.call(_thread_id)  # type: ignore[union-attr]
+        store = cb.app.state.store  # type: ignore[attr-defined]
+        game = new_game(ca, profile="biegames", rounds=1,
+                        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 3)
+        gid = game["game_id"]
+        watcher = Person(ca, gid, token_of(game["spectator_link"]), seat=None)
+        watcher.connect()
+        watcher.until("state")
+        table_a = ca.portal.call(ca.app.state.tables.get, gid)  # type: ignore[attr-defined]
+        _wait(lambda: table_a.drives_bots)
+        ann = Person(cb, gid, token_of(game["seats"][0]["link"]), seat=0)
+        ann.connect()
+        ann.until("state")
+        table_b = cb.portal.call(cb.app.state.tables.get, gid)  # type: ignore[attr-defined]
+        time.sleep(2.5)  # a heartbeat of each: B still may not take the lease
+        assert table_a.drives_bots and not table_b.drives_bots
+        while ann.seq < 40:
+            if ann.my_turn():
+                ann.play(ann.choose())
+            else:
+                ann.receive()
+        rows = cb.portal.call(store.moves, gid)  # type: ignore[union-attr]
+        assert sum(r.by == "bot" for r in rows) >= 20  # A's bots played, B heard them
+        assert loop_a in thought and loop_b not in thought  # only A thought for them
+        assert remade == [] and table_b._thought == {} and table_b._bots_behind
+        seq_before = table_b.seq
+        watcher.close()  # A has no connection left: it gives the lease up, B takes it
+        _wait(lambda: table_b.drives_bots, 1.5)  # on the notice, not a heartbeat later
+        assert not table_a.drives_bots
+        while not any(r.by == "bot" and r.seq > seq_before
+                      for r in cb.portal.call(store.moves, gid)):  # type: ignore[union-attr]
+            if ann.my_turn():
+                ann.play(ann.choose())
+            else:
+                ann.receive()
+        assert remade and not {loop_a, loop_b} & set(remade)  # in a thread of its own
+        assert loop_b in thought and not table_b._bots_behind
+        ann.close()
+
+
+def _thread_id() -> int:
+    return threading.get_ident()
+
+
+def test_a_dead_processs_seats_and_bots_pass_on_within_seconds(postgres_url: str) -> None:
+    """B holds the person and the lease on the bots, then dies (it stops its heartbeat and
+    hears nothing more; its rows stay behind): within the staleness of presence plus a
+    heartbeat A no longer counts the person as present, and within the lease plus a
+    heartbeat A plays the bots."""
+    with client(postgres_url) as ca, client(postgres_url) as cb:
+        game = new_game(ca, profile="biegames", rounds=1,
+                        seats=[{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 3)
+        gid = game["game_id"]
+        ann = Person(cb, gid, token_of(game["seats"][0]["link"]), seat=0)
+        ann.connect()
+        ann.until("state")
+        table_b = cb.portal.call(cb.app.state.tables.get, gid)  # type: ignore[attr-defined]
+        _wait(lambda: table_b.drives_bots)
+        watcher = Person(ca, gid, token_of(game["spectator_link"]), seat=None)
+        watcher.connect()
+        watcher.until("state")
+        table_a = ca.portal.call(ca.app.state.tables.get, gid)  # type: ignore[attr-defined]
+        _wait(lambda: table_a.remote == {0})
+        assert not table_a.drives_bots
+        cb.portal.call(_play_dead, cb.app.state.tables)  # type: ignore[attr-defined]
+        table_b.drives_bots = False  # a dead process plays nothing
+        died = time.monotonic()
+        # the bounds: the staleness (or the lease, which a renewal in flight as B died may
+        # have just extended), then A's next heartbeat, which comes 2 s after the last one
+        # ended (its own queries take a while on a loaded machine: 3 s of slack)
+        _wait(lambda: table_a.remote == set(), 25)
+        assert time.monotonic() - died <= store_module.PRESENCE_STALE \
+            + tables_module.HEARTBEAT_EVERY + 3.0
+        _wait(lambda: table_a.drives_bots, 25)
+        assert time.monotonic() - died <= store_module.BOT_LEASE \
+            + tables_module.HEARTBEAT_EVERY + 3.0
+        for p in (ann, watcher):
+            p.close()
+
+
+async def _play_dead(tables: Any) -> None:
+    """A process stops answering: no heartbeat, no sweep, no notifications heard."""
+    for task in (tables._heart, tables._sweeper):
+        task.cancel()
+    await tables.listener.stop()

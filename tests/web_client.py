@@ -47,10 +47,12 @@ def counted_seeds(base: int = 0) -> SeedSource:
 def settings_for(path: Path | str, **kw: Any) -> Settings:
     """Settings for a test app on a SQLite file (a path) or any database (a URL, such as
     the ``database_url`` fixture's); its games' seeds are repeatable (``seed_source``,
-    default :func:`counted_seeds`)."""
+    default :func:`counted_seeds`); no limits per address (``open_limits``) unless asked:
+    a test makes many games from one address."""
     url = path if isinstance(path, str) else f"sqlite+aiosqlite:///{path}"
     return Settings(database_url=url, bot_delay=0.0,
                     absent_grace=kw.pop("absent_grace", 60.0),
+                    open_limits=kw.pop("open_limits", False),
                     seed_source=kw.pop("seed_source", None) or counted_seeds(), **kw)
 
 

@@ -8,13 +8,14 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.cards import JOKER, RANKS, TWO
 from handfoot.engine import Phase, PlayerView, TableMeld
-from handfoot.moves import WILD_MELD, MeldGroup
+from handfoot.moves import WILD_MELD, MeldGroup, new_meld_group
 from handfoot.rules import FinalDiscard, PickupExistingMeld
 from handfoot.table import count_books, missing_books
 
@@ -153,8 +154,7 @@ class EasyBot:
             if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
                 return [*_stage_actions(groups), mv.GO_OUT]
             if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
-                rest = [k for k in range(cards.RED_THREE)
-                        if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
+                rest = _left_kinds(counts, groups)
                 if rest:
                     return [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
         if not groups:
@@ -170,13 +170,36 @@ def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
     return [kc for g in groups for kc in g.kind_counts()]
 
 
+def _left_kinds(counts: list[int], groups: list[MeldGroup]) -> list[int]:
+    """The kinds (but red 3s) of which cards are left once ``groups`` are laid."""
+    left = counts[:]
+    for kind, count in _group_kinds(groups):
+        left[kind] -= count
+    return [k for k in range(cards.RED_THREE) if left[k] > 0]
+
+
 def _current(melds: tuple[TableMeld, ...], target: int, view: PlayerView) -> TableMeld | None:
-    p = view.profile
-    cap = p.book_size if target == WILD_MELD else (p.book_max or 1 << 30)
+    """The side's latest meld of ``target`` if it still takes cards (None if it is full or
+    there is none)."""
     for m in reversed(melds):
         if m.target == target:
-            return m if m.size < cap else None
+            p = view.profile
+            cap = p.book_size if target == WILD_MELD else (p.book_max or 1 << 30)
+            return m if m.naturals + m.twos + m.jokers < cap else None
     return None
+
+
+def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld | None]:
+    """:func:`_current` of every target (ranks, then the all-wild meld), in one pass."""
+    p = view.profile
+    book_size = p.book_size
+    cap = p.book_max or 1 << 30
+    out: list[TableMeld | None] = [None] * mv.NUM_TARGETS
+    for m in melds:  # a later meld of a target overrides an earlier one
+        t = m.target
+        out[t] = m if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD
+                                                        else cap) else None
+    return out
 
 
 def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
@@ -187,11 +210,12 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     cap = p.book_max or 1 << 30
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
+    currents = _currents(own, view)
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
         if not n:
             continue
-        cur = _current(own, r, view)
+        cur = currents[r]
         if cur is not None:
             k = min(n, cap - cur.size)
             if k > 0:
@@ -212,10 +236,11 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
                     break
                 g[2 + wi] += 1
                 wild_left[wi] -= 1
-    out = [MeldGroup(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3]) for g in groups]
+    out = [new_meld_group(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3], False)
+           for g in groups]
     out = [g for g in out if g.size > 0 or g.target == top_kind]
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = _current(own, WILD_MELD, view)
+        cur = currents[WILD_MELD]
         spare = wild_left[0] + wild_left[1]
         if (cur is not None and spare) or spare >= p.min_meld_size:
             room = p.book_size - (cur.size if cur else 0)
@@ -233,7 +258,9 @@ def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> b
     if view.opened[view.side]:
         return True
     values = view.profile.kind_values
-    value = sum(values[k] * c for g in groups for k, c in g.kind_counts())
+    two, joker = values[TWO], values[JOKER]
+    value = sum(values[g.target] * g.naturals + two * g.twos + joker * g.jokers
+                for g in groups)
     if top_kind is not None:
         value += values[top_kind]
     return value >= view.opening_minimum
@@ -308,9 +335,14 @@ _BLACK3 = cards.BLACK_THREE
 
 
 class _Draft:
-    """One group being planned: naturals and wilds added to a meld (existing or new)."""
+    """One group being planned: naturals and wilds added to a meld (existing or new).
 
-    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "target", "twos")
+    ``naturals``, ``wilds`` and ``size`` count the whole meld with the group: attributes
+    kept up to date by :meth:`add_wild` (the planner reads them often).
+    """
+
+    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "naturals", "size", "target",
+                 "twos", "wilds")
 
     def __init__(self, target: int, nat: int, base_nat: int = 0, base_wild: int = 0) -> None:
         self.target = target
@@ -319,18 +351,18 @@ class _Draft:
         self.jokers = 0
         self.base_nat = base_nat
         self.base_wild = base_wild
+        self.naturals = base_nat + nat
+        self.wilds = base_wild
+        self.size = base_nat + nat + base_wild
 
-    @property
-    def naturals(self) -> int:
-        return self.base_nat + self.nat
-
-    @property
-    def wilds(self) -> int:
-        return self.base_wild + self.twos + self.jokers
-
-    @property
-    def size(self) -> int:
-        return self.naturals + self.wilds
+    def add_wild(self, kind: int) -> None:
+        """Add a two or a joker to the group."""
+        if kind == JOKER:
+            self.jokers += 1
+        else:
+            self.twos += 1
+        self.wilds += 1
+        self.size += 1
 
 
 def _hand_points(view: PlayerView) -> int:
@@ -358,20 +390,23 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
     pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
+    currents = _currents(own, view)
+    own_targets = {m.target for m in own}
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
-        cur = _current(own, r, view)
+        cur = currents[r]
         if cur is not None:
-            k = min(n, cap - cur.size)
-            if hold and n >= hold and not greedy and top_kind is None and cur.size + k < bs:
+            cur_wilds = cur.twos + cur.jokers
+            cur_size = cur.naturals + cur_wilds
+            k = min(n, cap - cur_size)
+            if hold and n >= hold and not greedy and top_kind is None and cur_size + k < bs:
                 k = max(0, min(k, n - hold))
-            if k > 0 or (cur.wilds and cur.size < bs):
-                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur.wilds))
+            if k > 0 or (cur_wilds and cur_size < bs):
+                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
             continue
         if not n:
             continue
-        fresh = p.new_meld_after_book or all(m.target != r for m in own)
-        if not fresh:
+        if not (p.new_meld_after_book or r not in own_targets):  # a book of it, no new meld
             continue
         if n >= p.min_meld_size:
             if hold_new and not greedy and top_kind is None and n == p.min_meld_size:
@@ -392,10 +427,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     def give(d: _Draft, k: int) -> None:
         for _ in range(k):
             w = take()
-            if w == JOKER:
-                d.jokers += 1
-            elif w == TWO:
-                d.twos += 1
+            if w is not None:
+                d.add_wild(w)
 
     def fits(d: _Draft, extra: int) -> bool:
         return d.size + extra <= cap and p.wilds_allowed(d.naturals, d.wilds + extra, d.target)
@@ -423,7 +456,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     # 3. the all-wild meld
     wild_group: MeldGroup | None = None
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = _current(own, WILD_MELD, view)
+        cur = currents[WILD_MELD]
         spare = wild[0] + wild[1]
         if (cur is not None and spare) or spare >= p.min_meld_size:
             room = bs - (cur.size if cur else 0)
@@ -446,7 +479,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     out: list[MeldGroup] = []
     for d in drafts:
         nat = d.nat - (1 if top_kind == d.target else 0)
-        g = MeldGroup(d.target, nat, d.twos, d.jokers)
+        g = new_meld_group(d.target, nat, d.twos, d.jokers, False)
         if g.size > 0 or d.target == top_kind:
             if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
                 continue
@@ -542,7 +575,11 @@ class NormalBot(EasyBot):
         if view.staged:
             return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
         situation = self._situation(view)
-        for plan in self._plans(view):
+        # the plans are worked out one at a time, as they are tried (the first that can
+        # start is played), unless a subclass says otherwise by overriding _plans
+        plans = (self._plan_iter(view) if type(self)._plans is NormalBot._plans
+                 else self._plans(view))
+        for plan in plans:
             key = (situation, tuple(plan))
             if not plan or key in self._failed:
                 continue
@@ -570,63 +607,68 @@ class NormalBot(EasyBot):
         return True
 
     def _plans(self, view: PlayerView) -> list[list[int]]:
+        """Every plan for this view (staging actions and a commit), best first."""
+        return list(self._plan_iter(view))
+
+    def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
+        """:meth:`_plans`, each worked out only when the one before it has been tried."""
         counts = cards.kind_counts(view.hand)
         p = view.profile
-        plans: list[list[int]] = []
         if view.phase == Phase.DRAW:
-            if view.discard_top is None or (mv.PICKUP not in view.legal_actions and not any(
-                    a >= mv.STAGE_NATURAL for a in view.legal_actions)):
-                return []
+            legal = view.legal_actions  # sorted: the last is the highest
+            if view.discard_top is None or (mv.PICKUP not in legal and not (
+                    legal and legal[-1] >= mv.STAGE_NATURAL)):
+                return
             top = cards.FACE_KIND[view.discard_top]
             if top not in RANKS or not self._pickup_ok(view, top):
-                return []
+                return
             if p.pickup_needs_pair and counts[top] < 2:
-                return []
+                return
             if p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
-                    plans.append([*_stage_actions(groups), mv.PICKUP])
+                    yield [*_stage_actions(groups), mv.PICKUP]
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy)
                 if groups and _lays_top(view, groups, top):
-                    plans.append([*_stage_actions(groups), mv.PICKUP])
+                    yield [*_stage_actions(groups), mv.PICKUP]
             groups = _greedy_groups(view, counts, top_kind=top)
             if groups and _lays_top(view, groups, top):
-                plans.append([*_stage_actions(groups), mv.PICKUP])
-            return plans
+                yield [*_stage_actions(groups), mv.PICKUP]
+            return
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
+        greedy_build = _build(view, counts, greedy=True)  # a plan never changes its groups
         # going out, or emptying the Hand into the Foot
-        for groups in (_build(view, counts, greedy=True), _greedy_groups(view, counts)):
+        for groups in (greedy_build, _greedy_groups(view, counts)):
             used = sum(g.size for g in groups)
             left = total - used
             if left > 1:
                 continue
-            rest = [k for k in range(cards.RED_THREE)
-                    if counts[k] - sum(c for kk, c in _group_kinds(groups) if kk == k) > 0]
+            rest = _left_kinds(counts, groups)
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
                 if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
-                    plans.append([*_stage_actions(groups), mv.GO_OUT])
+                    yield [*_stage_actions(groups), mv.GO_OUT]
                 if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and rest:
-                    plans.append([*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]])
+                    yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
             elif groups:
-                plans.append([*_stage_actions(groups), mv.CONFIRM])
+                yield [*_stage_actions(groups), mv.CONFIRM]
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
-        options = [_build(view, counts, greedy=greedy, hold=self.hold,
-                          hold_new=self.hold_new and view.opened[view.side]
-                          and total > self.hold_new_above)]
+        hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
+        first = (greedy_build if greedy and not self.hold and not hold_new
+                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new))
+        options = [first]
         if not view.opened[view.side]:
-            options.append(_build(view, counts, greedy=True))
+            options.append(greedy_build)
         for groups in options:
             if in_last:
                 groups = _trim_to_keep(groups, total - (p.min_cards_kept + 1))
             elif sum(g.size for g in groups) >= total:
                 groups = _trim_to_keep(groups, total - 1)
             if groups:
-                plans.append([*_stage_actions(groups), mv.CONFIRM])
-        return plans
+                yield [*_stage_actions(groups), mv.CONFIRM]
 
     # -- discards -------------------------------------------------------------------------
 
@@ -695,8 +737,10 @@ class HardBot(NormalBot):
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
         self._opp_nat: dict[int, int] = {}
+        self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
+        self._unseen_memo = None  # the pile memory may change
         if view.round_number != self._round:
             self._round = view.round_number
             self._pile = [None] * view.discard_size
@@ -747,6 +791,7 @@ class HardBot(NormalBot):
         return out
 
     def _chosen(self, view: PlayerView, action: int) -> None:
+        self._unseen_memo = None  # the pile memory may change
         if mv.DISCARD <= action < mv.STAGE_NATURAL:
             kind = action - mv.DISCARD
             self._pile.append(kind)
@@ -774,15 +819,25 @@ class HardBot(NormalBot):
         return view.discard_size >= 2 or view.opened[view.side]
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
-        p = view.profile
-        total = 4 * p.decks(view.players)
-        seen = sum(1 for f in view.hand if cards.FACE_KIND[f] == kind)
+        """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
+        the table, not thrown on the pile as far as it remembers (worked out once per
+        view and pile memory)."""
+        memo = self._unseen_memo
+        if memo is None or memo[0] is not view:
+            memo = (view, self._unseen_counts(view))
+            self._unseen_memo = memo
+        return memo[1][kind]
+
+    def _unseen_counts(self, view: PlayerView) -> list[int]:
+        total = 4 * view.profile.decks(view.players)
+        seen = cards.kind_counts(view.hand)
         for melds in view.melds:
             for m in melds:
-                if m.target == kind:
-                    seen += m.naturals
-        seen += sum(1 for k in self._pile if k == kind)
-        return max(0, total - seen)
+                seen[m.target] += m.naturals
+        for k in self._pile:
+            if k is not None:
+                seen[k] += 1
+        return [max(0, total - n) for n in seen]
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
         risk = super()._feed_risk(view, kind)

@@ -22,6 +22,7 @@ followed by a suit ``C``, ``D``, ``H``, ``S`` (the symbols ``♣ ♦ ♥ ♠`` a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from typing import Final, TypeAlias
 
 Kind: TypeAlias = int
@@ -210,9 +211,19 @@ def face_counts(faces: Iterable[Face]) -> list[int]:
 
 
 def faces_from_counts(counts: Sequence[int]) -> list[Face]:
-    """The faces of a face-count vector, in face order."""
+    """The faces of a face-count vector, in face order.
+
+    >>> faces_from_counts([0, 2, 0, 1])
+    [1, 1, 3]
+    """
+    faces = list(compress(range(len(counts)), counts))  # each face held, once
+    if len(faces) == sum(counts):
+        return faces
     out: list[int] = []
-    for f, n in enumerate(counts):
-        if n:
+    for f in faces:
+        n = counts[f]
+        if n == 1:
+            out.append(f)
+        else:
             out.extend([f] * n)
     return out

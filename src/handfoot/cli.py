@@ -783,6 +783,10 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                        help="another site whose pages may use this server, like "
                             "https://cards.example.org (repeatable; the server's own pages "
                             "always may)")
+    serve.add_argument("--no-open-limits", dest="open_limits", action="store_false",
+                       help="do not limit new games, table connections and score sheets "
+                            "per client address (for tests and load benchmarks on one "
+                            "computer; see docs/server.md)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -937,7 +941,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError(f"--allowed-origin: {origin!r} is not an origin like "
                              "https://cards.example.org")
     settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
-                        allowed_origins=tuple(args.allowed_origin))
+                        allowed_origins=tuple(args.allowed_origin),
+                        open_limits=args.open_limits)
     _serve_database(settings.database_url, args.workers)
     # no permessage-deflate: a state frame is a few KB, and compressing every frame for
     # every connection cost about 0.5 ms of CPU a move and 0.2 MiB a table (zlib state per

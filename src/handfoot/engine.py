@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, Final, NamedTuple, overload
@@ -720,6 +720,10 @@ def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) 
 # --- the game state --------------------------------------------------------------------
 
 _INF: Final = 1 << 30
+_NO_KINDS: Final = (0,) * NUM_KINDS
+_NOTHING_STAGED: Final = (True, False, False, False)
+""":meth:`GameState._target_flags` of a rank with nothing on the table or staged, that the
+pile's top card does not join: a natural may start a meld, nothing else."""
 
 _Checked = tuple[mv.PlayerMove | None, "_Plan | None", list[int] | None]
 """What :meth:`GameState._verify` found: the player move (None for staging), the plan of
@@ -732,6 +736,10 @@ _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 """No meld yet: the next group starts one."""
 
 _LogNode = tuple[Any, int, HistoryEntry, list[tuple[Any, ...]]]
+_Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
+"""A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
+each commit of staged cards it found legal (``PICKUP``, ``CONFIRM``, ``GO_OUT*``) the
+groups, the plan and a pickup's cards below the top card that its check worked out."""
 """A history node: (the node before it or None, its 0-based number, the entry, the facts
 its event is made from). Copies of a state share their nodes."""
 
@@ -752,6 +760,10 @@ class _Step(NamedTuple):
     """With ``meld`` None: the index in ``_Plan.new_melds`` of the meld it adds to."""
     starts: bool
     """It starts that new meld."""
+
+
+_new_step: Final = functools.partial(tuple.__new__, _Step)
+"""``_Step(*fields)`` from a tuple of the fields, without the named tuple's ``__new__``."""
 
 
 class _NewMeld:
@@ -833,6 +845,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("staged", _DICT),
     ("_log", _SHARED),
     ("_facts", _FRESH),
+    ("_listed", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` and ``copy`` are made from. ``new``/``_start_round``, ``position`` and
@@ -903,6 +916,9 @@ class GameState:
     """The history, newest first: a parent-linked list that copies share."""
     _facts: list[tuple[Any, ...]] | None
     """While a move is being committed: what it showed the table, for its event."""
+    _listed: _Listing | None
+    """The last legal-action listing, for :meth:`apply_listed` (a cache, not state: None
+    in copies and after any move)."""
 
     # --- construction ------------------------------------------------------------------
 
@@ -936,6 +952,7 @@ class GameState:
         self.results = []
         self._log = None
         self._facts = None
+        self._listed = None
         self._start_round(1)
         return self
 
@@ -1065,6 +1082,7 @@ class GameState:
         self.staged = {key: [n_, tw, jk] for key, n_, tw, jk in pos.staged}
         self._log = pos.history._node
         self._facts = None
+        self._listed = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -1178,6 +1196,7 @@ class GameState:
         On an error the state is exactly as it was. ``apply`` is :meth:`verify` and then
         the commit of what it found.
         """
+        self._listed = None
         try:
             checked = self._verify(move)
         except IllegalMoveError as exc:
@@ -1337,6 +1356,7 @@ class GameState:
         Staged cards become a :class:`~handfoot.moves.Meld`, :class:`~handfoot.moves.Pickup`
         or :class:`~handfoot.moves.GoOut`, which is what a game record stores.
         """
+        self._listed = None
         move = mv.decode_action(action)
         if type(move) is mv.Stage and self.phase != _GAME_OVER:
             # the most frequent action: what apply does for it, without the dispatch
@@ -1359,6 +1379,39 @@ class GameState:
         if isinstance(player_move, mv.Meld) and not player_move.groups:
             raise IllegalMoveError("no cards are staged to meld")
         self.apply(player_move)
+        return player_move
+
+    def apply_listed(self, action: ActionId) -> mv.Move | None:
+        """:meth:`apply_action` for an action of the listing made just before
+        (:meth:`legal_actions`, or the :meth:`view` of the seat to act), with nothing done
+        to the state in between: the fast path of a play loop.
+
+        What the listing checked is not checked again: a staging action is played at once,
+        and a pickup, meld or go-out of the staged cards is committed with the plan the
+        listing worked out. An action the listing did not find legal (or with no listing
+        kept) goes through :meth:`apply_action`, with its checks and its reason.
+        """
+        listed = self._listed
+        self._listed = None
+        if listed is None or action not in listed[0]:
+            return self.apply_action(action)
+        move = mv.decode_action(action)
+        if type(move) is mv.Stage:
+            self._stage(move.kind, move.target, move.slot)
+            return None
+        checked = listed[1].get(action)
+        if checked is None:
+            return self.apply_action(action)
+        groups, plan, rest = checked
+        player_move: mv.PlayerMove
+        if action == mv.CONFIRM:
+            player_move = mv.Meld(groups)
+        elif action == mv.PICKUP:
+            player_move = mv.Pickup(groups)
+        else:
+            assert isinstance(move, mv.GoOut)
+            player_move = mv.GoOut(groups, move.discard)
+        self._commit_move((player_move, plan, rest))
         return player_move
 
     def _require(self, phase: Phase, what: str) -> None:
@@ -1536,10 +1589,7 @@ class GameState:
                 completes = m.target == top_kind or (
                     wild_top and p.wilds_allowed(m.naturals, m.wilds + 1, m.target))
             if completes:
-                book = ("all-wild meld into a wild book" if m.target == WILD_MELD
-                        else f"book of {KIND_PLURALS[m.target]}")
-                raise IllegalMoveError(
-                    f"the top card would complete your {book}, so you cannot take it")
+                raise IllegalMoveError(functools.partial(_top_completes_text, m.target))
 
     # --- melding -----------------------------------------------------------------------
 
@@ -1605,15 +1655,16 @@ class GameState:
 
     def _current_meld(self, side: int, target: int) -> int:
         """Index of the side's meld of ``target`` that still takes cards, or -1."""
-        p = self.profile
-        cap = p.book_max
         melds = self.melds[side]
         for i in range(len(melds) - 1, -1, -1):
             m = melds[i]
             if m.target == target:
+                p = self.profile
+                size = m.naturals + m.twos + m.jokers
                 if target == WILD_MELD:
-                    return i if m.size < p.book_size else -1
-                if cap is None or m.size < cap:
+                    return i if size < p.book_size else -1
+                cap = p.book_max
+                if cap is None or size < cap:
                     return i
                 return -1
         return -1
@@ -1638,23 +1689,25 @@ class GameState:
             if t in (BLACK_THREE, RED_THREE):
                 raise IllegalMoveError("threes can never be melded")
             if not (0 <= t <= WILD_MELD) or min(g.naturals, g.twos, g.jokers) < 0:
-                raise IllegalMoveError(f"not a meld group: {g!r}")
+                raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
                 if g.naturals:
                     raise IllegalMoveError("an all-wild meld holds only wild cards")
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            for kind, count in g.kind_counts():
+            for kind, count in ((t, g.naturals), (TWO, g.twos), (JOKER, g.jokers)):
+                if not count:
+                    continue
                 if avail[kind] < count:
                     have = self.held[seat][kind]
                     need = plan.used[kind] + count
                     if extra is not None:
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda kind=kind, need=need:
                             f"there are only {avail[kind] + plan.used[kind]} "
                             f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
                             f"need {need}")
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda kind=kind, need=need, have=have:
                         f"you hold no {KIND_PLURALS[kind]}" if not have else
                         f"you hold only {_count_text(have, kind)}; these melds need {need}")
                 avail[kind] -= count
@@ -1696,11 +1749,11 @@ class GameState:
                         and table_meld is not None):
                     state = _NO_MELD  # a second meld beside a book that still grows
                 elif t != WILD_MELD and current_size >= book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t:
                         f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
                         f"{KIND_PLURALS[t]}; a second meld of a rank is not allowed")
                 else:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t, current_size=current_size:
                         f"your side already has an unfinished {_target_singular(t)} "
                         f"({current_size} cards): a side has one unfinished meld of a rank, "
                         "so add to it")
@@ -1708,11 +1761,11 @@ class GameState:
                 # a new meld
                 if t != WILD_MELD and t in has_target:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda t=t:
                             f"your side already has a book of {KIND_PLURALS[t]}; add to it "
                             "instead of starting a new meld")
                     if n < p.new_meld_min_naturals:
-                        raise IllegalMoveError(
+                        raise IllegalMoveError(lambda t=t:
                             f"a new meld of {KIND_PLURALS[t]} beside their book needs at least "
                             f"{p.new_meld_min_naturals} natural cards")
                 size = n + tw + jk
@@ -1728,16 +1781,16 @@ class GameState:
             wilds_added = tw + jk
             if t == WILD_MELD:
                 if new_size > book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda new_size=new_size:
                         f"an all-wild meld is complete at {book_size} cards; this would make "
                         f"it {new_size}")
             else:
                 if new_size > cap:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda t=t, new_size=new_size:
                         f"a book holds at most {cap} cards; this would make your "
                         f"{KIND_PLURALS[t]} {new_size}")
                 if wilds_added and p.book_max is None and old_size + wilds_added > book_size:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda:
                         f"wild cards cannot take a meld past {book_size} cards; only naturals "
                         "can be added to a book")
                 if not p.wilds_allowed(new_n, new_t + new_j, t):
@@ -1752,8 +1805,8 @@ class GameState:
                 started = plan.new_melds[plan_meld]
                 started.naturals, started.twos, started.jokers = new_n, new_t, new_j
                 started.with_top |= with_top
-            plan.steps.append(_Step(t, g.naturals, g.twos, g.jokers, with_top, table_meld,
-                                    plan_meld, starts))
+            plan.steps.append(_new_step((t, g.naturals, g.twos, g.jokers, with_top, table_meld,
+                                         plan_meld, starts)))
             has_target.add(t)
             if old_size < book_size <= new_size:
                 plan.books_made += 1
@@ -1940,10 +1993,10 @@ class GameState:
                 plan = self._check_go_out((), kind)
             except IllegalMoveError as exc:
                 if p.min_cards_kept:
-                    raise IllegalMoveError(
+                    raise IllegalMoveError(lambda why=exc:
                         f"you must keep at least {p.min_cards_kept} card"
                         f"{'s' if p.min_cards_kept != 1 else ''} after discarding unless you go "
-                        f"out, and you cannot go out yet: {exc}") from None
+                        f"out, and you cannot go out yet: {why}") from None
             else:
                 if self._needs_permission(seat):
                     raise IllegalMoveError(lambda:
@@ -2136,16 +2189,17 @@ class GameState:
 
     def _partner_not_ready(self, partner: int) -> str | None:
         cond = self.profile.partner_condition
-        name = f"your partner (seat {partner + 1})"
         if cond != _PARTNER_NONE and self.knees[partner]:
-            return f"{name} must have picked up their Knee before you go out"
-        if cond == _PARTNER_PICKED_UP and not self.foot_picked[partner]:
-            return f"{name} must have picked up their Foot before you go out"
-        if cond == _PARTNER_PLAYED_FROM and not self.foot_played[partner]:
-            return f"{name} must have played from their Foot before you go out"
-        if cond == _PARTNER_FINISHED_TURN and not self.foot_turn_done[partner]:
-            return f"{name} must have finished a turn with their Foot before you go out"
-        return None
+            what = "picked up their Knee"
+        elif cond == _PARTNER_PICKED_UP and not self.foot_picked[partner]:
+            what = "picked up their Foot"
+        elif cond == _PARTNER_PLAYED_FROM and not self.foot_played[partner]:
+            what = "played from their Foot"
+        elif cond == _PARTNER_FINISHED_TURN and not self.foot_turn_done[partner]:
+            what = "finished a turn with their Foot"
+        else:
+            return None
+        return f"your partner (seat {partner + 1}) must have {what} before you go out"
 
     def _answer(self, yes: bool) -> None:
         pending = self.pending
@@ -2196,7 +2250,7 @@ class GameState:
             if pickup and key % 2 and key - 1 not in self.staged:
                 out.append(MeldGroup(key // 2))
             n, tw, jk = self.staged[key]
-            out.append(MeldGroup(key // 2, n, tw, jk, new=bool(key % 2)))
+            out.append(_new_group(key >> 1, n, tw, jk, bool(key & 1)))
         return tuple(out)
 
     def _staged_total(self) -> int:
@@ -2258,18 +2312,16 @@ class GameState:
         return WILD_MELD if cards.is_wild(top_kind) else top_kind
 
     def _existing_sizes(self, side: int) -> list[int]:
-        """The size of each target's meld that still takes cards (0 if none)."""
+        """The size of each target's meld that still takes cards (0 if none): the side's
+        latest meld of the target decides."""
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
         existing = [0] * mv.NUM_TARGETS
-        seen = [False] * mv.NUM_TARGETS
-        for m in reversed(self.melds[side]):
+        for m in self.melds[side]:  # a later meld of a target overrides an earlier one
             t = m.target
-            if not seen[t]:
-                seen[t] = True
-                if m.size < (book_size if t == WILD_MELD else cap_rank):
-                    existing[t] = m.size
+            size = m.naturals + m.twos + m.jokers
+            existing[t] = size if size < (book_size if t == WILD_MELD else cap_rank) else 0
         return existing
 
     def _target_flags(self, t: int, existing: int, top_target: int,
@@ -2308,7 +2360,16 @@ class GameState:
         return (ok0, wild0, ok1, wild1)
 
     def legal_actions(self) -> list[ActionId]:
-        """The legal integer actions for the seat to act, in increasing order."""
+        """The legal integer actions for the seat to act, in increasing order.
+
+        The listing is kept (with the plans of the commits it checked) for
+        :meth:`apply_listed` until the next move.
+        """
+        return self._list_legal()[:]
+
+    def _list_legal(self) -> list[ActionId]:
+        """:meth:`legal_actions`, the list itself (the one kept for :meth:`apply_listed`:
+        not to be changed)."""
         phase = self.phase
         if phase == _GAME_OVER:
             return []
@@ -2318,6 +2379,7 @@ class GameState:
         p = self.profile
         held = self.held[seat]
         out: list[int] = []
+        checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]] = {}
         staging = self.staged
         if self.knees[seat] and self.knee_open(side):
             out.append(mv.KNEE)
@@ -2325,22 +2387,33 @@ class GameState:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
                 # the checks is_legal makes, called directly (the listing is hot): the
-                # phase is known, and no move object is built
-                if staging or not p.pickup_melds_top:
+                # phase is known, and no move object is built. Staged cards must include a
+                # group the top card joins (else the pickup's plan fails: it must meld the
+                # top card, or, where it joins the hand, no group may be staged at all).
+                if staging:
+                    top_kind = FACE_KIND[self.pile[-1]]
+                    top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
+                    may_pick = p.pickup_melds_top and (top_target * 2 in staging
+                                                       or top_target * 2 + 1 in staging)
+                else:
+                    may_pick = not p.pickup_melds_top
+                if may_pick:
+                    groups = self.staged_groups()
                     try:
-                        self._verify_pickup(self.staged_groups())
+                        plan, rest = self._verify_pickup(groups)
                         out.append(mv.PICKUP)
+                        checked[mv.PICKUP] = (groups, plan, rest)
                     except IllegalMoveError:
                         pass
                 if staging:
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held)
-            return sorted(out)
+            return self._keep_listing(out, checked)
         # PLAY
         if staging:
             groups = self.staged_groups()
             try:
-                self._verify_meld(groups)
+                checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
                 out.append(mv.CONFIRM)
             except IllegalMoveError:
                 pass
@@ -2356,7 +2429,7 @@ class GameState:
             left = self.held_n[seat] - self._staged_total()
             if left == 0 and p.final_discard != _FINAL_DISCARD_REQUIRED:
                 try:
-                    self._verify_go_out(groups, None)
+                    checked[mv.GO_OUT] = (groups, self._verify_go_out(groups, None), None)
                     out.append(mv.GO_OUT)
                 except IllegalMoveError:
                     pass
@@ -2364,7 +2437,8 @@ class GameState:
                 for k in range(RED_THREE):
                     if held[k] - self._staged_kind(k) == 1:
                         try:
-                            self._verify_go_out(groups, k)
+                            checked[mv.GO_OUT_DISCARD + k] = (
+                                groups, self._verify_go_out(groups, k), None)
                             out.append(mv.GO_OUT_DISCARD + k)
                         except IllegalMoveError:
                             pass
@@ -2372,50 +2446,92 @@ class GameState:
         if not must_knock:
             last = self.in_last_packet(seat)
             n = self.held_n[seat]
-            for k in range(RED_THREE):
-                if not held[k] or self._discard_locked(seat, k):
-                    continue
-                if last and n == 1:  # the last card: going out, or holding none
-                    try:
-                        self._verify_discard(k)
-                        out.append(mv.DISCARD + k)
-                    except IllegalMoveError:
-                        pass
-                elif not (last and n - 1 < p.min_cards_kept):
-                    out.append(mv.DISCARD + k)
+            if last and n == 1:  # the last card: going out, or holding none
+                for k in range(RED_THREE):
+                    if held[k] and not self._discard_locked(seat, k):
+                        try:
+                            self._verify_discard(k)
+                            out.append(mv.DISCARD + k)
+                        except IllegalMoveError:
+                            pass
+            elif not (last and n - 1 < p.min_cards_kept):
+                locked = p.discard_locked_until_clean_book
+                discard = mv.DISCARD
+                for k in range(RED_THREE):
+                    if held[k] and not (locked and self._discard_locked(seat, k)):
+                        out.append(discard + k)
         self._stage_actions(out, seat, side, held)
-        return sorted(out)
+        return self._keep_listing(out, checked)
+
+    def _keep_listing(self, out: list[int],
+                      checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
+                      ) -> list[int]:
+        """Sort a listing and keep it for :meth:`apply_listed`."""
+        out.sort()
+        self._listed = (out, checked)
+        return out
 
     def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
+        """Append the legal staging actions (their flags are :meth:`_target_flags`).
+
+        A target with nothing on the table, nothing staged, that the pile's top card does
+        not join, has the flags :meth:`_target_flags` gives such a target without asking.
+        """
+        staged = self.staged
+        staged_k: Sequence[int] = _NO_KINDS
+        if staged:
+            counts = [0] * NUM_KINDS
+            for key, (n, tw, jk) in staged.items():
+                counts[key >> 1] += n
+                counts[TWO] += tw
+                counts[JOKER] += jk
+            staged_k = counts
         existing = self._existing_sizes(side)
         top_target = self._top_target()
         flags = self._target_flags
-        staged = [0] * NUM_KINDS
-        for key, (n, tw, jk) in self.staged.items():
-            staged[key // 2] += n
-            staged[TWO] += tw
-            staged[JOKER] += jk
-        wild_flags: list[tuple[bool, bool, bool, bool]] = []
-        if held[TWO] > staged[TWO] or held[JOKER] > staged[JOKER]:
-            wild_flags = [flags(t, existing[t], top_target) for t in range(mv.NUM_TARGETS)]
-        for k in cards.RANKS:
-            if held[k] > staged[k]:
-                nat0, _, nat1, _ = wild_flags[k] if wild_flags else flags(
-                    k, existing[k], top_target)
-                if nat0:
-                    out.append(mv.STAGE_NATURAL + k * 2)
-                if nat1:
-                    out.append(mv.STAGE_NATURAL + k * 2 + 1)
-        if wild_flags:
-            for w_index, w in enumerate((TWO, JOKER)):
-                if held[w] > staged[w]:
-                    base = mv.STAGE_WILD + w_index * mv.NUM_TARGETS * 2
+        stage_natural = mv.STAGE_NATURAL
+        more_twos = held[TWO] > staged_k[TWO]
+        more_jokers = held[JOKER] > staged_k[JOKER]
+        if more_twos or more_jokers:
+            wild_flags = [_NOTHING_STAGED] * WILD_MELD
+            for t in range(WILD_MELD):
+                if existing[t]:
+                    wild_flags[t] = flags(t, existing[t], top_target)
+            if 0 <= top_target < WILD_MELD:
+                wild_flags[top_target] = flags(top_target, existing[top_target], top_target)
+            for key in staged:
+                t = key >> 1
+                if t < WILD_MELD:
+                    wild_flags[t] = flags(t, existing[t], top_target)
+            wild_flags.append(flags(WILD_MELD, existing[WILD_MELD], top_target))
+            for k in cards.RANKS:
+                if held[k] > staged_k[k]:
+                    nat0, _, nat1, _ = wild_flags[k]
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+            for base, more in ((mv.STAGE_WILD, more_twos),
+                               (mv.STAGE_WILD + mv.NUM_TARGETS * 2, more_jokers)):
+                if more:
                     for t in range(mv.NUM_TARGETS):
                         _, wild0, _, wild1 = wild_flags[t]
                         if wild0:
                             out.append(base + t * 2)
                         if wild1:
                             out.append(base + t * 2 + 1)
+            return
+        for k in cards.RANKS:
+            if held[k] > staged_k[k]:
+                if existing[k] or k == top_target or (staged and (2 * k in staged
+                                                                 or 2 * k + 1 in staged)):
+                    nat0, _, nat1, _ = flags(k, existing[k], top_target)
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+                else:
+                    out.append(stage_natural + k * 2)
 
     def action_mask(self) -> list[int]:
         """A 0/1 list over every action id: 1 where the action is legal now."""
@@ -2527,7 +2643,7 @@ class GameState:
         """Everything ``seat`` may know, and nothing more."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != _GAME_OVER
-        return PlayerView(
+        return _new_player_view(
             profile=self.profile,
             seat=seat,
             side=side,
@@ -2539,13 +2655,13 @@ class GameState:
             turn=self.seat,
             to_act=self.actor,
             opening_minimum=self.opening_minimum_of(side),
-            hand=tuple(self.hand(seat)),
+            hand=tuple(cards.faces_from_counts(self.held_faces[seat])),
             hand_counts=tuple(self.held_n),
-            foot_counts=tuple(len(f) for f in self.feet),
-            knee_counts=tuple(len(k) for k in self.knees),
+            foot_counts=tuple(map(len, self.feet)),
+            knee_counts=tuple(map(len, self.knees)),
             in_foot=tuple(self.foot_picked),
-            melds=tuple(tuple(m) for m in self.melds),
-            red_threes=tuple(tuple(r) for r in self.red_threes),
+            melds=tuple(map(tuple, self.melds)),
+            red_threes=tuple(map(tuple, self.red_threes)),
             opened=tuple(self.opened),
             discard_top=self.pile[-1] if self.pile else None,
             discard_size=len(self.pile),
@@ -2553,13 +2669,18 @@ class GameState:
             totals=tuple(self.totals),
             results=tuple(self.results),
             asking=self.seat if self.phase == _ANSWER and acting else None,
-            staged=self.staged_groups() if seat == self.seat else (),
-            legal_actions=tuple(self.legal_actions()) if acting else (),
+            staged=self.staged_groups() if seat == self.seat and self.staged else (),
+            legal_actions=tuple(self._list_legal()) if acting else (),
             stalled_turns=self.stalled_turns,
         )
 
 
 GameState.copy = _compile_copy()  # type: ignore[method-assign]
+
+
+_new_group: Final = mv.new_meld_group
+_new_player_view: Final[Callable[..., PlayerView]] = mv.fast_constructor(PlayerView)
+"""``PlayerView(...)``, built faster (every field by keyword)."""
 
 
 _EVENT_TYPES: Final[dict[type, str]] = {
@@ -2659,6 +2780,12 @@ def _target_plural(target: int) -> str:
 def _count_text(n: int, kind: int) -> str:
     """``"1 king"``, ``"3 kings"``, ``"2 2s"``: a count of a card kind."""
     return f"{n} {KIND_NAMES[kind] if n == 1 else KIND_PLURALS[kind]}"
+
+
+def _top_completes_text(target: int) -> str:
+    book = ("all-wild meld into a wild book" if target == WILD_MELD
+            else f"book of {KIND_PLURALS[target]}")
+    return f"the top card would complete your {book}, so you cannot take it"
 
 
 def _short_meld_text(minimum: int, t: int, n: int, tw: int, jk: int) -> str:

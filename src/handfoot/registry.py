@@ -1,4 +1,5 @@
-"""The bots by name: every level from ``random`` to ``expert``, for the command line,
+"""The bots by name: every level from ``random`` to ``expert`` (and ``learned``, where NumPy
+is installed), for the command line,
 simulations, tournaments and the server.
 
 It sits above every bot (:mod:`handfoot.bots` and the search bot of
@@ -22,6 +23,13 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot,
     "expert": ExpertBot}
 """Bot levels by name, weakest first: each makes a bot from a seed."""
+
+try:  # the learned bot needs NumPy (the rl extra); without it the level is not offered
+    from handfoot.learned import LearnedBot
+except ImportError:  # pragma: no cover - numpy is missing
+    pass
+else:
+    BOTS["learned"] = LearnedBot
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

@@ -107,7 +107,9 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
     if recorder is not None:
         state = recorder.state
     state = state or GameState.new(profile, layout=layout, seed=seed)
-    apply = recorder.apply_action if recorder is not None else state.apply_action
+    # the action comes from the listing of the view just built: its checks are not made
+    # again (the recorder's state is this state; its history is the record)
+    apply = state.apply_listed
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
@@ -154,7 +156,7 @@ def bot_turn(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
         raise ValueError(f"seat {seat + 1} is not the one to act")
     trial = state.copy()
     for _ in range(MAX_TURN_ACTIONS):
-        move = trial.apply_action(bot.choose(trial.view(seat)))
+        move = trial.apply_listed(bot.choose(trial.view(seat)))  # (listed by the view)
         if move is not None:
             return move  # type: ignore[return-value]  # apply_action commits player moves
     raise ValueError(f"the {bot.name} bot staged {MAX_TURN_ACTIONS} actions without a move")

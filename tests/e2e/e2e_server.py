@@ -48,6 +48,7 @@ def main() -> None:
     database_url = sys.argv[1]
     daily.daily_seed = lambda secret, date: DAILY_SEED  # type: ignore[assignment]
     app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0,
+                              open_limits=False,
                               seed_source=seats_seeds()))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

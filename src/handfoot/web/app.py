@@ -43,7 +43,7 @@ from handfoot.rules import (
     value_to_toml,
 )
 from handfoot.web import daily
-from handfoot.web.guard import OriginGuard, TokenBucket, quiet_frame_logs
+from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, is_unicode, read_frame
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
@@ -126,8 +126,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     from handfoot.web.scoresheets import score_routes  # the score keeper (issue 17)
     routes += score_routes(store, templates)
     quiet_frame_logs()
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(OriginGuard, allowed=settings.allowed_origins)])
+    middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
+    limits = settings.open_limit_list()
+    if limits:  # outermost: a refused request costs the least
+        middleware.insert(0, Middleware(OpenLimiter, limits=limits))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings
@@ -311,7 +314,8 @@ class _Api:
                         token_for: Callable[[int | None], str] | None = None,
                         rematch_of: str | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
-        random tokens unless given)."""
+        random tokens unless given). With ``rematch_of``, the game is made only if that
+        game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
         base, overrides = profile_spec(profile)
         game_id = game_id or new_game_id()
         token_for = token_for or (lambda _seat: new_token())
@@ -331,7 +335,12 @@ class _Api:
             seats=tuple(SeatRow(i, s["kind"], s["level"], s["name"],
                                 token_hash(tokens[i]) if i in tokens else None)
                         for i, s in enumerate(seats)))
-        await self.store.create_game(row)
+        if rematch_of is None:
+            await self.store.create_game(row)
+        else:
+            made = await self.store.create_rematch(rematch_of, row)
+            if made != game_id:  # another process's press made it first
+                return {"game_id": made}
         out_seats = []
         for i, s in enumerate(seats):
             item: dict[str, Any] = {"seat": i, "kind": s["kind"], "name": s["name"]}
@@ -419,11 +428,13 @@ class _Api:
                 game_id = new_game_id()
                 seats = [{"kind": s.kind, "level": s.level, "name": s.name}
                          for s in table.seats]
-                await self._new_game(
+                # one rematch even when players of the game on two processes press at once:
+                # the store makes it only if the game has none yet (else names that one)
+                made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
                     token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
-                await self.store.set_setting(table.id, "rematch", game_id)
-                table.set_rematch(game_id, secret)
+                if table.rematch is None:  # (another process's notice may have come first)
+                    table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None
         game_id, secret = table.rematch
         out_seats = []

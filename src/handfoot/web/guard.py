@@ -1,6 +1,8 @@
 """What the server refuses before a message reaches a table: requests from other sites' pages
-(the ``Origin`` header), floods (a token bucket per connection), and protocol frames in the
-logs (see docs/web.md, "What the server refuses").
+(the ``Origin`` header), floods (a token bucket per connection), too many new games, table
+connections or score sheets from one address (a token bucket per client address and kind:
+:class:`OpenLimiter`), and protocol frames in the logs (see docs/web.md, "What the server
+refuses").
 
 A browser sends ``Origin`` with every WebSocket handshake and every cross-site ``POST``; a
 page of another site that holds no link still cannot act for anybody (every action needs a
@@ -13,6 +15,8 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import re
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -22,11 +26,17 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["FrameLogFilter", "OriginGuard", "TokenBucket", "normalize_origin",
-           "origin_allowed", "quiet_frame_logs"]
+__all__ = ["FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
+           "normalize_origin", "open_kind", "origin_allowed", "quiet_frame_logs"]
 
 ORIGIN_CLOSE: Final = 4403
 """The close code of a WebSocket refused for its origin."""
+
+RATE_CLOSE: Final = 4429
+"""The close code of a WebSocket refused for its address's rate of opening connections,
+where the handshake cannot be answered with a ``429``."""
+
+log = logging.getLogger("handfoot.web")
 
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -158,6 +168,128 @@ class TokenBucket:
             return True
         self.refused += 1
         return False
+
+
+@dataclass(frozen=True)
+class OpenLimit:
+    """How many requests of one kind one client address may open: ``burst`` at once, then
+    ``per_minute`` on average (a :class:`TokenBucket` per address)."""
+
+    kind: str
+    """``"game"``, ``"socket"`` or ``"sheet"`` (see :func:`open_kind`)."""
+    burst: int
+    per_minute: float
+    what: str
+    """What is counted, in the refusal's words (``"new games"``)."""
+
+
+_REMATCH: Final = re.compile(r"/api/games/[^/]+/rematch")
+
+
+def open_kind(kind: str, method: str, path: str) -> str | None:
+    """Which limit a request counts against: ``"game"`` for a new game (``POST
+    /api/games``, ``/api/daily``, a rematch), ``"socket"`` for a table's WebSocket,
+    ``"sheet"`` for a new score sheet (``POST /api/scores``); None for anything else.
+
+    >>> open_kind("http", "POST", "/api/games"), open_kind("websocket", "GET", "/ws/abc")
+    ('game', 'socket')
+    >>> open_kind("http", "GET", "/api/games/abc/record") is None
+    True
+    """
+    if kind == "websocket":
+        return "socket" if path.startswith("/ws/") else None
+    if kind != "http" or method != "POST":
+        return None
+    if path in ("/api/games", "/api/daily") or _REMATCH.fullmatch(path):
+        return "game"
+    if path == "/api/scores":
+        return "sheet"
+    return None
+
+
+class OpenLimiter:
+    """ASGI middleware: new games, table WebSockets and new score sheets are counted per
+    client address (``scope["client"]``: behind a reverse proxy, the address uvicorn takes
+    from ``X-Forwarded-For`` when the proxy is one it trusts) against their
+    :class:`OpenLimit`. A request past its limit is refused before the app sees it: ``429``
+    with ``Retry-After`` (whole seconds until one more is allowed) and ``{"error": ...,
+    "retry_after": ...}``; a WebSocket gets the same ``429`` as its handshake's answer
+    where the server can send one (uvicorn and Starlette's test client can), else an
+    ``error`` frame with code ``rate_limited`` and a close with code 4429.
+
+    The buckets live in the process: with several processes an address may open up to
+    that many times the limits. Addresses whose buckets are full again are forgotten."""
+
+    PRUNE_AT: Final = 4096
+    """The number of addresses remembered above which full buckets are dropped."""
+
+    def __init__(self, app: ASGIApp, limits: Collection[OpenLimit],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.app = app
+        self.limits = {limit.kind: limit for limit in limits}
+        self.clock = clock
+        self.buckets: dict[tuple[str, str], TokenBucket] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = open_kind(scope["type"], scope.get("method", "GET"), scope.get("path", "")) \
+            if scope["type"] in ("http", "websocket") else None
+        limit = self.limits.get(kind) if kind is not None else None
+        if limit is None:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else "unknown"
+        wait = self.take(limit, address)
+        if wait is None:
+            await self.app(scope, receive, send)
+            return
+        retry = max(1, math.ceil(min(wait, 86400.0)))
+        message = (f"too many {limit.what} from your address (at most {limit.burst} at once, "
+                   f"{limit.per_minute:g} a minute): try again in {retry} s")
+        body = json.dumps({"error": message, "retry_after": retry}).encode()
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(body)).encode()),
+                   (b"retry-after", str(retry).encode())]
+        log.info("refused %s for %s: over its limit", limit.kind, address)
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 429, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        first = await receive()
+        if first["type"] != "websocket.connect":
+            return
+        if "websocket.http.response" in scope.get("extensions", {}):
+            await send({"type": "websocket.http.response.start", "status": 429,
+                        "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+            return
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": json.dumps(
+            {"type": "error", "id": None, "code": "rate_limited", "message": message,
+             "retry_after": retry})})
+        await send({"type": "websocket.close", "code": RATE_CLOSE,
+                    "reason": "too many connections"})
+
+    def take(self, limit: OpenLimit, address: str) -> float | None:
+        """Count one request: None if allowed, else the seconds until one more would be."""
+        key = (limit.kind, address)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.PRUNE_AT:
+                self.prune()
+            bucket = self.buckets[key] = TokenBucket(limit.per_minute / 60.0, limit.burst,
+                                                     clock=self.clock)
+        if bucket.take():
+            return None
+        rate = bucket.rate
+        return (1.0 - bucket.tokens) / rate if rate > 0 else float("inf")
+
+    def prune(self) -> None:
+        """Forget the addresses whose buckets have filled up again (they have been quiet)."""
+        now = self.clock()
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
+                del self.buckets[key]
 
 
 class FrameLogFilter(logging.Filter):

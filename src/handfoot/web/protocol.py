@@ -21,6 +21,7 @@ from handfoot.engine import Event, GameState, Phase, PlayerView, RoundResult, Ta
 __all__ = [
     "KIND_JSON",
     "MessageError",
+    "ViewCache",
     "event_json",
     "is_token",
     "is_unicode",
@@ -81,15 +82,72 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
     return data
 
 
-def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
-                     ) -> dict[str, Any]:
+class ViewCache:
+    """The JSON of the parts of a table's views that stay the same objects from one move to
+    the next, kept by identity: each meld on the table (a frozen value, replaced when cards
+    are added) and each finished round's result. A table's broadcasts write them once
+    instead of at every move; the JSON given out must not be changed. Only the melds on the
+    table at the last view are kept."""
+
+    __slots__ = ("_melds", "_results")
+
+    def __init__(self) -> None:
+        self._melds: dict[int, tuple[TableMeld, dict[str, Any], int]] = {}
+        self._results: dict[int, tuple[RoundResult, dict[str, Any]]] = {}
+
+    def melds(self, view: PlayerView) -> tuple[list[list[dict[str, Any]]], list[int]]:
+        """:func:`meld_json` of every meld on the table, by side, and each side's points
+        on the table."""
+        profile = view.profile
+        values, size = profile.kind_values, profile.book_size
+        known, kept = self._melds, {}
+        out, points = [], []
+        for side in view.melds:
+            laid, total = [], 0
+            for meld in side:
+                entry = known.get(id(meld))
+                if entry is None or entry[0] is not meld:
+                    entry = (meld, meld_json(meld, size),
+                             sum(values[FACE_KIND[f]] for f in meld.faces))
+                kept[id(meld)] = entry
+                laid.append(entry[1])
+                total += entry[2]
+            out.append(laid)
+            points.append(total)
+        self._melds = kept
+        return out, points
+
+    def results(self, view: PlayerView) -> list[dict[str, Any]]:
+        """:func:`result_json` of every finished round."""
+        known = self._results
+        out = []
+        for result in view.results:
+            entry = known.get(id(result))
+            if entry is None or entry[0] is not result:
+                entry = known[id(result)] = (result, result_json(result))
+            out.append(entry[1])
+        if len(known) > 4 * len(out) + 16:  # results of another game's rounds? start again
+            self._results = {id(r): known[id(r)] for r in view.results}
+        return out
+
+
+def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
+                     cache: ViewCache | None = None) -> dict[str, Any]:
     """What anybody watching may know: ``view`` without the seat's own cards and choices
     (``seat`` and ``side`` null, ``hand``, ``staged`` and ``legal`` absent). Any seat's view
     gives the same public part; "May I go out?" is asked aloud, so ``asking`` (the seat
-    asking while its partners answer) is public too."""
+    asking while its partners answer) is public too. ``cache``: the table's, to write each
+    meld and result once."""
     p = view.profile
-    values = p.kind_values
-    melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces) for side in view.melds]
+    if cache is not None:
+        melds_json, melded = cache.melds(view)
+        results = cache.results(view)
+    else:
+        values = p.kind_values
+        melded = [sum(values[FACE_KIND[f]] for m in side for f in m.faces)
+                  for side in view.melds]
+        melds_json = [[meld_json(m, p.book_size) for m in side] for side in view.melds]
+        results = [result_json(r) for r in view.results]
     pile = view.discard_size
     n = p.pickup_count
     return {
@@ -109,7 +167,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
             for side in range(view.sides)],
         "opened": list(view.opened),
         "packets": [_packet_json(view, s) for s in range(view.players)],
-        "melds": [[meld_json(m, p.book_size) for m in side] for side in view.melds],
+        "melds": melds_json,
         "red_threes": [_cards(r) for r in view.red_threes],
         "discard": {"top": face_name(view.discard_top) if view.discard_top is not None
                     else None,
@@ -118,7 +176,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None,
         "stall": None if p.stalled_turns_each is None else {
             "turns": view.stalled_turns, "limit": p.stalled_turns_each * view.players},
         "scores": {"totals": list(view.totals), "melded": melded},
-        "results": [result_json(r) for r in view.results],
+        "results": results,
         "asking": view.turn if view.phase == Phase.ANSWER else None,
         "side_names": list(side_names) if side_names is not None
         else [f"Side {s + 1}" for s in range(view.sides)],

@@ -24,7 +24,8 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Mapping
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -73,9 +74,14 @@ MAX_PAYLOAD: Final = 7000
 """A move's notification carries the move only below this length (PostgreSQL's limit on
 a payload is 8,000 bytes); a longer one is read from the table of moves."""
 
-PRESENCE_STALE: Final = 30.0
+PRESENCE_STALE: Final = 12.0
 """Seconds after which a process's presence rows no longer count (it stopped refreshing
-them: it died)."""
+them, every :data:`handfoot.web.tables.HEARTBEAT_EVERY` seconds: it died)."""
+
+BOT_LEASE: Final = 10.0
+"""Seconds a process's lease on playing a game's bots lasts unless renewed (it renews
+every :data:`handfoot.web.tables.HEARTBEAT_EVERY` seconds while it has connections to the
+game); then another process may take it over."""
 
 
 def move_payload(game_id: str, move: MoveRow) -> str:
@@ -194,6 +200,13 @@ presence = Table(
     Column("seen", DateTime, nullable=False),
     PrimaryKeyConstraint("game", "seat", "worker"),
     Index("presence_worker", "worker"),
+)
+
+bot_leases = Table(
+    "bot_leases", metadata,
+    Column("game", String(32), primary_key=True),
+    Column("worker", String(32), nullable=False),
+    Column("expires", DateTime, nullable=False),
 )
 
 # -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
@@ -346,14 +359,73 @@ class Store:
 
     async def create_game(self, game: GameRow) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(insert(games).values(
-                id=game.id, profile=game.profile, overrides=dict(game.overrides),
-                layout=game.layout, settings=dict(game.settings), seed=str(game.seed),
-                spectator_hash=game.spectator_hash, status=game.status,
-                created=game.created, updated=game.updated))
-            await conn.execute(insert(seats), [
-                {"game": game.id, "seat": s.seat, "kind": s.kind, "level": s.level,
-                 "name": s.name, "token_hash": s.token_hash} for s in game.seats])
+            await _insert_game(conn, game)
+
+    async def create_rematch(self, of: str, game: GameRow) -> str:
+        """Make ``game`` the rematch of game ``of`` unless it already has one: the id of
+        the rematch (``game``'s, or the one made first). The old game's row is locked
+        while this is decided, so two processes pressing Rematch at once make one game."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(games.c.settings).where(games.c.id == of)
+                                      .with_for_update())).first()
+            if row is None:
+                raise KeyError(of)
+            known = (row.settings or {}).get("rematch")
+            if isinstance(known, str):
+                return known
+            await _insert_game(conn, game)
+            await conn.execute(update(games).where(games.c.id == of).values(
+                settings={**row.settings, "rematch": game.id}))
+            await self._notify(conn, "s", of)
+        return game.id
+
+    # -- which process plays a game's bots (shared databases only) ------------------------
+
+    async def claim_bots(self, worker: str, game_ids: Iterable[str]) -> set[str]:
+        """Take or renew, for :data:`BOT_LEASE` seconds, the lease on playing the bots of
+        each game: granted where nobody holds it, ``worker`` holds it, or its holder let
+        it run out (that process died or stopped renewing); the games ``worker`` now
+        holds."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return set()
+        stamp = now()
+        until = stamp + timedelta(seconds=BOT_LEASE)
+        async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":  # one statement, whatever the number
+                rows = (await conn.execute(_CLAIM_PG, {
+                    "games": ids, "worker": worker, "now": stamp, "until": until})).all()
+                return {str(r.game) for r in rows}
+            await conn.execute(update(bot_leases).where(
+                bot_leases.c.game.in_(ids),
+                (bot_leases.c.worker == worker) | (bot_leases.c.expires < stamp))
+                .values(worker=worker, expires=until))
+            new = _upsert(conn, bot_leases).values(
+                [{"game": g, "worker": worker, "expires": until} for g in ids])
+            await conn.execute(new.on_conflict_do_nothing(index_elements=["game"]))
+            rows = (await conn.execute(select(bot_leases.c.game).where(
+                bot_leases.c.game.in_(ids), bot_leases.c.worker == worker))).all()
+        return {str(r.game) for r in rows}
+
+    async def release_bots(self, worker: str, game_ids: Iterable[str] | None = None) -> None:
+        """Give up the leases ``worker`` holds on these games (None: on every game)."""
+        where = bot_leases.c.worker == worker
+        if game_ids is not None:
+            ids = sorted(set(game_ids))
+            if not ids:
+                return
+            where = where & bot_leases.c.game.in_(ids)
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(bot_leases).where(where))
+
+    async def bot_lease(self, game_id: str) -> str | None:
+        """The process that holds the lease on a game's bots now (None: nobody)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(bot_leases.c.worker).where(
+                bot_leases.c.game == game_id, bot_leases.c.expires >= now()))).first()
+        return None if row is None else str(row.worker)
+
+
 
     async def game(self, game_id: str) -> GameRow | None:
         async with self.engine.connect() as conn:
@@ -524,6 +596,8 @@ class Store:
                                .values(seen=stamp))
             await conn.execute(delete(presence).where(
                 presence.c.seen < stamp - timedelta(seconds=10 * PRESENCE_STALE)))
+            await conn.execute(delete(bot_leases).where(
+                bot_leases.c.expires < stamp - timedelta(seconds=10 * BOT_LEASE)))
 
     async def clear_presence(self, worker: str) -> None:
         """A process stops: none of its connections count any more."""
@@ -531,6 +605,7 @@ class Store:
             held = (await conn.execute(select(presence.c.game).distinct()
                                        .where(presence.c.worker == worker))).all()
             await conn.execute(delete(presence).where(presence.c.worker == worker))
+            await conn.execute(delete(bot_leases).where(bot_leases.c.worker == worker))
             for row in held:
                 await self._notify(conn, "p", row.game)
 
@@ -605,6 +680,7 @@ class _GroupCommit:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._stamp: Callable[[datetime], Any] | None = None
         self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.wake: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
@@ -653,6 +729,24 @@ class _GroupCommit:
             values["updated"] = row["created"]
             if status is not None:
                 values["status"] = status
+        async with self.engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            run, sqlite = getattr(raw, "_execute", None), getattr(raw, "_conn", None)
+            if run is not None and isinstance(sqlite, sqlite3.Connection):
+                # the whole transaction in one call on aiosqlite's thread (its own way of
+                # running a function there): a hop per statement through SQLAlchemy and
+                # aiosqlite cost about 15% of the server's CPU at saturation
+                stamp = self._stamp or _datetime_writer(conn)
+                self._stamp = stamp
+                try:
+                    await run(_commit_moves, sqlite, [
+                        (r["game"], r["seq"], r["round"], r["seat"], r["notation"], r["by"],
+                         r["request_id"], stamp(r["created"])) for r, _, _ in group],
+                        [(stamp(v["updated"]), v.get("status"), game)
+                         for game, v in latest.items()])
+                except sqlite3.IntegrityError as exc:
+                    raise IntegrityError("INSERT INTO moves", None, exc) from exc
+                return
         async with self.engine.begin() as conn:
             await conn.execute(insert(moves), [row for row, _, _ in group])
             await conn.execute(update(games).where(games.c.id == bindparam("game_id"))
@@ -669,6 +763,30 @@ class _GroupCommit:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+
+
+def _commit_moves(db: sqlite3.Connection, rows: list[tuple[Any, ...]],
+                  games_now: list[tuple[Any, str | None, str]]) -> None:
+    """Store moves and their games' ``updated`` (and ``status``, where given) in one
+    transaction on a SQLite connection (on its own thread); nothing if any fails."""
+    db.execute("BEGIN")
+    try:
+        db.executemany('INSERT INTO moves (game, seq, round, seat, notation, "by", '
+                       "request_id, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        db.executemany("UPDATE games SET updated = ?, status = coalesce(?, status) "
+                       "WHERE id = ?", games_now)
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+def _datetime_writer(conn: AsyncConnection) -> Callable[[datetime], Any]:
+    """How SQLAlchemy writes a ``DateTime`` on this connection (SQLite keeps text), so
+    rows written past it read back the same."""
+    dialect = conn.dialect
+    write = DateTime().dialect_impl(dialect).bind_processor(dialect)
+    return write if write is not None else (lambda value: value)
 
 
 def _settle(done: asyncio.Future[None], exc: BaseException | None) -> None:
@@ -711,3 +829,34 @@ async def _continues(conn: AsyncConnection, game_id: str) -> set[tuple[int, int]
     rows = (await conn.execute(select(continues.c.round, continues.c.seat)
                                .where(continues.c.game == game_id))).all()
     return {(r.round, r.seat) for r in rows}
+
+
+async def _insert_game(conn: AsyncConnection, game: GameRow) -> None:
+    await conn.execute(insert(games).values(
+        id=game.id, profile=game.profile, overrides=dict(game.overrides),
+        layout=game.layout, settings=dict(game.settings), seed=str(game.seed),
+        spectator_hash=game.spectator_hash, status=game.status,
+        created=game.created, updated=game.updated))
+    await conn.execute(insert(seats), [
+        {"game": game.id, "seat": s.seat, "kind": s.kind, "level": s.level,
+         "name": s.name, "token_hash": s.token_hash} for s in game.seats])
+
+
+_CLAIM_PG: Final = text(
+    "INSERT INTO bot_leases (game, worker, expires) "
+    "SELECT g, :worker, :until FROM unnest(CAST(:games AS VARCHAR[])) AS g "
+    "ON CONFLICT (game) DO UPDATE SET worker = EXCLUDED.worker, expires = EXCLUDED.expires "
+    "WHERE bot_leases.worker = EXCLUDED.worker OR bot_leases.expires < :now "
+    "RETURNING game")
+""":meth:`Store.claim_bots` on PostgreSQL: take or renew every lease that is free, ours
+or lapsed, in one statement (a row it does not update is not returned)."""
+
+
+def _upsert(conn: AsyncConnection, table: Table) -> Any:
+    """An ``INSERT`` of the connection's dialect (PostgreSQL's or SQLite's: both have
+    ``on_conflict_do_nothing``)."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert(table)

@@ -32,8 +32,13 @@ which a process holding the game plays when it is the next one (:meth:`Table.pla
 and otherwise (a seq missing) it reads all the moves after the last it played (see
 :mod:`handfoot.web.bus`); a sweep every :data:`SWEEP_EVERY` seconds catches up whatever a
 lost notification hid. Presence is
-stored per process (``presence``), so a stand-in never plays for a person connected to
-another process.
+stored per process (``presence``, refreshed every :data:`HEARTBEAT_EVERY` seconds), so a
+stand-in never plays for a person connected to another process; and one process at a time
+plays a game's bots and stand-ins, the one holding the game's lease (``bot_leases``: taken by
+a process with connections to the game, renewed at each heartbeat, taken over once it
+lapses). Moves another process stored are only applied: no bot thinks again for them (its
+memory is remade from the round's start, away from the event loop, if ever this process
+comes to play it).
 """
 
 from __future__ import annotations
@@ -68,8 +73,10 @@ from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot
 from handfoot.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
+from handfoot.web.guard import OpenLimit
 from handfoot.web.protocol import (
     ClientMessage,
+    ViewCache,
     event_json,
     hands_json,
     public_view_json,
@@ -113,11 +120,20 @@ start and writes the statistics to ``<prefix>.<pid>`` when they close (a measuri
 ``serve --workers``, whose worker processes cannot be started under ``python -m cProfile``)."""
 
 SWEEP_EVERY: Final = 10.0
-"""Seconds between a process's sweeps over a shared database: it says it is alive (its
-presence rows), and catches up every game it holds that is behind the table of moves."""
+"""Seconds between a process's sweeps over a shared database: it catches up every game it
+holds that is behind the table of moves."""
+
+HEARTBEAT_EVERY: Final = 2.0
+"""Seconds between a process's heartbeats on a shared database: it says it is alive (its
+presence rows, which count for :data:`~handfoot.web.store.PRESENCE_STALE` seconds), renews
+or takes the leases on the bots of the games it has connections to (which last
+:data:`~handfoot.web.store.BOT_LEASE` seconds), and reads who is connected elsewhere."""
 
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
+
+_Played = tuple[int, int, mv.PlayerMove, str]
+"""A move of the current round as a table played it: seq, seat, move, by whom."""
 """``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
 
 
@@ -155,6 +171,32 @@ class Settings:
     idle_timeout: float = 300.0
     """Seconds a game stays in memory with nobody connected to it or asking for it; then
     it is dropped, and rebuilt from the database (by replay) when next asked for."""
+    open_limits: bool = True
+    """Whether new games, table WebSockets and new score sheets are limited per client
+    address (the six fields below; ``--no-open-limits``): False only for tests and
+    benchmarks that open hundreds of tables from one address."""
+    games_burst: int = 20
+    """New games (and daily deals and rematches) one address may make at once..."""
+    games_per_minute: float = 10.0
+    """... and then on average a minute."""
+    sockets_burst: int = 60
+    """Table WebSockets one address may open at once..."""
+    sockets_per_minute: float = 60.0
+    """... and then on average a minute (a page reconnects with a growing back-off)."""
+    sheets_burst: int = 20
+    """New score sheets one address may make at once..."""
+    sheets_per_minute: float = 10.0
+    """... and then on average a minute."""
+
+    def open_limit_list(self) -> tuple[OpenLimit, ...]:
+        """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""
+        if not self.open_limits:
+            return ()
+        return (OpenLimit("game", self.games_burst, self.games_per_minute, "new games"),
+                OpenLimit("socket", self.sockets_burst, self.sockets_per_minute,
+                          "table connections"),
+                OpenLimit("sheet", self.sheets_burst, self.sheets_per_minute,
+                          "new score sheets"))
 
 
 @dataclass
@@ -183,6 +225,8 @@ class Connection:
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the server has let the connection go (its reader stops waiting)."""
     close_code: tuple[int, str] = (1000, "")
+    _reader: asyncio.Task[Any] | None = None
+    """The task waiting in :meth:`receive` (one per connection: its handler's)."""
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -204,27 +248,32 @@ class Connection:
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Let the connection go once the frames queued before are sent (closing the
-        WebSocket with ``code`` and ``reason``)."""
+        WebSocket with ``code`` and ``reason``); a reader waiting in :meth:`receive` is
+        woken (the socket may never answer: a client that stopped reading)."""
         if not self.closed:
             self.closed = True
             self.close_code = (code, reason)
             self.queue.put_nowait(None)
+            reader = self._reader
+            if reader is not None and reader is not asyncio.current_task():
+                reader.cancel()
         self.ended.set()
 
     async def receive(self) -> dict[str, Any] | None:
-        """The next frame from the client, or None once either side has let go."""
+        """The next frame from the client, or None once either side has let go (when the
+        server lets go, :meth:`close` wakes a reader waiting here)."""
         if self.closed:
             return None
-        reading = asyncio.ensure_future(self.ws.receive())
-        ending = asyncio.ensure_future(self.ended.wait())
-        done, _ = await asyncio.wait({reading, ending}, return_when=asyncio.FIRST_COMPLETED)
-        ending.cancel()
-        if reading not in done:
-            reading.cancel()
-            with contextlib.suppress(BaseException):
-                await reading
+        self._reader = asyncio.current_task()
+        try:
+            frame: dict[str, Any] = dict(await self.ws.receive())
+        except asyncio.CancelledError:
+            task = self._reader
+            self._reader = None
+            if not self.closed or task is None or task.uncancel() > 0:
+                raise  # not (only) the wake-up of close(): a real cancellation
             return None
-        frame: dict[str, Any] = dict(reading.result())
+        self._reader = None
         return None if frame["type"] == "websocket.disconnect" else frame
 
     async def _write(self) -> None:
@@ -280,6 +329,8 @@ class Table:
         self.acks: dict[tuple[int, str], int] = {}
         self.continued: set[tuple[int, int]] = set()
         self.stats = [SeatStats() for _ in self.seats]
+        self._tally = _Tally(profile)
+        self._view_cache = ViewCache()
         self.bots: dict[int, Bot] = {s.seat: self._make_bot(s.level or "hard", s.seat)
                                      for s in self.seats if s.kind == "bot"}
         self.stand_ins: dict[int, Bot] = {}
@@ -302,21 +353,30 @@ class Table:
         self.remote_known = True
         """False from a load on a shared database until the presence elsewhere is read: no
         stand-in plays before that."""
+        self.drives_bots = True
+        """Whether this process plays the table's bots and stand-ins: always on a database
+        of its own; on a shared one, while it holds the game's lease (see
+        :meth:`claim_bots`), so one process thinks for them."""
         self._thought: dict[int, int] = {}
-        self._bots_behind: tuple[GameState, list[MoveRow]] | None = None
-        """The current round as a load found it (its start, and its moves), for the bots
-        to remake their moves from (:meth:`catch_up_bots`)."""
         """The seq at which each seat's bot last thought here (its memory has that view)."""
+        self._bots_behind = False
+        """Whether a bot's move of this round was played without its bot thinking it here
+        (a load, another process's move): the bots remake the round before they move."""
+        self._round_start = self.state.copy()
+        """The current round as dealt (for the bots to remake its moves from)."""
+        self._round_rows: list[_Played] = []
+        """The current round's moves so far."""
         self._presence_lock = asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
         self.heard: dict[int, MoveRow] = {}
         """Moves another process stored, as its notifications carried them, by seq: played
         from here, without reading them back (see :meth:`play_heard`)."""
 
-    def _make_bot(self, level: str, seat: int, label: str = "bot") -> Bot:
-        """A bot for the current round (round 1's seed is the one bots had before they
-        were made per round)."""
-        number = self.state.round_number
+    def _make_bot(self, level: str, seat: int, label: str = "bot", *,
+                  round_number: int | None = None) -> Bot:
+        """A bot for the current round, or ``round_number`` (round 1's seed is the one
+        bots had before they were made per round)."""
+        number = self.state.round_number if round_number is None else round_number
         seed = derive_seed(self.row.seed, label, seat) if number == 1 else \
             derive_seed(self.row.seed, label, seat, number)
         if level == "expert" and self.settings.expert_budget is not None:
@@ -325,63 +385,65 @@ class Table:
 
     # -- replay and playing moves -----------------------------------------------------------
 
-    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]], *,
-               bots_later: bool = False) -> None:
-        """Play the stored moves again (at load); each bot remakes its own moves of the
-        current round from its seat's views, which rebuilds its memory. ``bots_later``
-        (a load): the bots do that in :meth:`catch_up_bots` instead, before they next move,
-        so that the table answers sooner."""
-        self.catch_up_bots()  # what the bots missed comes first
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play stored moves (at load, and moves another process stored). Nobody thinks
+        here: a bot's move this process did not think leaves the bots behind, and they
+        remake the current round's moves from its start (:meth:`catch_up_bots`, in a
+        thread) before they next move here, if ever."""
         self.continued = set(continued)
-        # only the bots of the last round move again: those of earlier rounds are gone,
-        # and a finished game's never move again
-        current = rows[-1].round if rows and self.row.status != "over" else 0
-        later: list[MoveRow] = []
         for row in rows:
             if row.seq != self.seq + 1:
                 raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
-            move = _stored_move(row.notation)
-            if bots_later and row.round == current:
-                if not later:
-                    self._bots_behind = (self.state.copy(), later)
-                later.append(row)
-                self._play(row.seat, move, row.request_id)
-                continue
-            bot = self.bots.get(row.seat) if row.by == "bot" and row.round == current \
-                else None
-            if bot is not None and self._thought.get(row.seat) != self.seq:
-                try:
-                    again = format_move(bot_turn(bot, self.state, row.seat))
-                except (ValueError, IllegalMoveError):
-                    again = None
-                if again != row.notation:
-                    log.info("game %s move %d: the bot chose %r again, the game has %r",
-                             self.id, row.seq, again, row.notation)
-            self._play(row.seat, move, row.request_id)
+            if row.by == "bot" and self._thought.get(row.seat) != self.seq:
+                self._bots_behind = True
+            self._play(row.seat, _stored_move(row.notation), row.request_id, row.by)
 
     def catch_up_bots(self) -> None:
-        """The bots remake their moves of the current round a load left to them (see
-        :meth:`replay`), from the round's start, on a state of their own; nothing if the
-        round has ended since."""
-        behind, self._bots_behind = self._bots_behind, None
-        if behind is None:
-            return
-        trial, rows = behind
-        if trial.round_number != self.state.round_number:
-            return  # a new round: its bots start afresh
-        for row in rows:
-            bot = self.bots.get(row.seat) if row.by == "bot" else None
-            if bot is not None:
-                try:
-                    again = format_move(bot_turn(bot, trial, row.seat))
-                except (ValueError, IllegalMoveError):
-                    again = None
-                if again != row.notation:
-                    log.info("game %s move %d: the bot chose %r again, the game has %r",
-                             self.id, row.seq, again, row.notation)
-            trial.apply(_stored_move(row.notation))
+        """Bring the bots' memory up to date (see :meth:`replay`), all at once."""
+        if self._bots_behind:
+            start, rows = self._round_start.copy(), list(self._round_rows)
+            bots, differ = _remake_bots(self._fresh_bots(start.round_number), start, rows)
+            self._log_differences(differ)
+            self._install_bots(bots, len(rows))
 
-    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None) -> None:
+    async def catch_up_bots_apart(self) -> None:
+        """:meth:`catch_up_bots` away from the event loop: in a thread, or for the expert
+        (whose every move is a search) in the pool of processes it thinks in. Moves may be
+        played meanwhile: bots remade for an earlier point of the round catch up again."""
+        loop = asyncio.get_running_loop()
+        while self._bots_behind:
+            number = self.state.round_number
+            start, rows = self._round_start.copy(), list(self._round_rows)
+            fresh = self._fresh_bots(number)
+            if any(b.name == "expert" for b in fresh.values()):
+                bots, differ = await loop.run_in_executor(self._pool(), _remake_bots, fresh,
+                                                          start, rows)
+            else:
+                bots, differ = await asyncio.to_thread(_remake_bots, fresh, start, rows)
+            self._log_differences(differ)
+            if self.state.round_number == number:
+                self._install_bots(bots, len(rows))
+            # else a new round began meanwhile: its bots start afresh (already behind
+            # again only if a bot's move of the new round was not thought here)
+
+    def _fresh_bots(self, round_number: int) -> dict[int, Bot]:
+        return {s.seat: self._make_bot(s.level or "hard", s.seat, round_number=round_number)
+                for s in self.seats if s.kind == "bot"}
+
+    def _log_differences(self, differ: list[tuple[int, str | None, str]]) -> None:
+        for seq, again, played in differ:
+            log.info("game %s move %d: the bot chose %r again, the game has %r", self.id,
+                     seq, again, played)
+
+    def _install_bots(self, bots: dict[int, Bot], upto: int) -> None:
+        """Take bots remade from the first ``upto`` moves of the round; still behind if a
+        bot's move came after those."""
+        self.bots = bots
+        self._thought.clear()
+        self._bots_behind = any(r[3] == "bot" for r in self._round_rows[upto:])
+
+    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None,
+              by: str) -> None:
         """Play a move already checked (and stored), noting its events and statistics."""
         state = self.state
         side = state.side_of[seat]
@@ -389,13 +451,19 @@ class Table:
         round_before = state.round_number
         # a draw or a discard lays nothing on the table: no points melded, no book made
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        table_before, books_then = _table_tally(state, side) if lays else (0, 0)
+        table_before, books_then = self._tally(state, side) if lays else (0, 0)
         self.recorder.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
             self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
                          for s in self.seats if s.kind == "bot"}
             self.stand_ins.clear()
+            self._thought.clear()
+            self._bots_behind = False
+            self._round_start = state.copy()
+            self._round_rows = []
+        else:
+            self._round_rows.append((self.seq, seat, move, by))
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
         stats = self.stats[seat]
@@ -411,7 +479,7 @@ class Table:
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
-            table_after, books_after = _table_tally(state, side)
+            table_after, books_after = self._tally(state, side)
         stats.melded += max(0, table_after - table_before)
         stats.books += max(0, books_after - books_then)
 
@@ -424,7 +492,7 @@ class Table:
                       request_id)
         stamp = await self.store.add_move(self.id, row,
                                           status="over" if trial.is_over else None)
-        self._play(seat, move, request_id)
+        self._play(seat, move, request_id, by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
@@ -494,7 +562,8 @@ class Table:
     def public_view(self) -> dict[str, Any]:
         """The view anybody watching has (from a seat not acting: no legal moves listed)."""
         state = self.state
-        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names)
+        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
+                                cache=self._view_cache)
 
     def view_for(self, seat: int | None, public: dict[str, Any] | None = None,
                  ) -> dict[str, Any]:
@@ -726,7 +795,8 @@ class Table:
 
     def _bot_to_move(self) -> tuple[int, Bot, str] | None:
         state = self.state
-        if state.is_over or not self.connections or self.waiting() is not None:
+        if state.is_over or not self.connections or not self.drives_bots \
+                or self.waiting() is not None:
             return None
         seat = state.to_act
         if seat in self.bots:
@@ -743,8 +813,8 @@ class Table:
             await self.wake.wait()
             self.wake.clear()
             while (turn := self._bot_to_move()) is not None:
-                if self._bots_behind is not None:
-                    await asyncio.to_thread(self.catch_up_bots)
+                if self._bots_behind:
+                    await self.catch_up_bots_apart()
                     continue
                 seat, bot, by = turn
                 seq = self.seq
@@ -796,6 +866,9 @@ class Table:
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
             self._remote_presence(await self.store.presence(self.id, besides=self.worker))
             self.remote_known = True
+            if not self.drives_bots and self.connections and self.has_bots:
+                # its holder may have left
+                await self.claim_bots()
         async with self.lock:
             if "m" in what or "h" in what:
                 changed |= await self._catch_up_moves(heard_only="m" not in what)
@@ -873,9 +946,42 @@ class Table:
         async with self._presence_lock:  # the latest state is written last
             seats = {c.seat for c in self.connections if c.seat is not None and not c.closed}
             try:
+                await self.claim_bots()  # before the presence's notice, which others act on
+            except Exception:  # the heartbeat tries again
+                log.exception("game %s: the lease on its bots could not be stored", self.id)
+            try:
                 await self.store.set_presence(worker, self.id, seats)
             except Exception:
                 log.exception("game %s: presence could not be stored", self.id)
+
+    async def claim_bots(self) -> None:
+        """On a shared database: take (or keep) the lease on playing this game's bots while
+        this process has connections to it and the game goes on, and give it up when it
+        has none (another process with connections then takes it when it hears of the
+        change, or at its next heartbeat)."""
+        if self.worker is None or not self.has_bots:
+            return
+        if self.connections and not self.state.is_over:
+            granted = self.id in await self.store.claim_bots(self.worker, [self.id])
+        else:
+            if self.drives_bots:
+                await self.store.release_bots(self.worker, [self.id])
+            granted = False
+        self.set_drives_bots(granted)
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
+        absent people (a table of people only needs no lease)."""
+        return bool(self.bots) or any(s.kind == "bot" for s in self.seats) \
+            or self.absent == "bot"
+
+    def set_drives_bots(self, granted: bool) -> None:
+        """Whether this process holds the lease on the bots now (woken when it takes it)."""
+        if granted and not self.drives_bots:
+            log.info("game %s: this process plays its bots now", self.id)
+            self.wake.set()
+        self.drives_bots = granted
 
     # -- after the game ---------------------------------------------------------------------
 
@@ -922,6 +1028,27 @@ class Table:
                 "state": data}
 
 
+def _remake_bots(bots: dict[int, Bot], trial: GameState, rows: list[_Played],
+                 ) -> tuple[dict[int, Bot], list[tuple[int, str | None, str]]]:
+    """``bots`` (new for the round), each having remade its own moves of ``rows`` (the
+    round's moves so far, played from ``trial``, its start) from its seat's views; and the
+    moves a bot chose differently (seq, its choice, the move played), as the time-limited
+    expert's may."""
+    differ: list[tuple[int, str | None, str]] = []
+    for seq, seat, move, by in rows:
+        bot = bots.get(seat) if by == "bot" else None
+        if bot is not None:
+            try:
+                again: mv.PlayerMove | None = bot_turn(bot, trial, seat)
+            except (ValueError, IllegalMoveError):
+                again = None
+            if again != move:
+                differ.append((seq, None if again is None else format_move(again),
+                               format_move(move)))
+        trial.apply(move)
+    return bots, differ
+
+
 def _think_apart(bot: Bot, state: GameState, seat: int) -> tuple[mv.PlayerMove, Bot]:
     """A bot's move worked out in another process; the bot comes back with its memory."""
     return bot_turn(bot, state, seat), bot
@@ -935,6 +1062,30 @@ def _table_tally(state: GameState, side: int) -> tuple[int, int]:
     melds = state.melds[side]
     return (sum(sum(map(value, m.faces)) for m in melds),
             sum(m.naturals + m.twos + m.jokers >= size for m in melds))
+
+
+class _Tally:
+    """:func:`_table_tally` for a table's sides, counting again only what changed: the
+    melds on a table are frozen values, replaced when cards are added, so a meld that is
+    the same object as at the last tally keeps its points. A replay asks before and after
+    every move that lays cards, and a move changes one or two melds."""
+
+    __slots__ = ("_sides", "_size", "_value")
+
+    def __init__(self, profile: Profile) -> None:
+        self._value = _face_values(profile.kind_values).__getitem__
+        self._size = profile.book_size
+        self._sides: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
+        """Side -> its melds as last tallied, and each one's points."""
+
+    def __call__(self, state: GameState, side: int) -> tuple[int, int]:
+        melds = tuple(state.melds[side])
+        old, old_points = self._sides.get(side, ((), []))
+        value, size = self._value, self._size
+        points = [old_points[i] if i < len(old) and old[i] is m
+                  else sum(map(value, m.faces)) for i, m in enumerate(melds)]
+        self._sides[side] = (melds, points)
+        return sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds)
 
 
 @functools.lru_cache(maxsize=16)
@@ -994,6 +1145,7 @@ class Tables:
         self.worker: str | None = None
         self.listener: Listener | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
         self._idle_sweeper: asyncio.Task[None] | None = None
         self._profiler: Any = None
@@ -1031,7 +1183,7 @@ class Tables:
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool)
-            await asyncio.to_thread(table.replay, rows, continued, bots_later=True)
+            await asyncio.to_thread(table.replay, rows, continued)
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
@@ -1099,12 +1251,14 @@ class Tables:
                                  self._recover)
         await self.listener.start()
         self._sweeper = asyncio.create_task(self._sweep())
+        self._heart = asyncio.create_task(self._beat())
 
     def _shared(self, table: Table) -> None:
         """A table just loaded: catch up with what was stored while it loaded."""
         if self.worker is not None:
             table.worker = self.worker
             table.remote_known = False
+            table.drives_bots = False  # until it holds the lease (see Table.claim_bots)
             self._follow(table, "mcsp")
 
     def _heard(self, payload: str) -> None:
@@ -1165,22 +1319,44 @@ class Tables:
             except Exception:
                 log.exception("the sweep over the shared database failed")
 
-    async def sweep(self) -> None:
-        """Say this process is alive (its presence rows), and catch up every game held here
-        that is behind the stored moves (a notification was lost), between rounds (a
-        Continue press), over without a rematch, and everybody's presence elsewhere."""
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                await self.heartbeat()
+            except Exception:
+                log.exception("the heartbeat on the shared database failed")
+
+    async def heartbeat(self) -> None:
+        """Say this process is alive (its presence rows), take or renew the leases on the
+        bots of the games it has connections to (and give up the others'), and read
+        everybody's presence elsewhere."""
         if self.worker is None:
             return
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
-        last = await self.store.last_seqs(held)
+        wanted = [g for g, t in held.items()
+                  if t.connections and not t.state.is_over and t.has_bots]
+        granted = await self.store.claim_bots(self.worker, wanted)
+        unwanted = [g for g, t in held.items() if t.drives_bots and g not in wanted]
+        await self.store.release_bots(self.worker, unwanted)
         remote = await self.store.presences(held, besides=self.worker)
-        catching_up = []
         for game_id, table in held.items():
             if self._tables.get(game_id) is table:
+                table.set_drives_bots(game_id in granted)
                 table._remote_presence(remote[game_id])
                 table.remote_known = True
                 table.wake.set()
+
+    async def sweep(self) -> None:
+        """Catch up every game held here that is behind the stored moves (a notification
+        was lost), between rounds (a Continue press), or over without a rematch."""
+        if self.worker is None:
+            return
+        held = dict(self._tables)
+        last = await self.store.last_seqs(held)
+        catching_up = []
+        for game_id, table in held.items():
             what = ""
             if last.get(game_id, 0) > table.seq:
                 if self._let_go(game_id, table):
@@ -1195,11 +1371,12 @@ class Tables:
         await asyncio.gather(*catching_up)
 
     async def _stop_sharing(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        for task in (self._sweeper, self._heart):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sweeper = self._heart = None
         for task in list(self._following):
             task.cancel()
         if self.listener is not None:

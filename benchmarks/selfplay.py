@@ -1,0 +1,68 @@
+"""Hard-vs-hard self-play throughput, on one core: rounds/s and games/s.
+
+Every seat is a hard bot choosing from its own view, in the one play loop of simulations
+and tournaments (:func:`handfoot.sim.play_game`), as tournaments, training and the server
+play. The time is CPU time (``time.process_time``), measured ``--reps`` times (3) and
+printed as min/median/max; one line per profile, at its default seating::
+
+    partnership-13 2x2: 45.1/45.6/46.0 rounds/s (min/median/max of 3), games/s 11.3/...
+
+    python benchmarks/selfplay.py [--profile NAME] [--games N] [--reps R] [--bot hard]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+
+from handfoot.registry import make_bot
+from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.sim import derive_seed, play_game
+
+
+def selfplay(profile_name: str, layout: Layout | None, games: int, seed: int,
+             bot: str = "hard") -> tuple[int, int, float]:
+    """Play ``games`` games with ``bot`` at every seat: (rounds, games, CPU seconds)."""
+    profile = load_profile(profile_name)
+    players = (layout or profile.layout).players
+    rounds = 0
+    start = time.process_time()
+    for g in range(games):
+        game_seed = derive_seed(seed, "selfplay", g)
+        bots = [make_bot(bot, derive_seed(seed, "selfplay-bot", g, s)) for s in range(players)]
+        state, _ = play_game(profile, game_seed, bots, layout=layout)
+        rounds += len(state.results)
+    return rounds, games, time.process_time() - start
+
+
+def spread(values: Sequence[float]) -> str:
+    """``min/median/max`` of some figures."""
+    return "/".join(f"{v:.1f}" for v in (min(values), statistics.median(values), max(values)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", action="append",
+                        help="profile to measure (repeatable; default: every built-in)")
+    parser.add_argument("--games", type=int, default=6, help="games per profile and rep")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions of each figure")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", default="hard", help="the bot at every seat (default: hard)")
+    args = parser.parse_args()
+    for name in args.profile or builtin_profile_names():
+        layout = load_profile(name).layout
+        round_rates: list[float] = []
+        game_rates: list[float] = []
+        for _ in range(args.reps):  # the same games each time: the spread is the timing's
+            rounds, games, seconds = selfplay(name, layout, args.games, args.seed, args.bot)
+            round_rates.append(rounds / seconds)
+            game_rates.append(games / seconds)
+        print(f"{name} {layout}: {spread(round_rates)} rounds/s (min/median/max of "
+              f"{args.reps}), games/s {spread(game_rates)}, {args.bot} at every seat, "
+              "CPU time", flush=True)
+
+
+if __name__ == "__main__":
+    main()
