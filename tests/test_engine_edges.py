@@ -461,3 +461,29 @@ def test_a_staged_card_that_could_never_be_legal_says_why() -> None:
     must_fail(state, mv.Stage(cards.KING, cards.KING, 1), "(a second meld) could never")
     state.apply(mv.Stage(cards.ACE, cards.ACE, 0))
     assert state.staged_groups() == (mv.MeldGroup(cards.ACE, 1, 0, 0),)
+
+
+def test_staging_lists_no_card_past_a_full_meld() -> None:
+    # partnership-13: books stop at 7; five kings on the table and two staged fill it, so a
+    # third king is listed only for a second meld (slot 1)
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K 5"},
+                     melds={0: ["K K K K K", "Q Q Q Q"]})
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    assert stage0 in state.legal_actions() and stage1 not in state.legal_actions()
+    state.apply_action(stage0)
+    state.apply_action(stage0)
+    assert stage0 not in state.legal_actions() and stage1 in state.legal_actions()
+    assert not state.is_legal(mv.Stage(cards.KING, cards.KING, 0))
+
+
+def test_staging_follows_the_unfinished_meld_beside_a_growing_book() -> None:
+    # a second meld of a rank beside a book that still grows: with a book of 7 kings and a
+    # meld of 3, kings go to the meld of 3; a third meld of kings is not listed
+    p = load_profile("remastered-singles", overrides={"second_meld_of_rank": True})
+    state = position(p, phase=Phase.PLAY, hands={0: "K K K 5 6"},
+                     melds={0: ["K K K K K K K", "K K K"]})
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    assert stage0 in state.legal_actions() and stage1 not in state.legal_actions()
+    must_fail(state.copy(), "meld new K K K", "unfinished")
+    play(state, "meld K K")
+    assert [m.size for m in state.melds[0]] == [7, 5]
