@@ -487,3 +487,29 @@ def test_staging_follows_the_unfinished_meld_beside_a_growing_book() -> None:
     must_fail(state.copy(), "meld new K K K", "unfinished")
     play(state, "meld K K")
     assert [m.size for m in state.melds[0]] == [7, 5]
+
+
+def test_a_wild_is_listed_for_a_second_meld_once_its_naturals_are_staged() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K K 2 5"},
+                     melds={0: ["K K K K K", "Q Q Q Q"]})
+    wild1 = mv.encode_stage(cards.TWO, cards.KING, 1)
+    for _ in range(2):
+        state.apply_action(mv.encode_stage(cards.KING, cards.KING, 0))  # the book of 7
+    assert wild1 not in state.legal_actions()  # no naturals in the second meld yet
+    for _ in range(3):
+        state.apply_action(mv.encode_stage(cards.KING, cards.KING, 1))
+    assert wild1 in state.legal_actions()
+    state.apply_action(wild1)
+    assert state.staged_groups()[-1] == mv.MeldGroup(cards.KING, 3, 1, 0, new=True)
+
+
+def test_going_out_with_the_card_left_over_from_a_rank_being_staged_is_listed() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "9 9 9 9"},
+                     in_foot=[0, 2], foot_played=[2], foot_turn_done=[2], melds={0: BOOKS})
+    for _ in range(3):
+        state.apply_action(mv.encode_stage(cards.NINE, cards.NINE, 0))
+    go_out = mv.GO_OUT_DISCARD + cards.NINE
+    assert go_out in state.legal_actions()
+    assert state.apply_action(go_out) == mv.GoOut((mv.MeldGroup(cards.NINE, 3, 0, 0),),
+                                                   cards.NINE)
+    assert state.phase == Phase.ANSWER
