@@ -513,3 +513,10 @@ def test_going_out_with_the_card_left_over_from_a_rank_being_staged_is_listed() 
     assert state.apply_action(go_out) == mv.GoOut((mv.MeldGroup(cards.NINE, 3, 0, 0),),
                                                    cards.NINE)
     assert state.phase == Phase.ANSWER
+
+
+def test_the_action_mask_is_zeros_and_ones() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K 5"},
+                     melds={0: ["Q Q Q Q"]})
+    mask = state.action_mask()
+    assert set(mask) == {0, 1} and [a for a, m in enumerate(mask) if m] == state.legal_actions()
