@@ -520,3 +520,10 @@ def test_the_action_mask_is_zeros_and_ones() -> None:
                      melds={0: ["Q Q Q Q"]})
     mask = state.action_mask()
     assert set(mask) == {0, 1} and [a for a, m in enumerate(mask) if m] == state.legal_actions()
+
+
+def test_a_meld_of_more_cards_than_held_counts_them_in_words() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K 9 5"},
+                     melds={0: ["Q Q Q Q"]})
+    must_fail(state.copy(), "meld K K K", "you hold only 2 kings; these melds need 3")
+    must_fail(state, "meld 9 9 9", "you hold only 1 9; these melds need 3")
