@@ -467,7 +467,12 @@ _RUNNING: set[subprocess.Popen[bytes]] = set()
 """The test runs under way (each in its own process group), stopped when the tool is."""
 
 
+_STOPPING = threading.Event()
+"""Set when the tool is stopped: no test run starts after it."""
+
+
 def _stop(signum: int, frame: object) -> None:
+    _STOPPING.set()
     for proc in list(_RUNNING):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -518,6 +523,8 @@ class Worker:
                 soft = int(cpu_limit) + 1
                 resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
 
+        if _STOPPING.is_set():
+            raise RuntimeError("stopped")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, preexec_fn=limit,
@@ -665,7 +672,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             finally:
                 free.append(w)
 
-        with concurrent.futures.ThreadPoolExecutor(len(workers)) as pool:
+        pool = concurrent.futures.ThreadPoolExecutor(len(workers))
+        try:
             futures = [pool.submit(job, m) for m in to_run]
             for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
                 outcome = future.result()
@@ -674,6 +682,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 where = f" ({outcome.stage})" if outcome.stage else ""
                 print(f"  [{done}/{len(to_run)}] #{m.number} {m.describe()}: "
                       f"{outcome.status}{where} {outcome.cpu:.1f} s", flush=True)
+        except BaseException:
+            _STOPPING.set()  # nothing queued starts after an error or a stop
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
         outcomes.sort(key=lambda o: o.mutant.number)
     finally:
         for w in workers:

@@ -431,3 +431,99 @@ def test_a_discard_must_leave_the_cards_the_profile_keeps(hand: str, legal: bool
         assert state.held_n[0] == 2 and state.seat == 1
     else:
         must_fail(state, "discard 5", "keep at least 2 cards")
+
+
+@pytest.mark.parametrize(("top", "wilds"), [("JK", "JK JK 2 2 2 2"), ("2S", "JK JK JK 2 2 2")])
+def test_a_wild_top_completes_an_all_wild_book(top: str, wilds: str) -> None:
+    # the top card is the seventh card of a new all-wild meld: one book, not a meld of 8
+    state = position("partnership-13", hands={0: wilds + " 5 6 7"}, pile="4C " + top,
+                     melds={0: ["Q Q Q Q"]})
+    effect = state.verify(mv.parse_move("pickup " + wilds))
+    assert effect.books == 1 and [g.size for g in effect.melds] == [7]
+    play(state, "pickup " + wilds)
+    laid = state.melds[0][-1]
+    assert laid.target == mv.WILD_MELD and laid.size == 7
+    assert state.book_counts(0)["wild"] == 1
+
+
+# --- staging one card at a time ----------------------------------------------------------------
+
+
+def test_a_staged_card_that_could_never_be_legal_says_why() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "A A A K K K 2 5"},
+                     melds={0: ["Q Q Q Q"]})
+    # an ace (the highest natural) only joins aces
+    must_fail(state, mv.Stage(cards.ACE, cards.KING, 0), "only join a meld of its own rank")
+    must_fail(state, mv.Stage(cards.NINE, cards.NINE, 0), "you have no 9 left to stage")
+    # a wild for a rank with no naturals staged, and a second meld before a first
+    reason = must_fail(state, mv.Stage(cards.TWO, cards.NINE, 0), "could never make a legal")
+    assert "second meld" not in reason
+    must_fail(state, mv.Stage(cards.KING, cards.KING, 1), "(a second meld) could never")
+    state.apply(mv.Stage(cards.ACE, cards.ACE, 0))
+    assert state.staged_groups() == (mv.MeldGroup(cards.ACE, 1, 0, 0),)
+
+
+def test_staging_lists_no_card_past_a_full_meld() -> None:
+    # partnership-13: books stop at 7; five kings on the table and two staged fill it, so a
+    # third king is listed only for a second meld (slot 1)
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K 5"},
+                     melds={0: ["K K K K K", "Q Q Q Q"]})
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    assert stage0 in state.legal_actions() and stage1 not in state.legal_actions()
+    state.apply_action(stage0)
+    state.apply_action(stage0)
+    assert stage0 not in state.legal_actions() and stage1 in state.legal_actions()
+    assert not state.is_legal(mv.Stage(cards.KING, cards.KING, 0))
+
+
+def test_staging_follows_the_unfinished_meld_beside_a_growing_book() -> None:
+    # a second meld of a rank beside a book that still grows: with a book of 7 kings and a
+    # meld of 3, kings go to the meld of 3; a third meld of kings is not listed
+    p = load_profile("remastered-singles", overrides={"second_meld_of_rank": True})
+    state = position(p, phase=Phase.PLAY, hands={0: "K K K 5 6"},
+                     melds={0: ["K K K K K K K", "K K K"]})
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    assert stage0 in state.legal_actions() and stage1 not in state.legal_actions()
+    must_fail(state.copy(), "meld new K K K", "unfinished")
+    play(state, "meld K K")
+    assert [m.size for m in state.melds[0]] == [7, 5]
+
+
+def test_a_wild_is_listed_for_a_second_meld_once_its_naturals_are_staged() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K K K 2 5"},
+                     melds={0: ["K K K K K", "Q Q Q Q"]})
+    wild1 = mv.encode_stage(cards.TWO, cards.KING, 1)
+    for _ in range(2):
+        state.apply_action(mv.encode_stage(cards.KING, cards.KING, 0))  # the book of 7
+    assert wild1 not in state.legal_actions()  # no naturals in the second meld yet
+    for _ in range(3):
+        state.apply_action(mv.encode_stage(cards.KING, cards.KING, 1))
+    assert wild1 in state.legal_actions()
+    state.apply_action(wild1)
+    assert state.staged_groups()[-1] == mv.MeldGroup(cards.KING, 3, 1, 0, new=True)
+
+
+def test_going_out_with_the_card_left_over_from_a_rank_being_staged_is_listed() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "9 9 9 9"},
+                     in_foot=[0, 2], foot_played=[2], foot_turn_done=[2], melds={0: BOOKS})
+    for _ in range(3):
+        state.apply_action(mv.encode_stage(cards.NINE, cards.NINE, 0))
+    go_out = mv.GO_OUT_DISCARD + cards.NINE
+    assert go_out in state.legal_actions()
+    assert state.apply_action(go_out) == mv.GoOut((mv.MeldGroup(cards.NINE, 3, 0, 0),),
+                                                   cards.NINE)
+    assert state.phase == Phase.ANSWER
+
+
+def test_the_action_mask_is_zeros_and_ones() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K K 5"},
+                     melds={0: ["Q Q Q Q"]})
+    mask = state.action_mask()
+    assert set(mask) == {0, 1} and [a for a, m in enumerate(mask) if m] == state.legal_actions()
+
+
+def test_a_meld_of_more_cards_than_held_counts_them_in_words() -> None:
+    state = position("partnership-13", phase=Phase.PLAY, hands={0: "K K 9 5"},
+                     melds={0: ["Q Q Q Q"]})
+    must_fail(state.copy(), "meld K K K", "you hold only 2 kings; these melds need 3")
+    must_fail(state, "meld 9 9 9", "you hold only 1 9; these melds need 3")
