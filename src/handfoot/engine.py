@@ -1304,7 +1304,7 @@ class GameState:
             return (move, None, None)
         # unreachable for mypy (every move type is handled above), so no lambda: mypyc
         # compiles no lambda in code it thinks unreachable
-        raise IllegalMoveError(f"not a move: {move!r}")
+        raise IllegalMoveError("that is not a move")
 
     def _effect(self, move: mv.Move, checked: _Checked) -> Effect:
         player_move, plan, _ = checked
