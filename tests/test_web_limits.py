@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 import websockets
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
@@ -26,7 +23,7 @@ from handfoot.cli import build_parser
 from handfoot.web.app import create_app
 from handfoot.web.guard import OpenLimit, OpenLimiter, open_kind
 from handfoot.web.tables import Settings
-from web_client import settings_for, token_of
+from web_client import settings_for, token_of, uvicorn_thread
 
 FOUR_BOTS = {"seats": [{"kind": "bot", "level": "easy"}] * 4}
 
@@ -200,20 +197,8 @@ def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(tmp_path: Path)
     allowance of their own, and a WebSocket handshake past the limit is answered 429."""
     app = create_app(limited(tmp_path / "p.db", games_burst=2, games_per_minute=1.0,
                              sockets_burst=1, sockets_per_minute=1.0))
-    # log_config=None: uvicorn's own logging setup would stop its access log reaching the
-    # root logger for every later test in this process (tests/test_web_security.py reads it)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
-                            lifespan="on", ws_per_message_deflate=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with uvicorn_thread(app, ws_per_message_deflate=False) as port:
+        base = f"http://127.0.0.1:{port}"
         ann = {"x-forwarded-for": "203.0.113.1"}
         bob = {"x-forwarded-for": "203.0.113.2"}
         assert [_post(base, "/api/games", ann)[0] for _ in range(3)] == [200, 200, 429]
@@ -234,6 +219,3 @@ def test_behind_a_proxy_each_forwarded_address_has_its_own_limit(tmp_path: Path)
             return out
 
         assert asyncio.run(opens()) == [101, 429]
-    finally:
-        server.should_exit = True
-        thread.join(30)

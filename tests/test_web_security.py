@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -16,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from websockets.asyncio.client import connect
@@ -26,7 +24,7 @@ from handfoot.web.app import create_app
 from handfoot.web.guard import TokenBucket, normalize_origin, origin_allowed
 from handfoot.web.protocol import MAX_FRAME_BYTES, MAX_MESSAGE
 from handfoot.web.tables import Table
-from web_client import Person, client, new_game, settings_for, token_of
+from web_client import Person, client, new_game, settings_for, token_of, uvicorn_thread
 
 ALL_HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]
 
@@ -413,21 +411,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Record
     root.setLevel(1)
     path = tmp_path_factory.mktemp("live") / "live.db"
     app = create_app(settings_for(path))
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, log_level="trace",
-                            access_log=True, ws_max_size=MAX_FRAME_BYTES, lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield f"127.0.0.1:{port}", records
+        with uvicorn_thread(app, log_level="trace", access_log=True,
+                            ws_max_size=MAX_FRAME_BYTES) as port:
+            yield f"127.0.0.1:{port}", records
     finally:
-        server.should_exit = True
-        thread.join(30)
         root.removeHandler(records)
         root.setLevel(level)
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 import collections
 import json
 import random
+import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.testclient import TestClient
 
 from handfoot import cards
@@ -296,3 +299,24 @@ def _reshuffle_all(state: GameState, rng: random.Random) -> GameState:
     for seat in range(state.players):
         c = reshuffle_hidden(c, seat, rng)
     return c
+
+
+@contextmanager
+def uvicorn_thread(app: Any, **config: Any) -> Iterator[int]:
+    """The app served by uvicorn on a free loopback port in a thread of this process, as
+    ``handfoot serve`` runs it (``config``: more of ``uvicorn.Config``); yields the port.
+    ``log_config=None``: uvicorn's own logging setup would stop its access log reaching the
+    root logger for every later test in this process (tests/test_web_security.py reads it)."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
+                                           lifespan="on", **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -311,6 +311,17 @@ def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
     return out
 
 
+def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
+                 min_kept: int) -> list[MeldGroup]:
+    """A meld plan cut to what the hand of ``total`` cards can lay: in the last packet,
+    keeping the profile's minimum and a card to discard; before it, a card to discard."""
+    if in_last:
+        return _trim_to_keep(groups, total - (min_kept + 1))
+    if sum(g.size for g in groups) >= total:
+        return _trim_to_keep(groups, total - 1)
+    return groups
+
+
 def _stage_actions(groups: list[MeldGroup]) -> list[int]:
     actions: list[int] = []
     seen: set[int] = set()
@@ -657,10 +668,7 @@ class NormalBot(EasyBot):
         if not view.opened[view.side]:
             options.append(greedy_build)
         for groups in options:
-            if in_last:
-                groups = _trim_to_keep(groups, total - (p.min_cards_kept + 1))
-            elif sum(g.size for g in groups) >= total:
-                groups = _trim_to_keep(groups, total - 1)
+            groups = _within_hand(groups, total, in_last, p.min_cards_kept)
             if groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
 

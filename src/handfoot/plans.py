@@ -30,7 +30,7 @@ from handfoot.bots import (
     _greedy_groups,
     _lays_top,
     _stage_actions,
-    _trim_to_keep,
+    _within_hand,
 )
 from handfoot.cards import RANKS
 from handfoot.engine import Phase, PlayerView
@@ -253,10 +253,7 @@ def _meld_variants(view: PlayerView) -> list[list[MeldGroup]]:
                                       hold_new=hold_new))
     out: list[list[MeldGroup]] = []
     for groups in options:
-        if in_last:
-            groups = _trim_to_keep(groups, total - (p.min_cards_kept + 1))
-        elif sum(g.size for g in groups) >= total:
-            groups = _trim_to_keep(groups, total - 1)
+        groups = _within_hand(groups, total, in_last, p.min_cards_kept)
         if groups:
             out.append(groups)
     return out
