@@ -1,5 +1,7 @@
 """The compiled build against the pure one: hard self-play rounds/s and random-play
 decisions/s, one core, CPU time, the two builds measured in turn in the same run.
+Both play in the one play loop of self-play (:func:`handfoot.sim.play_game`, which plays
+each listed action with ``apply_listed``), as tournaments, training and the server play.
 
     python benchmarks/compiled.py [--compiled DIR] [--pure DIR] [--reps 3]
 
@@ -32,47 +34,43 @@ PROFILE = "partnership-13"
 
 
 def selfplay(games: int, seed: int) -> dict[str, float]:
-    """Hard against hard at four seats: rounds (and decisions) per CPU second."""
-    from handfoot.engine import GameState
+    """Hard against hard at four seats, in the one play loop of simulations and
+    tournaments (:func:`handfoot.sim.play_game`): rounds (and decisions) per CPU second."""
     from handfoot.registry import make_bot
     from handfoot.rules import load_profile
-    from handfoot.sim import derive_seed
+    from handfoot.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE)
+    players = profile.layout.players
     rounds = decisions = 0
     start = time.process_time()
     for g in range(games):
-        state = GameState.new(profile, seed=derive_seed(seed, "selfplay", g))
         bots = [make_bot("hard", derive_seed(seed, "selfplay-bot", g, s))
-                for s in range(state.players)]
-        while not state.is_over:
-            seat = state.to_act
-            state.apply_action(bots[seat].choose(state.view(seat)))
-            decisions += 1
+                for s in range(players)]
+        state, summary = play_game(profile, derive_seed(seed, "selfplay", g), bots)
         rounds += len(state.results)
+        decisions += summary.actions
     cpu = time.process_time() - start
     return {"rounds/s": rounds / cpu, "decisions": decisions, "cpu": cpu}
 
 
 def random_play(decisions: int, seed: int) -> dict[str, float]:
-    """Random bots at four seats, one round a game, until ``decisions`` have been made:
+    """Random bots at four seats, one round a game, in the play loop
+    (:func:`handfoot.sim.play_game`), whole games until ``decisions`` have been made:
     decisions (every action: staging steps too) per CPU second."""
-    from handfoot.engine import GameState
     from handfoot.registry import make_bot
     from handfoot.rules import load_profile
-    from handfoot.sim import derive_seed
+    from handfoot.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE, overrides={"rounds": 1})
+    players = profile.layout.players
     made = g = 0
     start = time.process_time()
     while made < decisions:
-        state = GameState.new(profile, seed=derive_seed(seed, "random", g))
         bots = [make_bot("random", derive_seed(seed, "random-bot", g, s))
-                for s in range(state.players)]
-        while not state.is_over:
-            seat = state.to_act
-            state.apply_action(bots[seat].choose(state.view(seat)))
-            made += 1
+                for s in range(players)]
+        _, summary = play_game(profile, derive_seed(seed, "random", g), bots)
+        made += summary.actions
         g += 1
     cpu = time.process_time() - start
     return {"decisions/s": made / cpu, "decisions": made, "cpu": cpu}

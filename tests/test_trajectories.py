@@ -61,7 +61,8 @@ def play(profile_name: str, layout_text: str, bot: str, game: int) -> tuple[str,
     decisions = hashlib.sha256()
     while not state.is_over:
         seat = state.to_act
-        view = state.view(seat)
+        # the play loop's view (kept between staging steps) where the fast path plays
+        view = state.view(seat) if game == 1 else state.play_view(seat)
         action = bots[seat].choose(view)
         decisions.update(repr((seat, tuple(view.legal_actions), action)).encode())
         if game == 1:

@@ -847,6 +847,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_log", _SHARED),
     ("_facts", _FRESH),
     ("_listed", _FRESH),
+    ("_viewed", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` is made from and ``copy`` follows. ``new``/``_start_round``, ``position`` and
@@ -907,6 +908,9 @@ class GameState:
     _listed: _Listing | None
     """The last legal-action listing, for :meth:`apply_listed` (a cache, not state: None
     in copies and after any move)."""
+    _viewed: tuple[_LogNode | None, int, tuple[Any, ...]] | None
+    """For :meth:`play_view`: the history node, the seat, and the fields of that seat's
+    view that only a move changes (a cache, not state: None in copies)."""
 
     # --- construction ------------------------------------------------------------------
 
@@ -941,6 +945,7 @@ class GameState:
         self._log = None
         self._facts = None
         self._listed = None
+        self._viewed = None
         self._start_round(1)
         return self
 
@@ -1071,6 +1076,7 @@ class GameState:
         self._log = pos.history._node
         self._facts = None
         self._listed = None
+        self._viewed = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -1133,6 +1139,7 @@ class GameState:
         c._log = self._log
         c._facts = None
         c._listed = None
+        c._viewed = None
         return c
 
     # --- queries -----------------------------------------------------------------------
@@ -2398,11 +2405,12 @@ class GameState:
         The listing is kept (with the plans of the commits it checked) for
         :meth:`apply_listed` until the next move.
         """
-        return self._list_legal()[:]
+        return self._list_legal(None)[:]
 
-    def _list_legal(self) -> list[ActionId]:
+    def _list_legal(self, groups: tuple[MeldGroup, ...] | None) -> list[ActionId]:
         """:meth:`legal_actions`, the list itself (the one kept for :meth:`apply_listed`:
-        not to be changed)."""
+        not to be changed). ``groups`` are :meth:`staged_groups` if the caller has them
+        (None: worked out here when needed)."""
         phase = self.phase
         if phase == _GAME_OVER:
             return []
@@ -2431,7 +2439,8 @@ class GameState:
                 else:
                     may_pick = not p.pickup_melds_top
                 if may_pick:
-                    groups = self.staged_groups()
+                    if groups is None:
+                        groups = self.staged_groups()
                     try:
                         plan, rest = self._verify_pickup(groups)
                         out.append(mv.PICKUP)
@@ -2444,7 +2453,8 @@ class GameState:
             return self._keep_listing(out, checked)
         # PLAY
         if staging:
-            groups = self.staged_groups()
+            if groups is None:
+                groups = self.staged_groups()
             try:
                 checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
                 out.append(mv.CONFIRM)
@@ -2674,38 +2684,60 @@ class GameState:
 
     def view(self, seat: Seat) -> PlayerView:
         """Everything ``seat`` may know, and nothing more."""
+        return self._view(seat, self._view_fields(seat))
+
+    def play_view(self, seat: Seat) -> PlayerView:
+        """:meth:`view`, for a play loop that changes the state only through its moves
+        (:meth:`apply_listed`, :meth:`apply_action`, :meth:`apply`): the fields that only
+        a committed move changes (the hand, the table, the counts, the scores) are kept
+        from this seat's last ``play_view`` while no move has been committed since, so a
+        view between two staging steps costs only its staged cards and its listing."""
+        kept = self._viewed
+        if kept is not None and kept[0] is self._log and kept[1] == seat:
+            return self._view(seat, kept[2])
+        fields = self._view_fields(seat)
+        self._viewed = (self._log, seat, fields)
+        return self._view(seat, fields)
+
+    def _view_fields(self, seat: Seat) -> tuple[Any, ...]:
+        """The fields of ``seat``'s view up to ``asking``, in order: none of them changes
+        but by a committed move (staging changes none)."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != _GAME_OVER
-        return _new_player_view(
-            profile=self.profile,
-            seat=seat,
-            side=side,
-            players=self.players,
-            sides=self.sides,
-            round_number=self.round_number,
-            rounds=self.profile.rounds,
-            phase=self.phase,
-            turn=self.seat,
-            to_act=self.actor,
-            opening_minimum=self.opening_minimum_of(side),
-            hand=tuple(cards.faces_from_counts(self.held_faces[seat])),
-            hand_counts=tuple(self.held_n),
-            foot_counts=tuple(map(len, self.feet)),
-            knee_counts=tuple(map(len, self.knees)),
-            in_foot=tuple(self.foot_picked),
-            melds=tuple(map(tuple, self.melds)),
-            red_threes=tuple(map(tuple, self.red_threes)),
-            opened=tuple(self.opened),
-            discard_top=self.pile[-1] if self.pile else None,
-            discard_size=len(self.pile),
-            stock_size=len(self.stock),
-            totals=tuple(self.totals),
-            results=tuple(self.results),
-            asking=self.seat if self.phase == _ANSWER and acting else None,
-            staged=self.staged_groups() if seat == self.seat and self.staged else (),
-            legal_actions=tuple(self._list_legal()) if acting else (),
-            stalled_turns=self.stalled_turns,
+        return (
+            self.profile,
+            seat,
+            side,
+            self.players,
+            self.sides,
+            self.round_number,
+            self.profile.rounds,
+            self.phase,
+            self.seat,
+            self.actor,
+            self.opening_minimum_of(side),
+            tuple(cards.faces_from_counts(self.held_faces[seat])),
+            tuple(self.held_n),
+            tuple(map(len, self.feet)),
+            tuple(map(len, self.knees)),
+            tuple(self.foot_picked),
+            tuple(map(tuple, self.melds)),
+            tuple(map(tuple, self.red_threes)),
+            tuple(self.opened),
+            self.pile[-1] if self.pile else None,
+            len(self.pile),
+            len(self.stock),
+            tuple(self.totals),
+            tuple(self.results),
+            self.seat if self.phase == _ANSWER and acting else None,
         )
+
+    def _view(self, seat: Seat, fields: tuple[Any, ...]) -> PlayerView:
+        """``seat``'s view from :meth:`_view_fields`: with its staged cards and listing."""
+        groups = self.staged_groups() if seat == self.seat and self.staged else ()
+        acting = self.actor == seat and self.phase != _GAME_OVER
+        legal = tuple(self._list_legal(groups)) if acting else ()
+        return _new_player_view(*fields, groups, legal, self.stalled_turns)
 
 
 _new_group: Final = mv.new_meld_group

@@ -108,15 +108,17 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
         state = recorder.state
     state = state or GameState.new(profile, layout=layout, seed=seed)
     # the action comes from the listing of the view just built: its checks are not made
-    # again (the recorder's state is this state; its history is the record)
+    # again (the recorder's state is this state; its history is the record); between two
+    # moves, a seat's view keeps what no staging step changes (play_view)
     apply = state.apply_listed
+    view_of = state.play_view
     if len(bots) != state.players:
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
     clock = time.perf_counter_ns
     while not state.is_over:
         seat = state.to_act
-        view = state.view(seat)
+        view = view_of(seat)
         start = clock()
         action = bots[seat].choose(view)
         think_ns = clock() - start
@@ -156,7 +158,7 @@ def bot_turn(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
         raise ValueError(f"seat {seat + 1} is not the one to act")
     trial = state.copy()
     for _ in range(MAX_TURN_ACTIONS):
-        move = trial.apply_listed(bot.choose(trial.view(seat)))  # (listed by the view)
+        move = trial.apply_listed(bot.choose(trial.play_view(seat)))  # (listed by the view)
         if move is not None:
             return move  # type: ignore[return-value]  # apply_action commits player moves
     raise ValueError(f"the {bot.name} bot staged {MAX_TURN_ACTIONS} actions without a move")
