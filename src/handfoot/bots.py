@@ -243,6 +243,16 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     return out if _opens(view, out, top_kind) else []
 
 
+def _most_laid(view: PlayerView, counts: list[int]) -> int:
+    """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
+    pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
+    and the wilds."""
+    own = {m.target for m in view.melds[view.side]}
+    least = view.profile.min_meld_size
+    return counts[TWO] + counts[JOKER] + sum(counts[r] for r in RANKS
+                                             if counts[r] >= least or r in own)
+
+
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
     """Whether groups (with the pile's top card at a pickup) may go down: the top card is
     melded, and a side that has not opened reaches its opening minimum."""
@@ -644,8 +654,12 @@ class NormalBot(EasyBot):
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
         greedy_build = _build(view, counts, greedy=True)  # a plan never changes its groups
-        # going out, or emptying the Hand into the Foot
-        for groups in (greedy_build, _greedy_groups(view, counts)):
+        # going out, or emptying the Hand into the Foot: the greedy groups are worked out
+        # only where they could leave at most one card
+        emptying = [greedy_build]
+        if total - _most_laid(view, counts) <= 1:
+            emptying.append(_greedy_groups(view, counts))
+        for groups in emptying:
             used = sum(g.size for g in groups)
             left = total - used
             if left > 1:

@@ -2455,11 +2455,12 @@ class GameState:
         if staging:
             if groups is None:
                 groups = self.staged_groups()
-            try:
-                checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
-                out.append(mv.CONFIRM)
-            except IllegalMoveError:
-                pass
+            if not self._starts_short(side, groups):
+                try:
+                    checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
+                    out.append(mv.CONFIRM)
+                except IllegalMoveError:
+                    pass
             out.append(mv.CLEAR)
         else:
             groups = ()
@@ -2505,6 +2506,17 @@ class GameState:
                         out.append(discard + k)
         self._stage_actions(out, seat, side, held)
         return self._keep_listing(out, checked)
+
+    def _starts_short(self, side: int, groups: tuple[MeldGroup, ...]) -> bool:
+        """Whether one of the staged ``groups`` starts a meld (the side has none of its
+        target that takes cards) with fewer cards than a meld needs, which :meth:`_plan`
+        refuses: asked first, as staging a new meld card by card passes through it."""
+        least = self.profile.min_meld_size
+        for g in groups:
+            if (not g.new and g.naturals + g.twos + g.jokers < least
+                    and self._current_meld(side, g.target) < 0):
+                return True
+        return False
 
     def _keep_listing(self, out: list[int],
                       checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
