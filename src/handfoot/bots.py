@@ -378,6 +378,18 @@ class _Draft:
         self.wilds += 1
         self.size += 1
 
+    def take_wilds(self, k: int, wild: list[int]) -> None:
+        """Add ``k`` wilds taken from ``wild`` (the twos and jokers left): jokers first,
+        as many as there are left."""
+        jokers = min(k, wild[1])
+        twos = min(k - jokers, wild[0])
+        wild[1] -= jokers
+        wild[0] -= twos
+        self.jokers += jokers
+        self.twos += twos
+        self.wilds += jokers + twos
+        self.size += jokers + twos
+
 
 def _hand_points(view: PlayerView) -> int:
     values = view.profile.kind_values
@@ -429,39 +441,26 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         elif greedy or top_kind == r:
             pending.append(_Draft(r, n))
 
-    def take() -> int | None:
-        if wild[1] > 0:
-            wild[1] -= 1
-            return JOKER
-        if wild[0] > 0:
-            wild[0] -= 1
-            return TWO
-        return None
-
-    def give(d: _Draft, k: int) -> None:
-        for _ in range(k):
-            w = take()
-            if w is not None:
-                d.add_wild(w)
-
-    def fits(d: _Draft, extra: int) -> bool:
-        return d.size + extra <= cap and p.wilds_allowed(d.naturals, d.wilds + extra, d.target)
-
+    # a draft fits ``extra`` more wilds: d.size + extra <= cap and
+    # wilds_allowed(d.naturals, d.wilds + extra, d.target), written out where it is asked
+    wilds_allowed = p.wilds_allowed
     # 1. finish books with wilds: dirty melds first, then the closest ones
-    for d in sorted(drafts, key=lambda d: (d.wilds == 0, bs - d.size)):
-        need = bs - d.size
-        if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
-            continue
-        if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
-            continue
-        if fits(d, need):
-            give(d, need)
+    if wild[0] or wild[1]:
+        for d in sorted(drafts, key=lambda d: (d.wilds == 0, bs - d.size)):
+            need = bs - d.size
+            if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
+                continue
+            if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
+                continue
+            if d.size + need <= cap and wilds_allowed(d.naturals, d.wilds + need, d.target):
+                d.take_wilds(need, wild)
     # 2. greedy: pairs with wilds, then wilds wherever they fit
     if greedy:
         for d in sorted(pending, key=lambda d: -d.nat):
             need = p.min_meld_size - d.nat
-            if need <= wild[0] + wild[1] and fits(d, need):
-                give(d, need)
+            if need <= wild[0] + wild[1] and d.size + need <= cap and wilds_allowed(
+                    d.naturals, d.wilds + need, d.target):
+                d.take_wilds(need, wild)
                 drafts.append(d)
     elif top_kind is not None:
         for d in pending:
@@ -480,24 +479,26 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             wild[1] -= jk
             wild_group = MeldGroup(WILD_MELD, 0, tw, jk)
     # 4. what is left: onto dirty melds (careful, beyond the reserve) or anywhere (greedy)
-    order = sorted(drafts, key=lambda d: -d.size)
-    for d in order:
-        if d.size == 0:
-            continue
-        if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
-            continue
-        while wild[0] + wild[1] > (0 if greedy else reserve) and fits(d, 1):
-            if d.base_nat == 0 and d.naturals < p.min_meld_size - 1 and d.size < p.min_meld_size:
-                break
-            give(d, 1)
+    keep = 0 if greedy else reserve
+    if wild[0] + wild[1] > keep:
+        for d in sorted(drafts, key=lambda d: -d.size):
+            if d.size == 0:
+                continue
+            if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
+                continue
+            while wild[0] + wild[1] > keep and d.size + 1 <= cap and wilds_allowed(
+                    d.naturals, d.wilds + 1, d.target):
+                if (d.base_nat == 0 and d.naturals < p.min_meld_size - 1
+                        and d.size < p.min_meld_size):
+                    break
+                d.take_wilds(1, wild)
     out: list[MeldGroup] = []
     for d in drafts:
         nat = d.nat - (1 if top_kind == d.target else 0)
-        g = new_meld_group(d.target, nat, d.twos, d.jokers, False)
-        if g.size > 0 or d.target == top_kind:
+        if nat + d.twos + d.jokers > 0 or d.target == top_kind:
             if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
                 continue
-            out.append(g)
+            out.append(new_meld_group(d.target, nat, d.twos, d.jokers, False))
     if wild_group is not None:
         out.append(wild_group)
     return out if _opens(view, out, top_kind) else []
