@@ -722,6 +722,8 @@ def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) 
 _INF: Final = 1 << 30
 _NO_KINDS: Final = (0,) * NUM_KINDS
 _NOTHING_STAGED: Final = (True, False, False, False)
+_NONE_STAGED: Final[dict[int, list[int]]] = {}
+"""No staged cards (never changed): flags as if nothing were staged."""
 """:meth:`GameState._target_flags` of a rank with nothing on the table or staged, that the
 pile's top card does not join: a natural may start a meld, nothing else."""
 
@@ -908,9 +910,10 @@ class GameState:
     _listed: _Listing | None
     """The last legal-action listing, for :meth:`apply_listed` (a cache, not state: None
     in copies and after any move)."""
-    _viewed: tuple[_LogNode | None, int, tuple[Any, ...]] | None
-    """For :meth:`play_view`: the history node, the seat, and the fields of that seat's
-    view that only a move changes (a cache, not state: None in copies)."""
+    _viewed: tuple[_LogNode | None, int, tuple[Any, ...], list[Any]] | None
+    """For :meth:`play_view`: the history node, the seat, the fields of that seat's view
+    that only a move changes, and what its listings keep until the next move (see
+    :meth:`_stage_actions`) (a cache, not state: None in copies)."""
 
     # --- construction ------------------------------------------------------------------
 
@@ -2365,6 +2368,7 @@ class GameState:
         return existing
 
     def _target_flags(self, t: int, existing: int, top_target: int,
+                      staged: dict[int, list[int]] | None = None,
                       ) -> tuple[bool, bool, bool, bool]:
         """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1.
 
@@ -2372,12 +2376,14 @@ class GameState:
         capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
         a new meld: once slot 0 (with the pile's top card at a pickup) fills the first, or
         beside a book that still grows where a second meld of the rank is allowed.
+        ``staged`` is the state's staged cards unless given.
         """
         p = self.profile
         wild_target = t == WILD_MELD
         if wild_target and not p.all_wild_melds:
             return (False, False, False, False)
-        staged = self.staged
+        if staged is None:
+            staged = self.staged
         g0 = staged.get(t * 2)
         g1 = staged.get(t * 2 + 1)
         if not (existing or g0 or g1) and t != top_target:
@@ -2407,10 +2413,11 @@ class GameState:
         """
         return self._list_legal(None)[:]
 
-    def _list_legal(self, groups: tuple[MeldGroup, ...] | None) -> list[ActionId]:
+    def _list_legal(self, groups: tuple[MeldGroup, ...] | None,
+                    kept: list[Any] | None = None) -> list[ActionId]:
         """:meth:`legal_actions`, the list itself (the one kept for :meth:`apply_listed`:
         not to be changed). ``groups`` are :meth:`staged_groups` if the caller has them
-        (None: worked out here when needed)."""
+        (None: worked out here when needed); ``kept`` is for :meth:`_stage_actions`."""
         phase = self.phase
         if phase == _GAME_OVER:
             return []
@@ -2449,7 +2456,7 @@ class GameState:
                         pass
                 if staging:
                     out.append(mv.CLEAR)
-                self._stage_actions(out, seat, side, held)
+                self._stage_actions(out, seat, side, held, kept)
             return self._keep_listing(out, checked)
         # PLAY
         if staging:
@@ -2504,7 +2511,7 @@ class GameState:
                 for k in range(RED_THREE):
                     if held[k] and not (locked and self._discard_locked(seat, k)):
                         out.append(discard + k)
-        self._stage_actions(out, seat, side, held)
+        self._stage_actions(out, seat, side, held, kept)
         return self._keep_listing(out, checked)
 
     def _starts_short(self, side: int, groups: tuple[MeldGroup, ...]) -> bool:
@@ -2526,11 +2533,15 @@ class GameState:
         self._listed = (out, checked)
         return out
 
-    def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int]) -> None:
+    def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int],
+                       kept: list[Any] | None = None) -> None:
         """Append the legal staging actions (their flags are :meth:`_target_flags`).
 
         A target with nothing on the table, nothing staged, that the pile's top card does
         not join, has the flags :meth:`_target_flags` gives such a target without asking.
+        The flags of a target with nothing staged change only with a move: given
+        ``kept`` (a list kept from one move to the next, empty at first), they are
+        worked out once and kept there, with the side's meld sizes and the top target.
         """
         staged = self.staged
         staged_k: Sequence[int] = _NO_KINDS
@@ -2541,24 +2552,34 @@ class GameState:
                 counts[TWO] += tw
                 counts[JOKER] += jk
             staged_k = counts
-        existing = self._existing_sizes(side)
-        top_target = self._top_target()
+        if kept:
+            existing, top_target, unstaged = kept
+        else:
+            existing = self._existing_sizes(side)
+            top_target = self._top_target()
+            unstaged = None
         flags = self._target_flags
         stage_natural = mv.STAGE_NATURAL
         more_twos = held[TWO] > staged_k[TWO]
         more_jokers = held[JOKER] > staged_k[JOKER]
         if more_twos or more_jokers:
-            wild_flags = [_NOTHING_STAGED] * WILD_MELD
-            for t in range(WILD_MELD):
-                if existing[t]:
-                    wild_flags[t] = flags(t, existing[t], top_target)
-            if 0 <= top_target < WILD_MELD:
-                wild_flags[top_target] = flags(top_target, existing[top_target], top_target)
+            if unstaged is None:
+                # every target's flags with nothing staged for it
+                unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
+                for t in range(WILD_MELD):
+                    if existing[t]:
+                        unstaged[t] = flags(t, existing[t], top_target, _NONE_STAGED)
+                if 0 <= top_target < WILD_MELD:
+                    unstaged[top_target] = flags(top_target, existing[top_target],
+                                                 top_target, _NONE_STAGED)
+                unstaged[WILD_MELD] = flags(WILD_MELD, existing[WILD_MELD], top_target,
+                                            _NONE_STAGED)
+                if kept is not None:
+                    kept[:] = (existing, top_target, unstaged)
+            wild_flags = unstaged[:]
             for key in staged:
                 t = key >> 1
-                if t < WILD_MELD:
-                    wild_flags[t] = flags(t, existing[t], top_target)
-            wild_flags.append(flags(WILD_MELD, existing[WILD_MELD], top_target))
+                wild_flags[t] = flags(t, existing[t], top_target)
             for k in cards.RANKS:
                 if held[k] > staged_k[k]:
                     nat0, _, nat1, _ = wild_flags[k]
@@ -2706,10 +2727,11 @@ class GameState:
         view between two staging steps costs only its staged cards and its listing."""
         kept = self._viewed
         if kept is not None and kept[0] is self._log and kept[1] == seat:
-            return self._view(seat, kept[2])
+            return self._view(seat, kept[2], kept[3])
         fields = self._view_fields(seat)
-        self._viewed = (self._log, seat, fields)
-        return self._view(seat, fields)
+        listing: list[Any] = []
+        self._viewed = (self._log, seat, fields, listing)
+        return self._view(seat, fields, listing)
 
     def _view_fields(self, seat: Seat) -> tuple[Any, ...]:
         """The fields of ``seat``'s view up to ``asking``, in order: none of them changes
@@ -2744,11 +2766,13 @@ class GameState:
             self.seat if self.phase == _ANSWER and acting else None,
         )
 
-    def _view(self, seat: Seat, fields: tuple[Any, ...]) -> PlayerView:
-        """``seat``'s view from :meth:`_view_fields`: with its staged cards and listing."""
+    def _view(self, seat: Seat, fields: tuple[Any, ...],
+              kept: list[Any] | None = None) -> PlayerView:
+        """``seat``'s view from :meth:`_view_fields`: with its staged cards and listing
+        (``kept``: what listings keep until the next move, for :meth:`play_view`)."""
         groups = self.staged_groups() if seat == self.seat and self.staged else ()
         acting = self.actor == seat and self.phase != _GAME_OVER
-        legal = tuple(self._list_legal(groups)) if acting else ()
+        legal = tuple(self._list_legal(groups, kept)) if acting else ()
         return _new_player_view(*fields, groups, legal, self.stalled_turns)
 
 
