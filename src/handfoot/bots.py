@@ -249,8 +249,12 @@ def _most_laid(view: PlayerView, counts: list[int]) -> int:
     and the wilds."""
     own = {m.target for m in view.melds[view.side]}
     least = view.profile.min_meld_size
-    return counts[TWO] + counts[JOKER] + sum(counts[r] for r in RANKS
-                                             if counts[r] >= least or r in own)
+    most = counts[TWO] + counts[JOKER]
+    for r in RANKS:
+        n = counts[r]
+        if n and (n >= least or r in own):
+            most += n
+    return most
 
 
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
@@ -398,7 +402,8 @@ def _hand_points(view: PlayerView) -> int:
 
 def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
            greedy: bool = False, reserve: int = 1, hold: int = 0,
-           hold_new: bool = False) -> list[MeldGroup]:
+           hold_new: bool = False, currents: list[TableMeld | None] | None = None,
+           ) -> list[MeldGroup]:
     """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
 
     Careful: naturals onto the side's melds, new melds from three or more naturals,
@@ -408,6 +413,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     ``hold`` naturals of an already melded rank in hand (a pair to take the pile with)
     unless they finish the book; with ``hold_new`` they also keep a bare three of a kind
     in hand (more pairs to take the pile with) instead of starting a meld.
+    ``currents`` is :func:`_currents` of the side's melds, if the caller has it.
     """
     p = view.profile
     own = view.melds[view.side]
@@ -416,7 +422,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
     pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
-    currents = _currents(own, view)
+    if currents is None:
+        currents = _currents(own, view)
     own_targets = {m.target for m in own}
     for r in RANKS:
         n = counts[r] + (1 if top_kind == r else 0)
@@ -644,8 +651,9 @@ class NormalBot(EasyBot):
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     yield [*_stage_actions(groups), mv.PICKUP]
+            currents = _currents(view.melds[view.side], view)
             for greedy in (False, True):
-                groups = _build(view, counts, top_kind=top, greedy=greedy)
+                groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents)
                 if groups and _lays_top(view, groups, top):
                     yield [*_stage_actions(groups), mv.PICKUP]
             groups = _greedy_groups(view, counts, top_kind=top)
@@ -654,7 +662,8 @@ class NormalBot(EasyBot):
             return
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
-        greedy_build = _build(view, counts, greedy=True)  # a plan never changes its groups
+        currents = _currents(view.melds[view.side], view)
+        greedy_build = _build(view, counts, greedy=True, currents=currents)  # never changed
         # going out, or emptying the Hand into the Foot: the greedy groups are worked out
         # only where they could leave at most one card
         emptying = [greedy_build]
@@ -678,7 +687,8 @@ class NormalBot(EasyBot):
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
         first = (greedy_build if greedy and not self.hold and not hold_new
-                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new))
+                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new,
+                             currents=currents))
         options = [first]
         if not view.opened[view.side]:
             options.append(greedy_build)
@@ -821,8 +831,11 @@ class HardBot(NormalBot):
         for side in range(view.sides):
             if side == view.side:
                 continue
-            melds = view.melds[side]
-            books = sum(1 for m in melds if m.size >= p.book_size)
+            book_size = p.book_size
+            books = 0
+            for m in view.melds[side]:
+                if m.naturals + m.twos + m.jokers >= book_size:
+                    books += 1
             need = p.clean_books_to_go_out + p.dirty_books_to_go_out
             if p.all_wild_melds:
                 need += p.wild_books_to_go_out
@@ -869,8 +882,11 @@ class HardBot(NormalBot):
         if _current(view.melds[nxt % view.sides], kind, view) is not None:
             risk -= 60.0
         for side in range(view.sides):
-            if side != view.side and any(m.target == kind for m in view.melds[side]):
-                risk -= 20.0
+            if side != view.side:
+                for m in view.melds[side]:
+                    if m.target == kind:
+                        risk -= 20.0
+                        break
         if self._unseen(view, kind) <= 1:
             risk -= 20.0  # nobody else can hold a pair of it
         return risk
