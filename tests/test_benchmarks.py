@@ -74,3 +74,12 @@ def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:
         assert re.search(rf"^biegames {kind}: \d+ decisions; plans mean \d+\.\d\d \(max \d+\); "
                          r"distinct positions mean \d+\.\d\d \(max \d+\); \d+\.\d% with more "
                          r"than one; \d+\.\d% of plans accepted to the end", out, re.M), out
+
+
+def test_compare_benchmark_runs_each_build_and_counts_the_same_actions() -> None:
+    out = _run("benchmarks/compare.py", "hard", "biegames", "--size", "1", "--reps", "2",
+               f"a={ROOT / 'src'}", f"b={ROOT / 'src'}")
+    rows = re.findall(r"^  ([ab]) +[\d.,]+ / [\d.,]+ / [\d.,]+  x[\d.]+  \(([\d,]+) actions\)$",
+                      out, re.M)
+    assert [name for name, _ in rows] == ["a", "b"], out
+    assert rows[0][1] == rows[1][1], out  # the same build plays the same games
