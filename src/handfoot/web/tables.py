@@ -446,13 +446,12 @@ class Table:
               by: str) -> None:
         """Play a move already checked (and stored), noting its events and statistics."""
         state = self.state
-        side = state.side_of[seat]
-        results_before = len(state.results)
         round_before = state.round_number
+        results_before = len(state.results)
         # a draw or a discard lays nothing on the table: no points melded, no book made
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        table_before, books_then = self._tally(state, side) if lays else (0, 0)
-        self.recorder.apply(move)
+        before = self._tally.before(state, state.side_of[seat]) if lays else None
+        state.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
             self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
@@ -466,22 +465,30 @@ class Table:
             self._round_rows.append((self.seq, seat, move, by))
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
+        if before is not None:
+            self._count_laid(seat, move, before, results_before)
+
+    def _count_laid(self, seat: int, move: mv.PlayerMove, before: tuple[int, int],
+                    results_before: int) -> None:
+        """Add to a seat's statistics what its move (just played; neither a draw nor a
+        discard) laid on its side's table: the card points it added and the books it made,
+        from the side's tally ``before`` it (nothing for a move that takes cards back, as an
+        undo does)."""
+        state = self.state
+        side = state.side_of[seat]
         stats = self.stats[seat]
         if isinstance(move, mv.Pickup):
             stats.pickups += 1
-        if not lays:
-            return
-        if len(state.results) > results_before:
-            lines = {line.key: line for line in
-                     state.results[results_before].scores[side].lines}
+        if len(state.results) > results_before:  # the move ended the round
+            lines = {line.key: line for line in state.results[results_before].scores[side].lines}
             table_after = lines["melded"].points
             books_after = sum(lines[k].count for k in
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
             table_after, books_after = self._tally(state, side)
-        stats.melded += max(0, table_after - table_before)
-        stats.books += max(0, books_after - books_then)
+        stats.melded += max(0, table_after - before[0])
+        stats.books += max(0, books_after - before[1])
 
     async def commit(self, seat: int, move: mv.PlayerMove, by: str,
                      request_id: str | None) -> None:
@@ -1067,25 +1074,37 @@ def _table_tally(state: GameState, side: int) -> tuple[int, int]:
 class _Tally:
     """:func:`_table_tally` for a table's sides, counting again only what changed: the
     melds on a table are frozen values, replaced when cards are added, so a meld that is
-    the same object as at the last tally keeps its points. A replay asks before and after
-    every move that lays cards, and a move changes one or two melds."""
+    the same object as at the last tally keeps its points. A replay asks after every move
+    that lays cards, and a move changes one or two melds; before such a move it asks
+    :meth:`before`, which answers from the side's last tally in the round (only the side's
+    own moves other than draws and discards change its table, and each was tallied)."""
 
     __slots__ = ("_sides", "_size", "_value")
 
     def __init__(self, profile: Profile) -> None:
         self._value = _face_values(profile.kind_values).__getitem__
         self._size = profile.book_size
-        self._sides: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
-        """Side -> its melds as last tallied, and each one's points."""
+        self._sides: dict[int, tuple[tuple[Any, ...], list[int], int, tuple[int, int]]] = {}
+        """Side -> its melds as last tallied, each one's points, the round then, and the
+        tally."""
 
     def __call__(self, state: GameState, side: int) -> tuple[int, int]:
         melds = tuple(state.melds[side])
-        old, old_points = self._sides.get(side, ((), []))
+        old, old_points, _, _ = self._sides.get(side, ((), [], 0, (0, 0)))
         value, size = self._value, self._size
         points = [old_points[i] if i < len(old) and old[i] is m
                   else sum(map(value, m.faces)) for i, m in enumerate(melds)]
-        self._sides[side] = (melds, points)
-        return sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds)
+        tally = (sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds))
+        self._sides[side] = (melds, points, state.round_number, tally)
+        return tally
+
+    def before(self, state: GameState, side: int) -> tuple[int, int]:
+        """The side's tally now, just before one of its moves: its last tally if it was
+        made in this round, else counted."""
+        kept = self._sides.get(side)
+        if kept is not None and kept[2] == state.round_number:
+            return kept[3]
+        return self(state, side)
 
 
 @functools.lru_cache(maxsize=16)
