@@ -391,12 +391,18 @@ class Table:
         remake the current round's moves from its start (:meth:`catch_up_bots`, in a
         thread) before they next move here, if ever."""
         self.continued = set(continued)
-        for row in rows:
-            if row.seq != self.seq + 1:
-                raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
-            if row.by == "bot" and self._thought.get(row.seat) != self.seq:
-                self._bots_behind = True
-            self._play(row.seat, _stored_move(row.notation), row.request_id, row.by)
+        number = self.state.round_number
+        try:
+            for row in rows:
+                if row.seq != self.seq + 1:
+                    raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
+                if row.by == "bot" and self._thought.get(row.seat) != self.seq:
+                    self._bots_behind = True
+                self._play(row.seat, _stored_move(row.notation), row.request_id, row.by,
+                           new_bots=False)
+        finally:
+            if self.state.round_number != number:  # the bots of the last round only
+                self.bots = self._fresh_bots(self.state.round_number)
 
     def catch_up_bots(self) -> None:
         """Bring the bots' memory up to date (see :meth:`replay`), all at once."""
@@ -443,8 +449,10 @@ class Table:
         self._bots_behind = any(r[3] == "bot" for r in self._round_rows[upto:])
 
     def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None,
-              by: str) -> None:
-        """Play a move already checked (and stored), noting its events and statistics."""
+              by: str, *, new_bots: bool = True) -> None:
+        """Play a move already checked (and stored), noting its events and statistics;
+        a move that begins a round makes the round's bots unless not ``new_bots`` (a replay
+        makes only the last round's)."""
         state = self.state
         round_before = state.round_number
         results_before = len(state.results)
@@ -454,8 +462,8 @@ class Table:
         state.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
-            self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
-                         for s in self.seats if s.kind == "bot"}
+            if new_bots:
+                self.bots = self._fresh_bots(state.round_number)
             self.stand_ins.clear()
             self._thought.clear()
             self._bots_behind = False
