@@ -817,15 +817,27 @@ async def _game(conn: AsyncConnection, game_id: str) -> GameRow | None:
 
 
 async def _moves(conn: AsyncConnection, game_id: str, after: int = 0) -> list[MoveRow]:
-    # the columns in MoveRow's order, made into MoveRows from the rows as tuples: half
-    # the time of reading each by name (3 against 6.5 ms for a four-round game), and
-    # MoveRow a named tuple (0.2 against 0.8 ms for the rows of a four-round game)
-    query = select(moves.c.seq, moves.c.round, moves.c.seat, moves.c.notation, moves.c.by,
-                   moves.c.request_id).where(moves.c.game == game_id)
-    if after:
-        query = query.where(moves.c.seq > after)
-    rows = (await conn.execute(query.order_by(moves.c.seq))).all()
+    fetch = getattr((await conn.get_raw_connection()).driver_connection, "execute_fetchall",
+                    None) if conn.dialect.name == "sqlite" else None
+    if fetch is not None:
+        # aiosqlite's own fetch of plain tuples, without SQLAlchemy's rows: a restore reads
+        # every move of its game (1.2 against 1.7 ms for a four-round game)
+        rows: Any = await fetch(_MOVES_SQLITE, (game_id, after))
+    else:
+        # the columns in MoveRow's order, made into MoveRows from the rows as tuples: half
+        # the time of reading each by name (3 against 6.5 ms for a four-round game)
+        query = select(moves.c.seq, moves.c.round, moves.c.seat, moves.c.notation,
+                       moves.c.by, moves.c.request_id).where(moves.c.game == game_id)
+        if after:
+            query = query.where(moves.c.seq > after)
+        rows = (await conn.execute(query.order_by(moves.c.seq))).all()
+    # MoveRow a named tuple: 0.2 against 0.8 ms for the rows of a four-round game
     return list(map(MoveRow._make, rows))
+
+
+_MOVES_SQLITE: Final = ('SELECT seq, round, seat, notation, "by", request_id FROM moves '
+                        "WHERE game = ? AND seq > ? ORDER BY seq")
+""":func:`_moves` on SQLite, through the driver."""
 
 
 async def _continues(conn: AsyncConnection, game_id: str) -> set[tuple[int, int]]:
