@@ -8,6 +8,7 @@ games alternately in one run on the same machine, whatever its load:
 
     python benchmarks/restore.py --games 4 --loads 5 --runs 3
     python benchmarks/restore.py --games 4 --runs 3 --baseline /tmp/handfoot-base/src
+    python benchmarks/restore.py --code BUILD/site --baseline BASE_BUILD/site   # compiled
 
 The games (partnership-13, four rounds; a person's seat and three hard bots' seats, every
 move chosen by a hard bot from its seat's view, as ``server_load.py --restore`` plays
@@ -140,9 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="runs (each code version once per run, alternately)")
     parser.add_argument("--baseline", type=Path, metavar="SRC",
                         help="the src folder of the code to compare with")
+    parser.add_argument("--code", type=Path, metavar="SRC",
+                        help="the code measured (default this tree's src; or an unpacked "
+                             "compiled build, see benchmarks/compiled.py)")
     ns = parser.parse_args(args)
-    here = Path(__file__).resolve().parent.parent / "src"
-    versions = {"this": here}
+    here = ns.code or Path(__file__).resolve().parent.parent / "src"
+    versions = {"this": here.resolve()}
     if ns.baseline:
         versions["baseline"] = ns.baseline.resolve()
     with tempfile.TemporaryDirectory(prefix="handfoot-restore-") as tmp:

@@ -1082,37 +1082,74 @@ def _table_tally(state: GameState, side: int) -> tuple[int, int]:
 class _Tally:
     """:func:`_table_tally` for a table's sides, counting again only what changed: the
     melds on a table are frozen values, replaced when cards are added, so a meld that is
-    the same object as at the last tally keeps its points. A replay asks after every move
-    that lays cards, and a move changes one or two melds; before such a move it asks
-    :meth:`before`, which answers from the side's last tally in the round (only the side's
-    own moves other than draws and discards change its table, and each was tallied)."""
+    the same object as at the last tally keeps its points and whether it is a book. A
+    replay asks after every move that lays cards, and a move changes one or two melds;
+    before such a move it asks :meth:`before`, which answers from the side's last tally in
+    the round (only the side's own moves other than draws and discards change its table,
+    and each was tallied)."""
 
     __slots__ = ("_sides", "_size", "_value")
 
     def __init__(self, profile: Profile) -> None:
         self._value = _face_values(profile.kind_values).__getitem__
         self._size = profile.book_size
-        self._sides: dict[int, tuple[tuple[Any, ...], list[int], int, tuple[int, int]]] = {}
-        """Side -> its melds as last tallied, each one's points, the round then, and the
-        tally."""
+        self._sides: dict[int, _SideTally] = {}
 
     def __call__(self, state: GameState, side: int) -> tuple[int, int]:
-        melds = tuple(state.melds[side])
-        old, old_points, _, _ = self._sides.get(side, ((), [], 0, (0, 0)))
+        melds = state.melds[side]
+        kept = self._sides.get(side)
+        if kept is None:
+            kept = self._sides[side] = _SideTally()
+        old, points, books = kept.melds, kept.points, kept.books
+        total, made = kept.tally
+        count = len(melds)
+        if len(old) > count:  # melds taken back (an undo), or a new round's empty table
+            total -= sum(points[count:])
+            made -= sum(books[count:])
+            del old[count:], points[count:], books[count:]
         value, size = self._value, self._size
-        points = [old_points[i] if i < len(old) and old[i] is m
-                  else sum(map(value, m.faces)) for i, m in enumerate(melds)]
-        tally = (sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds))
-        self._sides[side] = (melds, points, state.round_number, tally)
-        return tally
+        for i, m in enumerate(melds):
+            if i < len(old):
+                if old[i] is m:
+                    continue
+                total -= points[i]
+                made -= books[i]
+                old[i] = m
+                points[i] = worth = sum(map(value, m.faces))
+                books[i] = book = int(m.naturals + m.twos + m.jokers >= size)
+            else:
+                old.append(m)
+                worth = sum(map(value, m.faces))
+                points.append(worth)
+                book = int(m.naturals + m.twos + m.jokers >= size)
+                books.append(book)
+            total += worth
+            made += book
+        kept.round = state.round_number
+        kept.tally = (total, made)
+        return kept.tally
 
     def before(self, state: GameState, side: int) -> tuple[int, int]:
         """The side's tally now, just before one of its moves: its last tally if it was
         made in this round, else counted."""
         kept = self._sides.get(side)
-        if kept is not None and kept[2] == state.round_number:
-            return kept[3]
+        if kept is not None and kept.round == state.round_number:
+            return kept.tally
         return self(state, side)
+
+
+class _SideTally:
+    """A side's melds as :class:`_Tally` last saw them, each one's points and whether it
+    is a book (1 or 0), the round then, and the totals."""
+
+    __slots__ = ("books", "melds", "points", "round", "tally")
+
+    def __init__(self) -> None:
+        self.melds: list[Any] = []
+        self.points: list[int] = []
+        self.books: list[int] = []
+        self.round = 0
+        self.tally = (0, 0)
 
 
 @functools.lru_cache(maxsize=16)
