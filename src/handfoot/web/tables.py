@@ -67,7 +67,7 @@ from handfoot.bots import Bot
 from handfoot.cards import FACE_KIND
 from handfoot.engine import Event, GameState, IllegalMoveError
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
-from handfoot.record import GameRecorder, record_to_data
+from handfoot.record import GameRecord, record_from_state, record_to_data
 from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot
@@ -320,8 +320,7 @@ class Table:
         self.daily: str | None = row.settings.get("daily")
         self.state = GameState.new(profile, layout=self.layout, seed=row.seed)
         names = [s.name for s in self.seats]
-        self.recorder = GameRecorder(self.state, seat_names=names,
-                                     metadata={"game_id": row.id})
+        self.seat_names = tuple(names)
         self.side_names = [" and ".join(names[s] for s in self.layout.seats_of(side))
                            for side in range(self.layout.sides)]
         self.seq = 0
@@ -1000,8 +999,14 @@ class Table:
 
     # -- after the game ---------------------------------------------------------------------
 
+    def record(self) -> GameRecord:
+        """The game so far as a record, from the state's history (made when asked for:
+        a restore builds nothing for it)."""
+        return record_from_state(self.state, seat_names=self.seat_names,
+                                 metadata={"game_id": self.id})
+
     def record_data(self) -> dict[str, Any]:
-        data = record_to_data(self.recorder.record())
+        data = record_to_data(self.record())
         if self.daily is not None and self.daily >= _today():
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
@@ -1013,7 +1018,7 @@ class Table:
         the next deal."""
         state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
         frames = [self._frame(state, None, None)]
-        for rnd in self.recorder.record().rounds:
+        for rnd in self.record().rounds:
             for recorded in rnd.moves:
                 move = parse_move(recorded.move)
                 number = state.round_number
