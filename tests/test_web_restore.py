@@ -10,8 +10,10 @@ the legal ones (one in ten, one in fifty), then replayed through a table as a re
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +23,7 @@ from handfoot.moves import format_move
 from handfoot.record import GameRecorder, record_to_data
 from handfoot.registry import make_bot
 from handfoot.rules import Profile, builtin_profile_names, load_profile
-from handfoot.web.store import GameRow, MoveRow, SeatRow, now
+from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now, token_hash
 from handfoot.web.tables import Settings, Table, _table_tally
 
 RANDOM_SHARE = {"easy": 0.1, "hard": 0.02}
@@ -123,3 +125,44 @@ def test_a_restored_table_is_the_game_played(name: str, seed: int, level: str) -
     kinds = {type(move) for _, move in played}
     assert {mv.Draw, mv.Discard, mv.Meld} <= kinds
     assert sum(s["melded"] for s in counted) > 0  # the statistics were not all zero
+
+
+def test_a_load_reads_what_the_separate_queries_read(tmp_path: Path) -> None:
+    """:meth:`Store.load` (on SQLite: the game's row through SQLAlchemy, the rest through
+    the driver in one call) gives the game, moves and Continue presses that
+    :meth:`Store.game`, :meth:`Store.moves` and :meth:`Store.continues` give; None for a
+    game that does not exist."""
+
+    async def check() -> None:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
+        await store.start()
+        try:
+            stamp = now()
+            seats = (SeatRow(0, "human", None, "Ann", token_hash("a")),
+                     SeatRow(1, "bot", "hard", "Bot", None),
+                     SeatRow(2, "human", None, "Bea", token_hash("b")),
+                     SeatRow(3, "bot", "expert", "Ex", None))
+            await store.create_game(GameRow(
+                "g1", "biegames", {"rounds": 2}, "2x2", {"absent": "bot"}, 2**100 + 7,
+                token_hash("s"), "playing", stamp, stamp, seats))
+            for seq, notation in enumerate(["draw", "discard 5", "draw"], start=1):
+                await store.add_move("g1", MoveRow(seq, 1, (seq - 1) % 4, notation,
+                                                   "human" if seq % 2 else "bot",
+                                                   f"r{seq}" if seq % 2 else None))
+            await store.add_continue("g1", 1, 0)
+            await store.add_continue("g1", 1, 2)
+            loaded = await store.load("g1")
+            game = await store.game("g1")
+            assert loaded is not None and game is not None
+            assert loaded == (game, await store.moves("g1"), await store.continues("g1"))
+            assert loaded[0].seats == seats and loaded[0].seed == 2**100 + 7
+            assert loaded[0].overrides == {"rounds": 2}
+            assert [m.notation for m in loaded[1]] == ["draw", "discard 5", "draw"]
+            assert loaded[1][0] == MoveRow(1, 1, 0, "draw", "human", "r1")
+            assert loaded[2] == {(1, 0), (1, 2)}
+            assert await store.moves("g1", after=2) == loaded[1][2:]
+            assert await store.load("nope") is None
+        finally:
+            await store.close()
+
+    asyncio.run(check())
