@@ -179,7 +179,7 @@ def test_runner_options() -> None:
         runner_options(2, None, environ=env)
     with pytest.raises(ValueError, match=r"^--workers 3 and --scheduler tcp://x:1: .*other$"):
         runner_options(3, "tcp://x:1", environ={})
-    with pytest.raises(ValueError, match="^--workers must be at least 1$"):
+    with pytest.raises(ValueError, match=r"^--workers must be at least 1$"):
         runner_options(0, None, environ={})
 
 
