@@ -347,11 +347,10 @@ def train(cfg: TrainConfig, out: Path, log: Any = print) -> Model:
         return _train(cfg, out, runner, log)
 
 
-def _iterations(cfg: TrainConfig) -> tuple[int, int]:
-    """A budget of games: the warm start's iterations and all iterations."""
-    assert cfg.games is not None
-    total = max(1, math.ceil(cfg.games / cfg.games_per_iteration))
-    return max(1, round(total * cfg.warm_share)), total
+def _iterations(games: int, per_iteration: int, warm_share: float) -> tuple[int, int]:
+    """A budget of games: the warm start's iterations and all iterations (at least one)."""
+    total = max(1, math.ceil(games / per_iteration))
+    return max(1, round(total * warm_share)), total
 
 
 def _train(cfg: TrainConfig, out: Path, runner: Runner, log: Any) -> Model:
@@ -359,8 +358,9 @@ def _train(cfg: TrainConfig, out: Path, runner: Runner, log: Any) -> Model:
     cpu_start = time.process_time()
     deadline = wall_start + cfg.minutes * 60.0
     warm_end = wall_start + cfg.minutes * 60.0 * cfg.warm_share
-    if cfg.games is not None:
-        warm_iterations, iterations = _iterations(cfg)
+    warm_iterations, iterations = (
+        _iterations(cfg.games, cfg.games_per_iteration, cfg.warm_share)
+        if cfg.games is not None else (0, 0))
     profile = _profile(cfg.profile, cfg.overrides)
     layout = profile.layout
     rng = np.random.default_rng(cfg.seed)
