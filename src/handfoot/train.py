@@ -447,10 +447,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--profile", default=DEFAULT_PROFILE)
     budget = parser.add_mutually_exclusive_group()
-    budget.add_argument("--minutes", type=float,
+    budget.add_argument("--minutes", type=float, metavar="M",
                         help="wall-clock budget of the whole run (default 10; not "
                              "reproducible: the games that fit depend on the machine)")
-    budget.add_argument("--games", type=int,
+    budget.add_argument("--games", type=int, metavar="N",
                         help="budget in training games, rounded up to whole iterations: "
                              "the same model wherever the games are played")
     parser.add_argument("--games-per-iteration", type=int, metavar="G",
