@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import os
 import random
 import subprocess
 import sys
@@ -499,5 +498,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     raise SystemExit(main())
