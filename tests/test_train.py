@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 import sys
 import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from handfoot.cluster import SCHEDULER_ENV
+import handfoot.train
+from handfoot.cluster import SCHEDULER_ENV, InlineRunner, Results, Task
 from handfoot.learned import NPZ_DATE, Model
 from handfoot.train import main
 
@@ -60,6 +62,23 @@ def test_two_processes_write_the_model_of_one(
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
     npz, card = train(tmp_path, "--workers", "2")
     assert card["workers"] == 2 and card["scheduler"] is None
+    assert npz == alone[0]
+    assert card["evaluation"] == alone[1]["evaluation"]
+
+
+class Reversed(InlineRunner):
+    """Every task in this process, the results given last first."""
+
+    def run(self, fn: Callable[..., Any], tasks: Sequence[Task]) -> Results[Any]:
+        yield from reversed(list(super().run(fn, tasks)))
+
+
+def test_results_finishing_in_another_order_change_nothing(
+        alone: tuple[bytes, dict[str, Any]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(SCHEDULER_ENV, raising=False)
+    monkeypatch.setattr(handfoot.train, "make_runner", lambda *_: Reversed())
+    npz, card = train(tmp_path, "--workers", "1")
     assert npz == alone[0]
     assert card["evaluation"] == alone[1]["evaluation"]
 
