@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -88,3 +90,14 @@ def test_restore_benchmark_measures_both_code_versions_on_the_same_games() -> No
                          r"ongoing median ([\d.]+) ms \(([\d.]+) ms\)", last)
     assert found, out
     assert all(float(x) > 0 for x in found.groups()), out
+
+
+def test_train_cluster_benchmark_runs_each_way_and_checks_the_models() -> None:
+    pytest.importorskip("distributed")
+    out = _run("benchmarks/train_cluster.py", "--games", "4", "--games-per-iteration", "2",
+               "--repeats", "1")
+    spread = r"min [\d.]+, median [\d.]+, max [\d.]+"
+    for way in ("one process \\(--workers 1\\)", "--workers 2", "Dask, 2 workers"):
+        assert re.search(rf"^  {way} +wall s {spread}; CPU s, every process {spread}$", out,
+                         re.M), out
+    assert "every run wrote the same model" in out
