@@ -613,3 +613,51 @@ def test_terminal_doctests() -> None:
 
     result = doctest.testmod(terminal)
     assert result.failed == 0 and result.attempted >= 2
+
+
+# --- walked again as a new user (after the speed work) ---------------------------------------
+
+
+def test_a_partnership_games_round_breakdown_has_one_column_per_side() -> None:
+    """Four seats in two sides: the round's table has Side 1 and Side 2 only (it once had
+    four column headers, one per seat, which wrapped an 80-column terminal)."""
+    profile = load_profile("biegames", overrides={"rounds": 1})
+    holder: list[TerminalGame] = []
+    con, buf = console(80)
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "easy", "easy"], 6,
+                        read=policy(holder), console=con)
+    holder.append(game)
+    assert game.run() == 0
+    lines = buf.getvalue().split("Round 1: ", 1)[1].splitlines()
+    assert lines[1].split() == ["Side", "1", "Side", "2"]
+    assert "Side 3" not in buf.getvalue() and "Side 4" not in buf.getvalue()
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_long_lines_wrap_between_melds_and_between_kinds_never_inside_one() -> None:
+    """Late in a round a side has a dozen melds and a Foot can hold twenty cards: on an
+    80-column terminal the lines wrap between melds (``Q 4/7`` stays whole) and between
+    kinds of the hand (``K♦ K♥`` stays together), continuation lines indented."""
+    import dataclasses
+
+    from handfoot.engine import TableMeld
+
+    kinds = [cards.ACE, cards.KING, cards.QUEEN, cards.JACK, cards.TEN, cards.NINE,
+             cards.EIGHT, cards.SEVEN, cards.SIX, cards.FIVE, cards.FOUR]
+    melds = tuple(TableMeld(k, 4, 1, 0, tuple(cards.parse_faces("2C " * 5))) for k in kinds)
+    profile = load_profile("partnership-13")
+    state = GameState.new(profile, layout=Layout(2, 2), seed=1)
+    hand = cards.parse_faces("KD KH KS QC QD JH JS 10C 10D 9H 9S 8C 8D 7H 7S 6C 6D 5H 5S 4C")
+    view = dataclasses.replace(state.view(0), melds=(melds, melds), hand=tuple(hand))
+    text = _rendered(view, ["you", "Seat 2 (easy)", "Seat 3 (easy)", "Seat 4 (easy)"])
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    meld_lines = [line for line in lines if "dirty" in line]
+    assert len(meld_lines) >= 4  # two sides, each over two lines or more
+    for name in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"):
+        assert sum(line.count(f" {name} 5/7 dirty") for line in meld_lines) == 2
+    assert all(line.startswith("    ") for line in meld_lines if "melds:" not in line)
+    hand_lines = lines[next(i for i, x in enumerate(lines) if x.startswith("Your hand")):]
+    assert len(hand_lines) >= 2
+    for group in ("K♦ K♥ K♠", "Q♣ Q♦", "10♣ 10♦", "5♥ 5♠"):
+        assert any(group in line for line in hand_lines), group

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from handfoot import cards
@@ -289,6 +289,34 @@ def table_text(melds: Sequence[TableMeld], book_size: int, sym: Symbols = UNICOD
     return out
 
 
+class _Flow:
+    """A line of items that wraps only between items, never inside one: on a narrow
+    terminal ``Q 4/7`` or ``K♦ K♥`` stays whole and the next line starts indented.
+
+    ``text`` holds the items joined by ``sep``; each line after the first starts with
+    ``indent`` spaces.
+    """
+
+    def __init__(self, text: Text, sep: str, indent: int = 4, sep_style: str = "") -> None:
+        self.text = text
+        self.sep = sep
+        self.indent = indent
+        self.sep_style = sep_style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line = Text()
+        for item in self.text.split(self.sep, allow_blank=True):
+            item.end = ""
+            if line.plain.strip() and line.cell_len + len(self.sep) + item.cell_len > width:
+                yield line
+                line = Text(" " * self.indent)
+            elif line.plain.strip():
+                line.append(self.sep, style=self.sep_style)
+            line.append_text(item)
+        yield line
+
+
 def _meld_order(meld: TableMeld) -> int:
     """Table order: aces down to 4s, then the all-wild meld."""
     return _kind_order(meld.target) if meld.target != WILD_MELD else 99
@@ -394,7 +422,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             who.append(names[s], style="bold" if s == view.seat else "")
             who.append(f": {_seat_cards(view, s)}")
         parts.append(who)
-        parts.append(Text("  ") + table_text(view.melds[side], p.book_size, sym))
+        parts.append(_Flow(Text("  ") + table_text(view.melds[side], p.book_size, sym), d))
 
     table = Text("Pile: ")
     if view.discard_top is None:
@@ -416,7 +444,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     where = "Foot" if view.in_foot[view.seat] else "hand"
     mine = Text(f"Your {where} ({len(view.hand)}): ", style="bold")
     mine.append_text(hand_text(view.hand, sym))
-    parts.append(mine)
+    parts.append(_Flow(mine, f" {sym.bar} ", indent=2, sep_style="dim"))
     return Group(*parts)
 
 
@@ -919,7 +947,8 @@ class TerminalGame:
             view = self.view()
             side_names = [_side_name(s, names, view) for s in range(self.layout.sides)]
             self.say(format_breakdown(result,
-                                      side_names=[f"Side {s + 1}" for s in range(len(names))],
+                                      side_names=[f"Side {s + 1}"
+                                                  for s in range(self.layout.sides)],
                                       seat_names=[short_name(n) for n in names]))
             self.say("Running totals: " + f" {self.sym.dot} ".join(
                 f"{side_names[s]} {t}" for s, t in enumerate(result.totals)), style="bold")
