@@ -661,3 +661,22 @@ def test_long_lines_wrap_between_melds_and_between_kinds_never_inside_one() -> N
     assert len(hand_lines) >= 2
     for group in ("K♦ K♥ K♠", "Q♣ Q♦", "10♣ 10♦", "5♥ 5♠"):
         assert any(group in line for line in hand_lines), group
+
+
+def test_leaving_names_the_command_the_person_used_and_replay_counts_in_words(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """scripts/play says ``scripts/play --resume FILE`` (``handfoot`` is not on the path
+    before ``. .venv/bin/activate``); ``handfoot replay`` says ``1 move``, not ``1 moves``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HANDFOOT_PLAY_COMMAND", "scripts/play")
+    monkeypatch.setattr("sys.stdin", io.StringIO("draw\nquit\ny\n"))
+    assert main(["play", "--seats", "you,easy,easy,easy", "--seed", "2"]) == 1
+    out, _ = capsys.readouterr()
+    assert "continue it with:\n  scripts/play --resume handfoot-game-2.json" in out
+    assert main(["replay", "handfoot-game-2.json"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith("handfoot-game-2.json: partnership-13, 2x2, 1 round, 1 move\n"), out
+    assert "OK: 1 move replayed" in out
+    play = Path(__file__).resolve().parents[1] / "scripts" / "play"
+    assert 'HANDFOOT_PLAY_COMMAND="$0" exec' in play.read_text(encoding="utf-8")

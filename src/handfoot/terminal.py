@@ -585,13 +585,15 @@ class TerminalGame:
     output goes to ``console``. ``state`` continues a game (see :func:`resume_state`);
     ``save_to`` is where a game left unfinished is saved (None: not saved).
     With ``pause`` the game waits for Enter between rounds (and, with several people,
-    before showing the next person's hand).
+    before showing the next person's hand). ``command`` is how the person started the
+    game, for the line that says how to continue it (``scripts/play`` runs ``handfoot play``
+    with ``HANDFOOT_PLAY_COMMAND=scripts/play``, since ``handfoot`` may not be on the path).
     """
 
     def __init__(self, profile: Profile, layout: Layout, seats: Sequence[str], seed: int,
                  read: InputFn, console: Console, *, state: GameState | None = None,
                  save_to: str | Path | None = None, pause: bool = True,
-                 symbols: Symbols | None = None) -> None:
+                 symbols: Symbols | None = None, command: str = "handfoot play") -> None:
         seats = list(seats)
         if seats.count(HUMAN) < 1:
             raise SeatError(f"at least one seat must be {HUMAN!r}")
@@ -608,6 +610,7 @@ class TerminalGame:
         self.sym = symbols if symbols is not None else symbols_for(console.encoding)
         self.save_to = Path(save_to) if save_to is not None else None
         self.pause = pause
+        self.command = command
         several = len(self.people) > 1
         self.names = [(f"Seat {s + 1} (you)" if several else "you") if name == HUMAN
                       else f"Seat {s + 1} ({name})" for s, name in enumerate(seats)]
@@ -702,7 +705,7 @@ class TerminalGame:
             return
         self.write_record(self.save_to)
         self.say(f"You left the game. It is saved in {self.save_to}; continue it with:")
-        self.say(f"  handfoot play --resume {self.save_to}")
+        self.say(f"  {self.command} --resume {self.save_to}")
 
     def _ask(self, prompt: str) -> bool | None:
         """A yes/no question: True, False, or None at the end of input."""
