@@ -675,7 +675,7 @@ def _names(values: Any, count: int, what: str, unique: bool, default: Any) -> li
 
 
 def clean_name(text: str) -> str:
-    """A name as shown: control and invisible formatting characters (a NUL, a zero-width
+    r"""A name as shown: control and invisible formatting characters (a NUL, a zero-width
     space, a right-to-left override) dropped, runs of spaces made one.
 
     >>> clean_name("  Ann\u200b \u202eBob\x00 ")
