@@ -110,3 +110,50 @@ def test_a_damaged_sheet_file_is_one_line_of_error(text: str, tmp_path: Path,
     assert main(["score", "--sheet", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("handfoot: error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_where_the_sheet_goes_is_checked_in_words_before_a_name_is_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for sheet, words in (
+            (tmp_path, "that is a folder; give a file name, like"),
+            (tmp_path / "missing" / "s.json", "does not exist; create it first"),
+    ):
+        assert main(["score", "--sides", "A,B", "--sheet", str(sheet)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Errno" not in err, err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops", encoding="utf-8")
+    assert main(["score", "--sheet", str(bad)]) == 2
+    assert capsys.readouterr().err == (
+        f"handfoot: error: --sheet {bad}: not a score sheet (not JSON: Expecting property name "
+        "enclosed in double quotes at line 1, column 2)\n")
+
+
+def test_names_asked_at_the_terminal_end_and_repeat_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("Us\nAnn\n"))  # then Ctrl-D
+    assert main(["score", "--sheet", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "Stopped before the sheet was made; nothing was saved." in out
+    assert not path.exists()
+    # a name given twice is asked again; invisible characters go
+    monkeypatch.setattr(sys, "stdin", io.StringIO(
+        "Us\nAnn\nAnn\u200b\nBo\nUs\nThem\nCy\nDi\nq\n"))
+    assert main(["score", "--sheet", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("is taken: give each its own name") == 2
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert [(s["name"], s["players"]) for s in data["sides"]] == [
+        ("Us", ["Ann", "Bo"]), ("Them", ["Cy", "Di"])]
+    # continuing says so, and what it leaves aside
+    monkeypatch.setattr(sys, "stdin", io.StringIO("csv " + str(tmp_path / "no" / "x.csv")
+                                                  + "\nq\n"))
+    assert main(["score", "--sheet", str(path), "--profile", "biegames", "--sides", "X,Y"]) == 1
+    out = capsys.readouterr().out
+    assert f"Continuing the sheet in {path} (Partnership Hand and Foot, 13-card packets, 0 " \
+        "rounds entered); --sheet NEW.json starts another." in out
+    assert "(--profile, --sides left aside: a sheet keeps the rules and names it was made " \
+        "with.)" in out
+    assert f"Not written: {tmp_path / 'no' / 'x.csv'}: No such file or directory" in out

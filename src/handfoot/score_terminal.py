@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from handfoot.scoresheet import ScoreSheet, ScoreSheetError, entry_form
+from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name, entry_form
 
 __all__ = ["ScoreKeeper"]
 
@@ -90,7 +90,11 @@ class ScoreKeeper:
                 return 1
             if answer.lower().startswith("csv"):
                 target = answer[3:].strip() or str(self.path.with_suffix(".csv"))
-                Path(target).write_text(self.sheet.csv(), encoding="utf-8")
+                try:
+                    Path(target).write_text(self.sheet.csv(), encoding="utf-8")
+                except OSError as exc:
+                    self.say(f"Not written: {target}: {exc.strerror}")
+                    continue
                 self.say(f"written to {target}")
                 continue
             if answer.lower().startswith("c"):
@@ -115,7 +119,8 @@ class ScoreKeeper:
         drafts: list[dict[str, Any]] = [dict(e) for e in before] if before else \
             [{} for _ in sheet.sides]
         if not self.who:
-            self.who = self.read("Your name (kept with each change) > ").strip() or "keeper"
+            self.who = clean_name(self.read("Your name (kept with each change) > "))[
+                :MAX_NAME] or "keeper"
         self.say(f"Round {number}" + (" (correction)" if correcting else "") + ": count "
                  "each side; Enter keeps the value in brackets.")
         while True:
@@ -306,17 +311,28 @@ def _cards_text(value: Any) -> str:
     return str(value)
 
 
-def new_sheet_names(read: Read, sides: int, per_side: int) -> tuple[list[str], list[list[str]]]:
-    """Ask for the sides' and players' names (Enter: a made-up one)."""
+def new_sheet_names(read: Read, sides: int, per_side: int, say: Callable[[str], None] = print,
+                    ) -> tuple[list[str], list[list[str]]]:
+    """Ask for the sides' and players' names (Enter: a made-up one; a name already given
+    is asked again)."""
     side_names: list[str] = []
     players: list[list[str]] = []
+
+    def ask(prompt: str, default: str, taken: list[str]) -> str:
+        while True:
+            name = clean_name(read(prompt))[:MAX_NAME] or default
+            if name not in taken:
+                return name
+            say(f"  {name!r} is taken: give each its own name")
+
     for s in range(sides):
         if per_side > 1:
-            side = read(f"Name of side {s + 1} [Side {s + 1}] > ").strip() or f"Side {s + 1}"
-            names = [read(f"  Partner {j + 1} of {side} > ").strip() or f"{side} {j + 1}"
-                     for j in range(per_side)]
+            side = ask(f"Name of side {s + 1} [Side {s + 1}] > ", f"Side {s + 1}", side_names)
+            names: list[str] = []
+            for j in range(per_side):
+                names.append(ask(f"  Partner {j + 1} of {side} > ", f"{side} {j + 1}", names))
         else:
-            side = read(f"Player {s + 1} [Player {s + 1}] > ").strip() or f"Player {s + 1}"
+            side = ask(f"Player {s + 1} [Player {s + 1}] > ", f"Player {s + 1}", side_names)
             names = [side]
         side_names.append(side)
         players.append(names)
@@ -354,17 +370,40 @@ def add_score_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Keep score at the terminal."""
-    from handfoot.cli import UsageError, _profile_and_layout
+    from handfoot.cli import UsageError, _profile_and_layout, check_record_file
+    from handfoot.rules import DEFAULT_PROFILE
 
     console = Console(highlight=False)
     path = Path(args.sheet)
+    if path.is_dir():
+        raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
+                         f"{path / 'score.json'}")
     if path.exists():
         try:
             keeper = ScoreKeeper.open(path, read=console.input, console=console)
+        except OSError as exc:
+            raise UsageError(f"--sheet {path}: cannot read the file: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"--sheet {path}: not a score sheet (not UTF-8 text)") from None
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--sheet {path}: not a score sheet (not JSON: {exc.msg} at "
+                             f"line {exc.lineno}, column {exc.colno})") from None
         except (ValueError, ScoreSheetError) as exc:
-            raise UsageError(f"{path}: {exc}") from None
-        keeper.who = args.who
+            raise UsageError(f"--sheet {path}: {exc}") from None
+        keeper.who = clean_name(args.who)[:MAX_NAME]
+        done = len(keeper.sheet.rounds)
+        console.print(f"Continuing the sheet in {path} ({keeper.sheet.profile.title}, "
+                      f"{done} round{'s' * (done != 1)} entered); --sheet NEW.json starts "
+                      "another.", markup=False, soft_wrap=True)
+        given = [opt for opt, value in (
+            ("--profile", args.profile != DEFAULT_PROFILE), ("--set", args.set),
+            ("--layout", args.layout), ("--sides", args.sides), ("--players", args.players),
+            ("--title", args.title)) if value]
+        if given:
+            console.print(f"({', '.join(given)} left aside: a sheet keeps the rules and "
+                          "names it was made with.)", markup=False, soft_wrap=True)
         return keeper.run()
+    check_record_file(str(path), "--sheet", force=True)
     profile, layout = _profile_and_layout(args)
     if args.sides:
         sides: list[str] = [x.strip() for x in args.sides.split(",")]
@@ -372,12 +411,20 @@ def cmd_score(args: argparse.Namespace) -> int:
             [x.strip() for x in group.split(",")] for group in args.players.split(";")] \
             if args.players else None
     else:
-        sides, players = new_sheet_names(console.input, layout.sides, layout.seats_per_side)
+        try:
+            sides, players = new_sheet_names(console.input, layout.sides,
+                                             layout.seats_per_side, say=console.print)
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nStopped before the sheet was made; nothing was saved.",
+                          markup=False)
+            return 1
     try:
         sheet = ScoreSheet.new(profile, layout, sides, players, args.title)
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
-    keeper = ScoreKeeper(sheet, path, read=console.input, console=console, who=args.who)
+    keeper = ScoreKeeper(sheet, path, read=console.input, console=console,
+                         who=clean_name(args.who)[:MAX_NAME])
     keeper.save()
-    console.print(f"Keeping score under {profile.title} in {path}.", markup=False)
+    console.print(f"Keeping score under {profile.title} in {path}.", markup=False,
+                  soft_wrap=True)
     return keeper.run()
