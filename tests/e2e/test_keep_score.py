@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from e2e_helpers import shoot
+from e2e_helpers import post, shoot
 from playwright.sync_api import Page, expect
 
 PHONE = (390, 844)
@@ -121,3 +121,56 @@ def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str
     keeper.evaluate("() => document.getElementById('round-3').scrollIntoView()")
     shoot(keeper, shots_dir, "score-breakdown-phone")
     assert errors == []
+
+
+def test_many_players_on_a_phone_and_a_laptop(new_context: Any, live_server: str,
+                                              shots_dir: Path) -> None:
+    """Four players with long names: on a phone the round tables keep their labels readable
+    and in view while the players' columns scroll sideways (the last player's column was
+    cut off and the labels squeezed to a word a line); "Player" heads the totals; the
+    history's summary reads "Every change (2)"."""
+    names = ["Grandma Josephine", "Uncle Bartholomew", "Cousin Maximiliana", "Ed"]
+    sheet = post(live_server, "/api/scores", {"profile": "remastered-singles",
+                                              "layout": "4x1", "sides": names,
+                                              "title": "Thanksgiving at the lake house"})
+    token = sheet["edit_link"].split("#k=")[1]
+    for number, out in ((1, 0), (2, 3)):
+        entries: list[dict[str, Any]] = [{"melded": 300, "left": 45} for _ in names]
+        entries[out] = {"books": {"clean": 1, "dirty": 1}, "went_out": True, "melded": 1230}
+        post(live_server, f"/api/scores/{sheet['sheet_id']}/rounds/{number}",
+             {"token": token, "who": "Ann", "entries": entries})
+    for label, size in (("phone", PHONE), ("laptop", (1366, 800))):
+        page = new_context(*size).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(sheet["edit_link"])
+        expect(page.locator("#round-2")).to_be_visible()
+        expect(page.locator("#totals thead th").first).to_have_text("Player")
+        expect(page.locator("#history summary")).to_have_text("Every change (2)")
+        table = page.locator("#round-2 table.breakdown")
+        label_width = table.locator("tbody th").first.evaluate(
+            "e => e.getBoundingClientRect().width")
+        assert label_width >= 8 * 16, label_width  # "Cards on the table" on one line
+        scroller = page.locator("#round-2 .table-scroll")
+        hint = page.locator(".scroll-hint")
+        if label == "phone":
+            expect(hint).to_be_visible()
+            assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")
+            scroller.evaluate("e => e.scrollLeft = e.scrollWidth")
+            ed = table.locator("thead th").last
+            expect(ed).to_have_text("Ed")
+            box = ed.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= size[0]
+            first = table.locator("tbody th").first.bounding_box()
+            assert first is not None and first["x"] >= 0  # the labels stayed in view
+            expect(page.locator("#round-2 .round-title")).to_have_text("Round 2: Ed went out")
+            title = page.locator("#round-2 .round-title").bounding_box()
+            assert title is not None and title["x"] >= 0  # not scrolled away with the table
+            page.locator("#round-2").scroll_into_view_if_needed()
+            shoot(page, shots_dir, "score-many-phone")
+        else:
+            expect(hint).to_be_hidden()
+            assert not scroller.evaluate("e => e.scrollWidth > e.clientWidth")
+            page.locator("#round-2").scroll_into_view_if_needed()
+            shoot(page, shots_dir, "score-many-laptop")
+        assert errors == []

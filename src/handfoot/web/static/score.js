@@ -222,7 +222,7 @@ function render(first) {
 
 function renderTotals() {
   const d = sheet.data;
-  const head = el("tr", {}, el("th", {scope: "col", text: "Side"}), el("th", {scope: "col", class: "num", text: "Total"}),
+  const head = el("tr", {}, el("th", {scope: "col", text: d.layout.endsWith("x1") ? "Player" : "Side"}), el("th", {scope: "col", class: "num", text: "Total"}),
     d.next_round ? el("th", {scope: "col", class: "num", text: `Round ${d.next_round} opening`}) : null);
   const rows = d.sides.map((s, i) => el("tr", {class: d.winners.includes(i) ? "winner-row" : null},
     el("th", {scope: "row", text: sideLabel(i)}),
@@ -265,7 +265,7 @@ function breakdownTable(r) {
   };
   const how = r.went_out !== null ? `${d.sides[r.went_out].name} went out` : "nobody went out";
   return el("table", {class: "breakdown"},
-    el("caption", {text: `Round ${r.round}: ${how}`}),
+    el("caption", {class: "visually-hidden", text: `Round ${r.round}: ${how}`}),
     el("thead", {}, el("tr", {}, el("th", {scope: "col", text: "Score"}), ...r.scores.map((s) => el("th", {scope: "col", text: d.sides[s.side].name})))),
     el("tbody", {}, ...keys.map((k) => el("tr", {}, el("th", {scope: "row", text: labels[k]}), ...r.scores.map((s) => cell(s, k))))),
     el("tfoot", {},
@@ -277,7 +277,11 @@ function renderRounds() {
   const d = sheet.data;
   const box = $("rounds");
   if (!d.rounds_view.length) { box.replaceChildren(el("p", {class: "muted", text: "No round entered yet."})); return; }
-  box.replaceChildren(...[...d.rounds_view].reverse().map((r) => el("div", {class: "round-card", id: `round-${r.round}`},
+  const hint = d.sides.length > 2 ? el("p", {class: "small muted scroll-hint", text: "Swipe a round's table sideways to see every side."}) : null;
+  box.replaceChildren(hint || "", ...[...d.rounds_view].reverse().map((r) => el("div", {class: "round-card", id: `round-${r.round}`},
+    // the title outside the sideways-scrolling table, so it stays in view (the caption,
+    // read by screen readers, scrolled away with the columns)
+    el("p", {class: "round-title", "aria-hidden": "true", text: `Round ${r.round}: ${r.went_out !== null ? `${d.sides[r.went_out].name} went out` : "nobody went out"}`}),
     el("div", {class: "table-scroll"}, breakdownTable(r)),
     el("p", {class: "small muted", text: `Opening minimums this round: ${r.minimums.map((m, i) => `${d.sides[i].name} ${m ? fmt(m) : "a clean book"}`).join(", ")}`}),
     sheet.token ? el("button", {type: "button", class: "btn btn-quiet", text: `Correct round ${r.round}`, onclick: () => startCorrection(r.round)}) : null)));
