@@ -168,6 +168,12 @@ def test_many_players_on_a_phone_and_a_laptop(new_context: Any, live_server: str
             assert title is not None and title["x"] >= 0  # not scrolled away with the table
             page.locator("#round-2").scroll_into_view_if_needed()
             shoot(page, shots_dir, "score-many-phone")
+            # what is typed into a number field but is no number is refused, not taken as 0
+            page.locator("#s0-red-threes").click()
+            page.keyboard.type("1e")
+            page.click("#save-round")
+            expect(page.locator("#round-error")).to_have_text(
+                "Grandma Josephine: red 3s laid: a whole number, not '?'")
         else:
             expect(hint).to_be_hidden()
             assert not scroller.evaluate("e => e.scrollWidth > e.clientWidth")

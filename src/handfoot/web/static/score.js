@@ -391,7 +391,11 @@ function formTouched() { return $("entry").dataset.touched === "1"; }
 
 function valueOf(id) {
   const input = $(id);
-  if (!input || input.value.trim() === "") return null;
+  if (!input) return null;
+  // a number field holding what is no number ("1e", "--2") reads as empty: send a mark for
+  // the server to refuse in words, rather than count it as 0
+  if (input.validity && input.validity.badInput) return "?";
+  if (input.value.trim() === "") return null;
   const n = Number(input.value);
   return Number.isFinite(n) ? n : input.value;
 }
