@@ -417,7 +417,7 @@ def _progress(label: str, quiet: bool) -> Any:
 
     return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), _Rate(""), TimeElapsedColumn(),
-                    TextColumn("left"), TimeRemainingColumn(),
+                    TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
                     console=Console(stderr=True), transient=True)
 
 

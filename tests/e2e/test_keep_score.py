@@ -139,9 +139,9 @@ def test_many_players_on_a_phone_and_a_laptop(new_context: Any, live_server: str
         entries[out] = {"books": {"clean": 1, "dirty": 1}, "went_out": True, "melded": 1230}
         post(live_server, f"/api/scores/{sheet['sheet_id']}/rounds/{number}",
              {"token": token, "who": "Ann", "entries": entries})
+    errors: list[str] = []
     for label, size in (("phone", PHONE), ("laptop", (1366, 800))):
         page = new_context(*size).new_page()
-        errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(sheet["edit_link"])
         expect(page.locator("#round-2")).to_be_visible()
