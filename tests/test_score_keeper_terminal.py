@@ -157,3 +157,28 @@ def test_names_asked_at_the_terminal_end_and_repeat_in_words(
     assert "(--profile, --sides left aside: a sheet keeps the rules and names it was made " \
         "with.)" in out
     assert f"Not written: {tmp_path / 'no' / 'x.csv'}: No such file or directory" in out
+
+
+def test_q_inside_a_round_leaves_it_unsaved_and_the_sheet_goes_on(tmp_path: Path) -> None:
+    """A round begun by mistake could only be typed to the end or left with Ctrl-C, which
+    ended the program: ``q`` at any of its questions goes back to the sheet."""
+    p = load_profile("remastered-teams", overrides={"rounds": 2})
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    out = io.StringIO()
+    read, _prompts = script(
+        ("Enter to count", ""), ("Your name", "Ann"), ("Who went out", "q"),
+        ("Enter to count", ""), ("Who went out", "0"), ("Cards melded", "400"),
+        ("Cards melded", "300"),
+        ("Enter to count", "c 1"), ("Who went out", ""), ("Dirty books", "2"), ("Red 3s", "q"),
+        ("Enter to count", "q"),
+    )
+    keeper = ScoreKeeper(sheet, tmp_path / "s.json", read=read,
+                         console=Console(file=out, width=100))
+    assert keeper.run() == 1
+    text = out.getvalue()
+    assert "q leaves the round unsaved" in text
+    assert "Round 1 left unsaved." in text
+    assert "Round 1 left unsaved; it stays as it was." in text
+    assert len(sheet.rounds) == 1 and sheet.rounds[0][0].dirty_books == 0
+    saved = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert len(saved["changes"]) == 1

@@ -27,6 +27,10 @@ __all__ = ["ScoreKeeper"]
 Read = Callable[[str], str]
 
 
+class _LeaveRound(Exception):
+    """``q`` typed while a round is counted: back to the sheet, the round not stored."""
+
+
 class ScoreKeeper:
     """One sheet kept at the terminal: ``run()`` asks for rounds until the game is over or
     the keeper quits; the sheet is saved to ``path`` after every change."""
@@ -122,12 +126,17 @@ class ScoreKeeper:
             self.who = clean_name(self.read("Your name (kept with each change) > "))[
                 :MAX_NAME] or "keeper"
         self.say(f"Round {number}" + (" (correction)" if correcting else "") + ": count "
-                 "each side; Enter keeps the value in brackets.")
+                 "each side; Enter keeps the value in brackets; q leaves the round unsaved.")
         while True:
-            out = self.ask_went_out(drafts)
-            for side, draft in enumerate(drafts):
-                draft["went_out"] = side == out
-                self.ask_side(side, draft)
+            try:
+                out = self.ask_went_out(drafts)
+                for side, draft in enumerate(drafts):
+                    draft["went_out"] = side == out
+                    self.ask_side(side, draft)
+            except _LeaveRound:
+                self.say(f"Round {number} left unsaved" + (
+                    "; it stays as it was." if correcting else "."))
+                return
             try:
                 entries = sheet.read_round(drafts, number)
             except ScoreSheetError as exc:
@@ -148,13 +157,20 @@ class ScoreKeeper:
         self.show_round(number)
         self.show_totals()
 
+    def _ask(self, prompt: str) -> str:
+        """An answer inside a round; ``q`` leaves the round."""
+        answer = self.read(prompt).strip()
+        if answer.lower() in ("q", "quit"):
+            raise _LeaveRound
+        return answer
+
     def ask_went_out(self, drafts: list[dict[str, Any]]) -> int | None:
         names = self.sheet.sides
         current = next((i for i, d in enumerate(drafts) if d.get("went_out")), None)
         choices = ", ".join(f"{i + 1} {n}" for i, n in enumerate(names))
         while True:
             shown = "0" if current is None else str(current + 1)
-            answer = self.read(f"Who went out? 0 nobody, {choices} [{shown}] > ").strip()
+            answer = self._ask(f"Who went out? 0 nobody, {choices} [{shown}] > ")
             if not answer:
                 return current
             if answer.isdigit() and 0 <= int(answer) <= len(names):
@@ -198,7 +214,7 @@ class ScoreKeeper:
         """A count; a text that is not a number is kept as typed, for the sheet to refuse
         with its reason."""
         shown = "" if current is None else str(current)
-        answer = self.read(f"  {label} [{shown or ('none' if blank else '0')}] > ").strip()
+        answer = self._ask(f"  {label} [{shown or ('none' if blank else '0')}] > ")
         if not answer:
             return current if current is not None else (None if blank else 0)
         if answer.lower() == "none" and blank:
@@ -211,7 +227,7 @@ class ScoreKeeper:
     def ask_cards(self, label: str, current: Any) -> Any:
         """A points total (``1450``) or counts by card (``K=5 Q=4 2=1 joker=1 b3=1``)."""
         shown = _cards_text(current)
-        answer = self.read(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ").strip()
+        answer = self._ask(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ")
         if not answer:
             return current if current is not None else 0
         if "=" not in answer:
