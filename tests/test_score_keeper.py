@@ -374,3 +374,22 @@ def test_an_absurd_number_is_refused_without_echoing_all_its_digits() -> None:
         "Side 1: red 3s laid: 100000000000\u2026 is far more than a round holds"
     assert refused(TEAMS, [{"red_threes": 10_001}, {}]) == \
         "Side 1: red 3s laid: 10001 is far more than a round holds"
+
+
+def test_a_correction_cannot_end_a_first_to_n_game_before_rounds_played_after_it() -> None:
+    """First to 10,000 (OPT-02): the game ends at the round a side reaches it, as the
+    engine's does; a correction that would put the end before rounds already entered is
+    refused (the same change to the last round is a correction like any other)."""
+    p = load_profile("remastered-teams", overrides={"first_to_10000": True})
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    for number in (1, 2):
+        sheet.set_round(number, sheet.read_round([{"melded": 3000}, {"melded": 2000}], number))
+    assert not sheet.over and sheet.totals() == [6000, 4000]
+    with pytest.raises(ScoreSheetError) as info:
+        sheet.read_round([{"melded": 11000}, {}], 1)
+    assert str(info.value) == (
+        "with this correction Us reach 11,000 after round 1, which ends the game at 10,000, "
+        "but round 2 was played after it: correct the later rounds first")
+    sheet.set_round(2, sheet.read_round([{"melded": 8000}, {}], 2))  # the last round may
+    assert sheet.over and sheet.view().winners == [0]
+    sheet.read_round([{"melded": 1000}, {}], 1)  # a correction that ends nothing early

@@ -409,6 +409,18 @@ class ScoreSheet:
                                   "sides")
         entries = [read_entry(self.profile, d, who=self.sides[i]) for i, d in enumerate(data)]
         check_round(self.profile, self.layout, entries, self.sides)
+        target = self.profile.target_score
+        if target is not None and round_number < len(self.rounds):
+            # a correction may not end the game before rounds that were played after it
+            totals = self.totals(round_number - 1)
+            for side, entry in enumerate(entries):
+                totals[side] += score_entry(self.profile, side, entry).total
+            if max(totals) >= target:
+                who = self.sides[totals.index(max(totals))]
+                raise ScoreSheetError(
+                    f"with this correction {who} reach {max(totals):,} after round "
+                    f"{round_number}, which ends the game at {target:,}, but round "
+                    f"{round_number + 1} was played after it: correct the later rounds first")
         return entries
 
     def set_round(self, round_number: int, entries: list[SideEntry]) -> None:
