@@ -177,8 +177,40 @@ def test_q_inside_a_round_leaves_it_unsaved_and_the_sheet_goes_on(tmp_path: Path
     assert keeper.run() == 1
     text = out.getvalue()
     assert "q leaves the round unsaved" in text
-    assert "Round 1 left unsaved." in text
+    assert "Round 1 left unsaved; your answers are kept for when you count it." in text
     assert "Round 1 left unsaved; it stays as it was." in text
     assert len(sheet.rounds) == 1 and sheet.rounds[0][0].dirty_books == 0
     saved = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     assert len(saved["changes"]) == 1
+
+
+def test_a_round_half_counted_is_kept_in_the_file_for_next_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-D (or Ctrl-C, or q) in the middle of a new round: the answers so far are saved
+    in the sheet's file and offered again in brackets when the round is counted."""
+    path = tmp_path / "s.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nAnn\n1\n2\n1\n"))  # then the input ends
+    assert main(["score", "--profile", "biegames", "--sides", "Us,Them", "--sheet",
+                 str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "(with your answers so far for round 1)" in out
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["rounds"] == [] and data["draft"]["round"] == 1
+    assert data["draft"]["entries"][0]["went_out"] is True
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n" * 4))  # count round 1: 3 Enters
+    assert main(["score", "--sheet", str(path), "--who", "Ann"]) == 1
+    out = capsys.readouterr().out
+    assert "Your answers from last time come back in brackets." in out
+    assert "Who went out? 0 nobody, 1 Us, 2 Them [1] > " in out
+    assert "Clean books [2] > " in out and "Dirty books [1] > " in out
+    # once the round is stored, the draft is gone
+    p = load_profile("biegames")
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    read, _ = script(("Enter to count", ""), ("Your name", "Ann"), ("Who went out", "q"),
+                     ("Enter to count", ""), ("Who went out", "0"), ("Enter to count", "q"))
+    keeper = ScoreKeeper(sheet, tmp_path / "t.json", read=read,
+                         console=Console(file=io.StringIO(), width=100))
+    assert keeper.run() == 1
+    assert keeper.draft is None and len(sheet.rounds) == 1
+    assert "draft" not in json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))

@@ -33,27 +33,42 @@ class _LeaveRound(Exception):
 
 class ScoreKeeper:
     """One sheet kept at the terminal: ``run()`` asks for rounds until the game is over or
-    the keeper quits; the sheet is saved to ``path`` after every change."""
+    the keeper quits; the sheet is saved to ``path`` after every change.
+
+    A new round left half counted (``q``, Ctrl-C, the end of input) is kept in the file as
+    its ``draft``, and its answers come back in brackets when that round is counted again:
+    nothing typed is lost."""
 
     def __init__(self, sheet: ScoreSheet, path: Path, *, read: Read, console: Console,
-                 who: str = "", changes: list[dict[str, Any]] | None = None) -> None:
+                 who: str = "", changes: list[dict[str, Any]] | None = None,
+                 draft: dict[str, Any] | None = None) -> None:
         self.sheet = sheet
         self.path = path
         self.read = read
         self.console = console
         self.who = who
         self.changes = changes or []
+        self.draft = draft
 
     @classmethod
     def open(cls, path: Path, *, read: Read, console: Console) -> ScoreKeeper:
         """A sheet saved before (its rounds and its history of changes)."""
         data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(ScoreSheet.from_json(data), path, read=read, console=console,
-                   changes=list(data.get("changes") or []))
+        sheet = ScoreSheet.from_json(data)
+        draft = data.get("draft")
+        if not (isinstance(draft, dict) and draft.get("round") == len(sheet.rounds) + 1
+                and isinstance(draft.get("entries"), list)
+                and len(draft["entries"]) == len(sheet.sides)
+                and all(isinstance(e, dict) for e in draft["entries"])):
+            draft = None  # none, or no longer the next round's
+        return cls(sheet, path, read=read, console=console,
+                   changes=list(data.get("changes") or []), draft=draft)
 
     def save(self) -> None:
         data = self.sheet.json()
         data["changes"] = self.changes
+        if self.draft is not None:
+            data["draft"] = self.draft
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
         tmp.replace(self.path)
@@ -68,8 +83,10 @@ class ScoreKeeper:
             return self._run()
         except (EOFError, KeyboardInterrupt):
             self.say("")
-            self.say(f"Stopped. The sheet is saved in {self.path}; handfoot score --sheet "
-                     f"{self.path} goes on with it.")
+            kept = "" if self.draft is None else (
+                f" (with your answers so far for round {self.draft['round']})")
+            self.say(f"Stopped. The sheet is saved in {self.path}{kept}; handfoot score "
+                     f"--sheet {self.path} goes on with it.")
             return 1
 
     def _run(self) -> int:
@@ -122,6 +139,9 @@ class ScoreKeeper:
         before = [e.json() for e in sheet.rounds[number - 1]] if correcting else None
         drafts: list[dict[str, Any]] = [dict(e) for e in before] if before else \
             [{} for _ in sheet.sides]
+        if not correcting and self.draft is not None and self.draft.get("round") == number:
+            drafts = [dict(e) for e in self.draft["entries"]]
+            self.say("Your answers from last time come back in brackets.")
         if not self.who:
             self.who = clean_name(self.read("Your name (kept with each change) > "))[
                 :MAX_NAME] or "keeper"
@@ -134,9 +154,17 @@ class ScoreKeeper:
                     draft["went_out"] = side == out
                     self.ask_side(side, draft)
             except _LeaveRound:
-                self.say(f"Round {number} left unsaved" + (
-                    "; it stays as it was." if correcting else "."))
+                if correcting:
+                    self.say(f"Round {number} left unsaved; it stays as it was.")
+                else:
+                    self.keep_draft(number, drafts)
+                    self.say(f"Round {number} left unsaved; your answers are kept for when "
+                             "you count it.")
                 return
+            except (EOFError, KeyboardInterrupt):
+                if not correcting:
+                    self.keep_draft(number, drafts)
+                raise
             try:
                 entries = sheet.read_round(drafts, number)
             except ScoreSheetError as exc:
@@ -148,6 +176,8 @@ class ScoreKeeper:
             self.say("Nothing changed.")
             return
         sheet.set_round(number, entries)
+        if not correcting:
+            self.draft = None
         self.changes.append({
             "seq": len(self.changes) + 1, "round": number, "who": self.who,
             "at": dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(
@@ -163,6 +193,11 @@ class ScoreKeeper:
         if answer.lower() in ("q", "quit"):
             raise _LeaveRound
         return answer
+
+    def keep_draft(self, number: int, drafts: list[dict[str, Any]]) -> None:
+        """Keep a new round's answers so far in the file (the ``draft``)."""
+        self.draft = {"round": number, "entries": drafts}
+        self.save()
 
     def ask_went_out(self, drafts: list[dict[str, Any]]) -> int | None:
         names = self.sheet.sides
