@@ -680,3 +680,46 @@ def test_leaving_names_the_command_the_person_used_and_replay_counts_in_words(
     assert "OK: 1 move replayed" in out
     play = Path(__file__).resolve().parents[1] / "scripts" / "play"
     assert 'HANDFOOT_PLAY_COMMAND="$0" exec' in play.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("name", "layout"), [
+    ("remastered-singles", Layout(4, 1)), ("hand-knee-foot", Layout(3, 1)),
+    ("remastered-teams", Layout(2, 3))])
+def test_tables_of_singles_and_of_six_keep_the_bots_moves_on_80x24(name: str,
+                                                                    layout: Layout) -> None:
+    """Players on their own take one flowing line each (they took three: side, player,
+    melds), so four singles with three bots' turns above still fit 23 lines (a round of
+    remastered-singles for four reached 26)."""
+    profile = load_profile(name, overrides={"rounds": 1})
+    buf = io.StringIO()
+    con = Console(file=buf, width=80, height=24, color_system=None)
+    holder: list[TerminalGame] = []
+    spans: list[int] = []
+    mark = [0]
+
+    def read(prompt: str) -> str:
+        out = buf.getvalue()
+        if prompt == "draw> ":
+            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
+        mark[0] = len(out)
+        if not prompt.endswith("> "):
+            return ""
+        if holder[0].view().phase == Phase.ANSWER:
+            return "y"
+        return holder[0].hint().split("   (")[0]
+
+    seats = ["you"] + ["hard"] * (layout.players - 1)
+    game = TerminalGame(profile, layout, seats, 3, read=read, console=con)
+    holder.append(game)
+    assert game.run() == 0
+    later = spans[1:]  # the first screen also has the game's introduction
+    assert len(later) > 5 and max(later) <= 23, (max(later), spans)
+    text = buf.getvalue()
+    if layout.sides == 3:  # the round's table names the three players on one line
+        header = text.split("Round 1: ", 1)[1].splitlines()[1]
+        assert header.split() == ["you", "hard", "2", "hard", "3"], header
+        assert "Running totals: you " in text and " · hard 2 " in text
+    if layout.seats_per_side == 1:
+        assert "Side 2:" not in text
+        assert re.search(r"\n  Seat 2 \(hard\): \d+ · not opened \(needs \d+\) · \d+ in Hand, "
+                         r"(Knee 13, )?Foot 11\n", text), text[:2000]

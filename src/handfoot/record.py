@@ -893,7 +893,7 @@ def format_breakdown(result: RoundResult, *, side_names: Sequence[str] | None = 
             values.setdefault(line.key, {})[score.side] = line
     rows = [*labels.values(), "Round total", "Game total"]
     label_w = max(len(x) for x in rows)
-    col_w = max(15, *(len(n) for n in names))
+    col_w = max(13, *(len(n) for n in names))  # three sides fit 80 columns
 
     def cells(count: str, points: str) -> str:
         return f"{count:>6}{points:>{col_w - 6}}"

@@ -356,6 +356,8 @@ def short_name(name: str) -> str:
 
 def _side_name(side: int, names: Sequence[str], view: PlayerView) -> str:
     members = [short_name(names[s]) for s in range(view.players) if s % view.sides == side]
+    if len(members) == 1:  # a player on their own is named, not numbered
+        return members[0]
     return f"Side {side + 1} ({', '.join(members)})"
 
 
@@ -368,7 +370,7 @@ def _status_line(view: PlayerView, names: Sequence[str]) -> str:
         asker = view.asking if view.asking is not None else view.turn
         return f"{names[asker]} asks: may I go out? Answer yes or no."
     if view.phase == Phase.DRAW:
-        return "Your turn: draw, or take the pile (pickup ...)."
+        return "Your turn: draw, or take the pile: pickup ..."
     return "Your turn: meld, then discard (or go out)."
 
 
@@ -401,7 +403,12 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     parts.append(title)
 
     for side in range(view.sides):
+        seats = [s for s in range(view.players) if s % view.sides == side]
         head = Text(f"Side {side + 1}", style="bold")
+        if len(seats) == 1:  # a player on their own: one line (eight players fit 80×24)
+            s = seats[0]
+            head = Text(f"{sym.turn} " if s == view.turn else "  ")
+            head.append(names[s], style="bold")
         head.append(f": {view.totals[side]}")
         minimum = _opening_minimum(view, side)
         if view.opened[side]:
@@ -410,12 +417,20 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             head.append(f"{d}not opened (opens with a clean book)")
         else:
             head.append(f"{d}not opened (needs {minimum})")
-        head.append(f"{d}melded {melded_points(view, side)} this round")
+        if view.opened[side] or melded_points(view, side):  # else it is 0
+            head.append(f"{d}melded {melded_points(view, side)} this round")
         if view.red_threes[side]:
             head.append(f"{d}{_plural(len(view.red_threes[side]), 'red 3')}")
+        if len(seats) == 1:  # cards and melds on the same flowing line
+            head.append(f"{d}{_seat_cards(view, seats[0])}")
+            if view.melds[side]:
+                head.append(d)
+                head.append_text(table_text(view.melds[side], p.book_size, sym))
+            parts.append(_Flow(head, d))
+            continue
         parts.append(head)
         who = Text("  ")
-        for i, s in enumerate(s for s in range(view.players) if s % view.sides == side):
+        for i, s in enumerate(seats):
             if i:
                 who.append(d)
             who.append(f"{sym.turn} " if s == view.turn else "")
@@ -668,7 +683,9 @@ class TerminalGame:
         p = self.profile
         self.say(f"{p.title} ({p.name}), {self.layout.describe()}, seed {self.seed}",
                  style="bold")
-        for side in range(self.layout.sides):
+        if self.layout.seats_per_side == 1:  # players on their own: no sides to name
+            self.say(f"  Players in turn: {', '.join(self.names)}")
+        for side in range(self.layout.sides if self.layout.seats_per_side > 1 else 0):
             members = ", ".join(self.names[s] for s in self.layout.seats_of(side))
             self.say(f"  Side {side + 1}: {members}")
         if self.state.moves_played:
@@ -950,7 +967,8 @@ class TerminalGame:
             view = self.view()
             side_names = [_side_name(s, names, view) for s in range(self.layout.sides)]
             self.say(format_breakdown(result,
-                                      side_names=[f"Side {s + 1}"
+                                      side_names=[f"Side {s + 1}" if self.layout.seats_per_side
+                                                  > 1 else short_name(names[s])
                                                   for s in range(self.layout.sides)],
                                       seat_names=[short_name(n) for n in names]))
             self.say("Running totals: " + f" {self.sym.dot} ".join(
