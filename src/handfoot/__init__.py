@@ -24,6 +24,7 @@ from handfoot.engine import (
     IllegalMoveError,
     Phase,
     PlayerView,
+    Position,
     RoundEnd,
     RoundResult,
     ScoreLine,
@@ -52,6 +53,7 @@ from handfoot.moves import (
     format_move,
     parse_move,
 )
+from handfoot.notation import PositionSyntaxError, parse_position, position_text
 from handfoot.record import GameRecord, GameRecorder, RecordError, from_json, replay, to_json
 from handfoot.registry import BOTS, make_bot
 from handfoot.rules import (
@@ -133,6 +135,8 @@ __all__ = [
     "PickupWildTop",
     "PlayerMove",
     "PlayerView",
+    "Position",
+    "PositionSyntaxError",
     "Profile",
     "ProfileError",
     "RecordError",
@@ -160,7 +164,9 @@ __all__ = [
     "parse_face",
     "parse_kind",
     "parse_move",
+    "parse_position",
     "play_game",
+    "position_text",
     "replay",
     "simulate",
     "to_json",
