@@ -191,10 +191,12 @@ def test_a_round_half_counted_is_kept_in_the_file_for_next_time(
     in the sheet's file and offered again in brackets when the round is counted."""
     path = tmp_path / "s.json"
     monkeypatch.setattr(sys, "stdin", io.StringIO("\nAnn\n1\n2\n1\n"))  # then the input ends
+    monkeypatch.setenv("HANDFOOT_COMMAND", "scripts/handfoot")  # as scripts/handfoot sets
     assert main(["score", "--profile", "biegames", "--sides", "Us,Them", "--sheet",
                  str(path)]) == 1
     out = capsys.readouterr().out
-    assert "(with your answers so far for round 1)" in out
+    assert f"(with your answers so far for round 1); scripts/handfoot score --sheet {path} " \
+        "goes on with it." in out
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["rounds"] == [] and data["draft"]["round"] == 1
     assert data["draft"]["entries"][0]["went_out"] is True

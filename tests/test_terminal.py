@@ -680,6 +680,14 @@ def test_leaving_names_the_command_the_person_used_and_replay_counts_in_words(
     assert "OK: 1 move replayed" in out
     play = Path(__file__).resolve().parents[1] / "scripts" / "play"
     assert 'HANDFOOT_PLAY_COMMAND="$0" exec' in play.read_text(encoding="utf-8")
+    monkeypatch.delenv("HANDFOOT_PLAY_COMMAND")
+    monkeypatch.setenv("HANDFOOT_COMMAND", "scripts/handfoot")  # scripts/handfoot play ...
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\ny\n"))
+    assert main(["play", "--seats", "you,easy,easy,easy", "--seed", "3"]) == 1
+    assert "continue it with:\n  scripts/handfoot play --resume handfoot-game-3.json" in \
+        capsys.readouterr().out
+    handfoot = play.with_name("handfoot").read_text(encoding="utf-8")
+    assert 'HANDFOOT_COMMAND="$0" exec' in handfoot
 
 
 @pytest.mark.parametrize(("name", "layout"), [

@@ -733,7 +733,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console,
                         state=state, save_to=save, pause=sys.stdin.isatty(),
-                        command=os.environ.get("HANDFOOT_PLAY_COMMAND") or "handfoot play")
+                        command=os.environ.get("HANDFOOT_PLAY_COMMAND")
+                        or f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} play")
     code = game.run()
     if code == 0 and (args.record or args.resume):
         game.write_record(save)

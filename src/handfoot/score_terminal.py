@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,10 @@ class ScoreKeeper:
 
     def __init__(self, sheet: ScoreSheet, path: Path, *, read: Read, console: Console,
                  who: str = "", changes: list[dict[str, Any]] | None = None,
-                 draft: dict[str, Any] | None = None) -> None:
+                 draft: dict[str, Any] | None = None, command: str = "handfoot score") -> None:
         self.sheet = sheet
+        self.command = command
+        """How the keeper started this, for the line that says how to go on."""
         self.path = path
         self.read = read
         self.console = console
@@ -78,14 +81,14 @@ class ScoreKeeper:
 
     def run(self) -> int:
         """Keep score; 0 once the game is over, 1 if the keeper quits first (or the input
-        ends: a round half typed is not stored, the rounds before it are)."""
+        ends: a new round half typed is kept as the file's draft, not stored as a round)."""
         try:
             return self._run()
         except (EOFError, KeyboardInterrupt):
             self.say("")
             kept = "" if self.draft is None else (
                 f" (with your answers so far for round {self.draft['round']})")
-            self.say(f"Stopped. The sheet is saved in {self.path}{kept}; handfoot score "
+            self.say(f"Stopped. The sheet is saved in {self.path}{kept}; {self.command} "
                      f"--sheet {self.path} goes on with it.")
             return 1
 
@@ -106,7 +109,7 @@ class ScoreKeeper:
             if ended and answer.lower() in ("", "q", "quit"):
                 return 0
             if answer.lower() in ("q", "quit"):
-                self.say(f"The sheet is saved in {self.path}; handfoot score --sheet "
+                self.say(f"The sheet is saved in {self.path}; {self.command} --sheet "
                          f"{self.path} goes on with it.")
                 return 1
             if answer.lower().startswith("csv"):
@@ -425,6 +428,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from handfoot.rules import DEFAULT_PROFILE
 
     console = Console(highlight=False)
+    command = f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} score"
     path = Path(args.sheet)
     if path.is_dir():
         raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
@@ -442,6 +446,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         except (ValueError, ScoreSheetError) as exc:
             raise UsageError(f"--sheet {path}: {exc}") from None
         keeper.who = clean_name(args.who)[:MAX_NAME]
+        keeper.command = command
         done = len(keeper.sheet.rounds)
         console.print(f"Continuing the sheet in {path} ({keeper.sheet.profile.title}, "
                       f"{done} round{'s' * (done != 1)} entered); --sheet NEW.json starts "
@@ -474,7 +479,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
     keeper = ScoreKeeper(sheet, path, read=console.input, console=console,
-                         who=clean_name(args.who)[:MAX_NAME])
+                         who=clean_name(args.who)[:MAX_NAME], command=command)
     keeper.save()
     console.print(f"Keeping score under {profile.title} in {path}.", markup=False,
                   soft_wrap=True)
