@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from e2e_helpers import post, shoot
+from e2e_helpers import get, post, shoot
 from playwright.sync_api import Page, expect
 
 PHONE = (390, 844)
@@ -180,3 +180,33 @@ def test_many_players_on_a_phone_and_a_laptop(new_context: Any, live_server: str
             page.locator("#round-2").scroll_into_view_if_needed()
             shoot(page, shots_dir, "score-many-laptop")
         assert errors == []
+
+
+def test_single_rules_are_changed_in_the_new_sheet_form_as_in_a_new_game(
+        new_context: Any, live_server: str, shots_dir: Path) -> None:
+    """The new-sheet form offers every single parameter the new-game form does (the scoring
+    ones first); a value out of range is refused with the reason, a good one is the sheet's."""
+    page = new_context(*PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/score")
+    expect(page.locator("#sheet-profile option").first).to_be_attached()
+    page.select_option("#sheet-profile", "biegames")
+    page.locator("#sheet-options > summary").click()
+    page.locator("#sheet-params > summary").click()
+    expect(page.locator("#params-list h4").first).to_have_text("scoring")
+    bonus = page.locator("#param-clean_book_bonus")
+    expect(bonus).to_have_attribute("placeholder", "500")  # biegames' own value
+    page.fill("#param-book_size", "99")
+    page.click("#make-sheet")
+    expect(page.locator("#new-error")).to_contain_text("book_size")
+    page.fill("#param-book_size", "")
+    bonus.fill("600")
+    bonus.scroll_into_view_if_needed()
+    shoot(page, shots_dir, "score-rules-phone")
+    page.click("#make-sheet")
+    expect(page.locator("#entry-title")).to_have_text("Round 1")
+    sheet_id = page.url.split("/score/")[1].split("#")[0]
+    data = get(live_server, f"/api/scores/{sheet_id}")
+    assert data["profile"] == "biegames" and data["overrides"] == {"clean_book_bonus": 600}
+    assert errors == []
