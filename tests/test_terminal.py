@@ -731,3 +731,17 @@ def test_tables_of_singles_and_of_six_keep_the_bots_moves_on_80x24(name: str,
         assert "Side 2:" not in text
         assert re.search(r"\n  Seat 2 \(hard\): \d+ · not opened \(needs \d+\) · \d+ in Hand, "
                          r"(Knee 13, )?Foot 11\n", text), text[:2000]
+
+
+def test_help_fits_80_columns_and_docs_show_it_as_printed() -> None:
+    """``help`` wrapped on an 80-column terminal ("group" and "melds" alone on a line);
+    docs/terminal.md shows the same text."""
+    assert max(len(line) for line in HELP_TEXT.splitlines()) <= 79
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "terminal.md").read_text(
+        encoding="utf-8")
+    assert HELP_TEXT + "\n```" in docs
+    con, buf = console(80)
+    game = TerminalGame(QUICK, Layout(2, 1), ["you", "easy"], 3, console=con,
+                        read=scripted(["help", "quit", "y"]))
+    game.run()
+    assert HELP_TEXT in buf.getvalue()  # printed as it is, not re-wrapped

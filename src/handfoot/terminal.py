@@ -77,24 +77,26 @@ BOT_PREFERENCE = ("hard", "normal", "easy", "random")
 HELP_TEXT = """\
 Moves (cards are kinds: 4-10, J, Q, K, A, 2, JK for a joker, B3 for a black 3;
 suits never matter, so 5 and 5D are the same move):
-  draw                       take cards from the stock
-  pickup K K 2 | A A A       take the discard pile; the top card joins the first group
-                             of its rank (pickup K: alone melds the top card by itself)
-  meld K K K | 9 9 2         lay or add to melds, all at once; "|" separates melds
-  meld K: 2                  add wild cards alone to your kings
-  meld new K K K             start a second meld of kings (after one became a book)
-  meld JK JK 2               a group of wilds only is an all-wild meld (where allowed)
-  discard 5                  discard a card of that kind; ends your turn
-  goout 9 9 | Q discard B3   go out: meld the groups, then discard (or no discard);
-                             with partners this asks them "May I go out?"
-  yes / no  (or y / n)       answer your partner's "May I go out?"
-  undo                       take back your last meld this turn
-  knock                      end your turn without a discard (where the rules say so)
-  knee                       pick up your Knee (Hand, Knee & Foot)
+  draw                      take cards from the stock
+  pickup K K 2 | A A A      take the discard pile; the top card joins the
+                            first group of its rank (pickup K: alone melds
+                            the top card by itself)
+  meld K K K | 9 9 2        lay or add to melds, all at once; "|" separates
+                            melds
+  meld K: 2                 add wild cards alone to your kings
+  meld new K K K            start a second meld of kings (once one is a book)
+  meld JK JK 2              wilds alone make an all-wild meld (where allowed)
+  discard 5                 discard a card of that kind; ends your turn
+  goout 9 9 | Q discard B3  go out: meld the groups, then discard (or no
+                            discard); with partners this asks them first
+  yes / no  (or y / n)      answer your partner's "May I go out?"
+  undo                      take back your last meld this turn
+  knock                     end your turn without a discard (where allowed)
+  knee                      pick up your Knee (Hand, Knee & Foot)
 Commands:
   help    this guide            legal   what you can do now
   hint    what hard would do    show    the table again
-  quit    leave the game (it is saved; handfoot play --resume FILE continues it)"""
+  quit    leave the game (it is saved; --resume FILE continues it)"""
 
 
 class SeatError(ValueError):
