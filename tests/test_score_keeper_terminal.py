@@ -91,7 +91,9 @@ def test_the_command_makes_saves_and_continues_a_sheet(tmp_path: Path,
     assert len(data["rounds"]) == 1 and data["changes"][0]["who"] == "Bo"
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     assert main(["score", "--sheet", str(path)]) == 1
-    assert "goes on with it" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "goes on with it" in out
+    assert "┃ Player " in out  # players on their own, not sides
     assert main(["score", "--profile", "remastered-singles", "--layout", "9x9",
                  "--sides", "A", "--sheet", str(tmp_path / "x.json")]) == 2
 

@@ -319,7 +319,7 @@ class ScoreKeeper:
     def show_totals(self) -> None:
         view = self.sheet.view()
         table = Table(title=self.sheet.title or "Totals", title_justify="left")
-        table.add_column("Side")
+        table.add_column("Side" if self.sheet.layout.seats_per_side > 1 else "Player")
         table.add_column("Total", justify="right")
         if view.next_minimums is not None:
             table.add_column(f"Round {view.next_round} opening", justify="right")
