@@ -1,9 +1,11 @@
-"""Fixtures shared by the test modules: the databases the web server runs on."""
+"""Fixtures shared by the test modules: the databases the web server runs on, a local Dask
+cluster."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +32,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'handfoot.db'}"
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    """A local Dask cluster of two worker processes, one thread each, no dashboard (the
+    tests that use it are skipped without Dask distributed, the ``cluster`` extra)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as local:
+        yield local

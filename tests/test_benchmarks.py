@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -74,3 +76,28 @@ def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:
         assert re.search(rf"^biegames {kind}: \d+ decisions; plans mean \d+\.\d\d \(max \d+\); "
                          r"distinct positions mean \d+\.\d\d \(max \d+\); \d+\.\d% with more "
                          r"than one; \d+\.\d% of plans accepted to the end", out, re.M), out
+
+
+def test_restore_benchmark_measures_both_code_versions_on_the_same_games() -> None:
+    out = _run("benchmarks/restore.py", "--games", "1", "--loads", "1", "--runs", "2",
+               "--baseline", "src")
+    for version in ("this", "baseline"):
+        for kind in ("finished", "ongoing"):
+            assert re.search(rf"^{version} \(.*\): {kind}: CPU min / median / max "
+                             r"[\d.]+ / [\d.]+ / [\d.]+ ms \(2 loads\)$", out, re.M), out
+    last = out.strip().splitlines()[-1]
+    found = re.fullmatch(r"restore: finished median ([\d.]+) ms CPU \(baseline ([\d.]+) ms\), "
+                         r"ongoing median ([\d.]+) ms \(([\d.]+) ms\)", last)
+    assert found, out
+    assert all(float(x) > 0 for x in found.groups()), out
+
+
+def test_train_cluster_benchmark_runs_each_way_and_checks_the_models() -> None:
+    pytest.importorskip("distributed")
+    out = _run("benchmarks/train_cluster.py", "--games", "4", "--games-per-iteration", "2",
+               "--repeats", "1")
+    spread = r"min [\d.]+, median [\d.]+, max [\d.]+"
+    for way in ("one process \\(--workers 1\\)", "--workers 2", "Dask, 2 workers"):
+        assert re.search(rf"^  {way} +wall s {spread}; CPU s, every process {spread}$", out,
+                         re.M), out
+    assert "every run wrote the same model" in out

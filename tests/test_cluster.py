@@ -7,7 +7,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from handfoot.cluster import (
     ProcessRunner,
     make_runner,
     run_tasks,
+    runner_options,
 )
 from handfoot.rules import load_profile
 from handfoot.tournament import run_tournament
@@ -31,15 +32,6 @@ TOURNAMENT = ["tournament", "--bots", "random,easy", "--games", "3", "--seed", "
               "--set", "rounds=1", "--json", "--quiet"]
 SIMULATE = ["simulate", "--games", "4", "--bots", "random,easy,random,easy", "--seed", "9",
             "--set", "rounds=1", "--json", "--quiet"]
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """A local cluster of two worker processes, one thread each, no dashboard."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as local:
-        yield local
 
 
 def no_timing(text: str) -> dict[str, object]:
@@ -157,6 +149,38 @@ def test_without_dask_handfoot_runs_and_says_what_to_install(
     capsys.readouterr()
     assert main([*SIMULATE, "--scheduler", "tcp://127.0.0.1:1"]) == 1
     assert "pip install 'handfoot[cluster]'" in capsys.readouterr().err
+
+
+def pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_a_runner_kept_open_plays_every_run_in_its_processes() -> None:
+    tasks = [(k, (k,)) for k in range(8)]
+    with ProcessRunner(2) as runner:
+        pids = {p for _ in range(3) for p in run_tasks(pid, tasks, runner).values()}
+    assert len(pids) <= 2 and os.getpid() not in pids  # three runs, one pool of two
+    apart = {p for _ in range(2) for p in run_tasks(pid, tasks, runner).values()}
+    assert len(apart) > 2 and not apart & pids  # outside `with`: a pool for each run
+
+
+def test_runner_options() -> None:
+    env = {SCHEDULER_ENV: "tcp://h:8786"}
+    assert runner_options(None, None, environ={}) == (1, None)
+    assert runner_options(None, None, default_workers=2, environ={}) == (2, None)
+    assert runner_options(3, None, environ={}) == (3, None)
+    assert runner_options(None, None, default_workers=2, environ=env) == (1, "tcp://h:8786")
+    assert runner_options(1, "tcp://x:1", environ=env) == (1, "tcp://x:1")
+    assert runner_options(2, "none", environ=env) == (2, None)
+    assert runner_options(None, "None", default_workers=2, environ=env) == (2, None)
+    with pytest.raises(ValueError, match=r"^--workers 2 and \$HANDFOOT_SCHEDULER tcp://h:8786"
+                       r": the cluster's workers play the games; give one or the other "
+                       r"\(or --scheduler none\)$"):
+        runner_options(2, None, environ=env)
+    with pytest.raises(ValueError, match=r"^--workers 3 and --scheduler tcp://x:1: .*other$"):
+        runner_options(3, "tcp://x:1", environ={})
+    with pytest.raises(ValueError, match=r"^--workers must be at least 1$"):
+        runner_options(0, None, environ={})
 
 
 def test_make_runner() -> None:

@@ -267,6 +267,10 @@ def play_game(c: TestClient, profile: str, layout: str, rounds: int, rng: random
     record = c.get(f"/api/games/{gid}/record")
     assert record.status_code == 200 and record.json()["metadata"]["seed"] == seed  # after
     TALLY.games += 1
+    # Forget this game's clients (each keeps a copy of the state at every move): the soak
+    # plays hundreds of games on one app, and kept clients ran it out of memory (12 GB).
+    done = {id(p) for p in table.everyone}
+    c.__dict__["people"] = [p for p in c.__dict__.get("people", []) if id(p) not in done]
 
 
 class Lockstep:

@@ -21,7 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handfoot import __version__, build, rulebook
-from handfoot.cluster import SCHEDULER_ENV, ClusterError, PartialMismatch
+from handfoot.cluster import (
+    ClusterError,
+    PartialMismatch,
+    add_runner_options,
+    runner_options,
+)
 from handfoot.engine import GameState
 from handfoot.record import (
     GameRecord,
@@ -423,13 +428,7 @@ def _progress(label: str, quiet: bool) -> Any:
 
 def _add_run_options(cmd: argparse.ArgumentParser) -> None:
     """Where a run's games are played, and its partial results (docs/cluster.md)."""
-    cmd.add_argument("--workers", type=int, default=1, metavar="K",
-                     help="processes of this machine to play in (default 1); results do not "
-                          "depend on it")
-    cmd.add_argument("--scheduler", metavar="ADDRESS",
-                     help="play on the workers of the Dask cluster whose scheduler is at "
-                          f"ADDRESS, e.g. tcp://host:8786 (default: ${SCHEDULER_ENV}; 'none' "
-                          "for this machine); results do not depend on it")
+    add_runner_options(cmd)
     cmd.add_argument("--partial", metavar="FILE",
                      help="write each finished game to FILE as the run goes (a new file), so "
                           "an interrupted run can be resumed")
@@ -451,18 +450,10 @@ class RunOptions:
 
 def run_options(args: argparse.Namespace) -> RunOptions:
     """Check the run options; raises :class:`UsageError` saying what is wrong."""
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    scheduler = args.scheduler
-    origin = "--scheduler"
-    if scheduler is None:
-        scheduler, origin = os.environ.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}"
-    if scheduler is not None and scheduler.strip().lower() in ("", "none"):
-        scheduler = None
-    if scheduler is not None and args.workers != 1:
-        raise UsageError(f"--workers {args.workers} and {origin} {scheduler}: the cluster's "
-                         "workers play the games; give one or the other"
-                         + (" (or --scheduler none)" if origin != "--scheduler" else ""))
+    try:
+        workers, scheduler = runner_options(args.workers, args.scheduler)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     if args.partial and args.resume:
         raise UsageError("--partial starts a new file and --resume continues one: give one")
     path = args.partial or args.resume
@@ -476,7 +467,7 @@ def run_options(args: argparse.Namespace) -> RunOptions:
                              "exist")
     if args.resume and not Path(args.resume).is_file():
         raise UsageError(f"--resume {args.resume}: no such file (--partial FILE writes one)")
-    return RunOptions(args.workers, scheduler, Path(path) if path else None,
+    return RunOptions(workers, scheduler, Path(path) if path else None,
                       bool(args.resume))
 
 

@@ -9,7 +9,11 @@ plays tasks and yields ``(key, result)`` as they finish, in any order:
 * :class:`DaskRunner` on the workers of a Dask distributed cluster (``pip install
   'handfoot[cluster]'``; imported only when used, so handfoot runs without Dask).
 
-:func:`make_runner` picks one. :func:`run_tasks` drives a runner for a whole run: it keeps
+:func:`make_runner` picks one; :func:`add_runner_options` and :func:`runner_options` give
+every command the same ``--workers``/``--scheduler`` options, checked alike. A runner used
+as a context manager (``with make_runner(...) as runner:``) keeps its processes or its
+connection for every run inside (a trainer runs a batch of games per iteration); else each
+run starts and ends its own. :func:`run_tasks` drives a runner for a whole run: it keeps
 results by key (a task run twice, on a worker that died and on another, is counted once),
 skips the tasks a :class:`PartialFile` already holds and adds each new result to it, so an
 interrupted run resumes without replaying finished games. What is counted depends only on
@@ -18,6 +22,7 @@ the keys and the seeds, never on which machine played a task or when.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import json
@@ -29,7 +34,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 __all__ = [
     "PARTIAL_FORMAT",
@@ -41,10 +46,12 @@ __all__ = [
     "PartialMismatch",
     "ProcessRunner",
     "Runner",
+    "add_runner_options",
     "fingerprint",
     "handfoot_version",
     "make_runner",
     "run_tasks",
+    "runner_options",
 ]
 
 SCHEDULER_ENV = "HANDFOOT_SCHEDULER"
@@ -78,7 +85,42 @@ class Runner(Protocol):
         ...
 
 
-def make_runner(workers: int = 1, scheduler: str | None = None) -> Runner:
+def add_runner_options(parser: argparse.ArgumentParser, *, default_workers: int = 1) -> None:
+    """``--workers K`` and ``--scheduler ADDRESS``: where a command plays its games (read
+    them with :func:`runner_options`)."""
+    parser.add_argument("--workers", type=int, metavar="K",
+                        help=f"processes of this machine to play in (default {default_workers}"
+                             "); results do not depend on it")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="play on the workers of the Dask cluster whose scheduler is at "
+                             f"ADDRESS, e.g. tcp://host:8786 (default: ${SCHEDULER_ENV}; "
+                             "'none' for this machine); results do not depend on it")
+
+
+def runner_options(workers: int | None, scheduler: str | None, *, default_workers: int = 1,
+                   environ: Mapping[str, str] | None = None) -> tuple[int, str | None]:
+    """``(workers, scheduler)`` for a command's ``--workers``/``--scheduler`` (``None``: not
+    given): the scheduler of :data:`SCHEDULER_ENV` when no ``--scheduler`` is given, none for
+    ``none``. Raises :class:`ValueError` saying what is wrong, for a usage error."""
+    if workers is not None and workers < 1:
+        raise ValueError("--workers must be at least 1")
+    origin = "--scheduler"
+    if scheduler is None:
+        env = os.environ if environ is None else environ
+        scheduler, origin = env.get(SCHEDULER_ENV) or None, f"${SCHEDULER_ENV}"
+    if scheduler is not None and scheduler.strip().lower() in ("", "none"):
+        scheduler = None
+    if scheduler is not None and workers not in (None, 1):
+        raise ValueError(f"--workers {workers} and {origin} {scheduler}: the cluster's "
+                         "workers play the games; give one or the other"
+                         + (" (or --scheduler none)" if origin != "--scheduler" else ""))
+    if scheduler is not None:
+        return 1, scheduler
+    return (default_workers if workers is None else workers), None
+
+
+def make_runner(workers: int = 1, scheduler: str | None = None,
+                ) -> InlineRunner | ProcessRunner | DaskRunner:
     """The runner for ``--workers``/``--scheduler``: a Dask cluster if ``scheduler`` names
     one, else ``workers`` local processes (this process alone for 1)."""
     if scheduler:
@@ -133,53 +175,96 @@ def run_tasks(fn: Callable[..., R], tasks: Sequence[Task], runner: Runner, *,
 class InlineRunner:
     """Every task in this process, in the order given."""
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
     def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
         for key, args in tasks:
             yield key, fn(*args)
 
 
 class ProcessRunner:
-    """The tasks in ``workers`` processes of this machine (a process pool)."""
+    """The tasks in ``workers`` processes of this machine (a process pool, kept between
+    runs inside ``with runner:``)."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
             raise ValueError("workers must be at least 1")
         self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Self:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:  # interrupted: drop what has not started, do not wait for it
+            pool.shutdown(wait=True, cancel_futures=True)
 
     def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
         if not tasks:
             return
-        pool = ProcessPoolExecutor(max_workers=self.workers)
+        if self._pool is not None:
+            yield from self._play(self._pool, fn, tasks)
+            return
+        with self:
+            assert self._pool is not None
+            yield from self._play(self._pool, fn, tasks)
+
+    def _play(self, pool: ProcessPoolExecutor, fn: Callable[..., R],
+              tasks: Sequence[Task]) -> Results[R]:
+        pending: set[Future[list[tuple[int, R]]]] = {
+            pool.submit(_run_chunk, fn, chunk) for chunk in _chunks(tasks, self.workers)}
         try:
-            pending: set[Future[list[tuple[int, R]]]] = {
-                pool.submit(_run_chunk, fn, chunk)
-                for chunk in _chunks(tasks, self.workers)}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     yield from fut.result()
-        finally:  # interrupted: drop what has not started, do not wait for it
-            pool.shutdown(wait=True, cancel_futures=True)
+        finally:  # interrupted: what has not started is not played
+            for fut in pending:
+                fut.cancel()
 
 
 class DaskRunner:
     """The tasks on the workers of the Dask distributed cluster at ``address``.
 
-    Connects when :meth:`run` starts and disconnects when it ends. Every worker must have
-    the same handfoot version as this process (checked when connecting). A task whose
-    worker dies is run again on another by the scheduler (up to the cluster's
-    ``distributed.scheduler.allowed-failures`` times, 3 by default).
+    Connects when :meth:`run` starts and disconnects when it ends, or once for every run
+    inside ``with runner:``. Every worker must have the same handfoot version as this
+    process (checked when connecting). A task whose worker dies is run again on another by
+    the scheduler (up to the cluster's ``distributed.scheduler.allowed-failures`` times, 3
+    by default).
     """
 
     def __init__(self, address: str, *, timeout: float = 10.0) -> None:
         self.address = address
         self.timeout = timeout
+        self._client: Any = None
+
+    def __enter__(self) -> Self:
+        if self._client is None:
+            self._client = self._connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
 
     def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        if self._client is not None:
+            yield from self._play(self._client, fn, tasks)
+            return
+        with self:
+            yield from self._play(self._client, fn, tasks)
+
+    def _connect(self) -> Any:
         try:
             import distributed
-            from distributed.client import FutureCancelledError
-            from distributed.scheduler import KilledWorker
         except ImportError:
             raise ClusterError("a Dask scheduler needs Dask distributed: "
                                "pip install 'handfoot[cluster]'") from None
@@ -188,14 +273,26 @@ class DaskRunner:
             client = dask.Client(self.address, set_as_default=False, timeout=self.timeout)
         except (OSError, TimeoutError) as exc:
             raise ClusterError(f"no Dask scheduler answers at {self.address}: {exc}") from None
-        futures = []
         try:
             self._check_workers(client)
+        except BaseException:
+            client.close()
+            raise
+        return client
+
+    def _play(self, client: Any, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+        import distributed
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+
+        futures = []
+        try:
             workers = max(1, sum(client.nthreads().values()))
             run_id = uuid.uuid4().hex[:12]
             futures = [client.submit(_run_chunk, fn, chunk, key=f"handfoot-{run_id}-{i}",
                                      pure=False)
                        for i, chunk in enumerate(_chunks(tasks, workers))]
+            dask: Any = distributed
             for fut in dask.as_completed(futures, loop=client.loop):
                 try:
                     chunk_results = fut.result()
@@ -211,7 +308,6 @@ class DaskRunner:
             if futures:
                 with contextlib.suppress(Exception):
                     client.cancel([f for f in futures if not f.done()])
-            client.close()
 
     def _check_workers(self, client: Any) -> None:
         """Every worker imports handfoot, in this process's version."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import zipfile
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -211,6 +212,10 @@ def encode_decision(bot: PlanBot, view: PlayerView, plans: list[Plan]) -> FloatA
                     dtype=np.float32)
 
 
+NPZ_DATE = (1980, 1, 1, 0, 0, 0)
+"""The date of every member of a saved model's ``.npz`` (the earliest a zip holds)."""
+
+
 @dataclass
 class Model:
     """A multilayer perceptron with ReLU layers and one output, inputs standardised.
@@ -237,14 +242,22 @@ class Model:
         return out
 
     def save(self, path: Path) -> None:
-        """Write ``path`` (``.npz``) and its card beside it (``.json``)."""
+        """Write ``path`` (``.npz``) and its card beside it (``.json``).
+
+        The ``.npz`` is NumPy's (compressed), written with a fixed date on every member,
+        so equal weights give equal bytes (``np.savez_compressed`` stamps the time).
+        """
         arrays: dict[str, FloatArray] = {"mean": self.mean, "scale": self.scale}
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"w{i}"] = w
             arrays[f"b{i}"] = b
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as fh:
-            np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
+        with path.open("wb") as fh, zipfile.ZipFile(fh, "w") as npz:
+            for name, array in arrays.items():
+                info = zipfile.ZipInfo(f"{name}.npy", date_time=NPZ_DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with npz.open(info, "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)
         path.with_suffix(".json").write_text(json.dumps(self.card, indent=2) + "\n",
                                              encoding="utf-8")
 

@@ -2,6 +2,8 @@
 
     python -m handfoot.train --profile partnership-13 --minutes 20 --workers 2 --seed 1 \\
         --out src/handfoot/models
+    python -m handfoot.train --profile partnership-13 --games 400 --seed 1 \\
+        --scheduler tcp://host:8786 --out models
 
 Deep Monte-Carlo learning (DouZero, Zha et al. 2021) over hard's candidate plans: the
 network scores (state, plan) rows (:func:`handfoot.learned.encode_decision`) and is
@@ -20,10 +22,18 @@ side's round score minus the other's, over :data:`~handfoot.learned.VALUE_SCALE`
    from ``(seed, "eval", pair)`` while training games use ``(seed, "train", ...)``
    (disjoint from each other and from a tournament's ``(seed, pair)`` deals).
 
+The games are tasks of :func:`handfoot.cluster.run_tasks`, played in this process, in
+``--workers K`` processes or on a Dask cluster (``--scheduler ADDRESS`` or
+``$HANDFOOT_SCHEDULER``, docs/cluster.md); each game's seed depends only on its place in
+the run (iteration and index) and the results are consumed in that order. So a run with a
+budget of games (``--games N``, whole iterations of ``--games-per-iteration``) writes the
+same model, byte for byte, wherever its games are played. A budget of minutes
+(``--minutes``, the wall-clock time of the whole run) is not reproducible: how many games
+fit in it depends on the machine and its load.
+
 Writes ``<out>/<profile>.npz`` and its JSON card (feature-schema hash, seed, budget,
 code version, evaluation). ``--smoke`` trains for a few seconds on one-round games (for
-the tests). Time is CPU time of this process and its workers' games, except ``--minutes``,
-which is the wall-clock budget of the whole run.
+the tests).
 """
 
 from __future__ import annotations
@@ -31,8 +41,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import multiprocessing
-import os
 import random
 import subprocess
 import sys
@@ -46,6 +54,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from handfoot.cluster import (
+    ClusterError,
+    Runner,
+    add_runner_options,
+    make_runner,
+    run_tasks,
+    runner_options,
+)
 from handfoot.engine import GameState
 from handfoot.learned import (
     VALUE_SCALE,
@@ -64,12 +80,17 @@ __all__ = ["GameTask", "TrainConfig", "evaluate", "main", "play_task", "train"]
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """Everything a run depends on."""
+    """Everything a run depends on (``workers`` and ``scheduler``: where its games are
+    played, which changes nothing but the time a budget of games takes)."""
 
     profile: str = DEFAULT_PROFILE
     overrides: tuple[tuple[str, object], ...] = ()
     minutes: float = 10.0
+    """The wall-clock budget of the whole run, when ``games`` is ``None``."""
+    games: int | None = None
+    """The budget in training games (rounded up to whole iterations): reproducible."""
     workers: int = 2
+    scheduler: str | None = None
     seed: int = 1
     hidden: tuple[int, ...] = (128, 64)
     epsilon: float = 0.1
@@ -283,20 +304,20 @@ def _train_steps(trainer: Trainer, buf: Buffer, steps: int, batch: int, imitate:
     return float(np.mean(losses)) if losses else math.nan
 
 
-def _run(tasks: list[GameTask], pool: Any) -> list[GameData]:
-    if pool is None:
-        return [play_task(t) for t in tasks]
-    return list(pool.map(play_task, tasks))
+def _run(tasks: list[GameTask], runner: Runner) -> list[GameData]:
+    """Every task's game, in the order of ``tasks`` whatever order they finish in."""
+    results = run_tasks(play_task, [(i, (task,)) for i, task in enumerate(tasks)], runner)
+    return [results[i] for i in range(len(tasks))]
 
 
-def evaluate(cfg: TrainConfig, model: Model, pool: Any, pairs: int) -> dict[str, Any]:
+def evaluate(cfg: TrainConfig, model: Model, runner: Runner, pairs: int) -> dict[str, Any]:
     """Duplicate pairs against hard on evaluation seeds: win rate and margin per game."""
     tasks = []
     for pair in range(pairs):
         deal = derive_seed(cfg.seed, "eval", pair)
         for side in (0, 1):
             tasks.append(GameTask(cfg.profile, cfg.overrides, deal, model, None, side, 0.0))
-    results = _run(tasks, pool)
+    results = _run(tasks, runner)
     wins = sum(1.0 if r.margin > 0 else 0.5 if r.margin == 0 else 0.0 for r in results)
     margins = [r.margin for r in results]
     n = len(results)
@@ -321,84 +342,98 @@ def _code_version() -> str:
 
 def train(cfg: TrainConfig, out: Path, log: Any = print) -> Model:
     """Run the whole training and write the model and its card to ``out``."""
+    with make_runner(cfg.workers, cfg.scheduler) as runner:
+        return _train(cfg, out, runner, log)
+
+
+def _iterations(games: int, per_iteration: int, warm_share: float) -> tuple[int, int]:
+    """A budget of games: the warm start's iterations and all iterations (at least one)."""
+    total = max(1, math.ceil(games / per_iteration))
+    return max(1, round(total * warm_share)), total
+
+
+def _train(cfg: TrainConfig, out: Path, runner: Runner, log: Any) -> Model:
     wall_start = time.monotonic()
     cpu_start = time.process_time()
     deadline = wall_start + cfg.minutes * 60.0
+    warm_end = wall_start + cfg.minutes * 60.0 * cfg.warm_share
+    warm_iterations, iterations = (
+        _iterations(cfg.games, cfg.games_per_iteration, cfg.warm_share)
+        if cfg.games is not None else (0, 0))
     profile = _profile(cfg.profile, cfg.overrides)
     layout = profile.layout
     rng = np.random.default_rng(cfg.seed)
     pyrng = random.Random(cfg.seed)
-    ctx = multiprocessing.get_context("spawn")
-    pool = ctx.Pool(cfg.workers) if cfg.workers > 1 else None
     games = 0
-    try:
-        # 1. warm start: hard everywhere, with exploration
-        warm_end = wall_start + cfg.minutes * 60.0 * cfg.warm_share
-        buf = Buffer(cfg.buffer)
-        it = 0
-        while True:
-            tasks = [GameTask(cfg.profile, cfg.overrides,
-                              derive_seed(cfg.seed, "train", "warm", it, g), None, None, 0,
-                              cfg.epsilon, all_learner=True)
-                     for g in range(cfg.games_per_iteration)]
-            for data in _run(tasks, pool):
-                buf.add(data)
-            games += len(tasks)
-            it += 1
-            if time.monotonic() >= warm_end and buf.count:
-                break
-        x, _ = buf.arrays()
-        mean = x.mean(axis=0).astype(np.float32)
-        scale = np.maximum(x.std(axis=0), 1e-3).astype(np.float32)
-        trainer = Trainer(x.shape[1], cfg.hidden, rng, mean, scale, cfg.lr)
-        loss = _train_steps(trainer, buf, cfg.steps_per_iteration * 3, cfg.batch, 1.0, rng)
-        log(f"warm start: {games} games, {buf.count} decisions, loss {loss:.3f}")
-        card: dict[str, Any] = {"schema_hash": schema_hash(layout.players, layout.sides),
-                                 "margin": cfg.margin}
-        snapshots = [trainer.model(card)]
-        # 2. self-play against hard and earlier versions
-        while time.monotonic() < deadline - _eval_reserve(cfg):
-            current = trainer.model(card)
-            tasks = []
-            for g in range(cfg.games_per_iteration):
-                opponent = None if pyrng.random() < 0.5 else pyrng.choice(snapshots)
-                tasks.append(GameTask(cfg.profile, cfg.overrides,
-                                      derive_seed(cfg.seed, "train", "self", it, g), current,
-                                      opponent, g % 2, cfg.epsilon))
-            for data in _run(tasks, pool):
-                buf.add(data)
-            games += len(tasks)
-            loss = _train_steps(trainer, buf, cfg.steps_per_iteration, cfg.batch,
-                                cfg.imitate, rng)
-            it += 1
-            if it % 5 == 0:
-                snapshots.append(trainer.model(card))
-                snapshots = snapshots[-5:]
-            log(f"iteration {it}: {games} games, {buf.count} decisions in the buffer, "
-                f"loss {loss:.3f}")
-        card = {
-            "profile": profile.name, "source": cfg.profile, "overrides": dict(cfg.overrides),
-            "layout": str(layout), "schema_hash": schema_hash(layout.players, layout.sides),
-            "seed": cfg.seed, "minutes": cfg.minutes, "workers": cfg.workers,
-            "games": games, "hidden": list(cfg.hidden), "epsilon": cfg.epsilon,
-            "imitate": cfg.imitate, "margin": cfg.margin, "value_scale": VALUE_SCALE,
-            "code_version": _code_version(),
-            "cpu_seconds_main": round(time.process_time() - cpu_start, 1),
-            "wall_seconds": round(time.monotonic() - wall_start, 1),
-        }
-        model = trainer.model(card)
-        if cfg.eval_pairs:
-            card["evaluation"] = evaluate(cfg, model, pool, cfg.eval_pairs)
-            log(f"evaluation against hard: {card['evaluation']}")
-        model.card = card
-        path = out / f"{profile.name}.npz"  # the learned bot looks models up by this name
-        model.save(path)
-        log(f"wrote {path} and {path.with_suffix('.json')}")
-        return model
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    # 1. warm start: hard everywhere, with exploration
+    buf = Buffer(cfg.buffer)
+    it = 0
+    while True:
+        tasks = [GameTask(cfg.profile, cfg.overrides,
+                          derive_seed(cfg.seed, "train", "warm", it, g), None, None, 0,
+                          cfg.epsilon, all_learner=True)
+                 for g in range(cfg.games_per_iteration)]
+        for data in _run(tasks, runner):
+            buf.add(data)
+        games += len(tasks)
+        it += 1
+        done = (it >= warm_iterations if cfg.games is not None
+                else time.monotonic() >= warm_end)
+        if done and buf.count:
+            break
+    x, _ = buf.arrays()
+    mean = x.mean(axis=0).astype(np.float32)
+    scale = np.maximum(x.std(axis=0), 1e-3).astype(np.float32)
+    trainer = Trainer(x.shape[1], cfg.hidden, rng, mean, scale, cfg.lr)
+    loss = _train_steps(trainer, buf, cfg.steps_per_iteration * 3, cfg.batch, 1.0, rng)
+    log(f"warm start: {games} games, {buf.count} decisions, loss {loss:.3f}")
+    card: dict[str, Any] = {"schema_hash": schema_hash(layout.players, layout.sides),
+                            "margin": cfg.margin}
+    snapshots = [trainer.model(card)]
+    # 2. self-play against hard and earlier versions
+    while (it < iterations if cfg.games is not None
+           else time.monotonic() < deadline - _eval_reserve(cfg)):
+        current = trainer.model(card)
+        tasks = []
+        for g in range(cfg.games_per_iteration):
+            opponent = None if pyrng.random() < 0.5 else pyrng.choice(snapshots)
+            tasks.append(GameTask(cfg.profile, cfg.overrides,
+                                  derive_seed(cfg.seed, "train", "self", it, g), current,
+                                  opponent, g % 2, cfg.epsilon))
+        for data in _run(tasks, runner):
+            buf.add(data)
+        games += len(tasks)
+        loss = _train_steps(trainer, buf, cfg.steps_per_iteration, cfg.batch,
+                            cfg.imitate, rng)
+        it += 1
+        if it % 5 == 0:
+            snapshots.append(trainer.model(card))
+            snapshots = snapshots[-5:]
+        log(f"iteration {it}: {games} games, {buf.count} decisions in the buffer, "
+            f"loss {loss:.3f}")
+    card = {
+        "profile": profile.name, "source": cfg.profile, "overrides": dict(cfg.overrides),
+        "layout": str(layout), "schema_hash": schema_hash(layout.players, layout.sides),
+        "seed": cfg.seed,
+        "budget": ({"games": cfg.games, "games_per_iteration": cfg.games_per_iteration}
+                   if cfg.games is not None else {"minutes": cfg.minutes}),
+        "minutes": None if cfg.games is not None else cfg.minutes,
+        "workers": cfg.workers, "scheduler": cfg.scheduler,
+        "games": games, "hidden": list(cfg.hidden), "epsilon": cfg.epsilon,
+        "imitate": cfg.imitate, "margin": cfg.margin, "value_scale": VALUE_SCALE,
+        "code_version": _code_version(),
+        "cpu_seconds_main": round(time.process_time() - cpu_start, 1),
+        "wall_seconds": round(time.monotonic() - wall_start, 1),
+    }
+    model = trainer.model(card)
+    if cfg.eval_pairs:
+        card["evaluation"] = evaluate(cfg, model, runner, cfg.eval_pairs)
+        log(f"evaluation against hard: {card['evaluation']}")
+    model.card = card
+    path = out / f"{profile.name}.npz"  # the learned bot looks models up by this name
+    model.save(path)
+    log(f"wrote {path} and {path.with_suffix('.json')}")
+    return model
 
 
 def _eval_reserve(cfg: TrainConfig) -> float:
@@ -410,9 +445,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m handfoot.train",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--profile", default=DEFAULT_PROFILE)
-    parser.add_argument("--minutes", type=float, default=10.0,
-                        help="wall-clock budget of the whole run")
-    parser.add_argument("--workers", type=int, default=2)
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--minutes", type=float, metavar="M",
+                        help="wall-clock budget of the whole run (default 10; not "
+                             "reproducible: the games that fit depend on the machine)")
+    budget.add_argument("--games", type=int, metavar="N",
+                        help="budget in training games, rounded up to whole iterations: "
+                             "the same model wherever the games are played")
+    parser.add_argument("--games-per-iteration", type=int, metavar="G",
+                        help="games played between training steps (default 16; 2 with "
+                             "--smoke)")
+    add_runner_options(parser, default_workers=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("models"))
     parser.add_argument("--epsilon", type=float, default=0.1)
@@ -423,20 +466,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--smoke", action="store_true",
                         help="a few seconds on one-round games (for the tests)")
     args = parser.parse_args(argv)
-    if args.workers < 1 or args.minutes <= 0:
-        parser.error("--workers must be at least 1 and --minutes above 0")
-    cfg = TrainConfig(profile=args.profile, minutes=args.minutes, workers=args.workers,
-                      seed=args.seed, epsilon=args.epsilon, imitate=args.imitate,
-                      margin=args.margin, eval_pairs=args.eval_pairs)
+    try:
+        workers, scheduler = runner_options(args.workers, args.scheduler, default_workers=2)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.minutes is not None and args.minutes <= 0:
+        parser.error("--minutes must be above 0")
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.games_per_iteration is not None and args.games_per_iteration < 1:
+        parser.error("--games-per-iteration must be at least 1")
+    minutes = 10.0 if args.minutes is None else args.minutes
+    cfg = TrainConfig(profile=args.profile, minutes=minutes, games=args.games,
+                      workers=workers, scheduler=scheduler, seed=args.seed,
+                      epsilon=args.epsilon, imitate=args.imitate, margin=args.margin,
+                      eval_pairs=args.eval_pairs,
+                      games_per_iteration=args.games_per_iteration or 16)
     if args.smoke:
         cfg = TrainConfig(profile=args.profile, overrides=(("rounds", 1),),
-                          minutes=min(args.minutes, 0.05), workers=args.workers,
-                          seed=args.seed, games_per_iteration=2, steps_per_iteration=5,
-                          batch=32, eval_pairs=1, hidden=(16,), margin=args.margin)
-    train(cfg, args.out, log=lambda text: print(text, file=sys.stderr, flush=True))
+                          minutes=min(minutes, 0.05), games=args.games, workers=workers,
+                          scheduler=scheduler, seed=args.seed,
+                          games_per_iteration=args.games_per_iteration or 2,
+                          steps_per_iteration=5, batch=32, eval_pairs=1, hidden=(16,),
+                          margin=args.margin)
+    try:
+        train(cfg, args.out, log=lambda text: print(text, file=sys.stderr, flush=True))
+    except ClusterError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
 if __name__ == "__main__":
-    os.environ.setdefault("PYTHONHASHSEED", "0")
     raise SystemExit(main())

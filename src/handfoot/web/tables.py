@@ -67,7 +67,7 @@ from handfoot.bots import Bot
 from handfoot.cards import FACE_KIND
 from handfoot.engine import Event, GameState, IllegalMoveError
 from handfoot.moves import MoveSyntaxError, format_move, parse_move
-from handfoot.record import GameRecorder, record_to_data
+from handfoot.record import GameRecord, record_from_state, record_to_data
 from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
 from handfoot.search import ExpertBot
@@ -320,8 +320,7 @@ class Table:
         self.daily: str | None = row.settings.get("daily")
         self.state = GameState.new(profile, layout=self.layout, seed=row.seed)
         names = [s.name for s in self.seats]
-        self.recorder = GameRecorder(self.state, seat_names=names,
-                                     metadata={"game_id": row.id})
+        self.seat_names = tuple(names)
         self.side_names = [" and ".join(names[s] for s in self.layout.seats_of(side))
                            for side in range(self.layout.sides)]
         self.seq = 0
@@ -391,12 +390,18 @@ class Table:
         remake the current round's moves from its start (:meth:`catch_up_bots`, in a
         thread) before they next move here, if ever."""
         self.continued = set(continued)
-        for row in rows:
-            if row.seq != self.seq + 1:
-                raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
-            if row.by == "bot" and self._thought.get(row.seat) != self.seq:
-                self._bots_behind = True
-            self._play(row.seat, _stored_move(row.notation), row.request_id, row.by)
+        number = self.state.round_number
+        try:
+            for row in rows:
+                if row.seq != self.seq + 1:
+                    raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
+                if row.by == "bot" and self._thought.get(row.seat) != self.seq:
+                    self._bots_behind = True
+                self._play(row.seat, _stored_move(row.notation), row.request_id, row.by,
+                           new_bots=False)
+        finally:
+            if self.state.round_number != number:  # the bots of the last round only
+                self.bots = self._fresh_bots(self.state.round_number)
 
     def catch_up_bots(self) -> None:
         """Bring the bots' memory up to date (see :meth:`replay`), all at once."""
@@ -443,20 +448,21 @@ class Table:
         self._bots_behind = any(r[3] == "bot" for r in self._round_rows[upto:])
 
     def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None,
-              by: str) -> None:
-        """Play a move already checked (and stored), noting its events and statistics."""
+              by: str, *, new_bots: bool = True) -> None:
+        """Play a move already checked (and stored), noting its events and statistics;
+        a move that begins a round makes the round's bots unless not ``new_bots`` (a replay
+        makes only the last round's)."""
         state = self.state
-        side = state.side_of[seat]
-        results_before = len(state.results)
         round_before = state.round_number
+        results_before = len(state.results)
         # a draw or a discard lays nothing on the table: no points melded, no book made
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        table_before, books_then = self._tally(state, side) if lays else (0, 0)
-        self.recorder.apply(move)
+        before = self._tally.before(state, state.side_of[seat]) if lays else None
+        state.apply(move)
         self.seq += 1
         if state.round_number != round_before:  # a new round: its bots start afresh
-            self.bots = {s.seat: self._make_bot(s.level or "hard", s.seat)
-                         for s in self.seats if s.kind == "bot"}
+            if new_bots:
+                self.bots = self._fresh_bots(state.round_number)
             self.stand_ins.clear()
             self._thought.clear()
             self._bots_behind = False
@@ -466,22 +472,30 @@ class Table:
             self._round_rows.append((self.seq, seat, move, by))
         if request_id is not None:
             self.acks[(seat, request_id)] = self.seq
+        if before is not None:
+            self._count_laid(seat, move, before, results_before)
+
+    def _count_laid(self, seat: int, move: mv.PlayerMove, before: tuple[int, int],
+                    results_before: int) -> None:
+        """Add to a seat's statistics what its move (just played; neither a draw nor a
+        discard) laid on its side's table: the card points it added and the books it made,
+        from the side's tally ``before`` it (nothing for a move that takes cards back, as an
+        undo does)."""
+        state = self.state
+        side = state.side_of[seat]
         stats = self.stats[seat]
         if isinstance(move, mv.Pickup):
             stats.pickups += 1
-        if not lays:
-            return
-        if len(state.results) > results_before:
-            lines = {line.key: line for line in
-                     state.results[results_before].scores[side].lines}
+        if len(state.results) > results_before:  # the move ended the round
+            lines = {line.key: line for line in state.results[results_before].scores[side].lines}
             table_after = lines["melded"].points
             books_after = sum(lines[k].count for k in
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
             table_after, books_after = self._tally(state, side)
-        stats.melded += max(0, table_after - table_before)
-        stats.books += max(0, books_after - books_then)
+        stats.melded += max(0, table_after - before[0])
+        stats.books += max(0, books_after - before[1])
 
     async def commit(self, seat: int, move: mv.PlayerMove, by: str,
                      request_id: str | None) -> None:
@@ -985,8 +999,14 @@ class Table:
 
     # -- after the game ---------------------------------------------------------------------
 
+    def record(self) -> GameRecord:
+        """The game so far as a record, from the state's history (made when asked for:
+        a restore builds nothing for it)."""
+        return record_from_state(self.state, seat_names=self.seat_names,
+                                 metadata={"game_id": self.id})
+
     def record_data(self) -> dict[str, Any]:
-        data = record_to_data(self.recorder.record())
+        data = record_to_data(self.record())
         if self.daily is not None and self.daily >= _today():
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
@@ -998,7 +1018,7 @@ class Table:
         the next deal."""
         state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
         frames = [self._frame(state, None, None)]
-        for rnd in self.recorder.record().rounds:
+        for rnd in self.record().rounds:
             for recorded in rnd.moves:
                 move = parse_move(recorded.move)
                 number = state.round_number
@@ -1067,25 +1087,74 @@ def _table_tally(state: GameState, side: int) -> tuple[int, int]:
 class _Tally:
     """:func:`_table_tally` for a table's sides, counting again only what changed: the
     melds on a table are frozen values, replaced when cards are added, so a meld that is
-    the same object as at the last tally keeps its points. A replay asks before and after
-    every move that lays cards, and a move changes one or two melds."""
+    the same object as at the last tally keeps its points and whether it is a book. A
+    replay asks after every move that lays cards, and a move changes one or two melds;
+    before such a move it asks :meth:`before`, which answers from the side's last tally in
+    the round (only the side's own moves other than draws and discards change its table,
+    and each was tallied)."""
 
     __slots__ = ("_sides", "_size", "_value")
 
     def __init__(self, profile: Profile) -> None:
         self._value = _face_values(profile.kind_values).__getitem__
         self._size = profile.book_size
-        self._sides: dict[int, tuple[tuple[Any, ...], list[int]]] = {}
-        """Side -> its melds as last tallied, and each one's points."""
+        self._sides: dict[int, _SideTally] = {}
 
     def __call__(self, state: GameState, side: int) -> tuple[int, int]:
-        melds = tuple(state.melds[side])
-        old, old_points = self._sides.get(side, ((), []))
+        melds = state.melds[side]
+        kept = self._sides.get(side)
+        if kept is None:
+            kept = self._sides[side] = _SideTally()
+        old, points, books = kept.melds, kept.points, kept.books
+        total, made = kept.tally
+        count = len(melds)
+        if len(old) > count:  # melds taken back (an undo), or a new round's empty table
+            total -= sum(points[count:])
+            made -= sum(books[count:])
+            del old[count:], points[count:], books[count:]
         value, size = self._value, self._size
-        points = [old_points[i] if i < len(old) and old[i] is m
-                  else sum(map(value, m.faces)) for i, m in enumerate(melds)]
-        self._sides[side] = (melds, points)
-        return sum(points), sum(m.naturals + m.twos + m.jokers >= size for m in melds)
+        for i, m in enumerate(melds):
+            if i < len(old):
+                if old[i] is m:
+                    continue
+                total -= points[i]
+                made -= books[i]
+                old[i] = m
+                points[i] = worth = sum(map(value, m.faces))
+                books[i] = book = int(m.naturals + m.twos + m.jokers >= size)
+            else:
+                old.append(m)
+                worth = sum(map(value, m.faces))
+                points.append(worth)
+                book = int(m.naturals + m.twos + m.jokers >= size)
+                books.append(book)
+            total += worth
+            made += book
+        kept.round = state.round_number
+        kept.tally = (total, made)
+        return kept.tally
+
+    def before(self, state: GameState, side: int) -> tuple[int, int]:
+        """The side's tally now, just before one of its moves: its last tally if it was
+        made in this round, else counted."""
+        kept = self._sides.get(side)
+        if kept is not None and kept.round == state.round_number:
+            return kept.tally
+        return self(state, side)
+
+
+class _SideTally:
+    """A side's melds as :class:`_Tally` last saw them, each one's points and whether it
+    is a book (1 or 0), the round then, and the totals."""
+
+    __slots__ = ("books", "melds", "points", "round", "tally")
+
+    def __init__(self) -> None:
+        self.melds: list[Any] = []
+        self.points: list[int] = []
+        self.books: list[int] = []
+        self.round = 0
+        self.tally = (0, 0)
 
 
 @functools.lru_cache(maxsize=16)
