@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -186,6 +188,16 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     assert str(rate.render(SimpleNamespace(finished_speed=None, speed=12.46))) == "12.5 games/s"
     names = {type(c).__name__ for c in bar.columns}
     assert {"BarColumn", "MofNCompleteColumn", "TimeRemainingColumn"} <= names
+    # each time says what it is: "0:00:05 elapsed, 0:00:01 left" (it read "0:00:05 left
+    # 0:00:01", the elapsed time labelled as the time left)
+    from rich.console import Console
+
+    buf = io.StringIO()
+    task = bar.add_task("games", total=10, completed=4)
+    Console(file=buf, width=200, color_system=None).print(
+        bar.make_tasks_table([bar.tasks[task]]))
+    text = buf.getvalue()
+    assert re.search(r"\d:\d\d:\d\d elapsed, (-:--:--|\d:\d\d:\d\d) left", text), text
 
 
 def test_rules_options_and_show_speak_to_players(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ import handfoot.cards
 import handfoot.notation
 import handfoot.registry
 import handfoot.rules
+import handfoot.scoresheet
 import handfoot.table
 import handfoot.wording
 from handfoot.rulebook import profiles_markdown
@@ -34,7 +35,8 @@ def test_doc_examples_run(name: str) -> None:
 
 
 @pytest.mark.parametrize("module", [handfoot, handfoot.cards, handfoot.rules, handfoot.wording,
-                                    handfoot.table, handfoot.registry, handfoot.notation])
+                                    handfoot.table, handfoot.registry, handfoot.notation,
+                                    handfoot.scoresheet])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0

@@ -142,10 +142,18 @@ def test_readme_serve_starts_and_stops(tmp_path: Path) -> None:
 
 
 def test_readme_python_examples_run() -> None:
+    import contextlib
+    import io
+
     blocks = _blocks("python")
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), {})
+        # what a block prints is what its comment shows (readable cards, not integer ids)
+        for shown in re.findall(r"print\(.*\)\s+# (.+?) \.\.\.", block):
+            assert out.getvalue().startswith(shown), (shown, out.getvalue())
 
 
 def test_quick_start_scripts_exist_and_parse() -> None:

@@ -139,6 +139,10 @@ def counted(state: GameState, side: int, went_out: bool, by_card: bool,
         entry["black_threes_left"] = left[BLACK_THREE]
         entry["red_threes_left"] = left[RED_THREE]
     entry["tabletop"] = {key: rng.randrange(4) for key in tabletop_rules(p)}
+    if "perfect_deals" in entry["tabletop"]:  # a player at most once
+        entry["tabletop"]["perfect_deals"] = rng.randrange(state.layout.seats_per_side + 1)
+    if side != state.dealer % state.layout.sides:  # only the dealer's side
+        entry["tabletop"].pop("dealer_off", None)
     return entry
 
 
@@ -327,3 +331,65 @@ def test_any_round_is_stored_or_refused_with_a_reason(name: str, data: Any,
     sheet.set_round(number, entries)
     again = ScoreSheet.from_json(sheet.json())  # what was stored reads back the same
     assert again.view().totals == sheet.view().totals
+
+
+# --- walked again with hostile input ----------------------------------------------------------
+
+
+def test_names_drop_invisible_characters_and_two_sides_cannot_share_one() -> None:
+    sheet = ScoreSheet.new(TEAMS, TEAMS.layout, ["\u202eUs\x00", "\u200b"],
+                           [["Ann\u200b", " Bo "], ["Cy", "\x07"]], "Fri\u2066day\n")
+    assert sheet.sides == ["Us", "Side 2"] and sheet.title == "Friday"
+    assert sheet.players == [["Ann", "Bo"], ["Cy", "Side 2 2"]]
+    with pytest.raises(ScoreSheetError, match="sides: two are called 'Us'; give each its own"):
+        ScoreSheet.new(TEAMS, TEAMS.layout, ["Us", " Us\u200b"])
+    with pytest.raises(ScoreSheetError, match="players of Us: two are called 'Bo'"):
+        ScoreSheet.new(TEAMS, TEAMS.layout, ["Us", "Them"], [["Bo", "Bo"], ["Cy", "Di"]])
+    # a sheet saved before the check still opens
+    old = ScoreSheet.new(TEAMS, TEAMS.layout, ["Us", "Us"], unique=False).json()
+    assert ScoreSheet.from_json(old).sides == ["Us", "Us"]
+
+
+def test_a_perfect_deal_per_player_at_most_and_one_dealer_a_round() -> None:
+    message = refused(TEAMS, [{"tabletop": {"perfect_deals": 3}}, {}])
+    assert message == "Side 1: 3 players with a perfect deal, but the side has 2 players"
+    assert refused(load_profile("remastered-singles"),
+                   [{"tabletop": {"perfect_deals": 2}}, {}], Layout(2, 1)) == \
+        "Player 1: 2 players with a perfect deal, but the side has 1 player"
+    ScoreSheet.new(TEAMS, TEAMS.layout).read_round([{"tabletop": {"perfect_deals": 2}}, {}], 1)
+    p = load_profile("remastered-teams", overrides={"dealer_deals": True})  # OPT-04
+    message = refused(p, [{"tabletop": {"dealer_off": 0}}, {"tabletop": {"dealer_off": 1}}])
+    assert message.startswith("one player deals a round: the cards the dealer was off go to "
+                              "one side, not Side 1 and Side 2")
+    sheet = ScoreSheet.new(p, p.layout)
+    sheet.read_round([{"tabletop": {"dealer_off": 0}},
+                      {"tabletop": {"dealer_off": None}}], 1)
+
+
+def test_an_absurd_number_is_refused_without_echoing_all_its_digits() -> None:
+    message = refused(TEAMS, [{"melded": 10**300}, {}])
+    assert message == "Side 1: cards melded: 100000000000\u2026 points is far more than a " \
+        "round holds"
+    assert refused(TEAMS, [{"red_threes": 10**30}, {}]) == \
+        "Side 1: red 3s laid: 100000000000\u2026 is far more than a round holds"
+    assert refused(TEAMS, [{"red_threes": 10_001}, {}]) == \
+        "Side 1: red 3s laid: 10001 is far more than a round holds"
+
+
+def test_a_correction_cannot_end_a_first_to_n_game_before_rounds_played_after_it() -> None:
+    """First to 10,000 (OPT-02): the game ends at the round a side reaches it, as the
+    engine's does; a correction that would put the end before rounds already entered is
+    refused (the same change to the last round is a correction like any other)."""
+    p = load_profile("remastered-teams", overrides={"first_to_10000": True})
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    for number in (1, 2):
+        sheet.set_round(number, sheet.read_round([{"melded": 3000}, {"melded": 2000}], number))
+    assert not sheet.over and sheet.totals() == [6000, 4000]
+    with pytest.raises(ScoreSheetError) as info:
+        sheet.read_round([{"melded": 11000}, {}], 1)
+    assert str(info.value) == (
+        "with this correction Us reach 11,000 after round 1, which ends the game at 10,000, "
+        "but round 2 was played after it: correct the later rounds first")
+    sheet.set_round(2, sheet.read_round([{"melded": 8000}, {}], 2))  # the last round may
+    assert sheet.over and sheet.view().winners == [0]
+    sheet.read_round([{"melded": 1000}, {}], 1)  # a correction that ends nothing early

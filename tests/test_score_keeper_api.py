@@ -165,3 +165,17 @@ def test_hostile_bodies_are_refused_with_a_reason(tmp_path: Path) -> None:
                    content=b'{"token": "x", "who": "\\udfff", "entries": []}',
                    headers={"content-type": "application/json"})
         assert r.status_code == 400 and "Unicode" in r.json()["error"], r.text
+
+
+def test_a_poll_with_a_strange_version_is_answered_not_a_server_error(tmp_path: Path) -> None:
+    """``?since=²`` passed ``str.isdigit`` but not ``int()``: a 500 until it was checked."""
+    with client(tmp_path / "s.db") as c:
+        sheet = new_sheet(c, sides=["\u202eUs", "Them"])
+        url = f"/api/scores/{sheet['sheet_id']}"
+        for since in ("\u00b2", "\u0661", "-1", "x", "9" * 40):
+            r = c.get(url, params={"since": since})
+            assert r.status_code == 200, (since, r.status_code)
+            assert r.json()["sides"][0]["name"] == "Us"
+        r = c.post("/api/scores", json={"profile": "remastered-teams", "sides": ["Us", "Us"]})
+        assert r.status_code == 400
+        assert r.json()["error"] == "sides: two are called 'Us'; give each its own name"

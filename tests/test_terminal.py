@@ -613,3 +613,135 @@ def test_terminal_doctests() -> None:
 
     result = doctest.testmod(terminal)
     assert result.failed == 0 and result.attempted >= 2
+
+
+# --- walked again as a new user (after the speed work) ---------------------------------------
+
+
+def test_a_partnership_games_round_breakdown_has_one_column_per_side() -> None:
+    """Four seats in two sides: the round's table has Side 1 and Side 2 only (it once had
+    four column headers, one per seat, which wrapped an 80-column terminal)."""
+    profile = load_profile("biegames", overrides={"rounds": 1})
+    holder: list[TerminalGame] = []
+    con, buf = console(80)
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "easy", "easy"], 6,
+                        read=policy(holder), console=con)
+    holder.append(game)
+    assert game.run() == 0
+    lines = buf.getvalue().split("Round 1: ", 1)[1].splitlines()
+    assert lines[1].split() == ["Side", "1", "Side", "2"]
+    assert "Side 3" not in buf.getvalue() and "Side 4" not in buf.getvalue()
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_long_lines_wrap_between_melds_and_between_kinds_never_inside_one() -> None:
+    """Late in a round a side has a dozen melds and a Foot can hold twenty cards: on an
+    80-column terminal the lines wrap between melds (``Q 4/7`` stays whole) and between
+    kinds of the hand (``K♦ K♥`` stays together), continuation lines indented."""
+    import dataclasses
+
+    from handfoot.engine import TableMeld
+
+    kinds = [cards.ACE, cards.KING, cards.QUEEN, cards.JACK, cards.TEN, cards.NINE,
+             cards.EIGHT, cards.SEVEN, cards.SIX, cards.FIVE, cards.FOUR]
+    melds = tuple(TableMeld(k, 4, 1, 0, tuple(cards.parse_faces("2C " * 5))) for k in kinds)
+    profile = load_profile("partnership-13")
+    state = GameState.new(profile, layout=Layout(2, 2), seed=1)
+    hand = cards.parse_faces("KD KH KS QC QD JH JS 10C 10D 9H 9S 8C 8D 7H 7S 6C 6D 5H 5S 4C")
+    view = dataclasses.replace(state.view(0), melds=(melds, melds), hand=tuple(hand))
+    text = _rendered(view, ["you", "Seat 2 (easy)", "Seat 3 (easy)", "Seat 4 (easy)"])
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    meld_lines = [line for line in lines if "dirty" in line]
+    assert len(meld_lines) >= 4  # two sides, each over two lines or more
+    for name in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4"):
+        assert sum(line.count(f" {name} 5/7 dirty") for line in meld_lines) == 2
+    assert all(line.startswith("    ") for line in meld_lines if "melds:" not in line)
+    hand_lines = lines[next(i for i, x in enumerate(lines) if x.startswith("Your hand")):]
+    assert len(hand_lines) >= 2
+    for group in ("K♦ K♥ K♠", "Q♣ Q♦", "10♣ 10♦", "5♥ 5♠"):
+        assert any(group in line for line in hand_lines), group
+
+
+def test_leaving_names_the_command_the_person_used_and_replay_counts_in_words(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """scripts/play says ``scripts/play --resume FILE`` (``handfoot`` is not on the path
+    before ``. .venv/bin/activate``); ``handfoot replay`` says ``1 move``, not ``1 moves``."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HANDFOOT_PLAY_COMMAND", "scripts/play")
+    monkeypatch.setattr("sys.stdin", io.StringIO("draw\nquit\ny\n"))
+    assert main(["play", "--seats", "you,easy,easy,easy", "--seed", "2"]) == 1
+    out, _ = capsys.readouterr()
+    assert "continue it with:\n  scripts/play --resume handfoot-game-2.json" in out
+    assert main(["replay", "handfoot-game-2.json"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.startswith("handfoot-game-2.json: partnership-13, 2x2, 1 round, 1 move\n"), out
+    assert "OK: 1 move replayed" in out
+    play = Path(__file__).resolve().parents[1] / "scripts" / "play"
+    assert 'HANDFOOT_PLAY_COMMAND="$0" exec' in play.read_text(encoding="utf-8")
+    monkeypatch.delenv("HANDFOOT_PLAY_COMMAND")
+    monkeypatch.setenv("HANDFOOT_COMMAND", "scripts/handfoot")  # scripts/handfoot play ...
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\ny\n"))
+    assert main(["play", "--seats", "you,easy,easy,easy", "--seed", "3"]) == 1
+    assert "continue it with:\n  scripts/handfoot play --resume handfoot-game-3.json" in \
+        capsys.readouterr().out
+    handfoot = play.with_name("handfoot").read_text(encoding="utf-8")
+    assert 'HANDFOOT_COMMAND="$0" exec' in handfoot
+
+
+@pytest.mark.parametrize(("name", "layout"), [
+    ("remastered-singles", Layout(4, 1)), ("hand-knee-foot", Layout(3, 1)),
+    ("remastered-teams", Layout(2, 3))])
+def test_tables_of_singles_and_of_six_keep_the_bots_moves_on_80x24(name: str,
+                                                                    layout: Layout) -> None:
+    """Players on their own take one flowing line each (they took three: side, player,
+    melds), so four singles with three bots' turns above still fit 23 lines (a round of
+    remastered-singles for four reached 26)."""
+    profile = load_profile(name, overrides={"rounds": 1})
+    buf = io.StringIO()
+    con = Console(file=buf, width=80, height=24, color_system=None)
+    holder: list[TerminalGame] = []
+    spans: list[int] = []
+    mark = [0]
+
+    def read(prompt: str) -> str:
+        out = buf.getvalue()
+        if prompt == "draw> ":
+            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
+        mark[0] = len(out)
+        if not prompt.endswith("> "):
+            return ""
+        if holder[0].view().phase == Phase.ANSWER:
+            return "y"
+        return holder[0].hint().split("   (")[0]
+
+    seats = ["you"] + ["hard"] * (layout.players - 1)
+    game = TerminalGame(profile, layout, seats, 3, read=read, console=con)
+    holder.append(game)
+    assert game.run() == 0
+    later = spans[1:]  # the first screen also has the game's introduction
+    assert len(later) > 5 and max(later) <= 23, (max(later), spans)
+    text = buf.getvalue()
+    if layout.sides == 3:  # the round's table names the three players on one line
+        header = text.split("Round 1: ", 1)[1].splitlines()[1]
+        assert header.split() == ["you", "hard", "2", "hard", "3"], header
+        assert "Running totals: you " in text and " · hard 2 " in text
+    if layout.seats_per_side == 1:
+        assert "Side 2:" not in text
+        assert re.search(r"\n  Seat 2 \(hard\): \d+ · not opened \(needs \d+\) · \d+ in Hand, "
+                         r"(Knee 13, )?Foot 11\n", text), text[:2000]
+
+
+def test_help_fits_80_columns_and_docs_show_it_as_printed() -> None:
+    """``help`` wrapped on an 80-column terminal ("group" and "melds" alone on a line);
+    docs/terminal.md shows the same text."""
+    assert max(len(line) for line in HELP_TEXT.splitlines()) <= 79
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "terminal.md").read_text(
+        encoding="utf-8")
+    assert HELP_TEXT + "\n```" in docs
+    con, buf = console(80)
+    game = TerminalGame(QUICK, Layout(2, 1), ["you", "easy"], 3, console=con,
+                        read=scripted(["help", "quit", "y"]))
+    game.run()
+    assert HELP_TEXT in buf.getvalue()  # printed as it is, not re-wrapped

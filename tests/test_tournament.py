@@ -148,6 +148,8 @@ def test_cli_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "WIN RATE (95% CI)" in out and "PICKUP RATE" in out
     assert "head to head:" in out and "easy vs random:" in out
+    # the pairing's moves count both sides (the table's MOVES/GAME is one bot's), and says so
+    assert out.rstrip().endswith(" moves/game (both sides)")
 
 
 def test_cli_json_parses(capsys: pytest.CaptureFixture[str]) -> None:

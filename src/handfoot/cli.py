@@ -422,7 +422,7 @@ def _progress(label: str, quiet: bool) -> Any:
 
     return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), _Rate(""), TimeElapsedColumn(),
-                    TextColumn("left"), TimeRemainingColumn(),
+                    TextColumn("elapsed,"), TimeRemainingColumn(), TextColumn("left"),
                     console=Console(stderr=True), transient=True)
 
 
@@ -723,7 +723,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             save = Path(f"handfoot-game-{seed}.json")
     console = Console(highlight=False)
     game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console,
-                        state=state, save_to=save, pause=sys.stdin.isatty())
+                        state=state, save_to=save, pause=sys.stdin.isatty(),
+                        command=os.environ.get("HANDFOOT_PLAY_COMMAND")
+                        or f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} play")
     code = game.run()
     if code == 0 and (args.record or args.resume):
         game.write_record(save)

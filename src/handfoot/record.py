@@ -893,7 +893,7 @@ def format_breakdown(result: RoundResult, *, side_names: Sequence[str] | None = 
             values.setdefault(line.key, {})[score.side] = line
     rows = [*labels.values(), "Round total", "Game total"]
     label_w = max(len(x) for x in rows)
-    col_w = max(15, *(len(n) for n in names))
+    col_w = max(13, *(len(n) for n in names))  # three sides fit 80 columns
 
     def cells(count: str, points: str) -> str:
         return f"{count:>6}{points:>{col_w - 6}}"
@@ -975,7 +975,8 @@ def _replay_text(path: str, result: ReplayResult) -> str:
         rules += " with " + ", ".join(f"{k} = {json.dumps(v)}"
                                       for k, v in sorted(record.overrides.items()))
     out = [f"{path}: {rules}, {record.layout}, {len(record.rounds)} round"
-           f"{'s' if len(record.rounds) != 1 else ''}, {record.moves} moves", ""]
+           f"{'s' if len(record.rounds) != 1 else ''}, {record.moves} move"
+           f"{'s' if record.moves != 1 else ''}", ""]
     for r in result.results:
         out += [format_breakdown(r, side_names=side_names, seat_names=seat_names), ""]
     totals = ", ".join(f"{name} {t}" for name, t in zip(side_names, result.totals,

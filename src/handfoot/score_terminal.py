@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,36 +21,57 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from handfoot.scoresheet import ScoreSheet, ScoreSheetError, entry_form
+from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name, entry_form
 
 __all__ = ["ScoreKeeper"]
 
 Read = Callable[[str], str]
 
 
+class _LeaveRound(Exception):
+    """``q`` typed while a round is counted: back to the sheet, the round not stored."""
+
+
 class ScoreKeeper:
     """One sheet kept at the terminal: ``run()`` asks for rounds until the game is over or
-    the keeper quits; the sheet is saved to ``path`` after every change."""
+    the keeper quits; the sheet is saved to ``path`` after every change.
+
+    A new round left half counted (``q``, Ctrl-C, the end of input) is kept in the file as
+    its ``draft``, and its answers come back in brackets when that round is counted again:
+    nothing typed is lost."""
 
     def __init__(self, sheet: ScoreSheet, path: Path, *, read: Read, console: Console,
-                 who: str = "", changes: list[dict[str, Any]] | None = None) -> None:
+                 who: str = "", changes: list[dict[str, Any]] | None = None,
+                 draft: dict[str, Any] | None = None, command: str = "handfoot score") -> None:
         self.sheet = sheet
+        self.command = command
+        """How the keeper started this, for the line that says how to go on."""
         self.path = path
         self.read = read
         self.console = console
         self.who = who
         self.changes = changes or []
+        self.draft = draft
 
     @classmethod
     def open(cls, path: Path, *, read: Read, console: Console) -> ScoreKeeper:
         """A sheet saved before (its rounds and its history of changes)."""
         data = json.loads(path.read_text(encoding="utf-8"))
-        return cls(ScoreSheet.from_json(data), path, read=read, console=console,
-                   changes=list(data.get("changes") or []))
+        sheet = ScoreSheet.from_json(data)
+        draft = data.get("draft")
+        if not (isinstance(draft, dict) and draft.get("round") == len(sheet.rounds) + 1
+                and isinstance(draft.get("entries"), list)
+                and len(draft["entries"]) == len(sheet.sides)
+                and all(isinstance(e, dict) for e in draft["entries"])):
+            draft = None  # none, or no longer the next round's
+        return cls(sheet, path, read=read, console=console,
+                   changes=list(data.get("changes") or []), draft=draft)
 
     def save(self) -> None:
         data = self.sheet.json()
         data["changes"] = self.changes
+        if self.draft is not None:
+            data["draft"] = self.draft
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
         tmp.replace(self.path)
@@ -59,13 +81,15 @@ class ScoreKeeper:
 
     def run(self) -> int:
         """Keep score; 0 once the game is over, 1 if the keeper quits first (or the input
-        ends: a round half typed is not stored, the rounds before it are)."""
+        ends: a new round half typed is kept as the file's draft, not stored as a round)."""
         try:
             return self._run()
         except (EOFError, KeyboardInterrupt):
             self.say("")
-            self.say(f"Stopped. The sheet is saved in {self.path}; handfoot score --sheet "
-                     f"{self.path} goes on with it.")
+            kept = "" if self.draft is None else (
+                f" (with your answers so far for round {self.draft['round']})")
+            self.say(f"Stopped. The sheet is saved in {self.path}{kept}; {self.command} "
+                     f"--sheet {self.path} goes on with it.")
             return 1
 
     def _run(self) -> int:
@@ -85,12 +109,16 @@ class ScoreKeeper:
             if ended and answer.lower() in ("", "q", "quit"):
                 return 0
             if answer.lower() in ("q", "quit"):
-                self.say(f"The sheet is saved in {self.path}; handfoot score --sheet "
+                self.say(f"The sheet is saved in {self.path}; {self.command} --sheet "
                          f"{self.path} goes on with it.")
                 return 1
             if answer.lower().startswith("csv"):
                 target = answer[3:].strip() or str(self.path.with_suffix(".csv"))
-                Path(target).write_text(self.sheet.csv(), encoding="utf-8")
+                try:
+                    Path(target).write_text(self.sheet.csv(), encoding="utf-8")
+                except OSError as exc:
+                    self.say(f"Not written: {target}: {exc.strerror}")
+                    continue
                 self.say(f"written to {target}")
                 continue
             if answer.lower().startswith("c"):
@@ -114,15 +142,32 @@ class ScoreKeeper:
         before = [e.json() for e in sheet.rounds[number - 1]] if correcting else None
         drafts: list[dict[str, Any]] = [dict(e) for e in before] if before else \
             [{} for _ in sheet.sides]
+        if not correcting and self.draft is not None and self.draft.get("round") == number:
+            drafts = [dict(e) for e in self.draft["entries"]]
+            self.say("Your answers from last time come back in brackets.")
         if not self.who:
-            self.who = self.read("Your name (kept with each change) > ").strip() or "keeper"
+            self.who = clean_name(self.read("Your name (kept with each change) > "))[
+                :MAX_NAME] or "keeper"
         self.say(f"Round {number}" + (" (correction)" if correcting else "") + ": count "
-                 "each side; Enter keeps the value in brackets.")
+                 "each side; Enter keeps the value in brackets; q leaves the round unsaved.")
         while True:
-            out = self.ask_went_out(drafts)
-            for side, draft in enumerate(drafts):
-                draft["went_out"] = side == out
-                self.ask_side(side, draft)
+            try:
+                out = self.ask_went_out(drafts)
+                for side, draft in enumerate(drafts):
+                    draft["went_out"] = side == out
+                    self.ask_side(side, draft)
+            except _LeaveRound:
+                if correcting:
+                    self.say(f"Round {number} left unsaved; it stays as it was.")
+                else:
+                    self.keep_draft(number, drafts)
+                    self.say(f"Round {number} left unsaved; your answers are kept for when "
+                             "you count it.")
+                return
+            except (EOFError, KeyboardInterrupt):
+                if not correcting:
+                    self.keep_draft(number, drafts)
+                raise
             try:
                 entries = sheet.read_round(drafts, number)
             except ScoreSheetError as exc:
@@ -134,6 +179,8 @@ class ScoreKeeper:
             self.say("Nothing changed.")
             return
         sheet.set_round(number, entries)
+        if not correcting:
+            self.draft = None
         self.changes.append({
             "seq": len(self.changes) + 1, "round": number, "who": self.who,
             "at": dt.datetime.now(dt.UTC).replace(tzinfo=None).isoformat(
@@ -143,13 +190,25 @@ class ScoreKeeper:
         self.show_round(number)
         self.show_totals()
 
+    def _ask(self, prompt: str) -> str:
+        """An answer inside a round; ``q`` leaves the round."""
+        answer = self.read(prompt).strip()
+        if answer.lower() in ("q", "quit"):
+            raise _LeaveRound
+        return answer
+
+    def keep_draft(self, number: int, drafts: list[dict[str, Any]]) -> None:
+        """Keep a new round's answers so far in the file (the ``draft``)."""
+        self.draft = {"round": number, "entries": drafts}
+        self.save()
+
     def ask_went_out(self, drafts: list[dict[str, Any]]) -> int | None:
         names = self.sheet.sides
         current = next((i for i, d in enumerate(drafts) if d.get("went_out")), None)
         choices = ", ".join(f"{i + 1} {n}" for i, n in enumerate(names))
         while True:
             shown = "0" if current is None else str(current + 1)
-            answer = self.read(f"Who went out? 0 nobody, {choices} [{shown}] > ").strip()
+            answer = self._ask(f"Who went out? 0 nobody, {choices} [{shown}] > ")
             if not answer:
                 return current
             if answer.isdigit() and 0 <= int(answer) <= len(names):
@@ -193,7 +252,7 @@ class ScoreKeeper:
         """A count; a text that is not a number is kept as typed, for the sheet to refuse
         with its reason."""
         shown = "" if current is None else str(current)
-        answer = self.read(f"  {label} [{shown or ('none' if blank else '0')}] > ").strip()
+        answer = self._ask(f"  {label} [{shown or ('none' if blank else '0')}] > ")
         if not answer:
             return current if current is not None else (None if blank else 0)
         if answer.lower() == "none" and blank:
@@ -206,7 +265,7 @@ class ScoreKeeper:
     def ask_cards(self, label: str, current: Any) -> Any:
         """A points total (``1450``) or counts by card (``K=5 Q=4 2=1 joker=1 b3=1``)."""
         shown = _cards_text(current)
-        answer = self.read(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ").strip()
+        answer = self._ask(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ")
         if not answer:
             return current if current is not None else 0
         if "=" not in answer:
@@ -260,7 +319,7 @@ class ScoreKeeper:
     def show_totals(self) -> None:
         view = self.sheet.view()
         table = Table(title=self.sheet.title or "Totals", title_justify="left")
-        table.add_column("Side")
+        table.add_column("Side" if self.sheet.layout.seats_per_side > 1 else "Player")
         table.add_column("Total", justify="right")
         if view.next_minimums is not None:
             table.add_column(f"Round {view.next_round} opening", justify="right")
@@ -306,17 +365,28 @@ def _cards_text(value: Any) -> str:
     return str(value)
 
 
-def new_sheet_names(read: Read, sides: int, per_side: int) -> tuple[list[str], list[list[str]]]:
-    """Ask for the sides' and players' names (Enter: a made-up one)."""
+def new_sheet_names(read: Read, sides: int, per_side: int, say: Callable[[str], None] = print,
+                    ) -> tuple[list[str], list[list[str]]]:
+    """Ask for the sides' and players' names (Enter: a made-up one; a name already given
+    is asked again)."""
     side_names: list[str] = []
     players: list[list[str]] = []
+
+    def ask(prompt: str, default: str, taken: list[str]) -> str:
+        while True:
+            name = clean_name(read(prompt))[:MAX_NAME] or default
+            if name not in taken:
+                return name
+            say(f"  {name!r} is taken: give each its own name")
+
     for s in range(sides):
         if per_side > 1:
-            side = read(f"Name of side {s + 1} [Side {s + 1}] > ").strip() or f"Side {s + 1}"
-            names = [read(f"  Partner {j + 1} of {side} > ").strip() or f"{side} {j + 1}"
-                     for j in range(per_side)]
+            side = ask(f"Name of side {s + 1} [Side {s + 1}] > ", f"Side {s + 1}", side_names)
+            names: list[str] = []
+            for j in range(per_side):
+                names.append(ask(f"  Partner {j + 1} of {side} > ", f"{side} {j + 1}", names))
         else:
-            side = read(f"Player {s + 1} [Player {s + 1}] > ").strip() or f"Player {s + 1}"
+            side = ask(f"Player {s + 1} [Player {s + 1}] > ", f"Player {s + 1}", side_names)
             names = [side]
         side_names.append(side)
         players.append(names)
@@ -354,17 +424,42 @@ def add_score_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 def cmd_score(args: argparse.Namespace) -> int:
     """Keep score at the terminal."""
-    from handfoot.cli import UsageError, _profile_and_layout
+    from handfoot.cli import UsageError, _profile_and_layout, check_record_file
+    from handfoot.rules import DEFAULT_PROFILE
 
     console = Console(highlight=False)
+    command = f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} score"
     path = Path(args.sheet)
+    if path.is_dir():
+        raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
+                         f"{path / 'score.json'}")
     if path.exists():
         try:
             keeper = ScoreKeeper.open(path, read=console.input, console=console)
+        except OSError as exc:
+            raise UsageError(f"--sheet {path}: cannot read the file: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"--sheet {path}: not a score sheet (not UTF-8 text)") from None
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--sheet {path}: not a score sheet (not JSON: {exc.msg} at "
+                             f"line {exc.lineno}, column {exc.colno})") from None
         except (ValueError, ScoreSheetError) as exc:
-            raise UsageError(f"{path}: {exc}") from None
-        keeper.who = args.who
+            raise UsageError(f"--sheet {path}: {exc}") from None
+        keeper.who = clean_name(args.who)[:MAX_NAME]
+        keeper.command = command
+        done = len(keeper.sheet.rounds)
+        console.print(f"Continuing the sheet in {path} ({keeper.sheet.profile.title}, "
+                      f"{done} round{'s' * (done != 1)} entered); --sheet NEW.json starts "
+                      "another.", markup=False, soft_wrap=True)
+        given = [opt for opt, value in (
+            ("--profile", args.profile != DEFAULT_PROFILE), ("--set", args.set),
+            ("--layout", args.layout), ("--sides", args.sides), ("--players", args.players),
+            ("--title", args.title)) if value]
+        if given:
+            console.print(f"({', '.join(given)} left aside: a sheet keeps the rules and "
+                          "names it was made with.)", markup=False, soft_wrap=True)
         return keeper.run()
+    check_record_file(str(path), "--sheet", force=True)
     profile, layout = _profile_and_layout(args)
     if args.sides:
         sides: list[str] = [x.strip() for x in args.sides.split(",")]
@@ -372,12 +467,20 @@ def cmd_score(args: argparse.Namespace) -> int:
             [x.strip() for x in group.split(",")] for group in args.players.split(";")] \
             if args.players else None
     else:
-        sides, players = new_sheet_names(console.input, layout.sides, layout.seats_per_side)
+        try:
+            sides, players = new_sheet_names(console.input, layout.sides,
+                                             layout.seats_per_side, say=console.print)
+        except (EOFError, KeyboardInterrupt):
+            console.print("\nStopped before the sheet was made; nothing was saved.",
+                          markup=False)
+            return 1
     try:
         sheet = ScoreSheet.new(profile, layout, sides, players, args.title)
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
-    keeper = ScoreKeeper(sheet, path, read=console.input, console=console, who=args.who)
+    keeper = ScoreKeeper(sheet, path, read=console.input, console=console,
+                         who=clean_name(args.who)[:MAX_NAME], command=command)
     keeper.save()
-    console.print(f"Keeping score under {profile.title} in {path}.", markup=False)
+    console.print(f"Keeping score under {profile.title} in {path}.", markup=False,
+                  soft_wrap=True)
     return keeper.run()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -35,8 +36,8 @@ from handfoot.rules import FIELDS, Layout, Profile, builtin_profile_names, load_
 from handfoot.table import Books, missing_books, opening_minimum
 
 __all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "RoundView", "ScoreSheet", "ScoreSheetError",
-           "SheetView", "SideEntry", "adjustments", "check_round", "entry_form", "read_entry",
-           "score_entry", "score_json", "special_ranks", "tabletop_rules"]
+           "SheetView", "SideEntry", "adjustments", "check_round", "clean_name", "entry_form",
+           "read_entry", "score_entry", "score_json", "special_ranks", "tabletop_rules"]
 
 FORMAT: Final = "handfoot-score-sheet"
 """The ``format`` of a score sheet's JSON export."""
@@ -255,6 +256,18 @@ def check_round(profile: Profile, layout: Layout, entries: Sequence[SideEntry],
     out = [name for name, e in zip(side_names, entries, strict=True) if e.went_out]
     if len(out) > 1:
         raise ScoreSheetError(f"only one side goes out in a round, not {' and '.join(out)}")
+    per_side = layout.seats_per_side
+    for name, e in zip(side_names, entries, strict=True):
+        perfect = dict(e.tabletop).get("perfect_deals", 0)
+        if perfect > per_side:
+            raise ScoreSheetError(
+                f"{name}: {perfect} players with a perfect deal, but the side has "
+                f"{_plural(per_side, 'player')}")
+    dealers = [name for name, e in zip(side_names, entries, strict=True)
+               if "dealer_off" in dict(e.tabletop)]
+    if len(dealers) > 1:
+        raise ScoreSheetError(f"one player deals a round: the cards the dealer was off go to "
+                              f"one side, not {' and '.join(dealers)} (leave the others empty)")
     decks = profile.decks(layout.players)
     limits = _deck_limits(profile, decks)
     used = {
@@ -337,10 +350,13 @@ class ScoreSheet:
 
     @classmethod
     def new(cls, profile: Profile, layout: Layout, sides: Sequence[Any] | None = None,
-            players: Sequence[Any] | None = None, title: Any = "") -> ScoreSheet:
-        """A new sheet; names are checked and cut to :data:`MAX_NAME`, missing ones made up."""
+            players: Sequence[Any] | None = None, title: Any = "", *,
+            unique: bool = True) -> ScoreSheet:
+        """A new sheet; names are checked and cut to :data:`MAX_NAME`, missing ones made up.
+        With ``unique`` two sides (or two partners) may not share a name: a sheet saved
+        before that check (``from_json``, the server's store) passes False and opens."""
         profile.check_layout(layout)
-        side_names = _names(sides, layout.sides, "sides",
+        side_names = _names(sides, layout.sides, "sides", unique,
                             lambda i: f"Side {i + 1}" if layout.seats_per_side > 1
                             else f"Player {i + 1}")
         if layout.seats_per_side == 1 and players is None:
@@ -353,12 +369,11 @@ class ScoreSheet:
                 raise ScoreSheetError(f"players: a list of names for each of the "
                                       f"{layout.sides} sides")
             player_names = [_names(p, layout.seats_per_side, f"players of {side_names[i]}",
-                                   lambda j, i=i: f"{side_names[i]} {j + 1}")
+                                   unique, lambda j, i=i: f"{side_names[i]} {j + 1}")
                             for i, p in enumerate(players)]
         if not isinstance(title, str):
             raise ScoreSheetError("title: a text")
-        return cls(profile, layout, side_names, player_names, [],
-                   " ".join(title.split())[:80])
+        return cls(profile, layout, side_names, player_names, [], clean_name(title)[:80])
 
     @property
     def over(self) -> bool:
@@ -394,6 +409,18 @@ class ScoreSheet:
                                   "sides")
         entries = [read_entry(self.profile, d, who=self.sides[i]) for i, d in enumerate(data)]
         check_round(self.profile, self.layout, entries, self.sides)
+        target = self.profile.target_score
+        if target is not None and round_number < len(self.rounds):
+            # a correction may not end the game before rounds that were played after it
+            totals = self.totals(round_number - 1)
+            for side, entry in enumerate(entries):
+                totals[side] += score_entry(self.profile, side, entry).total
+            if max(totals) >= target:
+                who = self.sides[totals.index(max(totals))]
+                raise ScoreSheetError(
+                    f"with this correction {who} reach {max(totals):,} after round "
+                    f"{round_number}, which ends the game at {target:,}, but round "
+                    f"{round_number + 1} was played after it: correct the later rounds first")
         return entries
 
     def set_round(self, round_number: int, entries: list[SideEntry]) -> None:
@@ -470,7 +497,8 @@ class ScoreSheet:
         except ValueError as exc:
             raise ScoreSheetError(str(exc)) from None
         sheet = cls.new(profile, layout, [s.get("name") for s in sides],
-                        [s.get("players") for s in sides], data.get("title") or "")
+                        [s.get("players") for s in sides], data.get("title") or "",
+                        unique=False)
         for i, r in enumerate(rounds, start=1):
             sheet.set_round(i, sheet.read_round(r.get("entries"), i))
         return sheet
@@ -542,7 +570,7 @@ def _count(value: Any, what: str) -> int:
     if value < 0:
         raise ScoreSheetError(f"{what}: a count cannot be negative ({value})")
     if value > MAX_COUNT:
-        raise ScoreSheetError(f"{what}: {value} is far more than a round holds")
+        raise ScoreSheetError(f"{what}: {_shown(value)} is far more than a round holds")
     return value
 
 
@@ -570,8 +598,15 @@ def _cards(value: Any, what: str, kinds: tuple[int, ...]) -> int | tuple[tuple[i
         raise ScoreSheetError(f"{what}: a points total or counts by card, not "
                               f"{str(value)[:20]!r}")
     if abs(value) > MAX_COUNT * 100:
-        raise ScoreSheetError(f"{what}: {value} points is far more than a round holds")
+        raise ScoreSheetError(f"{what}: {_shown(value)} points is far more than a round "
+                              "holds")
     return value
+
+
+def _shown(value: int) -> str:
+    """A number for a message, cut when absurdly long (``10000000000…``)."""
+    text = str(value)
+    return text if len(text) <= 12 else text[:12] + "\u2026"
 
 
 def _n(value: int | tuple[tuple[int, int], ...], kind: int) -> int:
@@ -634,7 +669,7 @@ def _too_many(what: str, n: int, limit: int, decks: int) -> str:
     return f"{n} {noun} in one round: the {decks} decks in play allow at most {limit}"
 
 
-def _names(values: Any, count: int, what: str, default: Any) -> list[str]:
+def _names(values: Any, count: int, what: str, unique: bool, default: Any) -> list[str]:
     if values is None:
         values = [None] * count
     if not isinstance(values, Sequence) or isinstance(values, str) or len(values) != count:
@@ -643,9 +678,28 @@ def _names(values: Any, count: int, what: str, default: Any) -> list[str]:
     for i, v in enumerate(values):
         if v is not None and not isinstance(v, str):
             raise ScoreSheetError(f"{what}: names are text")
-        name = " ".join((v or "").split())[:MAX_NAME]
+        name = clean_name(v or "")[:MAX_NAME]
         out.append(name or str(default(i)))
+    if unique and len(set(out)) < len(out):
+        twice = next(n for n in out if out.count(n) > 1)
+        raise ScoreSheetError(f"{what}: two are called {twice!r}; give each its own name")
     return out
+
+
+def clean_name(text: str) -> str:
+    r"""A name as shown: control and invisible formatting characters (a NUL, a zero-width
+    space, a right-to-left override) dropped, runs of spaces made one.
+
+    >>> clean_name("  Ann\u200b \u202eBob\x00 ")
+    'Ann Bob'
+    """
+    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf")
+                   or c.isspace())
+    return " ".join(kept.split())
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _join(parts: Sequence[str]) -> str:

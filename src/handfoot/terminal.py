@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from handfoot import cards
@@ -77,24 +77,26 @@ BOT_PREFERENCE = ("hard", "normal", "easy", "random")
 HELP_TEXT = """\
 Moves (cards are kinds: 4-10, J, Q, K, A, 2, JK for a joker, B3 for a black 3;
 suits never matter, so 5 and 5D are the same move):
-  draw                       take cards from the stock
-  pickup K K 2 | A A A       take the discard pile; the top card joins the first group
-                             of its rank (pickup K: alone melds the top card by itself)
-  meld K K K | 9 9 2         lay or add to melds, all at once; "|" separates melds
-  meld K: 2                  add wild cards alone to your kings
-  meld new K K K             start a second meld of kings (after one became a book)
-  meld JK JK 2               a group of wilds only is an all-wild meld (where allowed)
-  discard 5                  discard a card of that kind; ends your turn
-  goout 9 9 | Q discard B3   go out: meld the groups, then discard (or no discard);
-                             with partners this asks them "May I go out?"
-  yes / no  (or y / n)       answer your partner's "May I go out?"
-  undo                       take back your last meld this turn
-  knock                      end your turn without a discard (where the rules say so)
-  knee                       pick up your Knee (Hand, Knee & Foot)
+  draw                      take cards from the stock
+  pickup K K 2 | A A A      take the discard pile; the top card joins the
+                            first group of its rank (pickup K: alone melds
+                            the top card by itself)
+  meld K K K | 9 9 2        lay or add to melds, all at once; "|" separates
+                            melds
+  meld K: 2                 add wild cards alone to your kings
+  meld new K K K            start a second meld of kings (once one is a book)
+  meld JK JK 2              wilds alone make an all-wild meld (where allowed)
+  discard 5                 discard a card of that kind; ends your turn
+  goout 9 9 | Q discard B3  go out: meld the groups, then discard (or no
+                            discard); with partners this asks them first
+  yes / no  (or y / n)      answer your partner's "May I go out?"
+  undo                      take back your last meld this turn
+  knock                     end your turn without a discard (where allowed)
+  knee                      pick up your Knee (Hand, Knee & Foot)
 Commands:
   help    this guide            legal   what you can do now
   hint    what hard would do    show    the table again
-  quit    leave the game (it is saved; handfoot play --resume FILE continues it)"""
+  quit    leave the game (it is saved; --resume FILE continues it)"""
 
 
 class SeatError(ValueError):
@@ -289,6 +291,34 @@ def table_text(melds: Sequence[TableMeld], book_size: int, sym: Symbols = UNICOD
     return out
 
 
+class _Flow:
+    """A line of items that wraps only between items, never inside one: on a narrow
+    terminal ``Q 4/7`` or ``K♦ K♥`` stays whole and the next line starts indented.
+
+    ``text`` holds the items joined by ``sep``; each line after the first starts with
+    ``indent`` spaces.
+    """
+
+    def __init__(self, text: Text, sep: str, indent: int = 4, sep_style: str = "") -> None:
+        self.text = text
+        self.sep = sep
+        self.indent = indent
+        self.sep_style = sep_style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line = Text()
+        for item in self.text.split(self.sep, allow_blank=True):
+            item.end = ""
+            if line.plain.strip() and line.cell_len + len(self.sep) + item.cell_len > width:
+                yield line
+                line = Text(" " * self.indent)
+            elif line.plain.strip():
+                line.append(self.sep, style=self.sep_style)
+            line.append_text(item)
+        yield line
+
+
 def _meld_order(meld: TableMeld) -> int:
     """Table order: aces down to 4s, then the all-wild meld."""
     return _kind_order(meld.target) if meld.target != WILD_MELD else 99
@@ -328,6 +358,8 @@ def short_name(name: str) -> str:
 
 def _side_name(side: int, names: Sequence[str], view: PlayerView) -> str:
     members = [short_name(names[s]) for s in range(view.players) if s % view.sides == side]
+    if len(members) == 1:  # a player on their own is named, not numbered
+        return members[0]
     return f"Side {side + 1} ({', '.join(members)})"
 
 
@@ -340,7 +372,7 @@ def _status_line(view: PlayerView, names: Sequence[str]) -> str:
         asker = view.asking if view.asking is not None else view.turn
         return f"{names[asker]} asks: may I go out? Answer yes or no."
     if view.phase == Phase.DRAW:
-        return "Your turn: draw, or take the pile (pickup ...)."
+        return "Your turn: draw, or take the pile: pickup ..."
     return "Your turn: meld, then discard (or go out)."
 
 
@@ -373,7 +405,12 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     parts.append(title)
 
     for side in range(view.sides):
+        seats = [s for s in range(view.players) if s % view.sides == side]
         head = Text(f"Side {side + 1}", style="bold")
+        if len(seats) == 1:  # a player on their own: one line (eight players fit 80×24)
+            s = seats[0]
+            head = Text(f"{sym.turn} " if s == view.turn else "  ")
+            head.append(names[s], style="bold")
         head.append(f": {view.totals[side]}")
         minimum = _opening_minimum(view, side)
         if view.opened[side]:
@@ -382,19 +419,27 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             head.append(f"{d}not opened (opens with a clean book)")
         else:
             head.append(f"{d}not opened (needs {minimum})")
-        head.append(f"{d}melded {melded_points(view, side)} this round")
+        if view.opened[side] or melded_points(view, side):  # else it is 0
+            head.append(f"{d}melded {melded_points(view, side)} this round")
         if view.red_threes[side]:
             head.append(f"{d}{_plural(len(view.red_threes[side]), 'red 3')}")
+        if len(seats) == 1:  # cards and melds on the same flowing line
+            head.append(f"{d}{_seat_cards(view, seats[0])}")
+            if view.melds[side]:
+                head.append(d)
+                head.append_text(table_text(view.melds[side], p.book_size, sym))
+            parts.append(_Flow(head, d))
+            continue
         parts.append(head)
         who = Text("  ")
-        for i, s in enumerate(s for s in range(view.players) if s % view.sides == side):
+        for i, s in enumerate(seats):
             if i:
                 who.append(d)
             who.append(f"{sym.turn} " if s == view.turn else "")
             who.append(names[s], style="bold" if s == view.seat else "")
             who.append(f": {_seat_cards(view, s)}")
         parts.append(who)
-        parts.append(Text("  ") + table_text(view.melds[side], p.book_size, sym))
+        parts.append(_Flow(Text("  ") + table_text(view.melds[side], p.book_size, sym), d))
 
     table = Text("Pile: ")
     if view.discard_top is None:
@@ -416,7 +461,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     where = "Foot" if view.in_foot[view.seat] else "hand"
     mine = Text(f"Your {where} ({len(view.hand)}): ", style="bold")
     mine.append_text(hand_text(view.hand, sym))
-    parts.append(mine)
+    parts.append(_Flow(mine, f" {sym.bar} ", indent=2, sep_style="dim"))
     return Group(*parts)
 
 
@@ -557,13 +602,15 @@ class TerminalGame:
     output goes to ``console``. ``state`` continues a game (see :func:`resume_state`);
     ``save_to`` is where a game left unfinished is saved (None: not saved).
     With ``pause`` the game waits for Enter between rounds (and, with several people,
-    before showing the next person's hand).
+    before showing the next person's hand). ``command`` is how the person started the
+    game, for the line that says how to continue it (``scripts/play`` runs ``handfoot play``
+    with ``HANDFOOT_PLAY_COMMAND=scripts/play``, since ``handfoot`` may not be on the path).
     """
 
     def __init__(self, profile: Profile, layout: Layout, seats: Sequence[str], seed: int,
                  read: InputFn, console: Console, *, state: GameState | None = None,
                  save_to: str | Path | None = None, pause: bool = True,
-                 symbols: Symbols | None = None) -> None:
+                 symbols: Symbols | None = None, command: str = "handfoot play") -> None:
         seats = list(seats)
         if seats.count(HUMAN) < 1:
             raise SeatError(f"at least one seat must be {HUMAN!r}")
@@ -580,6 +627,7 @@ class TerminalGame:
         self.sym = symbols if symbols is not None else symbols_for(console.encoding)
         self.save_to = Path(save_to) if save_to is not None else None
         self.pause = pause
+        self.command = command
         several = len(self.people) > 1
         self.names = [(f"Seat {s + 1} (you)" if several else "you") if name == HUMAN
                       else f"Seat {s + 1} ({name})" for s, name in enumerate(seats)]
@@ -637,7 +685,9 @@ class TerminalGame:
         p = self.profile
         self.say(f"{p.title} ({p.name}), {self.layout.describe()}, seed {self.seed}",
                  style="bold")
-        for side in range(self.layout.sides):
+        if self.layout.seats_per_side == 1:  # players on their own: no sides to name
+            self.say(f"  Players in turn: {', '.join(self.names)}")
+        for side in range(self.layout.sides if self.layout.seats_per_side > 1 else 0):
             members = ", ".join(self.names[s] for s in self.layout.seats_of(side))
             self.say(f"  Side {side + 1}: {members}")
         if self.state.moves_played:
@@ -674,7 +724,7 @@ class TerminalGame:
             return
         self.write_record(self.save_to)
         self.say(f"You left the game. It is saved in {self.save_to}; continue it with:")
-        self.say(f"  handfoot play --resume {self.save_to}")
+        self.say(f"  {self.command} --resume {self.save_to}")
 
     def _ask(self, prompt: str) -> bool | None:
         """A yes/no question: True, False, or None at the end of input."""
@@ -919,7 +969,9 @@ class TerminalGame:
             view = self.view()
             side_names = [_side_name(s, names, view) for s in range(self.layout.sides)]
             self.say(format_breakdown(result,
-                                      side_names=[f"Side {s + 1}" for s in range(len(names))],
+                                      side_names=[f"Side {s + 1}" if self.layout.seats_per_side
+                                                  > 1 else short_name(names[s])
+                                                  for s in range(self.layout.sides)],
                                       seat_names=[short_name(n) for n in names]))
             self.say("Running totals: " + f" {self.sym.dot} ".join(
                 f"{side_names[s]} {t}" for s, t in enumerate(result.totals)), style="bold")

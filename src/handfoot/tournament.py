@@ -358,7 +358,7 @@ class TournamentResult:
                 f"  {a} vs {b}: {p.wins:g}-{p.games - p.wins:g} in {p.games} games "
                 f"({len(p.pair_diffs)} pairs), {a} wins {p.wins / g:.1%} "
                 f"({lo:.1%}-{hi:.1%}), score diff {mean:+.1f}/game "
-                f"({dlo:+.1f} to {dhi:+.1f}), {p.moves / g:.1f} moves/game")
+                f"({dlo:+.1f} to {dhi:+.1f}), {p.moves / g:.1f} moves/game (both sides)")
         return "\n".join(lines)
 
 

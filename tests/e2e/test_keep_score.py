@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from e2e_helpers import shoot
+from e2e_helpers import get, post, shoot
 from playwright.sync_api import Page, expect
 
 PHONE = (390, 844)
@@ -120,4 +120,93 @@ def test_a_three_round_score_sheet_on_a_phone(new_context: Any, live_server: str
     shoot(table, shots_dir, "score-share-phone")
     keeper.evaluate("() => document.getElementById('round-3').scrollIntoView()")
     shoot(keeper, shots_dir, "score-breakdown-phone")
+    assert errors == []
+
+
+def test_many_players_on_a_phone_and_a_laptop(new_context: Any, live_server: str,
+                                              shots_dir: Path) -> None:
+    """Four players with long names: on a phone the round tables keep their labels readable
+    and in view while the players' columns scroll sideways (the last player's column was
+    cut off and the labels squeezed to a word a line); "Player" heads the totals; the
+    history's summary reads "Every change (2)"."""
+    names = ["Grandma Josephine", "Uncle Bartholomew", "Cousin Maximiliana", "Ed"]
+    sheet = post(live_server, "/api/scores", {"profile": "remastered-singles",
+                                              "layout": "4x1", "sides": names,
+                                              "title": "Thanksgiving at the lake house"})
+    token = sheet["edit_link"].split("#k=")[1]
+    for number, out in ((1, 0), (2, 3)):
+        entries: list[dict[str, Any]] = [{"melded": 300, "left": 45} for _ in names]
+        entries[out] = {"books": {"clean": 1, "dirty": 1}, "went_out": True, "melded": 1230}
+        post(live_server, f"/api/scores/{sheet['sheet_id']}/rounds/{number}",
+             {"token": token, "who": "Ann", "entries": entries})
+    errors: list[str] = []
+    for label, size in (("phone", PHONE), ("laptop", (1366, 800))):
+        page = new_context(*size).new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(sheet["edit_link"])
+        expect(page.locator("#round-2")).to_be_visible()
+        expect(page.locator("#totals thead th").first).to_have_text("Player")
+        expect(page.locator("#history summary")).to_have_text("Every change (2)")
+        table = page.locator("#round-2 table.breakdown")
+        label_width = table.locator("tbody th").first.evaluate(
+            "e => e.getBoundingClientRect().width")
+        assert label_width >= 8 * 16, label_width  # "Cards on the table" on one line
+        scroller = page.locator("#round-2 .table-scroll")
+        hint = page.locator(".scroll-hint")
+        if label == "phone":
+            expect(hint).to_be_visible()
+            assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")
+            scroller.evaluate("e => e.scrollLeft = e.scrollWidth")
+            ed = table.locator("thead th").last
+            expect(ed).to_have_text("Ed")
+            box = ed.bounding_box()
+            assert box is not None and box["x"] + box["width"] <= size[0]
+            first = table.locator("tbody th").first.bounding_box()
+            assert first is not None and first["x"] >= 0  # the labels stayed in view
+            expect(page.locator("#round-2 .round-title")).to_have_text("Round 2: Ed went out")
+            title = page.locator("#round-2 .round-title").bounding_box()
+            assert title is not None and title["x"] >= 0  # not scrolled away with the table
+            page.locator("#round-2").scroll_into_view_if_needed()
+            shoot(page, shots_dir, "score-many-phone")
+            # what is typed into a number field but is no number is refused, not taken as 0
+            page.locator("#s0-red-threes").click()
+            page.keyboard.type("1e")
+            page.click("#save-round")
+            expect(page.locator("#round-error")).to_have_text(
+                "Grandma Josephine: red 3s laid: a whole number, not '?'")
+        else:
+            expect(hint).to_be_hidden()
+            assert not scroller.evaluate("e => e.scrollWidth > e.clientWidth")
+            page.locator("#round-2").scroll_into_view_if_needed()
+            shoot(page, shots_dir, "score-many-laptop")
+        assert errors == []
+
+
+def test_single_rules_are_changed_in_the_new_sheet_form_as_in_a_new_game(
+        new_context: Any, live_server: str, shots_dir: Path) -> None:
+    """The new-sheet form offers every single parameter the new-game form does (the scoring
+    ones first); a value out of range is refused with the reason, a good one is the sheet's."""
+    page = new_context(*PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/score")
+    expect(page.locator("#sheet-profile option").first).to_be_attached()
+    page.select_option("#sheet-profile", "biegames")
+    page.locator("#sheet-options > summary").click()
+    page.locator("#sheet-params > summary").click()
+    expect(page.locator("#params-list h4").first).to_have_text("scoring")
+    bonus = page.locator("#param-clean_book_bonus")
+    expect(bonus).to_have_attribute("placeholder", "500")  # biegames' own value
+    page.fill("#param-book_size", "99")
+    page.click("#make-sheet")
+    expect(page.locator("#new-error")).to_contain_text("book_size")
+    page.fill("#param-book_size", "")
+    bonus.fill("600")
+    bonus.scroll_into_view_if_needed()
+    shoot(page, shots_dir, "score-rules-phone")
+    page.click("#make-sheet")
+    expect(page.locator("#entry-title")).to_have_text("Round 1")
+    sheet_id = page.url.split("/score/")[1].split("#")[0]
+    data = get(live_server, f"/api/scores/{sheet_id}")
+    assert data["profile"] == "biegames" and data["overrides"] == {"clean_book_bonus": 600}
     assert errors == []

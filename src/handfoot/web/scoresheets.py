@@ -24,7 +24,14 @@ from starlette.templating import Jinja2Templates
 
 from handfoot.record import profile_spec
 from handfoot.rules import Layout, ProfileError, load_profile
-from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, entry_form, score_json
+from handfoot.scoresheet import (
+    MAX_NAME,
+    ScoreSheet,
+    ScoreSheetError,
+    clean_name,
+    entry_form,
+    score_json,
+)
 from handfoot.web.protocol import is_token
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
 from handfoot.web.tables import new_token
@@ -65,7 +72,7 @@ class SheetStore:
         profile = load_profile(row.profile, overrides=row.overrides or None)
         names = row.names
         sheet = ScoreSheet.new(profile, Layout.parse(row.layout), names["sides"],
-                               names["players"], names.get("title") or "")
+                               names["players"], names.get("title") or "", unique=False)
         latest: dict[int, Any] = {}
         for r in rows:
             latest[r.round] = r.entries
@@ -131,7 +138,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
     async def show(request: Request) -> Response:
         sheet_id = request.path_params["sheet_id"]
         since = request.query_params.get("since")
-        if since is not None and since.isdigit() and int(since) > 0 and \
+        if since is not None and since.isascii() and since.isdigit() and int(since) > 0 and \
                 await sheets.version(sheet_id) == int(since):
             return Response(status_code=204)  # nothing new: the page polls again
         loaded = await sheets.load(sheet_id)
@@ -163,7 +170,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             return error("round: a round's number", 404)
         token = body.get("token")
         who = body.get("who")
-        who = " ".join(who.split())[:MAX_NAME] if isinstance(who, str) else ""
+        who = clean_name(who)[:MAX_NAME] if isinstance(who, str) else ""
         for _ in range(5):  # another keeper's change meanwhile: check again against it
             loaded = await sheets.load(sheet_id)
             if loaded is None:

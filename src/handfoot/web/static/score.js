@@ -55,8 +55,70 @@ async function newSheetPage() {
       el("span", {}, el("strong", {text: o.title}), " ", el("span", {class: "small muted", text: o.text})))));
   }
 
+  // Single parameters, as the new-game form has them (lists and maps only in a TOML file);
+  // the scoring ones first, which matter most to a score keeper.
+  function paramInput(p, value) {
+    const id = `param-${p.key}`;
+    const base = value === undefined || value === null ? "" : String(value);
+    let input;
+    if (p.type === "bool") {
+      input = el("select", {id, "data-param": p.key, "data-type": "bool"},
+        el("option", {value: "", text: base ? `as the rule set (${value ? "yes" : "no"})` : "as the rule set"}),
+        el("option", {value: "true", text: "yes"}), el("option", {value: "false", text: "no"}));
+    } else if (p.choices && p.choices.length) {
+      input = el("select", {id, "data-param": p.key, "data-type": "str"},
+        el("option", {value: "", text: base ? `as the rule set (${base})` : "as the rule set"}),
+        ...p.choices.map((c) => el("option", {value: c, text: c})));
+    } else if (p.type === "int" || p.type === "opt_int") {
+      input = el("input", {type: "number", id, "data-param": p.key, "data-type": p.type, inputmode: "numeric",
+        min: p.min ?? null, max: p.max ?? null, placeholder: base || (p.type === "opt_int" ? "none" : "")});
+    } else {
+      return null;
+    }
+    return el("div", {class: "field param"},
+      el("label", {for: id}, p.label || p.key.replaceAll("_", " "), el("span", {class: "hint", text: p.text || ""})),
+      input);
+  }
+
+  function fillParams() {
+    const values = profile().values || {};
+    const box = $("params-list");
+    const kept = Object.fromEntries([...box.querySelectorAll("[data-param]")].map((i) => [i.dataset.param, i.value]));
+    const params = data.parameters.filter((p) => p.key !== "rounds");
+    const order = (p) => (p.section === "scoring" ? 0 : 1);
+    params.sort((a, b) => order(a) - order(b));
+    const nodes = [];
+    let section = null;
+    for (const p of params) {
+      const node = paramInput(p, values[p.key]);
+      if (!node) continue;
+      if (p.section !== section) {
+        section = p.section;
+        nodes.push(el("h4", {class: "param-section", text: section.replaceAll("_", " ")}));
+      }
+      const input = node.querySelector("[data-param]");
+      if (kept[p.key]) input.value = kept[p.key];
+      nodes.push(node);
+    }
+    box.replaceChildren(...nodes);
+  }
+
+  function paramOverrides() {
+    const overrides = {};
+    for (const input of $("params-list").querySelectorAll("[data-param]")) {
+      const raw = input.value.trim();
+      if (raw === "") continue;
+      const type = input.dataset.type;
+      if (type === "bool") overrides[input.dataset.param] = raw === "true";
+      else if (type === "int" || type === "opt_int") overrides[input.dataset.param] = input.validity.badInput ? raw : Number(raw);
+      else overrides[input.dataset.param] = raw;
+    }
+    return overrides;
+  }
+
   function fillLayouts() {
     const p = profile();
+    fillParams();
     layoutSelect.replaceChildren(...p.layouts.map((l) => el("option", {value: l, text: layoutWords(l)})));
     layoutSelect.value = p.default_layout;
     $("sheet-rounds").placeholder = String(p.rounds);
@@ -111,6 +173,8 @@ async function newSheetPage() {
       const options = {};
       for (const box of optionsBox.querySelectorAll("input:checked")) options[box.value] = true;
       if (Object.keys(options).length) body.options = options;
+      const overrides = paramOverrides();
+      if (Object.keys(overrides).length) body.overrides = overrides;
     }
     const players = [];
     const sideNames = [];
@@ -222,7 +286,7 @@ function render(first) {
 
 function renderTotals() {
   const d = sheet.data;
-  const head = el("tr", {}, el("th", {scope: "col", text: "Side"}), el("th", {scope: "col", class: "num", text: "Total"}),
+  const head = el("tr", {}, el("th", {scope: "col", text: d.layout.endsWith("x1") ? "Player" : "Side"}), el("th", {scope: "col", class: "num", text: "Total"}),
     d.next_round ? el("th", {scope: "col", class: "num", text: `Round ${d.next_round} opening`}) : null);
   const rows = d.sides.map((s, i) => el("tr", {class: d.winners.includes(i) ? "winner-row" : null},
     el("th", {scope: "row", text: sideLabel(i)}),
@@ -265,7 +329,7 @@ function breakdownTable(r) {
   };
   const how = r.went_out !== null ? `${d.sides[r.went_out].name} went out` : "nobody went out";
   return el("table", {class: "breakdown"},
-    el("caption", {text: `Round ${r.round}: ${how}`}),
+    el("caption", {class: "visually-hidden", text: `Round ${r.round}: ${how}`}),
     el("thead", {}, el("tr", {}, el("th", {scope: "col", text: "Score"}), ...r.scores.map((s) => el("th", {scope: "col", text: d.sides[s.side].name})))),
     el("tbody", {}, ...keys.map((k) => el("tr", {}, el("th", {scope: "row", text: labels[k]}), ...r.scores.map((s) => cell(s, k))))),
     el("tfoot", {},
@@ -277,7 +341,11 @@ function renderRounds() {
   const d = sheet.data;
   const box = $("rounds");
   if (!d.rounds_view.length) { box.replaceChildren(el("p", {class: "muted", text: "No round entered yet."})); return; }
-  box.replaceChildren(...[...d.rounds_view].reverse().map((r) => el("div", {class: "round-card", id: `round-${r.round}`},
+  const hint = d.sides.length > 2 ? el("p", {class: "small muted scroll-hint", text: "Swipe a round's table sideways to see every side."}) : null;
+  box.replaceChildren(hint || "", ...[...d.rounds_view].reverse().map((r) => el("div", {class: "round-card", id: `round-${r.round}`},
+    // the title outside the sideways-scrolling table, so it stays in view (the caption,
+    // read by screen readers, scrolled away with the columns)
+    el("p", {class: "round-title", "aria-hidden": "true", text: `Round ${r.round}: ${r.went_out !== null ? `${d.sides[r.went_out].name} went out` : "nobody went out"}`}),
     el("div", {class: "table-scroll"}, breakdownTable(r)),
     el("p", {class: "small muted", text: `Opening minimums this round: ${r.minimums.map((m, i) => `${d.sides[i].name} ${m ? fmt(m) : "a clean book"}`).join(", ")}`}),
     sheet.token ? el("button", {type: "button", class: "btn btn-quiet", text: `Correct round ${r.round}`, onclick: () => startCorrection(r.round)}) : null)));
@@ -387,7 +455,11 @@ function formTouched() { return $("entry").dataset.touched === "1"; }
 
 function valueOf(id) {
   const input = $(id);
-  if (!input || input.value.trim() === "") return null;
+  if (!input) return null;
+  // a number field holding what is no number ("1e", "--2") reads as empty: send a mark for
+  // the server to refuse in words, rather than count it as 0
+  if (input.validity && input.validity.badInput) return "?";
+  if (input.value.trim() === "") return null;
   const n = Number(input.value);
   return Number.isFinite(n) ? n : input.value;
 }
