@@ -287,7 +287,7 @@ class _Api:
             return JSONResponse({"ok": False, "error": str(exc)})
         base = load_profile(profile.extends or profile.name) \
             if (profile.extends or profile.name) in builtin_profile_names() else None
-        differences = diff_profiles(base, profile, names=(base.name, "your rules")) \
+        differences = diff_profiles(base, profile, names=(base.name, "your rule set")) \
             if base is not None else []
         return JSONResponse({"ok": True, "name": profile.name,
                              "layouts": [str(x) for x in profile.layouts],

@@ -17,3 +17,33 @@ export function el(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+/** A rule parameter's field for the new-game and score-sheet forms, from the parameter's
+ * description (key, type, label, text, choices, min, max) and the rule set's value, shown as
+ * the default; null for lists and maps, which only a TOML file sets. ``onchange`` (optional)
+ * is called when the field changes. */
+export function paramField(p, value, onchange) {
+  const id = `param-${p.key}`;
+  const base = value === undefined || value === null ? "" : String(value);
+  const label = p.label || p.key.replaceAll("_", " ");
+  let input;
+  if (p.type === "bool") {
+    input = el("select", {id, "data-param": p.key, "data-type": "bool"},
+      el("option", {value: "", text: base ? `as the rule set (${value ? "yes" : "no"})` : "as the rule set"}),
+      el("option", {value: "true", text: "yes"}),
+      el("option", {value: "false", text: "no"}));
+  } else if (p.choices && p.choices.length) {
+    input = el("select", {id, "data-param": p.key, "data-type": "str"},
+      el("option", {value: "", text: base ? `as the rule set (${base})` : "as the rule set"}),
+      ...p.choices.map((c) => el("option", {value: c, text: c})));
+  } else if (p.type === "int" || p.type === "opt_int") {
+    input = el("input", {type: "number", id, "data-param": p.key, "data-type": p.type, inputmode: "numeric",
+      min: p.min ?? null, max: p.max ?? null, placeholder: base || (p.type === "opt_int" ? "none" : "")});
+  } else {
+    return null;
+  }
+  if (onchange) input.addEventListener("change", onchange);
+  return el("div", {class: "field param"},
+    el("label", {for: id}, label, el("span", {class: "hint", text: p.text || ""})),
+    input);
+}

@@ -2,7 +2,7 @@
 // Talks to GET /api/profiles, POST /api/rules/check and POST /api/games (docs/web.md, "Pages and HTTP API").
 
 import {rememberGame} from "/static/links.js";
-import {el} from "/static/dom.js";
+import {el, paramField} from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("lobby");
@@ -290,32 +290,6 @@ function renderOptions() {
   }
 }
 
-function paramInput(p, value) {
-  const id = `param-${p.key}`;
-  const base = value === undefined || value === null ? "" : String(value);
-  const label = p.label || p.key.replaceAll("_", " ");
-  let input;
-  if (p.type === "bool") {
-    input = el("select", {id, "data-param": p.key, "data-type": "bool"},
-      el("option", {value: "", text: base ? `as the rule set (${value ? "yes" : "no"})` : "as the rule set"}),
-      el("option", {value: "true", text: "yes"}),
-      el("option", {value: "false", text: "no"}));
-  } else if (p.choices && p.choices.length) {
-    input = el("select", {id, "data-param": p.key, "data-type": "str"},
-      el("option", {value: "", text: base ? `as the rule set (${base})` : "as the rule set"}),
-      ...p.choices.map((c) => el("option", {value: c, text: c})));
-  } else if (p.type === "int" || p.type === "opt_int") {
-    input = el("input", {type: "number", id, "data-param": p.key, "data-type": p.type, inputmode: "numeric",
-      min: p.min ?? null, max: p.max ?? null, placeholder: base || (p.type === "opt_int" ? "none" : "")});
-  } else {
-    return null; // lists and maps: only in a TOML file
-  }
-  input.addEventListener("change", houseChanged);
-  return el("div", {class: "field param"},
-    el("label", {for: id}, label, el("span", {class: "hint", text: p.text || ""})),
-    input);
-}
-
 function renderParameters() {
   if (!state.data) return;
   const values = state.profile.values || {};
@@ -326,13 +300,13 @@ function renderParameters() {
   const byKey = new Map(state.data.parameters.map((p) => [p.key, p]));
   for (const name of KEY_PARAMETERS) {
     const p = byKey.get(name);
-    const node = p && paramInput(p, values[name]);
+    const node = p && paramField(p, values[name], houseChanged);
     if (node) key.append(node);
   }
   let section = null;
   for (const p of state.data.parameters) {
     if (KEY_PARAMETERS.includes(p.key) || p.key === "rounds") continue;
-    const node = paramInput(p, values[p.key]);
+    const node = paramField(p, values[p.key], houseChanged);
     if (!node) continue;
     if (p.section !== section) {
       section = p.section;

@@ -3,7 +3,7 @@
 // POST /api/scores/ID/rounds/N and GET /api/scores/ID/changes. Scoring is the server's.
 
 import {lineChart} from "/static/chart.js";
-import {el} from "/static/dom.js";
+import {el, paramField} from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("score");
@@ -57,29 +57,6 @@ async function newSheetPage() {
 
   // Single parameters, as the new-game form has them (lists and maps only in a TOML file);
   // the scoring ones first, which matter most to a score keeper.
-  function paramInput(p, value) {
-    const id = `param-${p.key}`;
-    const base = value === undefined || value === null ? "" : String(value);
-    let input;
-    if (p.type === "bool") {
-      input = el("select", {id, "data-param": p.key, "data-type": "bool"},
-        el("option", {value: "", text: base ? `as the rule set (${value ? "yes" : "no"})` : "as the rule set"}),
-        el("option", {value: "true", text: "yes"}), el("option", {value: "false", text: "no"}));
-    } else if (p.choices && p.choices.length) {
-      input = el("select", {id, "data-param": p.key, "data-type": "str"},
-        el("option", {value: "", text: base ? `as the rule set (${base})` : "as the rule set"}),
-        ...p.choices.map((c) => el("option", {value: c, text: c})));
-    } else if (p.type === "int" || p.type === "opt_int") {
-      input = el("input", {type: "number", id, "data-param": p.key, "data-type": p.type, inputmode: "numeric",
-        min: p.min ?? null, max: p.max ?? null, placeholder: base || (p.type === "opt_int" ? "none" : "")});
-    } else {
-      return null;
-    }
-    return el("div", {class: "field param"},
-      el("label", {for: id}, p.label || p.key.replaceAll("_", " "), el("span", {class: "hint", text: p.text || ""})),
-      input);
-  }
-
   function fillParams() {
     const values = profile().values || {};
     const box = $("params-list");
@@ -90,7 +67,7 @@ async function newSheetPage() {
     const nodes = [];
     let section = null;
     for (const p of params) {
-      const node = paramInput(p, values[p.key]);
+      const node = paramField(p, values[p.key]);
       if (!node) continue;
       if (p.section !== section) {
         section = p.section;

@@ -1,0 +1,33 @@
+"""House rules chosen in the lobby's form: the parameter fields show the rule set's own
+values, a change is checked by the engine and the game made with it plays those rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+
+def test_a_parameter_changed_in_the_lobby_form_is_checked_and_kept(new_context: Any,
+                                                                  live_server: str) -> None:
+    page = new_context(1366, 900).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/")
+    expect(page.locator("#profiles input").first).to_be_attached()
+    page.locator("#house-rules input[name='house-mode'][value='form']").check(force=True)
+    field = page.locator("#param-clean_book_bonus")
+    expect(field).to_be_attached()
+    expect(field).to_have_attribute("placeholder", "500")  # partnership-13's own value
+    result = page.locator("#check-result")
+    field.fill("650")
+    page.click("#check-rules")
+    expect(result.locator(".notice.ok")).to_contain_text(
+        "Clean book bonus: partnership-13 pays 500, your rule set pays 650.")
+    field.fill("-5")
+    field.press("Tab")  # a change clears the last answer; the engine's reason follows
+    expect(result).to_be_empty()
+    page.click("#check-rules")
+    expect(result.locator(".notice.error")).to_contain_text(
+        "clean_book_bonus: -5 is out of range (0 to 100000)")
+    assert errors == []
