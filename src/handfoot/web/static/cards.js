@@ -122,7 +122,7 @@ export function suitIcon(suit, { size = 14, fourColour = false, title = null } =
 export function cardChip(code, { fourColour = false } = {}) {
   const p = parseCard(code);
   if (p.joker) {
-    return `<span class="card-chip wild" aria-label="joker">` +
+    return `<span class="card-chip wild" aria-label="joker" style="color:#7a4bd0">` +
       `<svg class="suit-icon" width="12" height="12" viewBox="0 0 100 100" aria-hidden="true">` +
       `<path d="${STAR_PATH}" fill="#7a4bd0"/></svg>JK</span>`;
   }

@@ -690,7 +690,7 @@ function renderActions() {
     b.disabled = !on;
     b.classList.toggle("btn-primary", on && ((a.id === "draw") || (a.id === "discard" && sel === 1) || (a.id === "meld" && sel >= 3)));
   }
-  setHtml(el.querySelector(".sel-info"), sel ? `${sel} selected: <code>${esc(groupText(selectedCodes()))}</code> <button type="button" class="linkish" data-action="clear">clear <kbd>Esc</kbd></button>` : "");
+  setHtml(el.querySelector(".sel-info"), sel ? `${sel} selected: ${selectedCodes().map((c) => cardChip(c, { fourColour: app.fourColour })).join(" ")} <button type="button" class="linkish" data-action="clear">clear <kbd>Esc</kbd></button>` : "");
 }
 
 function renderLog() {
