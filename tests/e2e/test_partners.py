@@ -3,13 +3,15 @@ the other answers in the dialog on their own page."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from e2e_helpers import QUICK, Seat, new_game, split_hint, to_act
+from e2e_helpers import QUICK, Seat, new_game, shoot, split_hint, to_act
 from playwright.sync_api import expect
 
 
-def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -> None:
+def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str,
+                                           shots_dir: Path) -> None:
     # with these names (they pick the deal) Lily asks after some 30 decisions, going out
     # with three melds, one of them a joker added to the 9s
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
@@ -46,6 +48,8 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str) -
             asker = "Lily" if who == 0 else "Nan"
             expect(me.page.locator("#dlg-ask")).to_be_visible()
             expect(me.page.locator("#ask-text")).to_have_text(f"{asker} asks: may I go out?")
+            if answered == 0:
+                shoot(me.page, shots_dir, "ask-laptop")
             assert me.answer(kind == "yes")
             answered += 1
             if kind == "yes":

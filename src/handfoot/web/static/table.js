@@ -297,7 +297,7 @@ function seatPanel(seat, index, count) {
     `${packetText(p)}<span class="playing"> · plays ${playingText(p)}</span></div>` +
     (turn ? `<div class="seat-turn">${v.phase === "answer" ? "answering" : "to play"}</div>` : "") +
     asking +
-    `<div class="seat-last" title="last move">${app.lastMove[seat] ? describeEvent(app.lastMove[seat], { name: false }) : "&nbsp;"}</div>` +
+    `<div class="seat-last" title="last move">${app.lastMove[seat] && !asking ? describeEvent(app.lastMove[seat], { name: false }) : "&nbsp;"}</div>` +
     `</section>`;
 }
 
