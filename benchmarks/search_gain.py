@@ -10,7 +10,14 @@ selection bias: pick on one half of the samples, score the pick against the hard
 move on the other half, and the other way round.
 
     python benchmarks/search_gain.py [--profile P] [--games G] [--samples N]
-        [--play-fraction F] [--seed S] [--kinds draw,go-out,play]
+        [--play-fraction F] [--seed S] [--kinds draw,go-out,play] [--see-hands]
+
+``--see-hands`` gives the search what no seat knows: each sample keeps every player's true
+hand, Foot and Knee and the true pile, and re-deals only the stock's order (the cards
+nobody has seen). The games, the decisions measured and the play-outs' bot seeds are the
+same as without it (the view's determinizations are still drawn, for the random stream,
+and thrown away), so the two runs are paired: the difference is an upper bound on what
+inferring the hidden hands could add to this search.
 
 Prints, per kind of decision (draw, go-out, play), the number of decisions and the mean
 gain per decision in round points (95% CI) for three rules: always take the best mean
@@ -54,13 +61,18 @@ class _Probe(ExpertBot):
     """Plays as hard; at a searched decision, records the split-half gains."""
 
     def __init__(self, seed: int, samples: int, play_fraction: float,
-                 gains: dict[str, list[list[float]]], kinds: Sequence[str] = KINDS) -> None:
+                 gains: dict[str, list[list[float]]], kinds: Sequence[str] = KINDS,
+                 see_hands: bool = False) -> None:
         super().__init__(seed, time_budget=None, iterations=1, horizon=None, scope="all")
         self.n_samples = samples
         self.play_fraction = play_fraction
         self.gains = gains
         self.kinds = tuple(kinds)
         self.rng = random.Random(seed)
+        self.see_hands = see_hands
+        self.stock_rng = random.Random(derive_seed(seed, "stock"))  # apart: runs stay paired
+        self.truth: GameState | None = None
+        """The true state at the decision (set by :func:`measure` under ``see_hands``)."""
 
     def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:
         if view.phase == Phase.DRAW:
@@ -80,6 +92,10 @@ class _Probe(ExpertBot):
                 world = determinize(view, self.rng, list(self._pile), picked_pile=picked)
             except ValueError:
                 world = determinize(view, self.rng, (), picked_pile=picked)
+            if self.see_hands:
+                assert self.truth is not None, "measure() sets the true state"
+                world = self.truth.copy()
+                self.stock_rng.shuffle(world.stock)  # only the unseen stock is re-dealt
             seed = self.rng.getrandbits(32)
             for c, plan in enumerate(candidates):
                 v = self._playout(world.copy(), view, plan, seed)  # to the end of the round
@@ -91,16 +107,22 @@ class _Probe(ExpertBot):
 
 
 def measure(profile_name: str, games: int, samples: int, play_fraction: float,
-            seed: int, kinds: Sequence[str] = KINDS) -> dict[str, list[list[float]]]:
-    """Per kind of decision, the split-half gains of each rule in :data:`RULES`."""
+            seed: int, kinds: Sequence[str] = KINDS,
+            see_hands: bool = False) -> dict[str, list[list[float]]]:
+    """Per kind of decision, the split-half gains of each rule in :data:`RULES`.
+
+    ``see_hands``: the samples keep every hidden packet as it truly is but the stock's order.
+    """
     profile = load_profile(profile_name, overrides={"rounds": 1})
     gains: dict[str, list[list[float]]] = {}
     for g in range(games):
         state = GameState.new(profile, seed=derive_seed(seed, "gain", g))
         bots = [_Probe(derive_seed(seed, "gain-bot", g, s), samples, play_fraction, gains,
-                       kinds) for s in range(state.players)]
+                       kinds, see_hands) for s in range(state.players)]
         while not state.is_over:
-            state.apply_action(bots[state.to_act].choose(state.view(state.to_act)))
+            bot = bots[state.to_act]
+            bot.truth = state if see_hands else None
+            state.apply_action(bot.choose(state.view(state.to_act)))
     return gains
 
 
@@ -114,17 +136,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help="kinds of decision to measure (default: all three)")
+    parser.add_argument("--see-hands", action="store_true",
+                        help="samples keep every true hand, Foot and Knee; only the stock's "
+                             "order is re-dealt (an upper bound for inferring hands)")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     if not kinds or any(k not in KINDS for k in kinds):
         parser.error(f"--kinds takes a comma-separated list from {', '.join(KINDS)}")
     if args.samples < 4:
         parser.error("--samples must be at least 4")
-    start = time.perf_counter()
+    start = time.process_time()
     gains = measure(args.profile, args.games, args.samples, args.play_fraction, args.seed,
-                    kinds)
+                    kinds, args.see_hands)
+    seen = "the true hands, stock re-dealt" if args.see_hands else "the seat's view"
     print(f"{args.profile}: {args.games} games, {args.samples} samples per decision "
-          f"({args.samples // 2} per half), {time.perf_counter() - start:.0f} s")
+          f"({args.samples // 2} per half) of {seen}, "
+          f"{time.process_time() - start:.0f} s CPU")
     for kind in sorted(gains):
         rows = gains[kind]
         parts = []

@@ -55,6 +55,20 @@ def test_search_gain_benchmark_reports_each_kind_of_decision_and_rule() -> None:
                      r"\([+-]\d+\.\d to [+-]\d+\.\d\); z=1: .*; z=2: ", out, re.M), out
 
 
+def test_search_gain_sees_the_hands_on_the_same_decisions_with_other_worlds() -> None:
+    # --see-hands changes only the samples: the games and the decisions measured are the same
+    args = ("benchmarks/search_gain.py", "--profile", "biegames", "--games", "1",
+            "--samples", "4", "--kinds", "draw", "--seed", "3")
+    view = _run(*args)
+    seen = _run(*args, "--see-hands")
+    assert "of the seat's view" in view and "of the true hands, stock re-dealt" in seen, seen
+    rows = [re.search(r"^biegames draw: (\d+) decisions, gain per decision (.*)$", out, re.M)
+            for out in (view, seen)]
+    assert rows[0] and rows[1], (view, seen)
+    assert int(rows[0][1]) > 0 and rows[0][1] == rows[1][1]  # paired
+    assert rows[0][2] != rows[1][2]  # other worlds, other gains
+
+
 def test_server_load_benchmark_plays_tables_over_websockets_without_errors() -> None:
     out = _run("benchmarks/server_load.py", "--tables", "2", "--seconds", "3", "--think",
                "0.05")
