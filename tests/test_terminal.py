@@ -451,29 +451,8 @@ def test_the_screen_keeps_the_bots_moves_in_view_on_80x24_and_pauses_between_rou
     table) fits 23 lines of an 80-column terminal, through a whole two-round game of
     partnership-13 in which hard bots lay many melds; between rounds the game waits."""
     profile = load_profile("partnership-13", overrides={"rounds": 2})
-    buf = io.StringIO()
-    con = Console(file=buf, width=80, height=24, color_system=None)
-    holder: list[TerminalGame] = []
-    prompts: list[str] = []
-    spans: list[int] = []
-    mark = [0]
-
-    def read(prompt: str) -> str:
-        out = buf.getvalue()
-        if prompt == "draw> ":
-            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
-        mark[0] = len(out)
-        prompts.append(prompt)
-        if not prompt.endswith("> "):
-            return ""
-        if holder[0].view().phase == Phase.ANSWER:
-            return "y"
-        return holder[0].hint().split("   (")[0]
-
-    game = TerminalGame(profile, Layout(2, 2), ["you", "hard", "hard", "hard"], 11,
-                        read=read, console=con)
-    holder.append(game)
-    assert game.run() == 0
+    game, spans, prompts, _ = play_on_80x24(profile, Layout(2, 2), ["you", "hard", "hard", "hard"],
+                                            11)
     assert len(spans) > 20 and max(spans) <= 23, (max(spans), spans)
     assert "Press Enter to deal round 2 " in prompts
     pause = prompts.index("Press Enter to deal round 2 ")
@@ -699,30 +678,10 @@ def test_tables_of_singles_and_of_six_keep_the_bots_moves_on_80x24(name: str,
     melds), so four singles with three bots' turns above still fit 23 lines (a round of
     remastered-singles for four reached 26)."""
     profile = load_profile(name, overrides={"rounds": 1})
-    buf = io.StringIO()
-    con = Console(file=buf, width=80, height=24, color_system=None)
-    holder: list[TerminalGame] = []
-    spans: list[int] = []
-    mark = [0]
-
-    def read(prompt: str) -> str:
-        out = buf.getvalue()
-        if prompt == "draw> ":
-            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
-        mark[0] = len(out)
-        if not prompt.endswith("> "):
-            return ""
-        if holder[0].view().phase == Phase.ANSWER:
-            return "y"
-        return holder[0].hint().split("   (")[0]
-
     seats = ["you"] + ["hard"] * (layout.players - 1)
-    game = TerminalGame(profile, layout, seats, 3, read=read, console=con)
-    holder.append(game)
-    assert game.run() == 0
+    _, spans, _, text = play_on_80x24(profile, layout, seats, 3)
     later = spans[1:]  # the first screen also has the game's introduction
     assert len(later) > 5 and max(later) <= 23, (max(later), spans)
-    text = buf.getvalue()
     if layout.sides == 3:  # the round's table names the three players on one line
         header = text.split("Round 1: ", 1)[1].splitlines()[1]
         assert header.split() == ["you", "hard", "2", "hard", "3"], header
@@ -745,3 +704,33 @@ def test_help_fits_80_columns_and_docs_show_it_as_printed() -> None:
                         read=scripted(["help", "quit", "y"]))
     game.run()
     assert HELP_TEXT in buf.getvalue()  # printed as it is, not re-wrapped
+
+
+def play_on_80x24(profile: Profile, layout: Layout, seats: list[str], seed: int,
+                  ) -> tuple[TerminalGame, list[int], list[str], str]:
+    """A whole game on an 80x24 console, the person playing the hint (and answering yes):
+    the game, the lines printed before each ``draw>`` prompt since the last prompt, every
+    prompt, and all the text."""
+    buf = io.StringIO()
+    con = Console(file=buf, width=80, height=24, color_system=None)
+    holder: list[TerminalGame] = []
+    prompts: list[str] = []
+    spans: list[int] = []
+    mark = [0]
+
+    def read(prompt: str) -> str:
+        out = buf.getvalue()
+        if prompt == "draw> ":
+            spans.append(len(out[mark[0]:].rstrip("\n").splitlines()))
+        mark[0] = len(out)
+        prompts.append(prompt)
+        if not prompt.endswith("> "):
+            return ""
+        if holder[0].view().phase == Phase.ANSWER:
+            return "y"
+        return holder[0].hint().split("   (")[0]
+
+    game = TerminalGame(profile, layout, seats, seed, read=read, console=con)
+    holder.append(game)
+    assert game.run() == 0
+    return game, spans, prompts, buf.getvalue()
