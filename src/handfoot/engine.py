@@ -183,6 +183,16 @@ class TableMeld(ByFields):
     jokers: int
     faces: tuple[int, ...]
 
+    def __init__(self, target: int, naturals: int, twos: int, jokers: int,
+                 faces: tuple[int, ...]) -> None:
+        # Not the dataclass's own: mypyc compiles this one, each line to a slot store
+        # (docs/performance.md, "Constructors").
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "naturals", naturals)
+        object.__setattr__(self, "twos", twos)
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "faces", faces)
+
     @property
     def size(self) -> int:
         return self.naturals + self.twos + self.jokers
@@ -382,6 +392,47 @@ class PlayerView(ByFields):
     """Turns in a row that drew no card from the stock and laid none on the table: the
     round ends "stalled" when it reaches ``profile.stalled_turns_each`` × players."""
 
+    def __init__(self, profile: Profile, seat: Seat, side: Side, players: int, sides: int,
+                 round_number: int, rounds: int, phase: Phase, turn: Seat, to_act: Seat,
+                 opening_minimum: int, hand: tuple[Face, ...], hand_counts: tuple[int, ...],
+                 foot_counts: tuple[int, ...], knee_counts: tuple[int, ...],
+                 in_foot: tuple[bool, ...], melds: tuple[tuple[TableMeld, ...], ...],
+                 red_threes: tuple[tuple[Face, ...], ...], opened: tuple[bool, ...],
+                 discard_top: Face | None, discard_size: int, stock_size: int,
+                 totals: tuple[int, ...], results: tuple[RoundResult, ...], asking: Seat | None,
+                 staged: tuple[MeldGroup, ...], legal_actions: tuple[ActionId, ...],
+                 stalled_turns: int = 0) -> None:
+        # Not the dataclass's own: mypyc compiles this one, each line to a slot store
+        # (docs/performance.md, "Constructors").
+        object.__setattr__(self, "profile", profile)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "round_number", round_number)
+        object.__setattr__(self, "rounds", rounds)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "to_act", to_act)
+        object.__setattr__(self, "opening_minimum", opening_minimum)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_counts", hand_counts)
+        object.__setattr__(self, "foot_counts", foot_counts)
+        object.__setattr__(self, "knee_counts", knee_counts)
+        object.__setattr__(self, "in_foot", in_foot)
+        object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "red_threes", red_threes)
+        object.__setattr__(self, "opened", opened)
+        object.__setattr__(self, "discard_top", discard_top)
+        object.__setattr__(self, "discard_size", discard_size)
+        object.__setattr__(self, "stock_size", stock_size)
+        object.__setattr__(self, "totals", totals)
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "asking", asking)
+        object.__setattr__(self, "staged", staged)
+        object.__setattr__(self, "legal_actions", legal_actions)
+        object.__setattr__(self, "stalled_turns", stalled_turns)
+
 
 @dataclass(frozen=True, slots=True)
 class PublicView(ByFields):
@@ -429,6 +480,13 @@ class HistoryEntry(ByFields):
     round_number: int
     seat: int
     move: mv.PlayerMove
+
+    def __init__(self, round_number: int, seat: int, move: mv.PlayerMove) -> None:
+        # Not the dataclass's own: mypyc compiles this one, each line to a slot store
+        # (docs/performance.md, "Constructors").
+        object.__setattr__(self, "round_number", round_number)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "move", move)
 
 
 @dataclass(frozen=True, slots=True)

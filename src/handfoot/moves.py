@@ -81,6 +81,16 @@ class MeldGroup(ByFields):
     jokers: int = 0
     new: bool = False
 
+    def __init__(self, target: int, naturals: int = 0, twos: int = 0, jokers: int = 0,
+                 new: bool = False) -> None:
+        # Not the dataclass's own: mypyc compiles this one, each line to a slot store
+        # (docs/performance.md, "Constructors").
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "naturals", naturals)
+        object.__setattr__(self, "twos", twos)
+        object.__setattr__(self, "jokers", jokers)
+        object.__setattr__(self, "new", new)
+
     @property
     def size(self) -> int:
         return self.naturals + self.twos + self.jokers
