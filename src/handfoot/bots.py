@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -395,6 +395,24 @@ class _Draft:
         self.size += jokers + twos
 
 
+_NATIVE_GROUPS: Final = new_meld_group is MeldGroup
+"""Whether ``MeldGroup(...)`` is the faster way to build a group: compiled (mypyc),
+``new_meld_group`` is the class itself, which a compiled caller constructs natively only
+when it names the class; in pure Python ``new_meld_group`` sets the slots directly."""
+
+
+def _order(keys: list[int]) -> list[int]:
+    """The indices of ``keys`` (fewer than 16), in increasing order of their keys and
+    stably (ties in index order), each packed as ``key * 16 + index`` (read the index
+    with ``& 15``): the order ``sorted(items, key=...)`` gives ``items`` where
+    ``keys[i]`` is item i's key, without a key function called per item (which the
+    compiled build calls as a Python object). Sorts and returns ``keys`` itself."""
+    for i in range(len(keys)):
+        keys[i] = keys[i] * 16 + i
+    keys.sort()
+    return keys
+
+
 def _hand_points(view: PlayerView) -> int:
     values = view.profile.kind_values
     return sum(values[cards.FACE_KIND[f]] for f in view.hand)
@@ -415,70 +433,90 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     in hand (more pairs to take the pile with) instead of starting a meld.
     ``currents`` is :func:`_currents` of the side's melds, if the caller has it.
     """
+    # (hot: the profile's fields are read once into typed locals, the top card's kind is
+    # an int (-1: no pickup), and the drafts are ordered by integer keys, not lambdas;
+    # docs/performance.md, "Third pass")
     p = view.profile
     own = view.melds[view.side]
-    cap = p.book_max or 1 << 30
-    bs = p.book_size
+    cap: int = p.book_max or 1 << 30
+    bs: int = p.book_size
+    least: int = p.min_meld_size
+    top = -1 if top_kind is None else top_kind
+    pickup = top >= 0
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
     pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
     if currents is None:
         currents = _currents(own, view)
-    own_targets = {m.target for m in own}
-    for r in RANKS:
-        n = counts[r] + (1 if top_kind == r else 0)
+    # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
+    # has no meld of
+    melded = [False] * mv.NUM_TARGETS
+    if not p.new_meld_after_book:
+        for m in own:
+            melded[m.target] = True
+    holding = hold != 0 and not greedy and not pickup
+    keep_threes = hold_new and not greedy and not pickup
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if r == top:
+            n += 1
         cur = currents[r]
         if cur is not None:
             cur_wilds = cur.twos + cur.jokers
             cur_size = cur.naturals + cur_wilds
             k = min(n, cap - cur_size)
-            if hold and n >= hold and not greedy and top_kind is None and cur_size + k < bs:
+            if holding and n >= hold and cur_size + k < bs:
                 k = max(0, min(k, n - hold))
             if k > 0 or (cur_wilds and cur_size < bs):
                 drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
             continue
         if not n:
             continue
-        if not (p.new_meld_after_book or r not in own_targets):  # a book of it, no new meld
+        if melded[r]:  # a book of it, no new meld
             continue
-        if n >= p.min_meld_size:
-            if hold_new and not greedy and top_kind is None and n == p.min_meld_size:
+        if n >= least:
+            if keep_threes and n == least:
                 continue
             drafts.append(_Draft(r, min(n, cap)))
-        elif greedy or top_kind == r:
+        elif greedy or r == top:
             pending.append(_Draft(r, n))
 
     # a draft fits ``extra`` more wilds: d.size + extra <= cap and
     # wilds_allowed(d.naturals, d.wilds + extra, d.target), written out where it is asked
-    wilds_allowed = p.wilds_allowed
     # 1. finish books with wilds: dirty melds first, then the closest ones
     if wild[0] or wild[1]:
-        for d in sorted(drafts, key=lambda d: (d.wilds == 0, bs - d.size)):
+        # (a draft a rank: fewer than 16; bs - d.size is far below 1 << 20)
+        for v in _order([(0 if d.wilds else 1 << 20) + bs - d.size for d in drafts]):
+            d = drafts[v & 15]
             need = bs - d.size
             if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
                 continue
             if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
                 continue
-            if d.size + need <= cap and wilds_allowed(d.naturals, d.wilds + need, d.target):
+            if d.size + need <= cap and p.wilds_allowed(d.naturals, d.wilds + need, d.target):
                 d.take_wilds(need, wild)
     # 2. greedy: pairs with wilds, then wilds wherever they fit
     if greedy:
-        for d in sorted(pending, key=lambda d: -d.nat):
-            need = p.min_meld_size - d.nat
-            if need <= wild[0] + wild[1] and d.size + need <= cap and wilds_allowed(
-                    d.naturals, d.wilds + need, d.target):
-                d.take_wilds(need, wild)
-                drafts.append(d)
-    elif top_kind is not None:
+        # the most naturals first (a pending draft holds 1 to least - 1), ties in order
+        for nat in range(least - 1, 0, -1):
+            for d in pending:
+                if d.nat != nat:
+                    continue
+                need = least - nat
+                if need <= wild[0] + wild[1] and d.size + need <= cap and p.wilds_allowed(
+                        d.naturals, d.wilds + need, d.target):
+                    d.take_wilds(need, wild)
+                    drafts.append(d)
+    elif pickup:
         for d in pending:
-            if d.target == top_kind and d.nat >= p.min_meld_size:
+            if d.target == top and d.nat >= least:
                 drafts.append(d)
     # 3. the all-wild meld
     wild_group: MeldGroup | None = None
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
         cur = currents[WILD_MELD]
         spare = wild[0] + wild[1]
-        if (cur is not None and spare) or spare >= p.min_meld_size:
+        if (cur is not None and spare) or spare >= least:
             room = bs - (cur.size if cur else 0)
             tw = min(wild[0], room)
             jk = min(wild[1], room - tw)
@@ -488,24 +526,26 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     # 4. what is left: onto dirty melds (careful, beyond the reserve) or anywhere (greedy)
     keep = 0 if greedy else reserve
     if wild[0] + wild[1] > keep:
-        for d in sorted(drafts, key=lambda d: -d.size):
+        for v in _order([-d.size for d in drafts]):
+            d = drafts[v & 15]
             if d.size == 0:
                 continue
             if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
                 continue
-            while wild[0] + wild[1] > keep and d.size + 1 <= cap and wilds_allowed(
+            while wild[0] + wild[1] > keep and d.size + 1 <= cap and p.wilds_allowed(
                     d.naturals, d.wilds + 1, d.target):
-                if (d.base_nat == 0 and d.naturals < p.min_meld_size - 1
-                        and d.size < p.min_meld_size):
+                if d.base_nat == 0 and d.naturals < least - 1 and d.size < least:
                     break
                 d.take_wilds(1, wild)
     out: list[MeldGroup] = []
     for d in drafts:
-        nat = d.nat - (1 if top_kind == d.target else 0)
-        if nat + d.twos + d.jokers > 0 or d.target == top_kind:
-            if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
+        t = d.target
+        nat = d.nat - (1 if t == top else 0)
+        if nat + d.twos + d.jokers > 0 or t == top:
+            if d.base_nat == 0 and d.base_wild == 0 and d.size < least:
                 continue
-            out.append(new_meld_group(d.target, nat, d.twos, d.jokers, False))
+            out.append(MeldGroup(t, nat, d.twos, d.jokers) if _NATIVE_GROUPS
+                       else new_meld_group(t, nat, d.twos, d.jokers, False))
     if wild_group is not None:
         out.append(wild_group)
     return out if _opens(view, out, top_kind) else []
