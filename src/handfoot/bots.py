@@ -127,7 +127,7 @@ class EasyBot:
 
     def _plan(self, view: PlayerView) -> list[int]:
         """Stage actions plus a commit, or nothing worth trying."""
-        counts = cards.kind_counts(view.hand)
+        counts = _kind_counts(view.hand)
         p = view.profile
         if view.phase == Phase.DRAW:
             if view.discard_top is None:
@@ -157,6 +157,17 @@ class EasyBot:
             if not groups:
                 return []
         return [*_stage_actions(groups), mv.CONFIRM]
+
+
+def _kind_counts(hand: tuple[int, ...]) -> list[int]:
+    """:func:`handfoot.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
+    over it is native, not the iteration of any iterable)."""
+    counts = [0] * cards.NUM_KINDS
+    kind_of = cards.FACE_KIND
+    for f in hand:
+        k = kind_of[f]
+        counts[k] = counts[k] + 1
+    return counts
 
 
 def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
@@ -629,7 +640,7 @@ class NormalBot(EasyBot):
             yes = self._answer(view)
             want = mv.ANSWER_YES if yes else mv.ANSWER_NO
             return want if want in legal else legal[0]
-        if mv.KNEE in legal:
+        if legal[-1] == mv.KNEE:  # the highest action, last in the (increasing) listing
             self._queue = []
             return mv.KNEE
         queued = self._next_queued(legal, self._key)
@@ -675,7 +686,7 @@ class NormalBot(EasyBot):
 
     def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
-        counts = cards.kind_counts(view.hand)
+        counts = _kind_counts(view.hand)
         p = view.profile
         if view.phase == Phase.DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
@@ -683,7 +694,7 @@ class NormalBot(EasyBot):
                     legal and legal[-1] >= mv.STAGE_NATURAL)):
                 return
             top = cards.FACE_KIND[view.discard_top]
-            if top not in RANKS or not self._pickup_ok(view, top):
+            if not cards.FOUR <= top <= cards.ACE or not self._pickup_ok(view, top):  # RANKS
                 return
             if p.pickup_needs_pair and counts[top] < 2:
                 return
@@ -741,14 +752,20 @@ class NormalBot(EasyBot):
 
     def _discard_or_draw(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.DRAW and mv.DRAW in legal:
+        if view.phase == Phase.DRAW and legal[0] == mv.DRAW:  # action 0, listed first
             return mv.DRAW
         if mv.KNOCK in legal:
             return mv.KNOCK
         discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
         if discards:
-            counts = cards.kind_counts(view.hand)
-            best = min(discards, key=lambda k: (self._keep_score(view, counts, k), k))
+            counts = _kind_counts(view.hand)
+            # the lowest keep score, ties to the lowest kind (no key function: hot)
+            best = -1
+            best_score = 0.0
+            for k in discards:
+                score = self._keep_score(view, counts, k)
+                if best < 0 or score < best_score or (score == best_score and k < best):
+                    best, best_score = k, score
             return mv.DISCARD + best
         return legal[self._rng.randrange(len(legal))]
 
@@ -780,8 +797,12 @@ class NormalBot(EasyBot):
         return risk
 
 
+_NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
+"""(read once: an enum member looked up on its class costs a thousand instructions)"""
+
+
 def _allows_existing(view: PlayerView) -> bool:
-    return view.profile.pickup_existing_meld != PickupExistingMeld.FORBIDDEN
+    return view.profile.pickup_existing_meld != _NO_EXISTING
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -837,13 +858,14 @@ class HardBot(NormalBot):
         top = cards.FACE_KIND[view.discard_top] if view.discard_top is not None else None
         if self._pile and top is not None:
             self._pile[-1] = top
-            if top in RANKS:
+            if cards.FOUR <= top <= cards.ACE:  # RANKS
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
         nat = self._opponent_naturals(view)
-        for r, n in nat.items():
-            if n - self._opp_nat.get(r, 0) >= 3 and size < expected:
-                self._taken[r] = self._taken.get(r, 0) + 1
+        if size < expected:
+            for r, n in nat.items():
+                if n - self._opp_nat.get(r, 0) >= 3:
+                    self._taken[r] = self._taken.get(r, 0) + 1
         self._opp_nat = nat
         self._last_discard = None
 
@@ -854,8 +876,9 @@ class HardBot(NormalBot):
             if s == view.side:
                 continue
             for m in melds:
-                if m.target in RANKS:
-                    out[m.target] = out.get(m.target, 0) + m.naturals
+                t = m.target
+                if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
+                    out[t] = out.get(t, 0) + m.naturals
         return out
 
     def _chosen(self, view: PlayerView, action: int) -> None:
@@ -901,17 +924,18 @@ class HardBot(NormalBot):
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
-        seen = cards.kind_counts(view.hand)
+        seen = _kind_counts(view.hand)
         for melds in view.melds:
             for m in melds:
-                seen[m.target] += m.naturals
+                t = m.target
+                seen[t] = seen[t] + m.naturals
         for k in self._pile:
             if k is not None:
-                seen[k] += 1
+                seen[k] = seen[k] + 1
         return [max(0, total - n) for n in seen]
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
-        risk = super()._feed_risk(view, kind)
+        risk = NormalBot._feed_risk(self, view, kind)  # (not super(): a native call)
         nxt = (view.seat + 1) % view.players
         if nxt % view.sides == view.side:
             return risk
