@@ -209,14 +209,23 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
 def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
                    ) -> list[MeldGroup]:
     """Every natural that can go down, wilds where they add value, if the opening allows."""
+    # (hot: typed locals, as in _build)
     p = view.profile
     own = view.melds[view.side]
-    cap = p.book_max or 1 << 30
+    cap: int = p.book_max or 1 << 30
+    least: int = p.min_meld_size
+    top = -1 if top_kind is None else top_kind
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
     currents = _currents(own, view)
-    for r in RANKS:
-        n = counts[r] + (1 if top_kind == r else 0)
+    melded = [False] * mv.NUM_TARGETS  # (only where a book's rank may not start a new meld)
+    if not p.new_meld_after_book:
+        for m in own:
+            melded[m.target] = True
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if r == top:
+            n += 1
         if not n:
             continue
         cur = currents[r]
@@ -224,29 +233,35 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
             k = min(n, cap - cur.size)
             if k > 0:
                 groups.append([r, k, 0, 0, cur.naturals, cur.wilds])
-        elif n >= p.min_meld_size and (p.new_meld_after_book
-                                       or all(m.target != r for m in own)):
+        elif n >= least and not melded[r]:
             groups.append([r, min(n, cap), 0, 0, 0, 0])
-    # wilds: onto melds where the ratio allows, most valuable first
-    for wi, _w in ((1, JOKER), (0, TWO)):
-        for g in sorted(groups, key=lambda g: -(g[4] + g[1])):
+    # wilds: onto melds where the ratio allows, most valuable first (jokers, then twos;
+    # the order is the same for both: adding wilds leaves the naturals as they are)
+    order = _order([-(g[4] + g[1]) for g in groups])  # a group a rank: fewer than 16
+    for wi in (1, 0):
+        for v in order:
+            g = groups[v & 15]
             while wild_left[wi] > 0:
                 nat = g[4] + g[1]
                 wilds = g[5] + g[2] + g[3] + 1
                 size = nat + wilds
                 if size > cap or not p.wilds_allowed(nat, wilds, g[0]):
                     break
-                if g[4] == 0 and nat < p.min_meld_size - 1 and nat + wilds < p.min_meld_size:
+                if g[4] == 0 and nat < least - 1 and nat + wilds < least:
                     break
-                g[2 + wi] += 1
-                wild_left[wi] -= 1
-    out = [new_meld_group(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3], False)
-           for g in groups]
-    out = [g for g in out if g.size > 0 or g.target == top_kind]
+                g[2 + wi] = g[2 + wi] + 1
+                wild_left[wi] = wild_left[wi] - 1
+    out: list[MeldGroup] = []
+    for g in groups:
+        t = g[0]
+        nat = g[1] - (1 if t == top else 0)
+        if nat + g[2] + g[3] > 0 or t == top:
+            out.append(MeldGroup(t, nat, g[2], g[3]) if _NATIVE_GROUPS
+                       else new_meld_group(t, nat, g[2], g[3], False))
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
         cur = currents[WILD_MELD]
         spare = wild_left[0] + wild_left[1]
-        if (cur is not None and spare) or spare >= p.min_meld_size:
+        if (cur is not None and spare) or spare >= least:
             room = p.book_size - (cur.size if cur else 0)
             tw = min(wild_left[0], room)
             jk = min(wild_left[1], room - tw)
@@ -258,12 +273,14 @@ def _most_laid(view: PlayerView, counts: list[int]) -> int:
     """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
     pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
     and the wilds."""
-    own = {m.target for m in view.melds[view.side]}
-    least = view.profile.min_meld_size
-    most = counts[TWO] + counts[JOKER]
-    for r in RANKS:
-        n = counts[r]
-        if n and (n >= least or r in own):
+    melded = [False] * mv.NUM_TARGETS
+    for m in view.melds[view.side]:
+        melded[m.target] = True
+    least: int = view.profile.min_meld_size
+    most: int = counts[TWO] + counts[JOKER]
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if n and (n >= least or melded[r]):
             most += n
     return most
 
@@ -891,17 +908,17 @@ class HardBot(NormalBot):
     def _danger(self, view: PlayerView) -> bool:
         """The other side could go out any moment: get points onto the table."""
         p = view.profile
+        book_size: int = p.book_size
+        need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
+        if p.all_wild_melds:
+            need += p.wild_books_to_go_out
         for side in range(view.sides):
             if side == view.side:
                 continue
-            book_size = p.book_size
             books = 0
             for m in view.melds[side]:
                 if m.naturals + m.twos + m.jokers >= book_size:
                     books += 1
-            need = p.clean_books_to_go_out + p.dirty_books_to_go_out
-            if p.all_wild_melds:
-                need += p.wild_books_to_go_out
             if books < need:
                 continue
             for seat in range(side, view.players, view.sides):
