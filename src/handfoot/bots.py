@@ -473,7 +473,10 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     pickup = top >= 0
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
-    pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
+    # pairs/singles that need wilds to go down (greedy only): rank and naturals, a draft
+    # made only for those that go down
+    pending_rank: list[int] = []
+    pending_nat: list[int] = []
     if currents is None:
         currents = _currents(own, view)
     # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
@@ -507,7 +510,8 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
                 continue
             drafts.append(_Draft(r, min(n, cap)))
         elif greedy or r == top:
-            pending.append(_Draft(r, n))
+            pending_rank.append(r)
+            pending_nat.append(n)
 
     # a draft fits ``extra`` more wilds: d.size + extra <= cap and
     # wilds_allowed(d.naturals, d.wilds + extra, d.target), written out where it is asked
@@ -525,20 +529,22 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
                 d.take_wilds(need, wild)
     # 2. greedy: pairs with wilds, then wilds wherever they fit
     if greedy:
-        # the most naturals first (a pending draft holds 1 to least - 1), ties in order
+        # the most naturals first (a pending rank holds 1 to least - 1), ties in order;
+        # a pending draft has no wilds yet: its size and naturals are its naturals
         for nat in range(least - 1, 0, -1):
-            for d in pending:
-                if d.nat != nat:
+            for i in range(len(pending_rank)):
+                if pending_nat[i] != nat:
                     continue
                 need = least - nat
-                if need <= wild[0] + wild[1] and d.size + need <= cap and p.wilds_allowed(
-                        d.naturals, d.wilds + need, d.target):
+                if need <= wild[0] + wild[1] and nat + need <= cap and p.wilds_allowed(
+                        nat, need, pending_rank[i]):
+                    d = _Draft(pending_rank[i], nat)
                     d.take_wilds(need, wild)
                     drafts.append(d)
     elif pickup:
-        for d in pending:
-            if d.target == top and d.nat >= least:
-                drafts.append(d)
+        for i in range(len(pending_rank)):
+            if pending_rank[i] == top and pending_nat[i] >= least:
+                drafts.append(_Draft(top, pending_nat[i]))
     # 3. the all-wild meld
     wild_group: MeldGroup | None = None
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
@@ -842,7 +848,7 @@ class HardBot(NormalBot):
         self._last_discard: int | None = None
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
-        self._opp_nat: dict[int, int] = {}
+        self._opp_nat: list[int] = [0] * mv.NUM_TARGETS
         self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
@@ -880,22 +886,24 @@ class HardBot(NormalBot):
         # ranks where an opponent's melds grew by a pickup-sized jump
         nat = self._opponent_naturals(view)
         if size < expected:
-            for r, n in nat.items():
-                if n - self._opp_nat.get(r, 0) >= 3:
+            old = self._opp_nat
+            for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+                if nat[r] - old[r] >= 3:
                     self._taken[r] = self._taken.get(r, 0) + 1
         self._opp_nat = nat
         self._last_discard = None
 
     @staticmethod
-    def _opponent_naturals(view: PlayerView) -> dict[int, int]:
-        out: dict[int, int] = {}
+    def _opponent_naturals(view: PlayerView) -> list[int]:
+        """The naturals on the other sides' melds, per target (0 for the all-wild)."""
+        out = [0] * mv.NUM_TARGETS
         for s, melds in enumerate(view.melds):
             if s == view.side:
                 continue
             for m in melds:
                 t = m.target
                 if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
-                    out[t] = out.get(t, 0) + m.naturals
+                    out[t] = out[t] + m.naturals
         return out
 
     def _chosen(self, view: PlayerView, action: int) -> None:
