@@ -365,14 +365,32 @@ def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
 
 
 def _stage_actions(groups: list[MeldGroup]) -> list[int]:
+    """The staging actions of ``groups``, each group's naturals, twos, then jokers (as
+    :meth:`MeldGroup.kind_counts` lists them); a second group of a target is slot 1."""
     actions: list[int] = []
-    seen: set[int] = set()
+    seen = [False] * mv.NUM_TARGETS
     for g in groups:
-        slot = 1 if g.target in seen else 0
-        seen.add(g.target)
-        for kind, count in g.kind_counts():
-            actions.extend([mv.encode_stage(kind, g.target, slot)] * count)
+        t = g.target
+        slot = 1 if seen[t] else 0
+        seen[t] = True
+        if g.naturals:
+            actions.extend([mv.encode_stage(t, t, slot)] * g.naturals)
+        if g.twos:
+            actions.extend([mv.encode_stage(TWO, t, slot)] * g.twos)
+        if g.jokers:
+            actions.extend([mv.encode_stage(JOKER, t, slot)] * g.jokers)
     return actions
+
+
+def _listed(legal: tuple[int, ...], action: int) -> bool:
+    """``action in legal`` for a listing in increasing order (as the engine lists the
+    legal actions), for the low actions (draw, pickup, clear, knock, ...): the scan stops
+    at the first action not below ``action`` (``in`` compares every boxed integer of a
+    listing that lacks it)."""
+    for a in legal:
+        if a >= action:
+            return a == action
+    return False
 
 
 # --- normal and hard ---------------------------------------------------------------------
@@ -670,7 +688,7 @@ class NormalBot(EasyBot):
         if queued is not None:
             return queued
         if view.staged:
-            return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
+            return mv.CLEAR if _listed(legal, mv.CLEAR) else self._discard_or_draw(view)
         situation = self._situation(view)
         # the plans are worked out one at a time, as they are tried (the first that can
         # start is played), unless a subclass says otherwise by overriding _plans
@@ -683,7 +701,7 @@ class NormalBot(EasyBot):
             self._key = key
             self._queue = list(plan)
             first = self._queue.pop(0)
-            if first in legal:
+            if _listed(legal, first):
                 return first
             self._queue = []
             self._failed.add(key)
@@ -713,7 +731,7 @@ class NormalBot(EasyBot):
         p = view.profile
         if view.phase == Phase.DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
-            if view.discard_top is None or (mv.PICKUP not in legal and not (
+            if view.discard_top is None or (not _listed(legal, mv.PICKUP) and not (
                     legal and legal[-1] >= mv.STAGE_NATURAL)):
                 return
             top = cards.FACE_KIND[view.discard_top]
@@ -777,7 +795,7 @@ class NormalBot(EasyBot):
         legal = view.legal_actions
         if view.phase == Phase.DRAW and legal[0] == mv.DRAW:  # action 0, listed first
             return mv.DRAW
-        if mv.KNOCK in legal:
+        if _listed(legal, mv.KNOCK):
             return mv.KNOCK
         discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
         if discards:
