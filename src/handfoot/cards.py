@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import compress
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 Kind: TypeAlias = int
 """One of the 15 kinds the rules see, 0 to 14 (:data:`FOUR` ... :data:`RED_THREE`)."""
@@ -227,3 +227,17 @@ def faces_from_counts(counts: Sequence[int]) -> list[Face]:
         else:
             out.extend([f] * n)
     return out
+
+
+class ByFields:
+    """The base of the frozen dataclasses of the rules, the moves and the engine: pickled
+    and copied (``copy``, ``deepcopy``) as a call of the class with its fields, in order. A
+    dataclass's own pickling of a frozen class sets the fields one by one, which a class
+    compiled by mypyc refuses (docs/performance.md, "Compiled build"). It lives here, at
+    the bottom of the layers, so that every layer above can use it."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        names: tuple[str, ...] = getattr(type(self), "__match_args__")  # noqa: B009
+        return type(self), tuple(getattr(self, name) for name in names)
