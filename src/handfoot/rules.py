@@ -200,6 +200,11 @@ class _Derived(ByFields):
     kind_values: tuple[int, ...]
     """Card value of each kind (threes have none: they score as bonuses and penalties)."""
 
+    def _set_derived(self, kind_values: tuple[int, ...]) -> None:
+        # Here, in the class that declares the slot: mypyc (2.4) compiles this line to a
+        # slot store, and fails on an object.__setattr__ of an inherited slot.
+        object.__setattr__(self, "kind_values", kind_values)
+
 
 @dataclass(frozen=True, slots=True)
 class Profile(_Derived):
@@ -542,7 +547,7 @@ class Profile(_Derived):
         return sizes[min(round_number, len(sizes)) - 1]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind_values", self._kind_values())
+        self._set_derived(self._kind_values())
 
     def _kind_values(self) -> tuple[int, ...]:
         v = [0] * cards.NUM_KINDS
