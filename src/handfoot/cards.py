@@ -21,8 +21,7 @@ followed by a suit ``C``, ``D``, ``H``, ``S`` (the symbols ``♣ ♦ ♥ ♠`` a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import compress
+from collections.abc import Iterable
 from typing import Any, Final, TypeAlias
 
 Kind: TypeAlias = int
@@ -210,22 +209,18 @@ def face_counts(faces: Iterable[Face]) -> list[int]:
     return counts
 
 
-def faces_from_counts(counts: Sequence[int]) -> list[Face]:
+def faces_from_counts(counts: list[int]) -> list[Face]:
     """The faces of a face-count vector, in face order.
 
     >>> faces_from_counts([0, 2, 0, 1])
     [1, 1, 3]
     """
-    faces = list(compress(range(len(counts)), counts))  # each face held, once
-    if len(faces) == sum(counts):
-        return faces
     out: list[int] = []
-    for f in faces:
-        n = counts[f]
+    for face, n in enumerate(counts):
         if n == 1:
-            out.append(f)
-        else:
-            out.extend([f] * n)
+            out.append(face)
+        elif n:
+            out.extend([face] * n)
     return out
 
 

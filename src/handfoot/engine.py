@@ -33,8 +33,10 @@ from typing import Any, Final, NamedTuple, overload
 from handfoot import cards
 from handfoot import moves as mv
 from handfoot.cards import (
+    ACE,
     BLACK_THREE,
     FACE_KIND,
+    FOUR,
     JOKER,
     KIND_CODES,
     KIND_FACES,
@@ -778,7 +780,8 @@ def check_deal(profile: Profile, layout: Layout, deal: Deal, round_number: int) 
 # --- the game state --------------------------------------------------------------------
 
 _INF: Final = 1 << 30
-_NO_KINDS: Final = (0,) * NUM_KINDS
+_NO_KINDS: Final[list[int]] = [0] * NUM_KINDS
+"""No card staged, by kind (read only)."""
 _NOTHING_STAGED: Final = (True, False, False, False)
 _NONE_STAGED: Final[dict[int, list[int]]] = {}
 """No staged cards (never changed): flags as if nothing were staged."""
@@ -2602,14 +2605,18 @@ class GameState:
         worked out once and kept there, with the side's meld sizes and the top target.
         """
         staged = self.staged
-        staged_k: Sequence[int] = _NO_KINDS
+        # (locals typed exactly, so that the compiled build indexes and compares natively)
+        staged_k: list[int] = _NO_KINDS
         if staged:
-            counts = [0] * NUM_KINDS
-            for key, (n, tw, jk) in staged.items():
-                counts[key >> 1] += n
-                counts[TWO] += tw
-                counts[JOKER] += jk
-            staged_k = counts
+            staged_k = [0] * NUM_KINDS
+            for key, group in staged.items():
+                k = key >> 1  # (no `+=` on an item: the compiled build does it generically)
+                staged_k[k] = staged_k[k] + group[0]
+                staged_k[TWO] = staged_k[TWO] + group[1]
+                staged_k[JOKER] = staged_k[JOKER] + group[2]
+        existing: list[int]
+        top_target: int
+        unstaged: list[tuple[bool, bool, bool, bool]] | None
         if kept:
             existing, top_target, unstaged = kept
         else:
@@ -2617,7 +2624,7 @@ class GameState:
             top_target = self._top_target()
             unstaged = None
         flags = self._target_flags
-        stage_natural = mv.STAGE_NATURAL
+        stage_natural: int = mv.STAGE_NATURAL
         more_twos = held[TWO] > staged_k[TWO]
         more_jokers = held[JOKER] > staged_k[JOKER]
         if more_twos or more_jokers:
@@ -2638,7 +2645,7 @@ class GameState:
             for key in staged:
                 t = key >> 1
                 wild_flags[t] = flags(t, existing[t], top_target)
-            for k in cards.RANKS:
+            for k in range(FOUR, ACE + 1):
                 if held[k] > staged_k[k]:
                     nat0, _, nat1, _ = wild_flags[k]
                     if nat0:
@@ -2655,7 +2662,7 @@ class GameState:
                         if wild1:
                             out.append(base + t * 2 + 1)
             return
-        for k in cards.RANKS:
+        for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
                 if existing[k] or k == top_target or (staged and (2 * k in staged
                                                                  or 2 * k + 1 in staged)):
