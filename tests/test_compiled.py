@@ -166,6 +166,19 @@ def test_the_compiled_build_runs_compiled(compiled_build: Path) -> None:
                                f"{', '.join(handfoot.COMPILABLE)})")
 
 
+def test_the_speed_benchmarks_measure_the_compiled_build(compiled_build: Path) -> None:
+    """``--compiled DIR`` runs a benchmark on that build, and its first line says so."""
+    site = compiled_build / "site"
+    for script, *args in (("selfplay.py", "--games", "1"),
+                          ("engine.py", "--games", "1", "--baseline-games", "2")):
+        run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), "--profile",
+                              "biegames", "--reps", "1", *args, "--compiled", str(site)],
+                             capture_output=True, text=True, check=True, timeout=300)
+        lines = run.stdout.splitlines()
+        assert lines[0].startswith(f"handfoot {handfoot.__version__}, compiled with mypyc")
+        assert any(line.startswith("biegames 2x2: ") for line in lines), run.stdout
+
+
 def test_a_failing_compiler_gives_a_working_pure_build(fallback_build: Path) -> None:
     site = fallback_build / "site"
     log = (fallback_build / "build.log").read_text()
