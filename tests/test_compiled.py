@@ -225,6 +225,7 @@ for value in values:
     for how in (copy.copy, copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))):
         again = how(value)
         assert again == value and type(again) is type(value), (value, how)
+assert handfoot.parse_position(handfoot.position_text(state.position())) == state.position()
 copied = copy.deepcopy(state)
 copied.apply_action(copied.legal_actions()[-1])
 assert copied != state and pickle.loads(pickle.dumps(state)) == state
