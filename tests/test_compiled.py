@@ -225,7 +225,8 @@ for value in values:
     for how in (copy.copy, copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))):
         again = how(value)
         assert again == value and type(again) is type(value), (value, how)
-assert handfoot.parse_position(handfoot.position_text(state.position())) == state.position()
+text = handfoot.position_text(state.position())
+assert handfoot.position_text(handfoot.parse_position(text)) == text
 copied = copy.deepcopy(state)
 copied.apply_action(copied.legal_actions()[-1])
 assert copied != state and pickle.loads(pickle.dumps(state)) == state
