@@ -111,6 +111,32 @@ def build_compiled(dest: Path) -> Path:
     return dest / "site"
 
 
+def without_option(argv: list[str], option: str, value: str | None) -> list[str]:
+    """``argv`` without ``option`` (``--opt``, ``--opt VALUE`` or ``--opt=VALUE``)."""
+    out: list[str] = []
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token == option:
+            skip = bool(value)
+        elif not token.startswith(option + "="):
+            out.append(token)
+    return out
+
+
+def rerun_compiled(script: str, argv: list[str], site: str) -> None:
+    """Runs a benchmark ``script`` again with ``argv`` on a compiled build, for its
+    ``--compiled [DIR]`` option: ``site`` is an unpacked compiled build, or empty to build
+    this tree's into a temporary folder first (about a minute of CPU). Exits with the
+    script's status."""
+    with tempfile.TemporaryDirectory(prefix="handfoot-compiled-") as tmp:
+        folder = Path(site) if site else build_compiled(Path(tmp))
+        env = {**os.environ, "PYTHONPATH": str(folder)}
+        status = subprocess.run([sys.executable, script, *argv], env=env, check=False)
+    raise SystemExit(status.returncode)
+
+
 def spread(values: list[float]) -> str:
     return (f"min {min(values):,.1f} / median {statistics.median(values):,.1f} / "
             f"max {max(values):,.1f}")

@@ -20,6 +20,11 @@ ratio compares two runs under the same load. Each figure is measured ``--reps`` 
     partnership-13 2x2: decisions/s 40,000/41,000/42,000 (1.00/1.02/1.05x gin); moves/s ...
 
     python benchmarks/engine.py [--profile NAME] [--games N] [--baseline-games N] [--reps R]
+                                [--compiled [DIR]]
+
+The first line says which build ran (``handfoot.build``); ``--compiled`` measures the
+compiled one (an unpacked build in DIR, or one built from this tree first, about a
+minute).
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import handfoot
 from handfoot import moves as mv
 from handfoot.engine import GameState
 from handfoot.rules import Layout, builtin_profile_names, load_profile
@@ -171,7 +178,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-seatings", action="store_true",
                         help="every seating of each profile (default: its default seating)")
+    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
+                        help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
+                             "one built from this tree first")
     args = parser.parse_args()
+    if args.compiled is not None:
+        from compiled import rerun_compiled, without_option
+
+        rerun_compiled(__file__, without_option(sys.argv[1:], "--compiled", args.compiled),
+                       args.compiled)
+    print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     names = args.profile or builtin_profile_names()
     gin = play_gin(args.baseline_games, args.seed)
     if gin is None:

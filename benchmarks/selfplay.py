@@ -8,15 +8,22 @@ printed as min/median/max; one line per profile, at its default seating::
     partnership-13 2x2: 45.1/45.6/46.0 rounds/s (min/median/max of 3), games/s 11.3/...
 
     python benchmarks/selfplay.py [--profile NAME] [--games N] [--reps R] [--bot hard]
+                                  [--compiled [DIR]]
+
+The first line says which build ran (``handfoot.build``); ``--compiled`` measures the
+compiled one (an unpacked build in DIR, or one built from this tree first, about a
+minute).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 
+import handfoot
 from handfoot.registry import make_bot
 from handfoot.rules import Layout, builtin_profile_names, load_profile
 from handfoot.sim import derive_seed, play_game
@@ -50,7 +57,16 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions of each figure")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default="hard", help="the bot at every seat (default: hard)")
+    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
+                        help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
+                             "one built from this tree first")
     args = parser.parse_args()
+    if args.compiled is not None:
+        from compiled import rerun_compiled, without_option
+
+        rerun_compiled(__file__, without_option(sys.argv[1:], "--compiled", args.compiled),
+                       args.compiled)
+    print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     for name in args.profile or builtin_profile_names():
         layout = load_profile(name).layout
         round_rates: list[float] = []
