@@ -159,10 +159,18 @@ class EasyBot:
         return [*_stage_actions(groups), mv.CONFIRM]
 
 
+# Templates of the per-call lists, copied (``[:]``), never changed: compiled, a copy is a
+# native list slice, ``[x] * n`` a generic sequence multiplication.
+_ZERO_KINDS: Final[list[int]] = [0] * cards.NUM_KINDS
+_ZERO_TARGETS: Final[list[int]] = [0] * mv.NUM_TARGETS
+_NO_TARGETS: Final[list[bool]] = [False] * mv.NUM_TARGETS
+_NO_MELDS: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
+
+
 def _kind_counts(hand: tuple[int, ...]) -> list[int]:
     """:func:`handfoot.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
     over it is native, not the iteration of any iterable)."""
-    counts = [0] * cards.NUM_KINDS
+    counts = _ZERO_KINDS[:]
     kind_of = cards.FACE_KIND
     for f in hand:
         k = kind_of[f]
@@ -198,7 +206,7 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
     p = view.profile
     book_size = p.book_size
     cap = p.book_max or 1 << 30
-    out: list[TableMeld | None] = [None] * mv.NUM_TARGETS
+    out = _NO_MELDS[:]
     for m in melds:  # a later meld of a target overrides an earlier one
         t = m.target
         out[t] = m if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD
@@ -218,7 +226,7 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
     currents = _currents(own, view)
-    melded = [False] * mv.NUM_TARGETS  # (only where a book's rank may not start a new meld)
+    melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
     if not p.new_meld_after_book:
         for m in own:
             melded[m.target] = True
@@ -273,7 +281,7 @@ def _most_laid(view: PlayerView, counts: list[int]) -> int:
     """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
     pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
     and the wilds."""
-    melded = [False] * mv.NUM_TARGETS
+    melded = _NO_TARGETS[:]
     for m in view.melds[view.side]:
         melded[m.target] = True
     least: int = view.profile.min_meld_size
@@ -368,7 +376,7 @@ def _stage_actions(groups: list[MeldGroup]) -> list[int]:
     """The staging actions of ``groups``, each group's naturals, twos, then jokers (as
     :meth:`MeldGroup.kind_counts` lists them); a second group of a target is slot 1."""
     actions: list[int] = []
-    seen = [False] * mv.NUM_TARGETS
+    seen = _NO_TARGETS[:]
     for g in groups:
         t = g.target
         slot = 1 if seen[t] else 0
@@ -395,7 +403,7 @@ def _listed(legal: tuple[int, ...], action: int) -> bool:
 
 # --- normal and hard ---------------------------------------------------------------------
 
-_BLACK3 = cards.BLACK_THREE
+_BLACK3: Final = cards.BLACK_THREE
 
 
 class _Draft:
@@ -499,7 +507,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         currents = _currents(own, view)
     # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
     # has no meld of
-    melded = [False] * mv.NUM_TARGETS
+    melded = _NO_TARGETS[:]
     if not p.new_meld_after_book:
         for m in own:
             melded[m.target] = True
@@ -914,7 +922,7 @@ class HardBot(NormalBot):
     @staticmethod
     def _opponent_naturals(view: PlayerView) -> list[int]:
         """The naturals on the other sides' melds, per target (0 for the all-wild)."""
-        out = [0] * mv.NUM_TARGETS
+        out = _ZERO_TARGETS[:]
         for s, melds in enumerate(view.melds):
             if s == view.side:
                 continue
@@ -947,9 +955,11 @@ class HardBot(NormalBot):
                     books += 1
             if books < need:
                 continue
-            for seat in range(side, view.players, view.sides):
+            seat = side  # the side's seats (a range with a step is a Python call, compiled)
+            while seat < view.players:
                 if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 3:
                     return True
+                seat += view.sides
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
