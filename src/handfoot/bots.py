@@ -215,8 +215,9 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
 
 
 def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
-                   ) -> list[MeldGroup]:
-    """Every natural that can go down, wilds where they add value, if the opening allows."""
+                   currents: list[TableMeld | None] | None = None) -> list[MeldGroup]:
+    """Every natural that can go down, wilds where they add value, if the opening allows.
+    ``currents`` is :func:`_currents` of the side's melds, if the caller has it."""
     # (hot: typed locals, as in _build)
     p = view.profile
     own = view.melds[view.side]
@@ -225,7 +226,8 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     top = -1 if top_kind is None else top_kind
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
-    currents = _currents(own, view)
+    if currents is None:
+        currents = _currents(own, view)
     melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
     if not p.new_meld_after_book:
         for m in own:
@@ -747,7 +749,7 @@ class NormalBot(EasyBot):
                 return
             if p.pickup_needs_pair and counts[top] < 2:
                 return
-            if p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START:
+            if p.pickup_existing_meld == _COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     yield [*_stage_actions(groups), mv.PICKUP]
@@ -756,7 +758,7 @@ class NormalBot(EasyBot):
                 groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents)
                 if groups and _lays_top(view, groups, top):
                     yield [*_stage_actions(groups), mv.PICKUP]
-            groups = _greedy_groups(view, counts, top_kind=top)
+            groups = _greedy_groups(view, counts, top_kind=top, currents=currents)
             if groups and _lays_top(view, groups, top):
                 yield [*_stage_actions(groups), mv.PICKUP]
             return
@@ -768,7 +770,7 @@ class NormalBot(EasyBot):
         # only where they could leave at most one card
         emptying = [greedy_build]
         if total - _most_laid(view, counts) <= 1:
-            emptying.append(_greedy_groups(view, counts))
+            emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
             used = sum(g.size for g in groups)
             left = total - used
@@ -848,6 +850,7 @@ class NormalBot(EasyBot):
 
 _NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
 """(read once: an enum member looked up on its class costs a thousand instructions)"""
+_COMPLETE_AND_START: Final = PickupExistingMeld.COMPLETE_AND_START
 
 
 def _allows_existing(view: PlayerView) -> bool:
@@ -902,8 +905,10 @@ class HardBot(NormalBot):
             keep = max(0, len(self._pile) - taken)
             self._pile = self._pile[:keep]
         new = max(0, size - len(self._pile))
-        self._pile.extend([None] * new)
-        del self._pile[size:]
+        if new > 0:
+            self._pile.extend([None] * new)
+        if len(self._pile) > size:
+            del self._pile[size:]
         top = cards.FACE_KIND[view.discard_top] if view.discard_top is not None else None
         if self._pile and top is not None:
             self._pile[-1] = top
