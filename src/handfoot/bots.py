@@ -463,6 +463,8 @@ def _order(keys: list[int]) -> list[int]:
     with ``& 15``): the order ``sorted(items, key=...)`` gives ``items`` where
     ``keys[i]`` is item i's key, without a key function called per item (which the
     compiled build calls as a Python object). Sorts and returns ``keys`` itself."""
+    if len(keys) >= 16:
+        raise ValueError(f"_order packs fewer than 16 keys, not {len(keys)}")
     for i in range(len(keys)):
         keys[i] = keys[i] * 16 + i
     keys.sort()
