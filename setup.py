@@ -4,7 +4,7 @@ Everything else about the package is in pyproject.toml; this file only adds the 
 extension modules (docs/performance.md, "Compiled build"):
 
 - A wheel build (``pip install .``, ``pip wheel .``) compiles the modules that
-  ``handfoot.COMPILABLE`` names (cards, moves, engine, bots) with mypyc and the C compiler.
+  ``handfoot.COMPILABLE`` names (cards, rules, moves, table, engine, bots) with mypyc and the C compiler.
   If that fails (no compiler, no Python headers, a mypyc error) it says why and builds the
   pure-Python package instead: same code, same behaviour, slower.
 - ``HANDFOOT_COMPILE`` chooses: ``auto`` (the default: compile if possible, else pure),

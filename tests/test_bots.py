@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from handfoot import cards
 from handfoot import moves as mv
-from handfoot.bots import Bot
+from handfoot.bots import Bot, _kind_counts, _listed, _order
 from handfoot.engine import GameState, PlayerView
 from handfoot.registry import BOTS, make_bot
 from handfoot.rules import Layout, builtin_profile_names, load_profile
@@ -93,3 +96,39 @@ def test_normal_outscores_easy(profile: str, layout: Layout) -> None:
     print(f"{profile}: normal {normal:.0f} easy {easy:.0f} per game; pickup rates {rates}")
     assert normal > easy
     assert 0 < rates["normal"] < 0.5
+
+
+# The planner's helpers written for the compiled build (docs/performance.md, "Third pass")
+# must answer what the Python they replaced answered.
+
+
+def test_order_is_the_stable_sort_by_key() -> None:
+    rng = random.Random(16)
+    for _ in range(2000):
+        n = rng.randrange(16)
+        keys = [rng.randrange(-40, 40) if rng.random() < 0.5 else rng.randrange(-3, 3)
+                + (1 << 20) * rng.randrange(2) for _ in range(n)]
+        expected = sorted(range(n), key=keys.__getitem__)
+        assert [v & 15 for v in _order(keys[:])] == expected
+
+
+def test_order_refuses_sixteen_keys() -> None:
+    with pytest.raises(ValueError):
+        _order(list(range(16)))
+
+
+def test_listed_is_membership_in_an_increasing_listing() -> None:
+    rng = random.Random(16)
+    for _ in range(500):
+        legal = tuple(sorted(rng.sample(range(mv.NUM_ACTIONS), rng.randrange(1, 40))))
+        for action in range(mv.NUM_ACTIONS):
+            assert _listed(legal, action) == (action in legal)
+    assert not _listed((), mv.DRAW)
+
+
+def test_hand_kind_counts_match_cards() -> None:
+    rng = random.Random(16)
+    for _ in range(200):
+        hand = tuple(rng.randrange(cards.NUM_FACES) for _ in range(rng.randrange(30)))
+        assert _kind_counts(hand) == cards.kind_counts(hand)
+    assert _kind_counts(()) == [0] * cards.NUM_KINDS

@@ -204,7 +204,8 @@ def test_compiled_and_pure_builds_play_identical_games(compiled_build: Path,
     assert pure[0] == sources[0] == "pure"
     import compiled_games
 
-    assert len(compiled) == len(compiled_games.cases()) + 1
+    assert len(compiled) == 1 + len(compiled_games.profile_checks()) + len(
+        compiled_games.cases())
     assert compiled[1:] == pure[1:]
     assert sources[1:] == pure[1:]
 
@@ -218,11 +219,14 @@ state = GameState.new(load_profile("hand-knee-foot"), seed=5)
 state.apply(parse_move("draw"))
 values = [state, state.view(0), state.public_view(), state.position(), state.deal,
           state.history, state.history[0], parse_move("meld K K K | 9 9 2"),
-          parse_move("discard 5"), parse_move("goout"), parse_move("yes")]
+          parse_move("discard 5"), parse_move("goout"), parse_move("yes"), state.profile,
+          state.profile.layout, handfoot.Books(1, 2, 0, (0,) * 11)]
 for value in values:
     for how in (copy.copy, copy.deepcopy, lambda v: pickle.loads(pickle.dumps(v))):
         again = how(value)
         assert again == value and type(again) is type(value), (value, how)
+text = handfoot.position_text(state.position())
+assert handfoot.position_text(handfoot.parse_position(text)) == text
 copied = copy.deepcopy(state)
 copied.apply_action(copied.legal_actions()[-1])
 assert copied != state and pickle.loads(pickle.dumps(state)) == state

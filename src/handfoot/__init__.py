@@ -74,7 +74,7 @@ from handfoot.rules import (
 from handfoot.sim import GameSummary, play_game, simulate
 from handfoot.table import BookKind, Books
 
-COMPILABLE: tuple[str, ...] = ("cards", "moves", "engine", "bots")
+COMPILABLE: tuple[str, ...] = ("cards", "rules", "moves", "table", "engine", "bots")
 """The modules that a wheel build compiles with mypyc when it can (setup.py reads this
 list); every other module is always Python."""
 

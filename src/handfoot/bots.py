@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Protocol
+from typing import Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -127,7 +127,7 @@ class EasyBot:
 
     def _plan(self, view: PlayerView) -> list[int]:
         """Stage actions plus a commit, or nothing worth trying."""
-        counts = cards.kind_counts(view.hand)
+        counts = _kind_counts(view.hand)
         p = view.profile
         if view.phase == Phase.DRAW:
             if view.discard_top is None:
@@ -159,6 +159,25 @@ class EasyBot:
         return [*_stage_actions(groups), mv.CONFIRM]
 
 
+# Templates of the per-call lists, copied (``[:]``), never changed: compiled, a copy is a
+# native list slice, ``[x] * n`` a generic sequence multiplication.
+_ZERO_KINDS: Final[list[int]] = [0] * cards.NUM_KINDS
+_ZERO_TARGETS: Final[list[int]] = [0] * mv.NUM_TARGETS
+_NO_TARGETS: Final[list[bool]] = [False] * mv.NUM_TARGETS
+_NO_MELDS: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
+
+
+def _kind_counts(hand: tuple[int, ...]) -> list[int]:
+    """:func:`handfoot.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
+    over it is native, not the iteration of any iterable)."""
+    counts = _ZERO_KINDS[:]
+    kind_of = cards.FACE_KIND
+    for f in hand:
+        k = kind_of[f]
+        counts[k] = counts[k] + 1
+    return counts
+
+
 def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
     return [kc for g in groups for kc in g.kind_counts()]
 
@@ -187,7 +206,7 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
     p = view.profile
     book_size = p.book_size
     cap = p.book_max or 1 << 30
-    out: list[TableMeld | None] = [None] * mv.NUM_TARGETS
+    out = _NO_MELDS[:]
     for m in melds:  # a later meld of a target overrides an earlier one
         t = m.target
         out[t] = m if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD
@@ -196,16 +215,27 @@ def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld 
 
 
 def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
-                   ) -> list[MeldGroup]:
-    """Every natural that can go down, wilds where they add value, if the opening allows."""
+                   currents: list[TableMeld | None] | None = None) -> list[MeldGroup]:
+    """Every natural that can go down, wilds where they add value, if the opening allows.
+    ``currents`` is :func:`_currents` of the side's melds, if the caller has it."""
+    # (hot: typed locals, as in _build)
     p = view.profile
     own = view.melds[view.side]
-    cap = p.book_max or 1 << 30
+    cap: int = p.book_max or 1 << 30
+    least: int = p.min_meld_size
+    top = -1 if top_kind is None else top_kind
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
-    currents = _currents(own, view)
-    for r in RANKS:
-        n = counts[r] + (1 if top_kind == r else 0)
+    if currents is None:
+        currents = _currents(own, view)
+    melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
+    if not p.new_meld_after_book:
+        for m in own:
+            melded[m.target] = True
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if r == top:
+            n += 1
         if not n:
             continue
         cur = currents[r]
@@ -213,29 +243,35 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
             k = min(n, cap - cur.size)
             if k > 0:
                 groups.append([r, k, 0, 0, cur.naturals, cur.wilds])
-        elif n >= p.min_meld_size and (p.new_meld_after_book
-                                       or all(m.target != r for m in own)):
+        elif n >= least and not melded[r]:
             groups.append([r, min(n, cap), 0, 0, 0, 0])
-    # wilds: onto melds where the ratio allows, most valuable first
-    for wi, _w in ((1, JOKER), (0, TWO)):
-        for g in sorted(groups, key=lambda g: -(g[4] + g[1])):
+    # wilds: onto melds where the ratio allows, most valuable first (jokers, then twos;
+    # the order is the same for both: adding wilds leaves the naturals as they are)
+    order = _order([-(g[4] + g[1]) for g in groups])  # a group a rank: fewer than 16
+    for wi in (1, 0):
+        for v in order:
+            g = groups[v & 15]
             while wild_left[wi] > 0:
                 nat = g[4] + g[1]
                 wilds = g[5] + g[2] + g[3] + 1
                 size = nat + wilds
                 if size > cap or not p.wilds_allowed(nat, wilds, g[0]):
                     break
-                if g[4] == 0 and nat < p.min_meld_size - 1 and nat + wilds < p.min_meld_size:
+                if g[4] == 0 and nat < least - 1 and nat + wilds < least:
                     break
-                g[2 + wi] += 1
-                wild_left[wi] -= 1
-    out = [new_meld_group(g[0], g[1] - (1 if top_kind == g[0] else 0), g[2], g[3], False)
-           for g in groups]
-    out = [g for g in out if g.size > 0 or g.target == top_kind]
+                g[2 + wi] = g[2 + wi] + 1
+                wild_left[wi] = wild_left[wi] - 1
+    out: list[MeldGroup] = []
+    for g in groups:
+        t = g[0]
+        nat = g[1] - (1 if t == top else 0)
+        if nat + g[2] + g[3] > 0 or t == top:
+            out.append(MeldGroup(t, nat, g[2], g[3]) if _NATIVE_GROUPS
+                       else new_meld_group(t, nat, g[2], g[3], False))
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
         cur = currents[WILD_MELD]
         spare = wild_left[0] + wild_left[1]
-        if (cur is not None and spare) or spare >= p.min_meld_size:
+        if (cur is not None and spare) or spare >= least:
             room = p.book_size - (cur.size if cur else 0)
             tw = min(wild_left[0], room)
             jk = min(wild_left[1], room - tw)
@@ -247,12 +283,14 @@ def _most_laid(view: PlayerView, counts: list[int]) -> int:
     """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
     pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
     and the wilds."""
-    own = {m.target for m in view.melds[view.side]}
-    least = view.profile.min_meld_size
-    most = counts[TWO] + counts[JOKER]
-    for r in RANKS:
-        n = counts[r]
-        if n and (n >= least or r in own):
+    melded = _NO_TARGETS[:]
+    for m in view.melds[view.side]:
+        melded[m.target] = True
+    least: int = view.profile.min_meld_size
+    most: int = counts[TWO] + counts[JOKER]
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if n and (n >= least or melded[r]):
             most += n
     return most
 
@@ -337,19 +375,37 @@ def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
 
 
 def _stage_actions(groups: list[MeldGroup]) -> list[int]:
+    """The staging actions of ``groups``, each group's naturals, twos, then jokers (as
+    :meth:`MeldGroup.kind_counts` lists them); a second group of a target is slot 1."""
     actions: list[int] = []
-    seen: set[int] = set()
+    seen = _NO_TARGETS[:]
     for g in groups:
-        slot = 1 if g.target in seen else 0
-        seen.add(g.target)
-        for kind, count in g.kind_counts():
-            actions.extend([mv.encode_stage(kind, g.target, slot)] * count)
+        t = g.target
+        slot = 1 if seen[t] else 0
+        seen[t] = True
+        if g.naturals:
+            actions.extend([mv.encode_stage(t, t, slot)] * g.naturals)
+        if g.twos:
+            actions.extend([mv.encode_stage(TWO, t, slot)] * g.twos)
+        if g.jokers:
+            actions.extend([mv.encode_stage(JOKER, t, slot)] * g.jokers)
     return actions
+
+
+def _listed(legal: tuple[int, ...], action: int) -> bool:
+    """``action in legal`` for a listing in increasing order (as the engine lists the
+    legal actions), for the low actions (draw, pickup, clear, knock, ...): the scan stops
+    at the first action not below ``action`` (``in`` compares every boxed integer of a
+    listing that lacks it)."""
+    for a in legal:
+        if a >= action:
+            return a == action
+    return False
 
 
 # --- normal and hard ---------------------------------------------------------------------
 
-_BLACK3 = cards.BLACK_THREE
+_BLACK3: Final = cards.BLACK_THREE
 
 
 class _Draft:
@@ -395,6 +451,26 @@ class _Draft:
         self.size += jokers + twos
 
 
+_NATIVE_GROUPS: Final = new_meld_group is MeldGroup
+"""Whether ``MeldGroup(...)`` is the faster way to build a group: compiled (mypyc),
+``new_meld_group`` is the class itself, which a compiled caller constructs natively only
+when it names the class; in pure Python ``new_meld_group`` sets the slots directly."""
+
+
+def _order(keys: list[int]) -> list[int]:
+    """The indices of ``keys`` (fewer than 16), in increasing order of their keys and
+    stably (ties in index order), each packed as ``key * 16 + index`` (read the index
+    with ``& 15``): the order ``sorted(items, key=...)`` gives ``items`` where
+    ``keys[i]`` is item i's key, without a key function called per item (which the
+    compiled build calls as a Python object). Sorts and returns ``keys`` itself."""
+    if len(keys) >= 16:
+        raise ValueError(f"_order packs fewer than 16 keys, not {len(keys)}")
+    for i in range(len(keys)):
+        keys[i] = keys[i] * 16 + i
+    keys.sort()
+    return keys
+
+
 def _hand_points(view: PlayerView) -> int:
     values = view.profile.kind_values
     return sum(values[cards.FACE_KIND[f]] for f in view.hand)
@@ -415,70 +491,96 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     in hand (more pairs to take the pile with) instead of starting a meld.
     ``currents`` is :func:`_currents` of the side's melds, if the caller has it.
     """
+    # (hot: the profile's fields are read once into typed locals, the top card's kind is
+    # an int (-1: no pickup), and the drafts are ordered by integer keys, not lambdas;
+    # docs/performance.md, "Third pass")
     p = view.profile
     own = view.melds[view.side]
-    cap = p.book_max or 1 << 30
-    bs = p.book_size
+    cap: int = p.book_max or 1 << 30
+    bs: int = p.book_size
+    least: int = p.min_meld_size
+    top = -1 if top_kind is None else top_kind
+    pickup = top >= 0
     wild = [counts[TWO], counts[JOKER]]
     drafts: list[_Draft] = []
-    pending: list[_Draft] = []  # pairs/singles that need wilds to go down (greedy only)
+    # pairs/singles that need wilds to go down (greedy only): rank and naturals, a draft
+    # made only for those that go down
+    pending_rank: list[int] = []
+    pending_nat: list[int] = []
     if currents is None:
         currents = _currents(own, view)
-    own_targets = {m.target for m in own}
-    for r in RANKS:
-        n = counts[r] + (1 if top_kind == r else 0)
+    # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
+    # has no meld of
+    melded = _NO_TARGETS[:]
+    if not p.new_meld_after_book:
+        for m in own:
+            melded[m.target] = True
+    holding = hold != 0 and not greedy and not pickup
+    keep_threes = hold_new and not greedy and not pickup
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if r == top:
+            n += 1
         cur = currents[r]
         if cur is not None:
             cur_wilds = cur.twos + cur.jokers
             cur_size = cur.naturals + cur_wilds
             k = min(n, cap - cur_size)
-            if hold and n >= hold and not greedy and top_kind is None and cur_size + k < bs:
+            if holding and n >= hold and cur_size + k < bs:
                 k = max(0, min(k, n - hold))
             if k > 0 or (cur_wilds and cur_size < bs):
                 drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
             continue
         if not n:
             continue
-        if not (p.new_meld_after_book or r not in own_targets):  # a book of it, no new meld
+        if melded[r]:  # a book of it, no new meld
             continue
-        if n >= p.min_meld_size:
-            if hold_new and not greedy and top_kind is None and n == p.min_meld_size:
+        if n >= least:
+            if keep_threes and n == least:
                 continue
             drafts.append(_Draft(r, min(n, cap)))
-        elif greedy or top_kind == r:
-            pending.append(_Draft(r, n))
+        elif greedy or r == top:
+            pending_rank.append(r)
+            pending_nat.append(n)
 
     # a draft fits ``extra`` more wilds: d.size + extra <= cap and
     # wilds_allowed(d.naturals, d.wilds + extra, d.target), written out where it is asked
-    wilds_allowed = p.wilds_allowed
     # 1. finish books with wilds: dirty melds first, then the closest ones
     if wild[0] or wild[1]:
-        for d in sorted(drafts, key=lambda d: (d.wilds == 0, bs - d.size)):
+        # (a draft a rank: fewer than 16; bs - d.size is far below 1 << 20)
+        for v in _order([(0 if d.wilds else 1 << 20) + bs - d.size for d in drafts]):
+            d = drafts[v & 15]
             need = bs - d.size
             if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
                 continue
             if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
                 continue
-            if d.size + need <= cap and wilds_allowed(d.naturals, d.wilds + need, d.target):
+            if d.size + need <= cap and p.wilds_allowed(d.naturals, d.wilds + need, d.target):
                 d.take_wilds(need, wild)
     # 2. greedy: pairs with wilds, then wilds wherever they fit
     if greedy:
-        for d in sorted(pending, key=lambda d: -d.nat):
-            need = p.min_meld_size - d.nat
-            if need <= wild[0] + wild[1] and d.size + need <= cap and wilds_allowed(
-                    d.naturals, d.wilds + need, d.target):
-                d.take_wilds(need, wild)
-                drafts.append(d)
-    elif top_kind is not None:
-        for d in pending:
-            if d.target == top_kind and d.nat >= p.min_meld_size:
-                drafts.append(d)
+        # the most naturals first (a pending rank holds 1 to least - 1), ties in order;
+        # a pending draft has no wilds yet: its size and naturals are its naturals
+        for nat in range(least - 1, 0, -1):
+            for i in range(len(pending_rank)):
+                if pending_nat[i] != nat:
+                    continue
+                need = least - nat
+                if need <= wild[0] + wild[1] and nat + need <= cap and p.wilds_allowed(
+                        nat, need, pending_rank[i]):
+                    d = _Draft(pending_rank[i], nat)
+                    d.take_wilds(need, wild)
+                    drafts.append(d)
+    elif pickup:
+        for i in range(len(pending_rank)):
+            if pending_rank[i] == top and pending_nat[i] >= least:
+                drafts.append(_Draft(top, pending_nat[i]))
     # 3. the all-wild meld
     wild_group: MeldGroup | None = None
     if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
         cur = currents[WILD_MELD]
         spare = wild[0] + wild[1]
-        if (cur is not None and spare) or spare >= p.min_meld_size:
+        if (cur is not None and spare) or spare >= least:
             room = bs - (cur.size if cur else 0)
             tw = min(wild[0], room)
             jk = min(wild[1], room - tw)
@@ -488,24 +590,26 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     # 4. what is left: onto dirty melds (careful, beyond the reserve) or anywhere (greedy)
     keep = 0 if greedy else reserve
     if wild[0] + wild[1] > keep:
-        for d in sorted(drafts, key=lambda d: -d.size):
+        for v in _order([-d.size for d in drafts]):
+            d = drafts[v & 15]
             if d.size == 0:
                 continue
             if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
                 continue
-            while wild[0] + wild[1] > keep and d.size + 1 <= cap and wilds_allowed(
+            while wild[0] + wild[1] > keep and d.size + 1 <= cap and p.wilds_allowed(
                     d.naturals, d.wilds + 1, d.target):
-                if (d.base_nat == 0 and d.naturals < p.min_meld_size - 1
-                        and d.size < p.min_meld_size):
+                if d.base_nat == 0 and d.naturals < least - 1 and d.size < least:
                     break
                 d.take_wilds(1, wild)
     out: list[MeldGroup] = []
     for d in drafts:
-        nat = d.nat - (1 if top_kind == d.target else 0)
-        if nat + d.twos + d.jokers > 0 or d.target == top_kind:
-            if d.base_nat == 0 and d.base_wild == 0 and d.size < p.min_meld_size:
+        t = d.target
+        nat = d.nat - (1 if t == top else 0)
+        if nat + d.twos + d.jokers > 0 or t == top:
+            if d.base_nat == 0 and d.base_wild == 0 and d.size < least:
                 continue
-            out.append(new_meld_group(d.target, nat, d.twos, d.jokers, False))
+            out.append(MeldGroup(t, nat, d.twos, d.jokers) if _NATIVE_GROUPS
+                       else new_meld_group(t, nat, d.twos, d.jokers, False))
     if wild_group is not None:
         out.append(wild_group)
     return out if _opens(view, out, top_kind) else []
@@ -589,14 +693,14 @@ class NormalBot(EasyBot):
             yes = self._answer(view)
             want = mv.ANSWER_YES if yes else mv.ANSWER_NO
             return want if want in legal else legal[0]
-        if mv.KNEE in legal:
+        if legal[-1] == mv.KNEE:  # the highest action, last in the (increasing) listing
             self._queue = []
             return mv.KNEE
         queued = self._next_queued(legal, self._key)
         if queued is not None:
             return queued
         if view.staged:
-            return mv.CLEAR if mv.CLEAR in legal else self._discard_or_draw(view)
+            return mv.CLEAR if _listed(legal, mv.CLEAR) else self._discard_or_draw(view)
         situation = self._situation(view)
         # the plans are worked out one at a time, as they are tried (the first that can
         # start is played), unless a subclass says otherwise by overriding _plans
@@ -609,7 +713,7 @@ class NormalBot(EasyBot):
             self._key = key
             self._queue = list(plan)
             first = self._queue.pop(0)
-            if first in legal:
+            if _listed(legal, first):
                 return first
             self._queue = []
             self._failed.add(key)
@@ -635,19 +739,19 @@ class NormalBot(EasyBot):
 
     def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
-        counts = cards.kind_counts(view.hand)
+        counts = _kind_counts(view.hand)
         p = view.profile
         if view.phase == Phase.DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
-            if view.discard_top is None or (mv.PICKUP not in legal and not (
+            if view.discard_top is None or (not _listed(legal, mv.PICKUP) and not (
                     legal and legal[-1] >= mv.STAGE_NATURAL)):
                 return
             top = cards.FACE_KIND[view.discard_top]
-            if top not in RANKS or not self._pickup_ok(view, top):
+            if not cards.FOUR <= top <= cards.ACE or not self._pickup_ok(view, top):  # RANKS
                 return
             if p.pickup_needs_pair and counts[top] < 2:
                 return
-            if p.pickup_existing_meld == PickupExistingMeld.COMPLETE_AND_START:
+            if p.pickup_existing_meld == _COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     yield [*_stage_actions(groups), mv.PICKUP]
@@ -656,7 +760,7 @@ class NormalBot(EasyBot):
                 groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents)
                 if groups and _lays_top(view, groups, top):
                     yield [*_stage_actions(groups), mv.PICKUP]
-            groups = _greedy_groups(view, counts, top_kind=top)
+            groups = _greedy_groups(view, counts, top_kind=top, currents=currents)
             if groups and _lays_top(view, groups, top):
                 yield [*_stage_actions(groups), mv.PICKUP]
             return
@@ -668,7 +772,7 @@ class NormalBot(EasyBot):
         # only where they could leave at most one card
         emptying = [greedy_build]
         if total - _most_laid(view, counts) <= 1:
-            emptying.append(_greedy_groups(view, counts))
+            emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
             used = sum(g.size for g in groups)
             left = total - used
@@ -701,14 +805,20 @@ class NormalBot(EasyBot):
 
     def _discard_or_draw(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.DRAW and mv.DRAW in legal:
+        if view.phase == Phase.DRAW and legal[0] == mv.DRAW:  # action 0, listed first
             return mv.DRAW
-        if mv.KNOCK in legal:
+        if _listed(legal, mv.KNOCK):
             return mv.KNOCK
         discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
         if discards:
-            counts = cards.kind_counts(view.hand)
-            best = min(discards, key=lambda k: (self._keep_score(view, counts, k), k))
+            counts = _kind_counts(view.hand)
+            # the lowest keep score, ties to the lowest kind (no key function: hot)
+            best = -1
+            best_score = 0.0
+            for k in discards:
+                score = self._keep_score(view, counts, k)
+                if best < 0 or score < best_score or (score == best_score and k < best):
+                    best, best_score = k, score
             return mv.DISCARD + best
         return legal[self._rng.randrange(len(legal))]
 
@@ -740,8 +850,13 @@ class NormalBot(EasyBot):
         return risk
 
 
+_NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
+"""(read once: an enum member looked up on its class costs a thousand instructions)"""
+_COMPLETE_AND_START: Final = PickupExistingMeld.COMPLETE_AND_START
+
+
 def _allows_existing(view: PlayerView) -> bool:
-    return view.profile.pickup_existing_meld != PickupExistingMeld.FORBIDDEN
+    return view.profile.pickup_existing_meld != _NO_EXISTING
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -764,7 +879,7 @@ class HardBot(NormalBot):
         self._last_discard: int | None = None
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
-        self._opp_nat: dict[int, int] = {}
+        self._opp_nat: list[int] = [0] * mv.NUM_TARGETS
         self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
@@ -792,30 +907,36 @@ class HardBot(NormalBot):
             keep = max(0, len(self._pile) - taken)
             self._pile = self._pile[:keep]
         new = max(0, size - len(self._pile))
-        self._pile.extend([None] * new)
-        del self._pile[size:]
+        if new > 0:
+            self._pile.extend([None] * new)
+        if len(self._pile) > size:
+            del self._pile[size:]
         top = cards.FACE_KIND[view.discard_top] if view.discard_top is not None else None
         if self._pile and top is not None:
             self._pile[-1] = top
-            if top in RANKS:
+            if cards.FOUR <= top <= cards.ACE:  # RANKS
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
         nat = self._opponent_naturals(view)
-        for r, n in nat.items():
-            if n - self._opp_nat.get(r, 0) >= 3 and size < expected:
-                self._taken[r] = self._taken.get(r, 0) + 1
+        if size < expected:
+            old = self._opp_nat
+            for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+                if nat[r] - old[r] >= 3:
+                    self._taken[r] = self._taken.get(r, 0) + 1
         self._opp_nat = nat
         self._last_discard = None
 
     @staticmethod
-    def _opponent_naturals(view: PlayerView) -> dict[int, int]:
-        out: dict[int, int] = {}
+    def _opponent_naturals(view: PlayerView) -> list[int]:
+        """The naturals on the other sides' melds, per target (0 for the all-wild)."""
+        out = _ZERO_TARGETS[:]
         for s, melds in enumerate(view.melds):
             if s == view.side:
                 continue
             for m in melds:
-                if m.target in RANKS:
-                    out[m.target] = out.get(m.target, 0) + m.naturals
+                t = m.target
+                if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
+                    out[t] = out[t] + m.naturals
         return out
 
     def _chosen(self, view: PlayerView, action: int) -> None:
@@ -828,22 +949,24 @@ class HardBot(NormalBot):
     def _danger(self, view: PlayerView) -> bool:
         """The other side could go out any moment: get points onto the table."""
         p = view.profile
+        book_size: int = p.book_size
+        need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
+        if p.all_wild_melds:
+            need += p.wild_books_to_go_out
         for side in range(view.sides):
             if side == view.side:
                 continue
-            book_size = p.book_size
             books = 0
             for m in view.melds[side]:
                 if m.naturals + m.twos + m.jokers >= book_size:
                     books += 1
-            need = p.clean_books_to_go_out + p.dirty_books_to_go_out
-            if p.all_wild_melds:
-                need += p.wild_books_to_go_out
             if books < need:
                 continue
-            for seat in range(side, view.players, view.sides):
+            seat = side  # the side's seats (a range with a step is a Python call, compiled)
+            while seat < view.players:
                 if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 3:
                     return True
+                seat += view.sides
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
@@ -861,17 +984,18 @@ class HardBot(NormalBot):
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
-        seen = cards.kind_counts(view.hand)
+        seen = _kind_counts(view.hand)
         for melds in view.melds:
             for m in melds:
-                seen[m.target] += m.naturals
+                t = m.target
+                seen[t] = seen[t] + m.naturals
         for k in self._pile:
             if k is not None:
-                seen[k] += 1
+                seen[k] = seen[k] + 1
         return [max(0, total - n) for n in seen]
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
-        risk = super()._feed_risk(view, kind)
+        risk = NormalBot._feed_risk(self, view, kind)  # (not super(): a native call)
         nxt = (view.seat + 1) % view.players
         if nxt % view.sides == view.side:
             return risk

@@ -22,7 +22,7 @@ followed by a suit ``C``, ``D``, ``H``, ``S`` (the symbols ``♣ ♦ ♥ ♠`` a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 Kind: TypeAlias = int
 """One of the 15 kinds the rules see, 0 to 14 (:data:`FOUR` ... :data:`RED_THREE`)."""
@@ -222,3 +222,17 @@ def faces_from_counts(counts: list[int]) -> list[Face]:
         elif n:
             out.extend([face] * n)
     return out
+
+
+class ByFields:
+    """The base of the frozen dataclasses of the rules, the moves and the engine: pickled
+    and copied (``copy``, ``deepcopy``) as a call of the class with its fields, in order. A
+    dataclass's own pickling of a frozen class sets the fields one by one, which a class
+    compiled by mypyc refuses (docs/performance.md, "Compiled build"). It lives here, at
+    the bottom of the layers, so that every layer above can use it."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
+        names: tuple[str, ...] = getattr(type(self), "__match_args__")  # noqa: B009
+        return type(self), tuple(getattr(self, name) for name in names)

@@ -44,6 +44,7 @@ from typing import Any, Final, TypeAlias
 
 from handfoot import cards
 from handfoot.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError, Kind
+from handfoot.cards import ByFields as ByFields  # the engine's frozen classes derive from it
 
 ActionId: TypeAlias = int
 """An integer action, ``0 <= a < NUM_ACTIONS`` (the same ids for every profile)."""
@@ -51,19 +52,6 @@ ActionId: TypeAlias = int
 WILD_MELD: Final = 11
 """The target index of the all-wild meld (rank targets are the kinds 4..A, 0..10)."""
 NUM_TARGETS: Final = 12
-
-
-class ByFields:
-    """The base of the frozen dataclasses of the moves and the engine: pickled and copied
-    (``copy``, ``deepcopy``) as a call of the class with its fields, in order. A dataclass's
-    own pickling of a frozen class sets the fields one by one, which a class compiled by
-    mypyc refuses (docs/performance.md, "Compiled build")."""
-
-    __slots__ = ()
-
-    def __reduce__(self) -> tuple[type[Any], tuple[Any, ...]]:
-        names: tuple[str, ...] = getattr(type(self), "__match_args__")  # noqa: B009
-        return type(self), tuple(getattr(self, name) for name in names)
 
 
 @dataclass(frozen=True, slots=True)

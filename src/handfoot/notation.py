@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import random
@@ -765,7 +766,8 @@ def _all_faces(fields: dict[str, Any]) -> list[int]:
 
 def _check_shoe(pos: Position) -> None:
     """The cards of the position are exactly the profile's shoe."""
-    found = _all_faces(vars(pos))
+    # By its fields, not vars(): a compiled Position (mypyc) has no __dict__.
+    found = _all_faces({f.name: getattr(pos, f.name) for f in dataclasses.fields(pos)})
     p, players = pos.profile, pos.layout.players
     shoe = cards.face_counts(cards.build_shoe(p.decks(players), p.jokers_per_deck))
     got = cards.face_counts(found)

@@ -20,13 +20,12 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
 from handfoot import cards
-from handfoot.cards import KIND_NAMES
+from handfoot.cards import KIND_NAMES, ByFields
 
 __all__ = [
     "FIELDS",
@@ -66,7 +65,7 @@ class ProfileError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(ByFields):
     """How the seats form sides: ``sides`` sides of ``seats_per_side`` players each.
 
     Seat ``s`` belongs to side ``s % sides``, so partners are never side by side (with two
@@ -167,7 +166,7 @@ class FinalDiscard(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class FieldInfo:
+class FieldInfo(ByFields):
     """What a profile parameter means, how it is written in TOML and shown to a player."""
 
     name: str
@@ -190,8 +189,25 @@ def _f(default: Any, section: str, label: str, doc: str, kind: str, **kw: Any) -
     return field(default=default, metadata=meta)
 
 
-@dataclass(frozen=True)
-class Profile:
+class _Derived(ByFields):
+    """What a :class:`Profile` works out from its parameters once, when it is made: kept in
+    slots of this base class, so they are not dataclass fields (not compared, hashed,
+    shown, pickled or listed by ``dataclasses.fields``), and need no instance ``__dict__``
+    (which a class compiled by mypyc has not; docs/performance.md, "Compiled build")."""
+
+    __slots__ = ("kind_values",)
+
+    kind_values: tuple[int, ...]
+    """Card value of each kind (threes have none: they score as bonuses and penalties)."""
+
+    def _set_derived(self, kind_values: tuple[int, ...]) -> None:
+        # Here, in the class that declares the slot: mypyc (2.4) compiles this line to a
+        # slot store, and fails on an object.__setattr__ of an inherited slot.
+        object.__setattr__(self, "kind_values", kind_values)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile(_Derived):
     """Every rule parameter of a Hand and Foot game.
 
     Build one with :func:`load_profile`; the defaults here are those of ``partnership-13``.
@@ -530,9 +546,10 @@ class Profile:
             return self.hand_size
         return sizes[min(round_number, len(sizes)) - 1]
 
-    @cached_property
-    def kind_values(self) -> tuple[int, ...]:
-        """Card value of each kind (threes have none: they score as bonuses and penalties)."""
+    def __post_init__(self) -> None:
+        self._set_derived(self._kind_values())
+
+    def _kind_values(self) -> tuple[int, ...]:
         v = [0] * cards.NUM_KINDS
         for k in cards.RANKS:
             if k == cards.ACE:
@@ -591,7 +608,7 @@ _TOP_KEYS = ("name", "title", "source", "extends")
 
 
 @dataclass(frozen=True, slots=True)
-class OptionInfo:
+class OptionInfo(ByFields):
     """An optional house rule of the Remastered rulebook (RULES-MATRIX §5) and what it sets."""
 
     id: str

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from handfoot import cards
-from handfoot.cards import KIND_PLURALS
+from handfoot.cards import KIND_PLURALS, ByFields
 from handfoot.moves import WILD_MELD
 from handfoot.rules import Profile
 
@@ -48,7 +48,7 @@ def book_kind(book_size: int, target: int, naturals: int, wilds: int) -> BookKin
 
 
 @dataclass(frozen=True, slots=True)
-class Books:
+class Books(ByFields):
     """A side's completed books by kind, and its clean books by rank."""
 
     clean: int
@@ -56,6 +56,15 @@ class Books:
     wild: int
     clean_by_rank: tuple[int, ...]
     """Clean books of each rank kind (4 to A: kinds 0 to 10)."""
+
+    def __init__(self, clean: int, dirty: int, wild: int,
+                 clean_by_rank: tuple[int, ...]) -> None:
+        # Not the dataclass's own: mypyc compiles this one, each line to a slot store
+        # (docs/performance.md, "Constructors").
+        object.__setattr__(self, "clean", clean)
+        object.__setattr__(self, "dirty", dirty)
+        object.__setattr__(self, "wild", wild)
+        object.__setattr__(self, "clean_by_rank", clean_by_rank)
 
     def as_dict(self) -> dict[str, int]:
         """``{"clean": n, "dirty": n, "wild": n}`` plus ``"clean:RANK"`` for each rank with a
