@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import sys
 import tempfile
 from collections.abc import Callable
@@ -207,6 +208,10 @@ def profile_lines() -> list[str]:
             os.chdir(here)
 
 
+PICKLED_AT = 40
+"""The move (history length) at which every bot of a game is pickled and unpickled."""
+
+
 def play(profile_name: str, layout_text: str, bot: str) -> tuple[str, str]:
     """(record digest, decisions digest) of one game."""
     from handfoot.bots import Bot
@@ -231,6 +236,10 @@ def play(profile_name: str, layout_text: str, bot: str) -> tuple[str, str]:
                             metadata={"created_by": "handfoot"})
     decisions = hashlib.sha256()
     while not state.is_over:
+        if len(state.history) == PICKLED_AT:
+            # each bot sent through pickle mid-game (as the server sends a thinking bot to
+            # another process): it must come back whole and play on the same
+            bots = [pickle.loads(pickle.dumps(b)) for b in bots]
         seat = state.to_act
         view = state.view(seat)
         action = bots[seat].choose(view)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -39,6 +39,26 @@ class Bot(Protocol):
         ...
 
 
+
+def _state_of(bot: object) -> dict[str, Any]:
+    """A bot's attributes for pickling and copying. Compiled (mypyc), a bot class keeps its
+    own attributes in C slots, which ``type(bot).__mypyc_attrs__`` names, and a Python
+    subclass (the expert, the learned bot) keeps its own in an instance ``__dict__``; the
+    default ``__getstate__`` of a compiled class saves only the first, so an expert sent to
+    another process lost its settings. Pure Python: the ``__dict__``, as by default."""
+    state: dict[str, Any] = {}
+    for name in getattr(type(bot), "__mypyc_attrs__", ()):
+        if name != "__dict__" and hasattr(bot, name):
+            state[name] = getattr(bot, name)
+    state.update(getattr(bot, "__dict__", {}))
+    return state
+
+
+def _restore(bot: object, state: dict[str, Any]) -> None:
+    for name, value in state.items():
+        setattr(bot, name, value)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Uniform over the legal actions: the weakest player, and a fast source of games."""
@@ -47,6 +67,12 @@ class RandomBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _state_of(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _restore(self, state)
 
     def choose(self, view: PlayerView) -> int:
         actions = view.legal_actions
@@ -70,6 +96,12 @@ class EasyBot:
         self._rng = random.Random(seed)
         self._queue: list[int] = []
         self._failed: set[tuple[object, ...]] = set()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return _state_of(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        _restore(self, state)
 
     def choose(self, view: PlayerView) -> int:
         legal = view.legal_actions
