@@ -697,6 +697,19 @@ class NormalBot(EasyBot):
     """Once open and holding more than :attr:`hold_new_above` cards, keep bare threes of a
     kind in hand (pairs to take the pile with, and one to meld)."""
     hold_new_above = 8
+    keep_value = 1.0
+    """Discards: the weight of a card's point value in how much it is worth keeping."""
+    keep_pair = 100.0
+    """Discards: how much more a card is worth keeping when the hand holds a pair of it."""
+    keep_extra = 50.0
+    """... and for each further card of its kind (the third and the fourth)."""
+    keep_on_meld = 40.0
+    """... when the side has an unfinished meld of its kind."""
+    feed_meld = 30.0
+    """Discards: the risk of a card the next player's side has an unfinished meld of (where
+    the pile may be taken onto a meld)."""
+    answer_points = 100
+    """Asked to let the partner go out: say no when behind and holding more points."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -755,7 +768,7 @@ class NormalBot(EasyBot):
         """Let the partner go out unless this seat's cards would cost too much."""
         side = view.side
         behind = view.totals[side] < max(t for s, t in enumerate(view.totals) if s != side)
-        return not (behind and _hand_points(view) > 100)
+        return not (behind and _hand_points(view) > self.answer_points)
 
     # -- plans ----------------------------------------------------------------------------
 
@@ -861,12 +874,12 @@ class NormalBot(EasyBot):
         if kind in (TWO, JOKER):
             return 1000.0 + kind
         p = view.profile
-        score = float(p.kind_values[kind])
+        score = self.keep_value * p.kind_values[kind]
         c = counts[kind]
         if c >= 2:
-            score += 100.0 + 50.0 * min(c - 2, 2)
+            score += self.keep_pair + self.keep_extra * min(c - 2, 2)
         if _current(view.melds[view.side], kind, view) is not None:
-            score += 40.0
+            score += self.keep_on_meld
         score += self._feed_risk(view, kind)
         return score
 
@@ -878,7 +891,7 @@ class NormalBot(EasyBot):
             return 0.0
         risk = 0.0
         if _allows_existing(view) and _current(view.melds[side], kind, view) is not None:
-            risk += 30.0
+            risk += self.feed_meld
         return risk
 
 
@@ -903,6 +916,23 @@ class HardBot(NormalBot):
     name = "hard"
     greedy_hand = 4
     hold = 2
+    feed_taken = 60.0
+    """Discards: the risk of a rank an opponent has taken the pile with, per time."""
+    feed_thrown = 15.0
+    """... less for each time (up to two) a card of the rank was thrown and not taken."""
+    safe_next_meld = 60.0
+    """... less when the next player's side has an unfinished meld of the rank (it plays
+    its naturals there, so it rarely holds a pair of it)."""
+    safe_other_meld = 20.0
+    """... less when another side has a meld of the rank."""
+    safe_unseen = 20.0
+    """... less when at most one card of the rank is unseen."""
+    danger_cards = 3
+    """Lay points down once another side could go out and one of its seats in the last
+    part holds at most this many cards."""
+    pickup_pile = 2
+    """Take the pile before the side has opened only when it holds at least this many
+    cards."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -996,13 +1026,14 @@ class HardBot(NormalBot):
                 continue
             seat = side  # the side's seats (a range with a step is a Python call, compiled)
             while seat < view.players:
-                if view.in_foot[seat] and view.hand_counts[seat] + view.foot_counts[seat] <= 3:
+                if (view.in_foot[seat]
+                        and view.hand_counts[seat] + view.foot_counts[seat] <= self.danger_cards):
                     return True
                 seat += view.sides
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
-        return view.discard_size >= 2 or view.opened[view.side]
+        return view.discard_size >= self.pickup_pile or view.opened[view.side]
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
         """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
@@ -1031,18 +1062,18 @@ class HardBot(NormalBot):
         nxt = (view.seat + 1) % view.players
         if nxt % view.sides == view.side:
             return risk
-        risk += 60.0 * self._taken.get(kind, 0)
-        risk -= 15.0 * min(self._thrown.get(kind, 0), 2)
+        risk += self.feed_taken * self._taken.get(kind, 0)
+        risk -= self.feed_thrown * min(self._thrown.get(kind, 0), 2)
         # a side plays its naturals onto its melds, so it rarely holds a pair of a rank
         # it has on the table: those are the safest cards to throw
         if _current(view.melds[nxt % view.sides], kind, view) is not None:
-            risk -= 60.0
+            risk -= self.safe_next_meld
         for side in range(view.sides):
             if side != view.side:
                 for m in view.melds[side]:
                     if m.target == kind:
-                        risk -= 20.0
+                        risk -= self.safe_other_meld
                         break
         if self._unseen(view, kind) <= 1:
-            risk -= 20.0  # nobody else can hold a pair of it
+            risk -= self.safe_unseen  # nobody else can hold a pair of it
         return risk
