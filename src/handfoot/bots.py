@@ -8,7 +8,7 @@ it cannot read a hidden card, and answers with one integer action from
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
@@ -21,7 +21,8 @@ from handfoot.moves import WILD_MELD, MeldGroup, new_meld_group
 from handfoot.rules import FinalDiscard, PickupExistingMeld
 from handfoot.table import count_books, missing_books
 
-__all__ = ["Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot"]
+__all__ = ["SETTINGS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "configure",
+           "settings_of"]
 
 # Each bot class is marked @mypyc_attr(allow_interpreted_subclasses=True): compiled by mypyc
 # (docs/performance.md), a class can otherwise not be subclassed in Python, and the expert
@@ -1077,3 +1078,86 @@ class HardBot(NormalBot):
         if self._unseen(view, kind) <= 1:
             risk -= self.safe_unseen  # nobody else can hold a pair of it
         return risk
+
+
+# -- settings ---------------------------------------------------------------------------
+
+SETTINGS: Final[tuple[str, ...]] = (
+    "greedy_hand", "hold", "hold_new", "hold_new_above", "keep_value", "keep_pair",
+    "keep_extra", "keep_on_meld", "feed_meld", "answer_points", "feed_taken",
+    "feed_thrown", "safe_next_meld", "safe_other_meld", "safe_unseen", "danger_cards",
+    "pickup_pile")
+"""The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (the
+last seven are hard's own): a bot's style, set with :func:`configure` or a bot spec such
+as ``hard:hold=1:keep_pair=80`` (:func:`handfoot.registry.make_bot`)."""
+
+_TRUE: Final = frozenset({"true", "yes", "on", "1"})
+_FALSE: Final = frozenset({"false", "no", "off", "0"})
+
+
+def settings_of(bot: object) -> dict[str, bool | int | float]:
+    """The :data:`SETTINGS` a bot has, with their values (none for random and easy).
+
+    >>> settings_of(HardBot(1))["hold"]
+    2
+    """
+    return {name: getattr(bot, name) for name in SETTINGS if hasattr(bot, name)}
+
+
+def configure(bot: object, settings: Mapping[str, str | bool | int | float]) -> None:
+    """Set a bot's :data:`SETTINGS`; each value is given as its type or as text.
+
+    Raises ``ValueError`` (naming the setting) for a setting the bot does not have, a
+    value of the wrong kind, a negative count or a number that is not finite; the bot is
+    changed only if every setting is valid.
+
+    >>> bot = HardBot(1)
+    >>> configure(bot, {"hold": "1", "keep_pair": 80})
+    >>> (bot.hold, bot.keep_pair)
+    (1, 80.0)
+    >>> configure(bot, {"hold": "two"})
+    Traceback (most recent call last):
+    ...
+    ValueError: setting hold: 'two' is not a whole number
+    """
+    have = settings_of(bot)
+    values: dict[str, bool | int | float] = {}
+    for name, given in settings.items():
+        if name not in have:
+            known = ", ".join(have) or "none"
+            raise ValueError(f"unknown setting {name!r} for this bot; its settings: {known}")
+        values[name] = _setting_value(name, have[name], given)
+    for name, value in values.items():
+        setattr(bot, name, value)
+
+
+def _setting_value(name: str, default: bool | int | float,
+                   given: str | bool | int | float) -> bool | int | float:
+    text = given.strip().lower() if isinstance(given, str) else None
+    if isinstance(default, bool):
+        if isinstance(given, bool):
+            return given
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError(f"setting {name}: {given!r} is not true or false")
+    if isinstance(default, int):
+        if isinstance(given, bool) or (isinstance(given, float) and not given.is_integer()):
+            raise ValueError(f"setting {name}: {given!r} is not a whole number")
+        try:
+            number = int(given)
+        except ValueError:
+            raise ValueError(f"setting {name}: {given!r} is not a whole number") from None
+        if number < 0:
+            raise ValueError(f"setting {name}: {number} is negative")
+        return number
+    if isinstance(given, bool):
+        raise ValueError(f"setting {name}: {given!r} is not a number")
+    try:
+        real = float(given)
+    except ValueError:
+        raise ValueError(f"setting {name}: {given!r} is not a number") from None
+    if real != real or real in (float("inf"), float("-inf")):
+        raise ValueError(f"setting {name}: {given!r} is not a finite number")
+    return real

@@ -36,7 +36,7 @@ from handfoot.record import (
     replay_command,
     to_json,
 )
-from handfoot.registry import BOTS, make_bot
+from handfoot.registry import BOTS, check_bot, make_bot
 from handfoot.rules import (
     DEFAULT_PROFILE,
     OPTIONS,
@@ -337,9 +337,7 @@ def _profile_and_layout(args: argparse.Namespace) -> tuple[Profile, Layout]:
 def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
     profile, layout = _profile_and_layout(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    _check_bots(bots)
     if len(bots) not in (1, layout.players):
         raise UsageError(f"give one bot for every seat or {layout.players} bots, "
                          f"not {len(bots)}")
@@ -348,6 +346,15 @@ def _table(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
 
 class UsageError(ValueError):
     """A command-line option that makes no sense."""
+
+
+def _check_bots(bots: list[str]) -> None:
+    """Every bot a level or a spec with settings (``hard:hold=1``), or a UsageError."""
+    for bot in bots:
+        try:
+            check_bot(bot)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
 
 
 def check_record_file(path: str, option: str = "--record", *, force: bool = False) -> Path:
@@ -617,9 +624,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) < 2:
         raise UsageError("--bots: give at least two bots, e.g. --bots easy,random")
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    _check_bots(bots)
     if len(set(bots)) != len(bots):
         raise UsageError("--bots: name each bot once")
     if args.games < 1:

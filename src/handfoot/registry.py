@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib.util import find_spec
 
-from handfoot.bots import Bot, EasyBot, HardBot, NormalBot, RandomBot
+from handfoot.bots import Bot, EasyBot, HardBot, NormalBot, RandomBot, configure
 from handfoot.search import ExpertBot
 
-__all__ = ["BOTS", "make_bot"]
+__all__ = ["BOTS", "check_bot", "make_bot", "parse_spec"]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot,
@@ -39,8 +39,47 @@ if find_spec("numpy") is not None:  # the learned bot needs NumPy (the rl extra)
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot of the named level (``random``), seeded for reproducible play."""
+    """A bot of the named level (``random``), seeded for reproducible play.
+
+    ``name`` may also be a *spec*: a level with settings (:data:`handfoot.bots.SETTINGS`)
+    each after a colon, such as ``hard:hold=1:keep_pair=80``, for measuring a style in a
+    tournament. Raises ``ValueError`` for an unknown level or a bad setting.
+
+    >>> make_bot("hard:hold=1", 1).hold
+    1
+    """
+    level, settings = parse_spec(name)
     try:
-        return BOTS[name](seed)
+        bot = BOTS[level](seed)
     except KeyError:
-        raise ValueError(f"unknown bot {name!r}: choose one of {', '.join(BOTS)}") from None
+        raise ValueError(f"unknown bot {level!r}: choose one of {', '.join(BOTS)}") from None
+    if settings:
+        try:
+            configure(bot, settings)
+        except ValueError as exc:
+            raise ValueError(f"bot {name!r}: {exc}") from None
+    return bot
+
+
+def parse_spec(name: str) -> tuple[str, dict[str, str]]:
+    """A bot spec's level and settings (as text): ``"hard:hold=1"`` gives
+    ``("hard", {"hold": "1"})``; a plain level has no settings."""
+    level, colon, rest = name.partition(":")
+    settings: dict[str, str] = {}
+    if not colon:
+        return level, settings
+    for item in rest.split(":"):
+        key, equals, value = item.partition("=")
+        key = key.strip()
+        if not equals or not key or not value.strip():
+            raise ValueError(f"bot {name!r}: write each setting as :name=value "
+                             f"(not {item!r})")
+        if key in settings:
+            raise ValueError(f"bot {name!r}: setting {key} is given twice")
+        settings[key] = value.strip()
+    return level, settings
+
+
+def check_bot(name: str) -> None:
+    """Raise ``ValueError`` (saying why) unless :func:`make_bot` can make ``name``."""
+    make_bot(name, 0)

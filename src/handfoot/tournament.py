@@ -27,7 +27,7 @@ from typing import Any
 from handfoot import moves as mv
 from handfoot.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 from handfoot.engine import GameState, IllegalMoveError
-from handfoot.registry import BOTS, make_bot
+from handfoot.registry import check_bot, make_bot
 from handfoot.rules import Layout, Profile, Seat
 from handfoot.sim import derive_seed, play_game
 
@@ -427,9 +427,8 @@ def run_tournament(profile: Profile, bots: Sequence[str], games: int, seed: int,
         raise ValueError("a tournament needs at least two bots")
     if len(set(names)) != len(names):
         raise ValueError("each bot may appear only once")
-    unknown = [b for b in names if b not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}: choose from {', '.join(BOTS)}")
+    for name in names:
+        check_bot(name)
     if games < 1:
         raise ValueError("games must be at least 1")
     if workers < 1:

@@ -1,0 +1,336 @@
+"""Tune hard's style for a profile by self-play: ``python -m handfoot.tune``.
+
+The hard bot's play is shaped by a few numbers (:data:`handfoot.bots.SETTINGS`): how many
+naturals of a melded rank it keeps in hand as a pickup ticket, above how many cards it
+holds back a new three of a kind, how much a pair is worth keeping, how risky a discard
+is that an opponent took the pile with before, ... They were set by hand, once, for every
+profile alike. This module searches them for one profile by duplicate self-play
+(coordinate ascent): each step changes one setting by one step up or down and plays the
+changed bot against the current best in duplicate pairs on fresh deals; the change is kept
+when it wins more than half of the games by at least ``z`` standard errors (the pairs'
+win shares: the same deal played from both sides cancels most of the deal's luck). The
+search stops when a whole round over the settings keeps nothing, or when its budget is
+spent.
+
+The result is a *style*: a JSON file (``<profile>.style.json``) with the settings that
+differ from hard's, and its card: the seed, the budget, every step measured, the code
+version and an evaluation against ``hard`` on deals the search never saw. The ``learned``
+bot plays with the shipped style of the profile (``handfoot/models/``); any bot spec can
+use one (``hard:hold=1:hold_new_above=6``, :func:`handfoot.registry.make_bot`).
+
+Only a budget of steps is reproducible (``--steps``): the same options give the same
+style, however many workers play the games; ``--minutes`` stops after the step that
+crosses the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from handfoot.bots import HardBot, configure, settings_of
+from handfoot.cluster import handfoot_version
+from handfoot.rules import Layout, Profile, load_profile
+from handfoot.sim import derive_seed
+from handfoot.tournament import GameRecord, TournamentResult, run_tournament
+
+__all__ = ["STEPS", "Step", "Style", "evaluate", "load_style", "main", "spec", "style_path",
+           "tune"]
+
+STEPS: dict[str, float | int | None] = {
+    "hold_new_above": 1, "keep_pair": 25.0, "greedy_hand": 1, "keep_extra": 20.0,
+    "keep_on_meld": 20.0, "feed_meld": 15.0, "feed_taken": 20.0, "safe_next_meld": 20.0,
+    "safe_unseen": 10.0, "safe_other_meld": 10.0, "feed_thrown": 10.0, "keep_value": 0.25,
+    "danger_cards": 1, "pickup_pile": 1, "answer_points": 50, "hold_new": None, "hold": 1}
+"""Each tuned setting, in the order the search tries them, and its step (``None``: a
+switch, tried the other way)."""
+
+DEFAULTS: dict[str, bool | int | float] = settings_of(HardBot(0))
+"""Hard's own settings (what every style changes)."""
+
+
+def spec(settings: dict[str, bool | int | float], level: str = "hard") -> str:
+    """The bot spec of a level with the settings that differ from hard's, in a fixed
+    order: ``spec({"hold": 1})`` is ``"hard:hold=1"``, ``spec({})`` is ``"hard"``."""
+    parts = [f"{name}={_text(settings[name])}" for name in sorted(settings)
+             if settings[name] != DEFAULTS[name]]
+    return ":".join([level, *parts])
+
+
+def _text(value: bool | int | float) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _neighbours(settings: dict[str, bool | int | float],
+                name: str) -> list[dict[str, bool | int | float]]:
+    """The settings one step away along ``name``: up, then down (a switch: flipped);
+    never a negative count or weight."""
+    value = settings.get(name, DEFAULTS[name])
+    step = STEPS[name]
+    if step is None:
+        return [{**settings, name: not value}]
+    out = []
+    for sign in (1, -1):
+        moved = value + sign * step
+        if isinstance(step, float):
+            moved = round(float(moved), 6)
+        if moved >= 0:
+            out.append({**settings, name: moved})
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One measured change: the challenger against the incumbent on fresh deals."""
+
+    setting: str
+    challenger: str
+    incumbent: str
+    pairs: int
+    win_rate: float
+    """The challenger's share of the games (ties count half)."""
+    z: float
+    """(win_rate − 0.5) over the standard error of the pairs' win shares."""
+    score_diff: float
+    """The challenger's mean score difference per game."""
+    kept: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"setting": self.setting, "challenger": self.challenger,
+                "incumbent": self.incumbent, "pairs": self.pairs,
+                "win_rate": round(self.win_rate, 4), "z": round(self.z, 2),
+                "score_diff": round(self.score_diff, 1), "kept": self.kept}
+
+
+@dataclass
+class Style:
+    """A tuned style: hard's settings that differ, and its card."""
+
+    settings: dict[str, bool | int | float]
+    card: dict[str, Any]
+
+    @property
+    def spec(self) -> str:
+        return spec(self.settings)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"settings": self.settings, **self.card}
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path | Any) -> Style:
+        """Read a style (``path`` may be a package resource); ``ValueError`` if it is not
+        one: its settings are checked as :func:`handfoot.bots.configure` checks them."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: not a style file ({exc})") from None
+        settings = data.pop("settings", None) if isinstance(data, dict) else None
+        if not isinstance(settings, dict):
+            raise ValueError(f"{path}: a style file needs a 'settings' object")
+        try:
+            configure(HardBot(0), settings)  # checked as a bot spec's are
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        return cls(dict(settings), data)
+
+
+def style_path(profile_name: str) -> Any:
+    """The shipped style of a profile (a package resource; it may not exist)."""
+    from importlib import resources
+
+    return resources.files("handfoot").joinpath("models", f"{profile_name}.style.json")
+
+
+_CACHE: dict[str, Style | None] = {}
+
+
+def load_style(profile_name: str) -> Style | None:
+    """The shipped style of a profile, or ``None`` if there is none (cached)."""
+    if profile_name not in _CACHE:
+        path = style_path(profile_name)
+        _CACHE[profile_name] = Style.load(path) if path.is_file() else None
+    return _CACHE[profile_name]
+
+
+def _pair_shares(records: list[GameRecord], name: str) -> list[float]:
+    """Per duplicate pair, ``name``'s share of its two games (ties count half)."""
+    shares = []
+    for i in range(0, len(records), 2):
+        won = 0.0
+        for rec in records[i:i + 2]:
+            side = rec.side_bots.index(name)
+            if side in rec.winners:
+                won += 1 / len(rec.winners)
+        shares.append(won / 2)
+    return shares
+
+
+def _z(shares: Sequence[float]) -> float:
+    n = len(shares)
+    mean = sum(shares) / n
+    if n < 2:
+        return 0.0
+    var = sum((s - mean) ** 2 for s in shares) / (n - 1)
+    if var == 0:
+        return 0.0 if mean == 0.5 else math.copysign(math.inf, mean - 0.5)
+    return (mean - 0.5) / math.sqrt(var / n)
+
+
+def _match(profile: Profile, layout: Layout, a: str, b: str, pairs: int, seed: int,
+           workers: int) -> tuple[TournamentResult, float, float, float]:
+    result = run_tournament(profile, [a, b], games=pairs, seed=seed, layout=layout,
+                            workers=workers)
+    shares = _pair_shares(result.records, a)
+    stats = result.bot_stats[a]
+    return result, sum(shares) / len(shares), _z(shares), stats.diff_ci()[0]
+
+
+def evaluate(profile: Profile, settings: dict[str, bool | int | float], pairs: int,
+             seed: int, *, layout: Layout | None = None, workers: int = 1,
+             ) -> dict[str, Any]:
+    """The style against ``hard`` in ``pairs`` duplicate pairs dealt from ``seed``."""
+    lay = layout or profile.layout
+    name = spec(settings)
+    if name == "hard":
+        return {"pairs": pairs, "seed": seed, "win_rate": 0.5, "score_diff_per_game": 0.0,
+                "note": "the style is hard's own"}
+    result, win, z, diff = _match(profile, lay, name, "hard", pairs, seed, workers)
+    stats = result.bot_stats[name]
+    lo, hi = stats.win_ci()
+    return {"pairs": pairs, "seed": seed, "win_rate": round(win, 4),
+            "win_rate_ci95": [round(lo, 4), round(hi, 4)], "z": round(z, 2),
+            "score_diff_per_game": round(diff, 1),
+            "pickup_rate": round(stats.pickup_rate, 4),
+            "hard_pickup_rate": round(result.bot_stats["hard"].pickup_rate, 4)}
+
+
+def tune(profile: Profile, *, pairs: int, seed: int, steps: int | None = None,
+         minutes: float | None = None, z: float = 1.0, workers: int = 1,
+         layout: Layout | None = None, start: dict[str, bool | int | float] | None = None,
+         log: Callable[[str], None] | None = None,
+         clock: Callable[[], float] = time.monotonic) -> tuple[dict[str, bool | int | float],
+                                                               list[Step]]:
+    """Coordinate ascent over :data:`STEPS` (see the module's docstring).
+
+    Each step plays ``pairs`` duplicate pairs on deals of its own
+    (``derive_seed(seed, "tune", step)``). Stops after ``steps`` steps, after the step
+    that crosses ``minutes``, or when a whole round over the settings keeps nothing.
+    Returns the settings (those that differ from hard's) and every step measured.
+    """
+    if pairs < 1:
+        raise ValueError("pairs must be at least 1")
+    if steps is None and minutes is None:
+        raise ValueError("give a budget: steps or minutes")
+    lay = layout or profile.layout
+    current = {k: v for k, v in (start or {}).items() if v != DEFAULTS.get(k)}
+    done: list[Step] = []
+    started = clock()
+
+    def spent() -> bool:
+        if steps is not None and len(done) >= steps:
+            return True
+        return minutes is not None and clock() - started >= minutes * 60
+
+    while not spent():
+        kept_any = False
+        for name in STEPS:
+            for challenger in _neighbours(current, name):
+                if spent():
+                    break
+                a, b = spec(challenger), spec(current)
+                _, win, zz, diff = _match(profile, lay, a, b, pairs,
+                                          derive_seed(seed, "tune", len(done)), workers)
+                kept = zz >= z and win > 0.5
+                done.append(Step(name, a, b, pairs, win, zz, diff, kept))
+                if log:
+                    log(f"step {len(done)}: {a} against {b}: {win:.1%} of games "
+                        f"(z {zz:+.2f}), {diff:+.0f} points a game"
+                        f"{' -- kept' if kept else ''}")
+                if kept:
+                    current = {k: v for k, v in challenger.items() if v != DEFAULTS[k]}
+                    kept_any = True
+                    break
+        if not kept_any:
+            break
+    return current, done
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m handfoot.tune",
+        description="Tune hard's style for a profile by duplicate self-play and write "
+                    "<profile>.style.json (the learned bot plays the shipped one).")
+    parser.add_argument("--profile", default="partnership-13")
+    parser.add_argument("--pairs", type=int, default=1000,
+                        help="duplicate pairs a step (default 1000)")
+    parser.add_argument("--steps", type=int, help="a budget of steps (reproducible)")
+    parser.add_argument("--minutes", type=float,
+                        help="a budget of wall-clock minutes (default 30 without --steps)")
+    parser.add_argument("--z", type=float, default=1.0,
+                        help="keep a change that wins by this many standard errors")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--eval-pairs", type=int, default=500,
+                        help="pairs against hard on unseen deals for the card (0: none)")
+    parser.add_argument("--start", type=Path, help="start from this style file")
+    parser.add_argument("--out", type=Path, default=Path("."),
+                        help="directory of the style file (default .)")
+    args = parser.parse_args(argv)
+    try:
+        profile = load_profile(args.profile)
+        if args.pairs < 1 or args.workers < 1 or args.eval_pairs < 0:
+            raise ValueError("--pairs and --workers must be at least 1, --eval-pairs 0 or more")
+        if args.steps is not None and args.steps < 1:
+            raise ValueError("--steps must be at least 1")
+        start = Style.load(args.start).settings if args.start else None
+    except ValueError as exc:
+        print(f"python -m handfoot.tune: {exc}", file=sys.stderr)
+        return 2
+    minutes = args.minutes if args.minutes is not None or args.steps else 30.0
+    began, cpu = time.monotonic(), time.process_time()
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    settings, steps = tune(profile, pairs=args.pairs, seed=args.seed, steps=args.steps,
+                           minutes=minutes, z=args.z, workers=args.workers, start=start,
+                           log=log)
+    card: dict[str, Any] = {
+        "profile": profile.name, "level": "hard", "spec": spec(settings),
+        "seed": args.seed, "pairs_per_step": args.pairs, "z": args.z,
+        "steps": len(steps), "budget": ({"steps": args.steps} if args.steps
+                                        else {"minutes": minutes}),
+        "workers": args.workers, "code_version": handfoot_version(),
+        "wall_seconds": round(time.monotonic() - began, 1),
+        "cpu_seconds_main": round(time.process_time() - cpu, 1),
+        "history": [s.as_dict() for s in steps]}
+    if args.eval_pairs:
+        card["evaluation"] = evaluate(profile, settings, args.eval_pairs,
+                                      derive_seed(args.seed, "style-eval"),
+                                      workers=args.workers)
+        card["evaluation"]["seeds"] = f"derive_seed({args.seed}, 'style-eval')"
+    path = args.out / f"{profile.name}.style.json"
+    Style(settings, card).save(path)
+    print(f"{spec(settings)}: wrote {path}")
+    if "evaluation" in card:
+        ev = card["evaluation"]
+        print(f"against hard on {args.eval_pairs} unseen pairs: {ev['win_rate']:.1%} of "
+              f"games, {ev['score_diff_per_game']:+.0f} points a game")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
