@@ -23,6 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.record",),
     ("handfoot.notation",),  # positions in text (a profile is written as a record's)
     ("handfoot.bots",),
+    ("handfoot.styles",),  # hard's settings tuned for a profile (style files)
     ("handfoot.search",),
     ("handfoot.plans",),  # whole candidate plans at a decision, hard's flagged
     ("handfoot.learned",),  # the learned bot: plans ranked by a network (NumPy)
@@ -30,7 +31,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("handfoot.cluster",),  # running a run's game tasks (processes, Dask) and partial results
     ("handfoot.sim",),
     ("handfoot.tournament",),
-    ("handfoot.train",),  # training the learned bot's models by self-play
+    ("handfoot.train", "handfoot.tune"),  # training the learned bot's models and tuning
+    # its style by self-play
     ("handfoot.rulebook",),  # the rules in prose, for the front ends (never the engine)
     ("handfoot.scoresheet",),  # score sheets of games played with real cards
     ("handfoot.cli", "handfoot.terminal", "handfoot.server", "handfoot.rl",

@@ -1133,6 +1133,8 @@ def configure(bot: object, settings: Mapping[str, str | bool | int | float]) -> 
 
 def _setting_value(name: str, default: bool | int | float,
                    given: str | bool | int | float) -> bool | int | float:
+    if not isinstance(given, str | bool | int | float):
+        raise ValueError(f"setting {name}: {given!r} is not a value")
     text = given.strip().lower() if isinstance(given, str) else None
     if isinstance(default, bool):
         if isinstance(given, bool):

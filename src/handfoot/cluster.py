@@ -27,6 +27,7 @@ import contextlib
 import hashlib
 import json
 import os
+import subprocess
 import uuid
 from collections.abc import Callable, Generator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -338,6 +339,19 @@ def handfoot_version() -> str:
         return metadata.version("handfoot")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def code_version() -> str:
+    """:func:`handfoot_version` and, run from a git checkout, its commit
+    (``0.1.0+a48da58``): what a model's or a style's card records."""
+    version = handfoot_version()
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=Path(__file__).parent, timeout=10, check=False)
+        commit = out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    return f"{version}+{commit}" if commit else version
 
 
 # --- partial results --------------------------------------------------------------------

@@ -34,6 +34,7 @@ from handfoot.bots import _table_after
 from handfoot.cards import RANKS
 from handfoot.engine import Phase, PlayerView
 from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
+from handfoot.styles import Style, load_style
 from handfoot.table import count_books, missing_books
 
 try:
@@ -300,19 +301,27 @@ class LearnedBot(PlanBot):
 
     ``model`` overrides the shipped model of the profile played (``None``: look it up by
     the profile's name when the first view arrives, unless ``shipped`` is false: then
-    there is no model and the bot plays hard's plans). ``epsilon`` (training only) follows
-    a random plan at that share of decisions; ``record`` (training only) collects each
-    decision's rows, the index followed and the round. Deterministic for a seed.
+    there is no model and the bot plays hard's plans), ``style`` the shipped style (the
+    settings of hard's planner tuned for the profile by :mod:`handfoot.tune`; looked up
+    the same way, hard's own settings where there is none or ``shipped`` is false).
+    ``epsilon`` (training only) follows a random plan at that share of decisions;
+    ``record`` (training only) collects each decision's rows, the index followed and the
+    round. Deterministic for a seed.
     """
 
     name = "learned"
 
     def __init__(self, seed: int | None = None, *, model: Model | None = None,
-                 shipped: bool = True, epsilon: float = 0.0, record: Record | None = None,
-                 ) -> None:
+                 style: Style | None = None, shipped: bool = True, epsilon: float = 0.0,
+                 record: Record | None = None) -> None:
         super().__init__(seed)
         self.model = model
         self._looked_up = model is not None or not shipped
+        self.style = style
+        """The settings its hard planner plays with (:mod:`handfoot.styles`)."""
+        self._styled = style is not None or not shipped
+        if style is not None:
+            style.apply(self)
         self.epsilon = epsilon
         self.record = record
         self._explore = random.Random(seed)
@@ -321,6 +330,14 @@ class LearnedBot(PlanBot):
         while it uses its model."""
         self.deviations = 0
         """Decisions where it followed another plan than hard's."""
+
+    def _observe(self, view: PlayerView) -> None:
+        if not self._styled:  # the first view: the shipped style of its profile
+            self._styled = True
+            self.style = load_style(view.profile.name)
+            if self.style is not None:
+                self.style.apply(self)
+        super()._observe(view)
 
     def _usable(self, view: PlayerView) -> Model | None:
         if not self._looked_up:

@@ -42,12 +42,10 @@ import argparse
 import itertools
 import math
 import random
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +56,7 @@ from handfoot.cluster import (
     ClusterError,
     Runner,
     add_runner_options,
+    code_version,
     make_runner,
     run_tasks,
     runner_options,
@@ -326,20 +325,6 @@ def evaluate(cfg: TrainConfig, model: Model, runner: Runner, pairs: int) -> dict
             "seeds": f"derive_seed({cfg.seed}, 'eval', pair)"}
 
 
-def _code_version() -> str:
-    try:
-        version = metadata.version("handfoot")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, cwd=Path(__file__).parent, timeout=10, check=False)
-        commit = out.stdout.strip()
-    except OSError:
-        commit = ""
-    return f"{version}+{commit}" if commit else version
-
-
 def train(cfg: TrainConfig, out: Path, log: Any = print) -> Model:
     """Run the whole training and write the model and its card to ``out``."""
     with make_runner(cfg.workers, cfg.scheduler) as runner:
@@ -421,7 +406,7 @@ def _train(cfg: TrainConfig, out: Path, runner: Runner, log: Any) -> Model:
         "workers": cfg.workers, "scheduler": cfg.scheduler,
         "games": games, "hidden": list(cfg.hidden), "epsilon": cfg.epsilon,
         "imitate": cfg.imitate, "margin": cfg.margin, "value_scale": VALUE_SCALE,
-        "code_version": _code_version(),
+        "code_version": code_version(),
         "cpu_seconds_main": round(time.process_time() - cpu_start, 1),
         "wall_seconds": round(time.monotonic() - wall_start, 1),
     }

@@ -26,7 +26,6 @@ crosses the time.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -35,14 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import HardBot, configure, settings_of
-from handfoot.cluster import handfoot_version
+from handfoot.bots import HardBot, settings_of
+from handfoot.cluster import code_version
 from handfoot.rules import Layout, Profile, load_profile
 from handfoot.sim import derive_seed
+from handfoot.styles import Style
 from handfoot.tournament import GameRecord, TournamentResult, run_tournament
 
-__all__ = ["STEPS", "Step", "Style", "evaluate", "load_style", "main", "spec", "style_path",
-           "tune"]
+__all__ = ["DEFAULTS", "STEPS", "Step", "evaluate", "main", "spec", "tune"]
 
 STEPS: dict[str, float | int | None] = {
     "hold_new_above": 1, "keep_pair": 25.0, "greedy_hand": 1, "keep_extra": 20.0,
@@ -111,58 +110,6 @@ class Step:
                 "incumbent": self.incumbent, "pairs": self.pairs,
                 "win_rate": round(self.win_rate, 4), "z": round(self.z, 2),
                 "score_diff": round(self.score_diff, 1), "kept": self.kept}
-
-
-@dataclass
-class Style:
-    """A tuned style: hard's settings that differ, and its card."""
-
-    settings: dict[str, bool | int | float]
-    card: dict[str, Any]
-
-    @property
-    def spec(self) -> str:
-        return spec(self.settings)
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"settings": self.settings, **self.card}
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-
-    @classmethod
-    def load(cls, path: Path | Any) -> Style:
-        """Read a style (``path`` may be a package resource); ``ValueError`` if it is not
-        one: its settings are checked as :func:`handfoot.bots.configure` checks them."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{path}: not a style file ({exc})") from None
-        settings = data.pop("settings", None) if isinstance(data, dict) else None
-        if not isinstance(settings, dict):
-            raise ValueError(f"{path}: a style file needs a 'settings' object")
-        try:
-            configure(HardBot(0), settings)  # checked as a bot spec's are
-        except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from None
-        return cls(dict(settings), data)
-
-
-def style_path(profile_name: str) -> Any:
-    """The shipped style of a profile (a package resource; it may not exist)."""
-    from importlib import resources
-
-    return resources.files("handfoot").joinpath("models", f"{profile_name}.style.json")
-
-
-_CACHE: dict[str, Style | None] = {}
-
-
-def load_style(profile_name: str) -> Style | None:
-    """The shipped style of a profile, or ``None`` if there is none (cached)."""
-    if profile_name not in _CACHE:
-        path = style_path(profile_name)
-        _CACHE[profile_name] = Style.load(path) if path.is_file() else None
-    return _CACHE[profile_name]
 
 
 def _pair_shares(records: list[GameRecord], name: str) -> list[float]:
@@ -313,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed, "pairs_per_step": args.pairs, "z": args.z,
         "steps": len(steps), "budget": ({"steps": args.steps} if args.steps
                                         else {"minutes": minutes}),
-        "workers": args.workers, "code_version": handfoot_version(),
+        "workers": args.workers, "code_version": code_version(),
         "wall_seconds": round(time.monotonic() - began, 1),
         "cpu_seconds_main": round(time.process_time() - cpu, 1),
         "history": [s.as_dict() for s in steps]}
