@@ -103,7 +103,8 @@ def _add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> No
     _add_rule_options(cmd)
     cmd.add_argument("--bots", default=bots_default, metavar="BOT[,BOT...]",
                      help=f"one bot for every seat or one per seat, from: {', '.join(BOTS)} "
-                          f"(default {bots_default})")
+                          f"(default {bots_default}); a level may carry settings, e.g. "
+                          "hard:hold=1")
     cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
 
 
@@ -606,7 +607,8 @@ def add_tournament_command(
                     "same seed gives the same results for any number of workers.")
     _add_rule_options(cmd, layout_help="seating with two sides, e.g. 2x2 or 2x1")
     cmd.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
-                     help=f"two or more bots, from: {', '.join(BOTS)}")
+                     help=f"two or more bots, from: {', '.join(BOTS)}; a level may carry "
+                          "settings, e.g. hard:hold=1:keep_pair=80 (docs/bots.md)")
     cmd.add_argument("--games", type=int, default=50,
                      help="duplicate pairs (two games each) per pairing (default 50)")
     cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
