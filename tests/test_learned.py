@@ -107,7 +107,7 @@ def test_a_model_ranks_plans_and_the_bot_follows_its_best() -> None:
 def test_plays_legal_full_games_on_every_profile(profile: str) -> None:
     p = load_profile(profile)
     for layout in {p.layout, max(p.layouts, key=lambda x: (x.players, x.sides))}:
-        bots = [make_bot("learned", s) for s in range(layout.players)]
+        bots = [LearnedBot(s) for s in range(layout.players)]
         state, _ = play_game(p, 7, bots, layout=layout)
         assert state.is_over and len(state.results) == p.rounds
         fallbacks = {b.fallback for b in bots}  # type: ignore[attr-defined]
@@ -119,7 +119,7 @@ def test_plays_legal_full_games_on_every_profile(profile: str) -> None:
 
 def test_where_no_model_ships_it_plays_exactly_like_hard() -> None:
     p = load_profile("bicycle", overrides={"rounds": 1})
-    a = play_game(p, 3, [make_bot("learned", s) for s in range(4)])[1]
+    a = play_game(p, 3, [LearnedBot(s) for s in range(4)])[1]
     b = play_game(p, 3, [make_bot("hard", s) for s in range(4)])[1]
     assert (a.totals, a.actions) == (b.totals, b.actions)
 
@@ -135,7 +135,8 @@ def test_shipped_models_have_cards_and_play_deterministically(profile: str) -> N
     p = load_profile(profile, overrides={"rounds": 1})
 
     def run() -> tuple[tuple[int, ...], int, int]:
-        bots = [make_bot("learned" if s % 2 == 0 else "hard", 20 + s) for s in range(4)]
+        bots = [LearnedBot(20 + s) if s % 2 == 0 else make_bot("hard", 20 + s)
+                for s in range(4)]
         _, summary = play_game(p, 11, bots)
         return summary.totals, summary.actions, sum(
             getattr(b, "deviations", 0) for b in bots)

@@ -213,3 +213,25 @@ def test_the_learned_bot_plays_its_style(monkeypatch: pytest.MonkeyPatch) -> Non
     state = GameState.new(QUICK, seed=1)
     bot.choose(state.view(state.to_act))
     assert bot.hold_new_above == 5 and bot.style is not None
+
+
+def test_the_learned_level_is_hard_with_the_shipped_style() -> None:
+    from handfoot.styles import StyledBot
+
+    for name in ("partnership-13", "biegames"):
+        style = load_style(name)
+        assert style is not None, f"no style ships for {name}"
+        p = load_profile(name, overrides={"rounds": 1})
+        learned = play_game(p, 5, [make_bot("learned" if s % 2 else "hard", s)
+                                   for s in range(4)])[1]
+        styled = play_game(p, 5, [make_bot(spec(style.settings) if s % 2 else "hard", s)
+                                  for s in range(4)])[1]
+        assert (learned.totals, learned.actions) == (styled.totals, styled.actions)
+    bicycle = load_profile("bicycle", overrides={"rounds": 1})
+    bots = [make_bot("learned", s) for s in range(4)]
+    a = play_game(bicycle, 3, bots)[1]
+    b = play_game(bicycle, 3, [make_bot("hard", s) for s in range(4)])[1]
+    assert (a.totals, a.actions) == (b.totals, b.actions)  # no style ships: hard
+    assert all(isinstance(bot, StyledBot) and bot.style is None for bot in bots)
+    given = StyledBot(1, style=Style({"hold": 0}, {}))
+    assert given.hold == 0 and given.style is not None

@@ -1,4 +1,10 @@
-"""The ``learned`` bot: hard's candidate plans, ranked by a small network.
+"""An experimental network for the ``learned`` level: hard's candidate plans, ranked.
+
+The ``learned`` level itself is :class:`handfoot.styles.StyledBot` (hard with the settings
+tuned for the profile by self-play); this module ranks the candidate plans of that bot's
+planner with a network instead. Measured against the style alone, the network's choices
+cost points (docs/tournaments.md), so the level does not use it; it is kept for training
+experiments (:mod:`handfoot.train`).
 
 At each decision :class:`LearnedBot` lists the whole plans of :mod:`handfoot.plans` (hard's
 own flagged), describes each by *state features* (what the seat sees and what hard
@@ -309,7 +315,7 @@ class LearnedBot(PlanBot):
     round. Deterministic for a seed.
     """
 
-    name = "learned"
+    name = "learned-network"
 
     def __init__(self, seed: int | None = None, *, model: Model | None = None,
                  style: Style | None = None, shipped: bool = True, epsilon: float = 0.0,

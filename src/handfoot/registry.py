@@ -1,6 +1,6 @@
-"""The bots by name: every level from ``random`` to ``expert`` (and the experimental
-``learned``, where NumPy is installed), for the command line, simulations, tournaments and
-the server.
+"""The bots by name: every level from ``random`` to ``expert``, and ``learned`` (hard with
+the settings tuned for the profile by self-play, :mod:`handfoot.styles`), for the command
+line, simulations, tournaments and the server.
 
 It sits above every bot (:mod:`handfoot.bots` and the search bot of
 :mod:`handfoot.search`), so no bot module registers itself or imports another to be
@@ -13,29 +13,19 @@ complete. Add a bot of your own with ``BOTS[name] = cls`` (``cls(seed)`` makes o
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.util import find_spec
 
 from handfoot.bots import Bot, EasyBot, HardBot, NormalBot, RandomBot, configure
 from handfoot.search import ExpertBot
+from handfoot.styles import StyledBot
 
 __all__ = ["BOTS", "check_bot", "make_bot", "parse_spec"]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot,
-    "expert": ExpertBot}
+    "expert": ExpertBot, "learned": StyledBot}
 """Bot levels by name, weakest first: each makes a bot from a seed."""
 
 
-def _learned(seed: int | None = None) -> Bot:
-    """The ``learned`` level, imported only when one is made (it loads NumPy, which the
-    core does not import)."""
-    from handfoot.learned import LearnedBot
-
-    return LearnedBot(seed)
-
-
-if find_spec("numpy") is not None:  # the learned bot needs NumPy (the rl extra)
-    BOTS["learned"] = _learned
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

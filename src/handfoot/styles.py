@@ -3,9 +3,9 @@
 A style is what :mod:`handfoot.tune` finds by duplicate self-play: the settings of
 :data:`handfoot.bots.SETTINGS` that differ from hard's, and a card saying how they were
 found and how they measured (seed, budget, every step, code version, an evaluation
-against hard on unseen deals). The ``learned`` bot plays with the shipped style of the
-profile it plays (``handfoot/models/<profile>.style.json``), hard's own settings where
-there is none.
+against hard on unseen deals). :class:`StyledBot`, the ``learned`` level, is hard playing
+with the shipped style of the profile it plays (``handfoot/models/<profile>.style.json``),
+hard's own settings where there is none.
 
 >>> from handfoot.bots import HardBot
 >>> bot = HardBot(1)
@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots import HardBot, configure
+from handfoot.engine import PlayerView
 
-__all__ = ["Style", "load_style", "style_path"]
+__all__ = ["Style", "StyledBot", "load_style", "style_path"]
 
 
 @dataclass
@@ -76,3 +77,31 @@ def load_style(profile_name: str) -> Style | None:
         path = style_path(profile_name)
         _CACHE[profile_name] = Style.load(path) if path.is_file() else None
     return _CACHE[profile_name]
+
+
+class StyledBot(HardBot):
+    """The ``learned`` level: hard with the settings learned for the profile it plays.
+
+    At its first view it looks up the profile's shipped style (:func:`load_style`, by the
+    profile's name) and plays with it; where none ships it plays exactly like ``hard``
+    (:attr:`style` is then ``None``). ``style`` plays a given style instead, on any
+    profile. Deterministic for a seed, like hard.
+    """
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, *, style: Style | None = None) -> None:
+        super().__init__(seed)
+        self.style = style
+        """The style played (``None``: hard's own settings)."""
+        self._styled = style is not None
+        if style is not None:
+            style.apply(self)
+
+    def _observe(self, view: PlayerView) -> None:
+        if not self._styled:  # the first view: the shipped style of its profile
+            self._styled = True
+            self.style = load_style(view.profile.name)
+            if self.style is not None:
+                self.style.apply(self)
+        super()._observe(view)

@@ -264,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "wall_seconds": round(time.monotonic() - began, 1),
         "cpu_seconds_main": round(time.process_time() - cpu, 1),
         "history": [s.as_dict() for s in steps]}
+    if args.start:
+        card["start"] = {"spec": spec(start or {}), "file": args.start.name}
     if args.eval_pairs:
         card["evaluation"] = evaluate(profile, settings, args.eval_pairs,
                                       derive_seed(args.seed, "style-eval"),

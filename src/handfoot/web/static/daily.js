@@ -31,7 +31,9 @@ function resetsText() {
   return `A new deal in ${h ? `${h} h ` : ""}${m} min.`;
 }
 
-const BOT_WORDS = {random: "random", easy: "easy", normal: "normal", hard: "hard", expert: "expert"};
+const BOT_WORDS = {
+  random: "random", easy: "easy", normal: "normal", hard: "hard", expert: "expert", learned: "learned",
+};
 
 function settingsItems(settings) {
   if (!settings || typeof settings !== "object") return [];
