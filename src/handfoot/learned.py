@@ -40,7 +40,7 @@ from handfoot.bots import _table_after
 from handfoot.cards import RANKS
 from handfoot.engine import Phase, PlayerView
 from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
-from handfoot.styles import Style, load_style
+from handfoot.styles import Style, apply_shipped_style
 from handfoot.table import count_books, missing_books
 
 try:
@@ -340,9 +340,7 @@ class LearnedBot(PlanBot):
     def _observe(self, view: PlayerView) -> None:
         if not self._styled:  # the first view: the shipped style of its profile
             self._styled = True
-            self.style = load_style(view.profile.name)
-            if self.style is not None:
-                self.style.apply(self)
+            self.style = apply_shipped_style(self, view.profile.name)
         super()._observe(view)
 
     def _usable(self, view: PlayerView) -> Model | None:

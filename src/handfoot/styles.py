@@ -25,7 +25,7 @@ from typing import Any
 from handfoot.bots import HardBot, configure
 from handfoot.engine import PlayerView
 
-__all__ = ["Style", "StyledBot", "load_style", "style_path"]
+__all__ = ["Style", "StyledBot", "apply_shipped_style", "load_style", "style_path"]
 
 
 @dataclass
@@ -79,6 +79,15 @@ def load_style(profile_name: str) -> Style | None:
     return _CACHE[profile_name]
 
 
+def apply_shipped_style(bot: object, profile_name: str) -> Style | None:
+    """Set the shipped style of the profile on ``bot`` and return it (``None``, and the bot
+    unchanged, where none ships)."""
+    style = load_style(profile_name)
+    if style is not None:
+        style.apply(bot)
+    return style
+
+
 class StyledBot(HardBot):
     """The ``learned`` level: hard with the settings learned for the profile it plays.
 
@@ -101,7 +110,5 @@ class StyledBot(HardBot):
     def _observe(self, view: PlayerView) -> None:
         if not self._styled:  # the first view: the shipped style of its profile
             self._styled = True
-            self.style = load_style(view.profile.name)
-            if self.style is not None:
-                self.style.apply(self)
+            self.style = apply_shipped_style(self, view.profile.name)
         super()._observe(view)
