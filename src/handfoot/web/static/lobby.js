@@ -12,8 +12,8 @@ const BOT_LEVELS_TEXT = {
   easy: "easy",
   normal: "normal",
   hard: "hard",
-  expert: "expert (searches its last moves; slowest)",
-  learned: "learned (hard, tuned for the rules by self-play; strongest)",
+  expert: "expert (slowest)",
+  learned: "learned (tuned by self-play)",
 };
 const DEFAULT_BOT = "normal";
 // Parameters most tables change, shown first in the house-rules form (the rest are folded).
