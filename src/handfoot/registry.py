@@ -26,8 +26,6 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 """Bot levels by name, weakest first: each makes a bot from a seed."""
 
 
-
-
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot of the named level (``random``), seeded for reproducible play.
 

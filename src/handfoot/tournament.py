@@ -213,6 +213,8 @@ class BotStats:
     think_ns: int = 0
     pair_diffs: list[float] = field(default_factory=list)
     """Per duplicate pair, the bot's mean score difference over its two games."""
+    pair_wins: list[float] = field(default_factory=list)
+    """Per duplicate pair, the bot's share of its two games (a shared victory counts half)."""
     diff_sum: int = 0
 
     @property
@@ -373,6 +375,7 @@ def _aggregate(records: list[GameRecord], bots: Sequence[str],
         ps = pair_stats[duo[0].pairing]
         first = ps.bots[0]
         diffs: dict[str, list[int]] = {b: [] for b in ps.bots}
+        won = dict.fromkeys(ps.bots, 0.0)
         for rec in duo:
             ps.games += 1
             ps.moves += rec.moves
@@ -391,10 +394,12 @@ def _aggregate(records: list[GameRecord], bots: Sequence[str],
                 if side in rec.winners:
                     share = 1 / len(rec.winners)
                     s.wins += share
+                    won[name] += share
                     if name == first:
                         ps.wins += share
         for name, ds in diffs.items():
             bot_stats[name].pair_diffs.append(statistics.fmean(ds))
+            bot_stats[name].pair_wins.append(won[name] / len(ds))
         ps.pair_diffs.append(statistics.fmean(diffs[first]))
     return bot_stats, pair_stats
 

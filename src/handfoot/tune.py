@@ -39,7 +39,7 @@ from handfoot.cluster import code_version
 from handfoot.rules import Layout, Profile, load_profile
 from handfoot.sim import derive_seed
 from handfoot.styles import Style
-from handfoot.tournament import GameRecord, TournamentResult, run_tournament
+from handfoot.tournament import TournamentResult, run_tournament
 
 __all__ = ["DEFAULTS", "STEPS", "Step", "evaluate", "main", "spec", "tune"]
 
@@ -55,11 +55,16 @@ DEFAULTS: dict[str, bool | int | float] = settings_of(HardBot(0))
 """Hard's own settings (what every style changes)."""
 
 
+def _differing(settings: dict[str, bool | int | float]) -> dict[str, bool | int | float]:
+    """The settings that differ from hard's."""
+    return {k: v for k, v in settings.items() if v != DEFAULTS[k]}
+
+
 def spec(settings: dict[str, bool | int | float], level: str = "hard") -> str:
     """The bot spec of a level with the settings that differ from hard's, in a fixed
     order: ``spec({"hold": 1})`` is ``"hard:hold=1"``, ``spec({})`` is ``"hard"``."""
-    parts = [f"{name}={_text(settings[name])}" for name in sorted(settings)
-             if settings[name] != DEFAULTS[name]]
+    differing = _differing(settings)
+    parts = [f"{name}={_text(differing[name])}" for name in sorted(differing)]
     return ":".join([level, *parts])
 
 
@@ -112,19 +117,6 @@ class Step:
                 "score_diff": round(self.score_diff, 1), "kept": self.kept}
 
 
-def _pair_shares(records: list[GameRecord], name: str) -> list[float]:
-    """Per duplicate pair, ``name``'s share of its two games (ties count half)."""
-    shares = []
-    for i in range(0, len(records), 2):
-        won = 0.0
-        for rec in records[i:i + 2]:
-            side = rec.side_bots.index(name)
-            if side in rec.winners:
-                won += 1 / len(rec.winners)
-        shares.append(won / 2)
-    return shares
-
-
 def _z(shares: Sequence[float]) -> float:
     n = len(shares)
     mean = sum(shares) / n
@@ -140,9 +132,8 @@ def _match(profile: Profile, layout: Layout, a: str, b: str, pairs: int, seed: i
            workers: int) -> tuple[TournamentResult, float, float, float]:
     result = run_tournament(profile, [a, b], games=pairs, seed=seed, layout=layout,
                             workers=workers)
-    shares = _pair_shares(result.records, a)
     stats = result.bot_stats[a]
-    return result, sum(shares) / len(shares), _z(shares), stats.diff_ci()[0]
+    return result, stats.win_rate, _z(stats.pair_wins), stats.diff_ci()[0]
 
 
 def evaluate(profile: Profile, settings: dict[str, bool | int | float], pairs: int,
@@ -182,7 +173,7 @@ def tune(profile: Profile, *, pairs: int, seed: int, steps: int | None = None,
     if steps is None and minutes is None:
         raise ValueError("give a budget: steps or minutes")
     lay = layout or profile.layout
-    current = {k: v for k, v in (start or {}).items() if v != DEFAULTS.get(k)}
+    current = _differing(start or {})
     done: list[Step] = []
     started = clock()
 
@@ -207,7 +198,7 @@ def tune(profile: Profile, *, pairs: int, seed: int, steps: int | None = None,
                         f"(z {zz:+.2f}), {diff:+.0f} points a game"
                         f"{' -- kept' if kept else ''}")
                 if kept:
-                    current = {k: v for k, v in challenger.items() if v != DEFAULTS[k]}
+                    current = _differing(challenger)
                     kept_any = True
                     break
         if not kept_any:
