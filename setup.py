@@ -4,7 +4,8 @@ Everything else about the package is in pyproject.toml; this file only adds the 
 extension modules (docs/performance.md, "Compiled build"):
 
 - A wheel build (``pip install .``, ``pip wheel .``) compiles the modules that
-  ``handfoot.COMPILABLE`` names (cards, rules, moves, table, engine, bots) with mypyc and the C compiler.
+  ``handfoot.COMPILABLE`` names (the engine's modules in ``handfoot.game`` and the heuristic
+  bots) with mypyc and the C compiler.
   If that fails (no compiler, no Python headers, a mypyc error) it says why and builds the
   pure-Python package instead: same code, same behaviour, slower.
 - ``HANDFOOT_COMPILE`` chooses: ``auto`` (the default: compile if possible, else pure),
@@ -52,9 +53,10 @@ def compilable() -> list[str]:
 
 def stale_modules() -> list[Path]:
     """Compiled modules in the source tree, which would shadow the ``.py`` files there."""
-    names = compilable()
-    found = [p for p in PACKAGE.glob("*.so") if p.name.split(".")[0] in names]
-    found += list(PACKAGE.glob("*.pyd"))
+    names = {name.replace(".", "/") for name in compilable()}
+    found = [p for p in PACKAGE.rglob("*.so")
+             if str(p.relative_to(PACKAGE).parent / p.name.split(".")[0]) in names]
+    found += list(PACKAGE.rglob("*.pyd"))
     found += list(PACKAGE.parent.glob("*__mypyc.*"))  # mypyc's shared library
     return found
 
@@ -85,7 +87,7 @@ def extensions() -> list[Any]:
     try:
         from mypyc.build import mypycify
 
-        paths = [str(Path("src", "handfoot", f"{name}.py")) for name in compilable()]
+        paths = [str(Path("src", "handfoot", *name.split("."))) + ".py" for name in compilable()]
         # pip's isolated build environment has setuptools and mypy, not handfoot's own
         # dependencies: mypy follows the package's other modules for their types only,
         # without reporting on them or on the missing packages they import (the compiled

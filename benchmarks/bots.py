@@ -14,10 +14,10 @@ import argparse
 import statistics
 import time
 
-from handfoot.engine import GameState
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import DEFAULT_PROFILE, load_profile
-from handfoot.sim import derive_seed
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.rules import DEFAULT_PROFILE, load_profile
+from handfoot.runs.sim import derive_seed
 
 
 def decision_times(profile_name: str, bot: str, games: int, seed: int,

@@ -28,9 +28,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from handfoot.cluster import DaskRunner, run_tasks
-from handfoot.rules import DEFAULT_PROFILE, Profile, load_profile
-from handfoot.sim import simulate
+from handfoot.game.rules import DEFAULT_PROFILE, Profile, load_profile
+from handfoot.runs.cluster import DaskRunner, run_tasks
+from handfoot.runs.sim import simulate
 
 
 def timed(play: Callable[[], object], repeats: int,

@@ -7,7 +7,7 @@ decisions/s, one core, CPU time.
 Each ``NAME=PATH`` is a folder put first on ``PYTHONPATH`` (a source tree's ``src``, or an
 unpacked build such as a compiled wheel's contents). Every repetition runs each build in
 turn, each in a fresh interpreter that plays the same seeded games in the one play loop
-(:func:`handfoot.sim.play_game`) and times them with ``time.process_time``; the script
+(:func:`handfoot.runs.sim.play_game`) and times them with ``time.process_time``; the script
 prints min/median/max over the repetitions, each median's ratio to the first build's, and
 the actions played (equal when the builds play the same games). Interleaving is what makes
 a before/after comparison fair on a loaded machine: both see the same load.
@@ -30,9 +30,9 @@ import time
 
 def play(kind: str, profile_name: str, size: int, seed: int) -> dict[str, float]:
     """The worker: the games of one measurement, in this interpreter's build."""
-    from handfoot.registry import make_bot
-    from handfoot.rules import load_profile
-    from handfoot.sim import derive_seed, play_game
+    from handfoot.bots.registry import make_bot
+    from handfoot.game.rules import load_profile
+    from handfoot.runs.sim import derive_seed, play_game
 
     if kind == "hard":
         profile = load_profile(profile_name)

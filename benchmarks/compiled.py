@@ -1,6 +1,6 @@
 """The compiled build against the pure one: hard self-play rounds/s and random-play
 decisions/s, one core, CPU time, the two builds measured in turn in the same run.
-Both play in the one play loop of self-play (:func:`handfoot.sim.play_game`, which plays
+Both play in the one play loop of self-play (:func:`handfoot.runs.sim.play_game`, which plays
 each listed action with ``apply_listed``), as tournaments, training and the server play.
 
     python benchmarks/compiled.py [--compiled DIR] [--pure DIR] [--reps 3]
@@ -35,10 +35,10 @@ PROFILE = "partnership-13"
 
 def selfplay(games: int, seed: int) -> dict[str, float]:
     """Hard against hard at four seats, in the one play loop of simulations and
-    tournaments (:func:`handfoot.sim.play_game`): rounds (and decisions) per CPU second."""
-    from handfoot.registry import make_bot
-    from handfoot.rules import load_profile
-    from handfoot.sim import derive_seed, play_game
+    tournaments (:func:`handfoot.runs.sim.play_game`): rounds (and decisions) per CPU second."""
+    from handfoot.bots.registry import make_bot
+    from handfoot.game.rules import load_profile
+    from handfoot.runs.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE)
     players = profile.layout.players
@@ -56,11 +56,11 @@ def selfplay(games: int, seed: int) -> dict[str, float]:
 
 def random_play(decisions: int, seed: int) -> dict[str, float]:
     """Random bots at four seats, one round a game, in the play loop
-    (:func:`handfoot.sim.play_game`), whole games until ``decisions`` have been made:
+    (:func:`handfoot.runs.sim.play_game`), whole games until ``decisions`` have been made:
     decisions (every action: staging steps too) per CPU second."""
-    from handfoot.registry import make_bot
-    from handfoot.rules import load_profile
-    from handfoot.sim import derive_seed, play_game
+    from handfoot.bots.registry import make_bot
+    from handfoot.game.rules import load_profile
+    from handfoot.runs.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE, overrides={"rounds": 1})
     players = profile.layout.players

@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import handfoot
-from handfoot import moves as mv
-from handfoot.engine import GameState
-from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 
 UNITS = ("decisions", "moves", "turns")
 

@@ -1,6 +1,6 @@
 """How much choice do the candidate plans offer beyond hard's own? (measure before building)
 
-Hard bots (as :class:`~handfoot.plans.PlanBot`, which plays exactly like hard) play every
+Hard bots (as :class:`~handfoot.bots.plans.PlanBot`, which plays exactly like hard) play every
 seat. At each decision the candidate plans are listed and each is played on a copy of the
 true state: counted are the plans, the plans the engine accepts to the end, and the
 distinct positions they lead to (the seat's view after the plan), per kind of decision.
@@ -18,10 +18,10 @@ import argparse
 import statistics
 import time
 
-from handfoot.engine import GameState, Phase
-from handfoot.plans import PlanBot, candidate_plans, is_decision
-from handfoot.rules import DEFAULT_PROFILE, load_profile
-from handfoot.sim import derive_seed
+from handfoot.bots.plans import PlanBot, candidate_plans, is_decision
+from handfoot.game.engine import GameState, Phase
+from handfoot.game.rules import DEFAULT_PROFILE, load_profile
+from handfoot.runs.sim import derive_seed
 
 
 def measure(profile_name: str, games: int, seed: int) -> dict[str, list[tuple[int, int, int]]]:

@@ -40,11 +40,11 @@ PROFILE = "partnership-13"
 
 async def make_games(path: Path, games: int) -> dict[str, list[str]]:
     """Store ``games`` finished and ``games`` half-played games in a new SQLite file."""
-    from handfoot.engine import GameState
-    from handfoot.moves import format_move
-    from handfoot.registry import make_bot
-    from handfoot.rules import Layout, load_profile
-    from handfoot.sim import bot_turn, derive_seed
+    from handfoot.bots.registry import make_bot
+    from handfoot.game.engine import GameState
+    from handfoot.game.moves import format_move
+    from handfoot.game.rules import Layout, load_profile
+    from handfoot.runs.sim import bot_turn, derive_seed
     from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now, token_hash
 
     url = f"sqlite+aiosqlite:///{path}"

@@ -17,8 +17,8 @@ import random
 import time
 from collections.abc import Callable
 
-from handfoot.engine import GameState
-from handfoot.rules import load_profile
+from handfoot.game.engine import GameState
+from handfoot.game.rules import load_profile
 
 
 def engine(profile: str, games: int, seed: int) -> float:

@@ -35,11 +35,11 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from handfoot import moves as mv
-from handfoot.engine import GameState, Phase, PlayerView
-from handfoot.rules import DEFAULT_PROFILE, load_profile
-from handfoot.search import UNPLAYABLE, ExpertBot, determinize, pick_candidate
-from handfoot.sim import derive_seed
+from handfoot.bots.search import UNPLAYABLE, ExpertBot, determinize, pick_candidate
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.rules import DEFAULT_PROFILE, load_profile
+from handfoot.runs.sim import derive_seed
 
 RULES = (0.0, 1.0, 2.0)
 KINDS = ("draw", "go-out", "play")

@@ -1,7 +1,7 @@
 """Hard-vs-hard self-play throughput, on one core: rounds/s and games/s.
 
 Every seat is a hard bot choosing from its own view, in the one play loop of simulations
-and tournaments (:func:`handfoot.sim.play_game`), as tournaments, training and the server
+and tournaments (:func:`handfoot.runs.sim.play_game`), as tournaments, training and the server
 play. The time is CPU time (``time.process_time``), measured ``--reps`` times (3) and
 printed as min/median/max; one line per profile, at its default seating::
 
@@ -24,9 +24,9 @@ import time
 from collections.abc import Sequence
 
 import handfoot
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.sim import derive_seed, play_game
+from handfoot.bots.registry import make_bot
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.runs.sim import derive_seed, play_game
 
 
 def selfplay(profile_name: str, layout: Layout | None, games: int, seed: int,

@@ -25,7 +25,7 @@ watches each table, so the bots play; ``--bot-delay`` is then 0): the figures ar
 moves/s and the loop lag, the round trip being the bots' own business.
 
 The clients know each game's seed (read from the database, as only a test or a benchmark
-may) so that they can follow the game in a shadow :class:`~handfoot.engine.GameState` and
+may) so that they can follow the game in a shadow :class:`~handfoot.game.engine.GameState` and
 choose legal moves with a bot; a benchmark client is a driver, not a player.
 The module's classes are reused by ``tests/test_web_durability.py``.
 """
@@ -54,12 +54,12 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from handfoot.bots import Bot
-from handfoot.engine import GameState
-from handfoot.moves import format_move, parse_move
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, load_profile
-from handfoot.sim import bot_turn, derive_seed
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.moves import format_move, parse_move
+from handfoot.game.rules import Layout, load_profile
+from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.store import Store
 
 PING_EVERY = 0.02

@@ -1,4 +1,4 @@
-"""A smoke-sized training run (``python -m handfoot.train --smoke --games N``) in one
+"""A smoke-sized training run (``python -m handfoot.runs.train --smoke --games N``) in one
 process, in 2 local processes and on a local Dask cluster of 2 worker processes.
 
     python benchmarks/train_cluster.py [--games 24] [--games-per-iteration 4] [--repeats 3]
@@ -27,9 +27,9 @@ from typing import Any
 
 from cluster import children_cpu, spread, timed
 
-from handfoot.cluster import SCHEDULER_ENV
-from handfoot.rules import DEFAULT_PROFILE
-from handfoot.train import main as train_main
+from handfoot.game.rules import DEFAULT_PROFILE
+from handfoot.runs.cluster import SCHEDULER_ENV
+from handfoot.runs.train import main as train_main
 
 
 def main() -> None:

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from handfoot import moves as mv
-from handfoot.moves import NUM_ACTIONS, NUM_TARGETS
+from handfoot.game import moves as mv
+from handfoot.game.moves import NUM_ACTIONS, NUM_TARGETS
 from handfoot.rl.gymnasium import HandAndFootEnv
 
 PROFILE, PLAYERS, ROUNDS = "biegames", 2, 1

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from handfoot.engine import GameState
-from handfoot.record import GameRecorder, to_json
-from handfoot.registry import make_bot
-from handfoot.rules import builtin_profile_names, load_profile
-from handfoot.sim import derive_seed, play_game
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.record import GameRecorder, to_json
+from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.runs.sim import derive_seed, play_game
 
 GOLDEN = Path(__file__).parent / "golden"
 SEED = 20261201

@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("engine.py", "rules.py", "moves.py", "record.py")
+MODULES = ("game/engine.py", "game/rules.py", "game/moves.py", "game/record.py")
+"""The modules that can be mutated, as paths below src/handfoot."""
 EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
 
 FAST_TESTS = (
@@ -555,7 +556,8 @@ class Worker:
 def check_copy(worker: Worker) -> None:
     """Fails unless the copy's package is the one a test run imports."""
     env = {**os.environ, "PYTHONPATH": str(worker.root / "src")}
-    out = subprocess.run([sys.executable, "-c", "import handfoot.engine as e; print(e.__file__)"],
+    code = "import handfoot.game.engine as e; print(e.__file__)"
+    out = subprocess.run([sys.executable, "-c", code],
                          cwd=worker.root, env=env, capture_output=True, text=True, check=True)
     got = Path(out.stdout.strip()).resolve()
     if not got.is_relative_to(worker.root.resolve()):
@@ -601,7 +603,7 @@ def run_mutant(worker: Worker, m: Mutant, stages: Sequence[tuple[str, Sequence[s
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/mutation", description=__doc__.split("\n")[0])
-    parser.add_argument("--module", default="engine.py", choices=MODULES)
+    parser.add_argument("--module", default="game/engine.py", choices=MODULES)
     parser.add_argument("-n", type=int, default=200, help="mutants to sample (default 200)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("-j", type=int, default=1, help="parallel workers (default 1)")

@@ -1,6 +1,6 @@
 """Building game positions for tests.
 
-:func:`from_text` reads a position in the text notation (:mod:`handfoot.notation`).
+:func:`from_text` reads a position in the text notation (:mod:`handfoot.game.notation`).
 :func:`position` sets up a round in the middle of play: given hands, feet, melds on the
 table, the discard pile and the top of the stock, with every other card of the shoe in
 the stock, so no card is created or lost. Moves are then played through the engine.
@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from handfoot import cards
-from handfoot.engine import (
+from handfoot.game import cards
+from handfoot.game.engine import (
     GameState,
     History,
     IllegalMoveError,
@@ -25,9 +25,9 @@ from handfoot.engine import (
     TableMeld,
     deal_round,
 )
-from handfoot.moves import WILD_MELD, Discard, Draw, Move, parse_move
-from handfoot.notation import parse_position
-from handfoot.rules import Layout, Profile, load_profile
+from handfoot.game.moves import WILD_MELD, Discard, Draw, Move, parse_move
+from handfoot.game.notation import parse_position
+from handfoot.game.rules import Layout, Profile, load_profile
 
 
 def faces(text: str) -> list[int]:
@@ -194,7 +194,7 @@ def position(profile: str | Profile = "partnership-13", *,
 
 
 def from_text(text: str) -> GameState:
-    """A state from a position in the text notation (:mod:`handfoot.notation`): often the
+    """A state from a position in the text notation (:mod:`handfoot.game.notation`): often the
     clearest way to set up a table, with ``+N`` packets and a ``rest`` stock."""
     return GameState.from_position(parse_position(text))
 

@@ -30,11 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pytest
 
-from handfoot import moves as mv
-from handfoot.engine import GameState
-from handfoot.record import GameRecorder
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.record import GameRecorder
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 from test_liveness import MAX_TURN_ACTIONS, turn_bound
 from test_properties import (
     Invariants,

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from handfoot import moves as mv
-from handfoot.engine import GameState, IllegalMoveError, Phase
-from handfoot.rules import load_profile
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.rules import load_profile
 
 
 def _in_play(seed: int = 3) -> GameState:

@@ -6,12 +6,13 @@ moves it committed.
 
 from __future__ import annotations
 
-from handfoot import bots, cards
-from handfoot import moves as mv
-from handfoot.bots import Bot
-from handfoot.engine import GameState, Phase
-from handfoot.moves import WILD_MELD
-from handfoot.registry import make_bot
+from handfoot.bots import heuristic as bots
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase
+from handfoot.game.moves import WILD_MELD
 from positions import position
 
 P13 = "partnership-13"

@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import Bot, _kind_counts, _listed, _order
-from handfoot.engine import GameState, PlayerView
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.sim import derive_seed, play_game, simulate
+from handfoot.bots.heuristic import Bot, _kind_counts, _listed, _order
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, PlayerView
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.runs.sim import derive_seed, play_game, simulate
 
 LEVELS = ("normal", "hard")
 

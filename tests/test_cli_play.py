@@ -174,13 +174,13 @@ def test_demo_and_simulate_default_to_bots_that_show_the_game(
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from handfoot import cli
+    from handfoot.cli import options as cli
 
     monkeypatch.setattr("sys.stderr.isatty", lambda: False)
-    assert cli._progress("games", quiet=False) is None
+    assert cli.progress_bar("games", quiet=False) is None
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
-    assert cli._progress("games", quiet=True) is None
-    bar = cli._progress("games", quiet=False)
+    assert cli.progress_bar("games", quiet=True) is None
+    bar = cli.progress_bar("games", quiet=False)
     assert bar is not None
     from types import SimpleNamespace
 
@@ -218,10 +218,10 @@ def test_a_typo_in_all_is_answered_with_all(capsys: pytest.CaptureFixture[str]) 
 
 def test_replay_counts_moves_in_words(capsys: pytest.CaptureFixture[str],
                                       tmp_path: Path) -> None:
-    from handfoot.engine import GameState
-    from handfoot.moves import parse_move
-    from handfoot.record import record_from_state, to_json
-    from handfoot.rules import Layout, load_profile
+    from handfoot.game.engine import GameState
+    from handfoot.game.moves import parse_move
+    from handfoot.game.record import record_from_state, to_json
+    from handfoot.game.rules import Layout, load_profile
 
     state = GameState.new(load_profile("biegames"), layout=Layout(2, 1), seed=1)
     state.apply(parse_move("draw"))
@@ -240,7 +240,7 @@ def test_tournament_times_decisions_in_microseconds(capsys: pytest.CaptureFixtur
 def test_cli_doctests() -> None:
     import doctest
 
-    from handfoot import cli
+    from handfoot.cli import rules
 
-    result = doctest.testmod(cli)
+    result = doctest.testmod(rules)
     assert result.failed == 0 and result.attempted >= 1

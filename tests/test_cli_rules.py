@@ -12,16 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handfoot import rulebook
-from handfoot.cli import main, seatings_text
-from handfoot.rulebook import (
+from handfoot.cli import main
+from handfoot.cli.rules import seatings_text
+from handfoot.game import rulebook
+from handfoot.game.rulebook import (
     SECTION_TITLES,
     TABLETOP_FIELDS,
     describe_profile,
     diff_profiles,
     profile_json,
 )
-from handfoot.rules import (
+from handfoot.game.rules import (
     FIELDS,
     OPTIONS,
     SECTIONS,
@@ -80,7 +81,7 @@ def test_seatings_compact(layouts: list[str], text: str) -> None:
 def test_rules_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "options")
     assert code == 0 and err == ""
-    from handfoot.cli import for_people
+    from handfoot.cli.rules import for_people
 
     flat = " ".join(out.split())
     for option in OPTIONS.values():
@@ -457,7 +458,7 @@ def test_rulebook_tells_every_option(key: str) -> None:
 
 def _rules_for(names: set[str]) -> set[str]:
     """The diff lines (by label) that a set of changed parameters gives."""
-    from handfoot.rulebook import _diff_rules
+    from handfoot.game.rulebook import _diff_rules
 
     return {rule.label for rule in _diff_rules() if names & set(rule.fields)}
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.cluster import (
+from handfoot.game.rules import load_profile
+from handfoot.runs.cluster import (
     SCHEDULER_ENV,
     ClusterError,
     DaskRunner,
@@ -24,8 +25,7 @@ from handfoot.cluster import (
     run_tasks,
     runner_options,
 )
-from handfoot.rules import load_profile
-from handfoot.tournament import run_tournament
+from handfoot.runs.tournament import run_tournament
 
 PROFILE = load_profile("partnership-13", overrides={"rounds": 1})
 TOURNAMENT = ["tournament", "--bots", "random,easy", "--games", "3", "--seed", "2",

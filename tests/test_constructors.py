@@ -12,15 +12,18 @@ field to its argument, so a field added to the class but not to its ``__init__``
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 from types import ModuleType
 
 import pytest
 
 import handfoot
-from handfoot import bots, cards, engine, moves, rules, table
+from handfoot.game import moves
 
-MODULES: tuple[ModuleType, ...] = (cards, rules, moves, table, engine, bots)
+MODULES: tuple[ModuleType, ...] = tuple(importlib.import_module(f"handfoot.{name}")
+                                        for name in handfoot.COMPILABLE)
+"""The modules the build compiles."""
 
 
 def written_out() -> list[type]:
@@ -42,8 +45,6 @@ CLASSES = written_out()
 def test_the_hot_classes_write_out_their_constructors() -> None:
     assert {c.__name__ for c in CLASSES} >= {"PlayerView", "MeldGroup", "TableMeld",
                                               "HistoryEntry", "Books"}
-    assert handfoot.COMPILABLE  # the modules above are the ones the build compiles
-    assert {m.__name__.rsplit(".", 1)[1] for m in MODULES} == set(handfoot.COMPILABLE)
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)

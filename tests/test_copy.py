@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from handfoot import engine
-from handfoot.bots import HardBot
-from handfoot.engine import GameState, Phase
-from handfoot.rules import builtin_profile_names, load_profile
+from handfoot.bots.heuristic import HardBot
+from handfoot.game import engine
+from handfoot.game.engine import GameState, Phase
+from handfoot.game.rules import builtin_profile_names, load_profile
 from positions import play, position
 
 FIELDS = tuple(name for name, _ in engine._STATE_FIELDS)

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from handfoot import cards
-from handfoot.bots import Bot
-from handfoot.engine import Deal, DealError, GameState, check_deal, deal_round
-from handfoot.record import GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.registry import make_bot
-from handfoot.rules import load_profile
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game.engine import Deal, DealError, GameState, check_deal, deal_round
+from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
+from handfoot.game.rules import load_profile
 
 
 def growing() -> GameState:
@@ -130,8 +130,8 @@ def test_seeded_rounds_continue_the_rotation_of_the_explicit_deals(
     after explicit deals moves the dealer and the first player one seat clockwise from the
     last explicit deal, whichever rule chose round 1's first player; the cards are the
     seed's."""
-    from handfoot.engine import deal_of_round
-    from handfoot.rules import Layout
+    from handfoot.game.engine import deal_of_round
+    from handfoot.game.rules import Layout
 
     assert isinstance(layout, Layout)
     p = load_profile(name, overrides={"first_player": first, "rounds": 4})
@@ -168,7 +168,7 @@ def test_a_game_from_an_explicit_deal_rotates_on_from_it(name: str, layout_text:
     """The defect of issue 13: partnership-13 went right instead of left and hand-knee-foot
     with 3 players skipped a seat once the explicit deals ran out. Round 2 starts one seat
     clockwise of round 1's first player, and the game's record replays."""
-    from handfoot.rules import Layout
+    from handfoot.game.rules import Layout
 
     p = load_profile(name)
     layout = Layout.parse(layout_text)

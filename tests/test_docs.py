@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 import handfoot
-import handfoot.cards
-import handfoot.notation
-import handfoot.registry
-import handfoot.rules
-import handfoot.scoresheet
-import handfoot.table
-import handfoot.wording
-from handfoot.rulebook import profiles_markdown
+import handfoot.bots.registry
+import handfoot.game.cards
+import handfoot.game.notation
+import handfoot.game.rules
+import handfoot.game.scoresheet
+import handfoot.game.table
+import handfoot.game.wording
+from handfoot.game.rulebook import profiles_markdown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -34,9 +34,10 @@ def test_doc_examples_run(name: str) -> None:
         exec(compile(block, f"{name}", "exec"), namespace)
 
 
-@pytest.mark.parametrize("module", [handfoot, handfoot.cards, handfoot.rules, handfoot.wording,
-                                    handfoot.table, handfoot.registry, handfoot.notation,
-                                    handfoot.scoresheet])
+@pytest.mark.parametrize("module", [handfoot, handfoot.game.cards, handfoot.game.rules,
+                                    handfoot.game.wording, handfoot.game.table,
+                                    handfoot.bots.registry, handfoot.game.notation,
+                                    handfoot.game.scoresheet])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0
@@ -45,7 +46,7 @@ def test_doctests(module: object) -> None:
 
 def test_every_profile_parameter_is_documented() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    missing = [name for name in handfoot.rules.FIELDS if f"`{name}`" not in text]
+    missing = [name for name in handfoot.game.rules.FIELDS if f"`{name}`" not in text]
     assert not missing
 
 
@@ -53,17 +54,17 @@ def test_profiles_md_is_generated() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
     assert text == profiles_markdown(), (
         "docs/profiles.md is out of date: regenerate it with "
-        "`python -m handfoot.rulebook > docs/profiles.md`")
+        "`python -m handfoot.game.rulebook > docs/profiles.md`")
 
 
 def test_profiles_md_gives_every_value_of_every_profile() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    names = handfoot.rules.builtin_profile_names()
+    names = handfoot.game.rules.builtin_profile_names()
     header = "| parameter | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
-    assert text.count(header) == len(handfoot.rules.SECTIONS)
+    assert text.count(header) == len(handfoot.game.rules.SECTIONS)
     rows = [line for line in text.splitlines() if line.startswith("| `")
-            and line.split(" | ")[0].strip("| `") in handfoot.rules.FIELDS]
-    assert len(rows) == len(handfoot.rules.FIELDS)
+            and line.split(" | ")[0].strip("| `") in handfoot.game.rules.FIELDS]
+    assert len(rows) == len(handfoot.game.rules.FIELDS)
     assert all(line.count(" | ") == 1 + len(names) for line in rows)
     hkf = next(line for line in rows if line.startswith("| `special_book_bonus` |"))
     assert '`{ "5" = 3000, "7" = 5000 }`' in hkf
@@ -71,7 +72,7 @@ def test_profiles_md_gives_every_value_of_every_profile() -> None:
 
 def test_every_option_is_documented() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    for key, option in handfoot.rules.OPTIONS.items():
+    for key, option in handfoot.game.rules.OPTIONS.items():
         assert f"### {option.id} `{key}`: {option.title}\n" in text
     assert "[options]\nsevens_from_hell = true" in text
     assert "explicitly are applied after the options, so they win" in text
@@ -86,7 +87,7 @@ def test_house_rule_example_in_profiles_md_loads(tmp_path: Path) -> None:
     for i, block in enumerate(blocks):
         path = tmp_path / f"example-{i}.toml"
         path.write_text(block, encoding="utf-8")
-        p = handfoot.rules.load_profile(path)
+        p = handfoot.game.rules.load_profile(path)
         assert p.options
-    p = handfoot.rules.load_profile(tmp_path / "example-0.toml")
+    p = handfoot.game.rules.load_profile(tmp_path / "example-0.toml")
     assert p.rounds == 20 and p.target_score == 10000  # the explicit parameter won

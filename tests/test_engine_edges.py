@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from handfoot import cards, engine
-from handfoot import moves as mv
-from handfoot.engine import DealError, GameState, Phase, RoundEnd, check_deal, deal_round
-from handfoot.rules import Profile, load_profile
+from handfoot.game import cards, engine
+from handfoot.game import moves as mv
+from handfoot.game.engine import DealError, GameState, Phase, RoundEnd, check_deal, deal_round
+from handfoot.game.rules import Profile, load_profile
 from positions import must_fail, play, position
 
 # The five books partnership-13 needs to go out: two clean, two dirty, one all-wild.

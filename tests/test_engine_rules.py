@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.engine import Phase
-from handfoot.rules import Profile, load_profile
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import Phase
+from handfoot.game.rules import Profile, load_profile
 from positions import must_fail, position
 
 

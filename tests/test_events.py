@@ -1,7 +1,7 @@
 """The engine's history, the public events of its moves and the spectator's public view.
 
 * The history holds every committed player move (never a staging action); a record made
-  from any state equals the one a :class:`~handfoot.record.GameRecorder` kept.
+  from any state equals the one a :class:`~handfoot.game.record.GameRecorder` kept.
 * Each move type's event says what the table saw: a draw its count and red 3s (never the
   cards), a pickup every card taken, melds and discards in full; the private part holds
   what only the mover saw.
@@ -16,12 +16,12 @@ import random
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import HardBot
-from handfoot.engine import Event, GameState, HistoryEntry, Phase, PublicView
-from handfoot.record import GameRecorder, record_from_state, to_json
-from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.bots.heuristic import HardBot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import Event, GameState, HistoryEntry, Phase, PublicView
+from handfoot.game.record import GameRecorder, record_from_state, to_json
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 from positions import play, position, reshuffle_hidden
 
 H = "hand-knee-foot"

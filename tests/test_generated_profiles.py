@@ -2,7 +2,7 @@
 
 Hypothesis builds house rules from a built-in profile, a few of its parameters set to
 random values of their kind and range (every field of :class:`Profile` can be drawn, see
-:data:`handfoot.rules.FIELDS`), and a few optional rules. Rules that loading refuses are
+:data:`handfoot.game.rules.FIELDS`), and a few optional rules. Rules that loading refuses are
 fine (the message names keys). Rules that load must make a game that ends: every round
 within the turn bound of ``tests/test_liveness.py`` under random, easy, normal and hard
 bots, and the game's record must survive JSON and replay to the same results.
@@ -17,11 +17,11 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from handfoot.bots import Bot
-from handfoot.engine import GameState
-from handfoot.record import GameRecorder, from_json, replay, to_json
-from handfoot.registry import make_bot
-from handfoot.rules import (
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.record import GameRecorder, from_json, replay, to_json
+from handfoot.game.rules import (
     FIELDS,
     OPTIONS,
     FieldInfo,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from golden_games import GOLDEN, golden_games, play_golden
-from handfoot.record import from_json, replay
+from handfoot.game.record import from_json, replay
 
 
 @pytest.mark.parametrize(("file_name", "profile", "layout", "bot"), golden_games(),

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from handfoot import cards
-from handfoot.engine import GameState, IllegalMoveError, Phase
-from handfoot.moves import (
+from handfoot.game import cards
+from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.moves import (
     Answer,
     ClearStaged,
     Confirm,
@@ -29,7 +29,7 @@ from handfoot.moves import (
     Undo,
     parse_move,
 )
-from handfoot.rules import Layout
+from handfoot.game.rules import Layout
 from positions import must_fail, play, position, snapshot
 
 P13 = "partnership-13"

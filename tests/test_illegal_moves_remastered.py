@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from handfoot.engine import GameState, IllegalMoveError, Phase
-from handfoot.moves import Move, PickUpKnee
-from handfoot.rules import Layout, load_profile
+from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.moves import Move, PickUpKnee
+from handfoot.game.rules import Layout, load_profile
 from positions import must_fail, play, position, snapshot
 
 S = "remastered-singles"
@@ -360,7 +360,7 @@ def test_there_are_at_least_30_distinct_illegal_moves() -> None:
 ])
 def test_knee_action_is_not_listed_and_refused(profile: str,
                                                build: Callable[[], GameState]) -> None:
-    from handfoot import moves as mv
+    from handfoot.game import moves as mv
 
     state = build()
     assert state.profile.name == profile
@@ -372,7 +372,7 @@ def test_knee_action_is_not_listed_and_refused(profile: str,
 
 
 def test_hkf_discard_action_not_listed_after_a_pickup() -> None:
-    from handfoot import moves as mv
+    from handfoot.game import moves as mv
 
     state = play(pos(H, hands={0: "K K 9 9"}, melds={0: ["Q Q Q"]}, pile=PILE_K), "pickup K K")
     actions = state.legal_actions()

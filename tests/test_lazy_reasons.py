@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from handfoot import engine
-from handfoot.engine import GameState, IllegalMoveError
-from handfoot.rules import load_profile
+from handfoot.game import engine
+from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.rules import load_profile
 
 ENGINE = Path(engine.__file__)
 

@@ -12,9 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from handfoot.bots import HardBot
-from handfoot.engine import GameState
-from handfoot.learned import (
+from handfoot.bots.heuristic import HardBot
+from handfoot.bots.learned import (
     PLAN_FEATURES,
     SCHEMA_HASH,
     LearnedBot,
@@ -24,10 +23,11 @@ from handfoot.learned import (
     schema_hash,
     state_features,
 )
-from handfoot.plans import candidate_plans, is_decision
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.sim import play_game
+from handfoot.bots.plans import candidate_plans, is_decision
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.runs.sim import play_game
 
 SHIPPED = ("partnership-13", "biegames")
 
@@ -147,7 +147,7 @@ def test_shipped_models_have_cards_and_play_deterministically(profile: str) -> N
 
 def test_train_smoke(tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "handfoot.train", "--smoke", "--workers", "1", "--seed", "3",
+        [sys.executable, "-m", "handfoot.runs.train", "--smoke", "--workers", "1", "--seed", "3",
          "--profile", "biegames", "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stderr

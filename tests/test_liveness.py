@@ -33,14 +33,14 @@ from hypothesis import Phase as HPhase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handfoot import cards, sim
-from handfoot import moves as mv
-from handfoot.bots import Bot, EasyBot
+from handfoot.bots.heuristic import Bot, EasyBot
+from handfoot.bots.registry import make_bot
 from handfoot.cli import main
-from handfoot.engine import GameState, Phase, RoundEnd
-from handfoot.record import GameRecorder, from_json, replay, to_json
-from handfoot.registry import make_bot
-from handfoot.rules import (
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase, RoundEnd
+from handfoot.game.record import GameRecorder, from_json, replay, to_json
+from handfoot.game.rules import (
     OPTIONS,
     Layout,
     Profile,
@@ -49,7 +49,8 @@ from handfoot.rules import (
     load_profile,
     profile_from_mapping,
 )
-from handfoot.sim import derive_seed, play_game
+from handfoot.runs import sim
+from handfoot.runs.sim import derive_seed, play_game
 
 NAMES = builtin_profile_names()
 PROFILES: dict[str, Profile] = {name: load_profile(name, overrides={"rounds": 1})
@@ -363,7 +364,7 @@ def test_players_are_warned_before_a_round_ends_stalled() -> None:
 
     from rich.console import Console
 
-    from handfoot.terminal import render_view
+    from handfoot.terminal.play import render_view
     from handfoot.web.protocol import public_view_json, view_json
 
     profile = load_profile("remastered-singles")

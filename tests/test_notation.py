@@ -1,4 +1,4 @@
-"""Positions in text (handfoot.notation): every position a game reaches reads back as it
+"""Positions in text (handfoot.game.notation): every position a game reaches reads back as it
 was written, hand-written positions load, and bad text is refused with its line and key."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import EasyBot
-from handfoot.engine import (
+from handfoot.bots.heuristic import EasyBot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import (
     Deal,
     GameState,
     History,
@@ -28,14 +28,14 @@ from handfoot.engine import (
     TableMeld,
     deal_round,
 )
-from handfoot.notation import (
+from handfoot.game.notation import (
     HEADER,
     POSITION_FIELDS,
     PositionSyntaxError,
     parse_position,
     position_text,
 )
-from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 from positions import from_text, play, position, snapshot
 
 SEATINGS = [(name, layout) for name in builtin_profile_names()

@@ -1,6 +1,6 @@
 """The Optional Alternate Rules of seed 001 (RULES-MATRIX §5, OPT-01 to OPT-24) as toggles.
 
-Every option is switched on through :func:`handfoot.rules.load_profile` overrides on the
+Every option is switched on through :func:`handfoot.game.rules.load_profile` overrides on the
 profiles it is meant for (``meant_for`` in ``handfoot/options.toml``), and its behaviour is
 played through the engine: game positions (tests/positions.py) with real moves, or whole
 seeded games where the effect is game-level (the game's length, the deal sizes by round,
@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.cards import BLACK_THREE, KING, RED_THREE, SEVEN
-from handfoot.engine import GameState, IllegalMoveError, Phase, RoundResult, SideScore
-from handfoot.moves import WILD_MELD, Discard, Draw, GoOut, parse_move
-from handfoot.registry import make_bot
-from handfoot.rules import (
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import BLACK_THREE, KING, RED_THREE, SEVEN
+from handfoot.game.engine import GameState, IllegalMoveError, Phase, RoundResult, SideScore
+from handfoot.game.moves import WILD_MELD, Discard, Draw, GoOut, parse_move
+from handfoot.game.rules import (
     FIELDS,
     OPTIONS,
     Layout,
@@ -36,7 +36,7 @@ from handfoot.rules import (
     load_profile,
     value_to_toml,
 )
-from handfoot.sim import play_game, simulate
+from handfoot.runs.sim import play_game, simulate
 from positions import faces, must_fail, play, position
 
 SINGLES = "remastered-singles"

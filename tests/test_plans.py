@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot import moves as mv
-from handfoot.bots import HardBot
-from handfoot.engine import GameState, Phase
-from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
-from handfoot.rules import builtin_profile_names, load_profile
+from handfoot.bots.heuristic import HardBot
+from handfoot.bots.plans import Plan, PlanBot, PlanKind, plan_groups
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase
+from handfoot.game.rules import builtin_profile_names, load_profile
 
 
 def _actions(cls: type[HardBot], profile: str, seed: int) -> list[int]:

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from handfoot.bots import EasyBot
-from handfoot.engine import GameState, PlayerView
-from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
-from handfoot.sim import SimulationStats, derive_seed, play_game, simulate
+from handfoot.bots.heuristic import EasyBot
+from handfoot.game.engine import GameState, PlayerView
+from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.runs.sim import SimulationStats, derive_seed, play_game, simulate
 
 NAMES = builtin_profile_names()
 PROFILES: dict[str, Profile] = {name: load_profile(name) for name in NAMES}
@@ -31,7 +31,13 @@ SIX = {"partnership-13", "biegames", "remastered-singles", "remastered-teams",
        "hand-knee-foot", "bicycle"}
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "handfoot"
-ENGINE_FILES = ("engine.py", "moves.py", "bots.py", "sim.py", "record.py")
+PROSE = {"__init__.py", "rules.py", "rulebook.py", "notation.py"}
+"""Modules of the game that may name a profile: the default profile's name, the rules in
+prose, an example in an error message."""
+ENGINE_FILES = [*sorted(f"game/{p.name}" for p in (SRC / "game").glob("*.py")
+                        if p.name not in PROSE),
+                "bots/heuristic.py", "bots/search.py", "bots/plans.py", "runs/sim.py"]
+"""The modules that play the game: none tests a profile's name."""
 
 
 def params(configs: list[tuple[str, Layout]]) -> list[object]:

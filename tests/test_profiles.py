@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from handfoot import cards
-from handfoot.rules import (
+from handfoot.game import cards
+from handfoot.game.rules import (
     FIELDS,
     OPTIONS,
     SECTIONS,
@@ -26,7 +26,7 @@ from handfoot.rules import (
     profile_to_toml_values,
 )
 
-PROFILE_DIR = Path(__file__).parents[1] / "src/handfoot/profiles"
+PROFILE_DIR = Path(__file__).parents[1] / "src/handfoot/game/profiles"
 ALL = ["partnership-13", "bicycle", "biegames", "hand-knee-foot", "remastered-singles",
        "remastered-teams"]
 
@@ -428,7 +428,7 @@ def test_overrides_argument(tmp_path: Path) -> None:
 
 
 def test_a_full_profile_file_needs_no_extends(tmp_path: Path) -> None:
-    text = (Path(__file__).parents[1] / "src/handfoot/profiles/biegames.toml").read_text()
+    text = (Path(__file__).parents[1] / "src/handfoot/game/profiles/biegames.toml").read_text()
     path = write(tmp_path, "copy.toml", text.replace('name = "biegames"', 'name = "copy"'))
     p = load_profile(path)
     assert p.name == "copy" and p.extends is None

@@ -6,7 +6,7 @@ both choosing only from ``state.legal_actions()`` with ``random.Random(seed)``:
 * ``uniform``: every legal action equally likely. Such a player almost never melds (it
   stages cards at random and rarely confirms), so it mostly tests drawing, discarding,
   staging and the round ends.
-* ``easy``: :class:`handfoot.bots.EasyBot` per seat, with one action in ten chosen
+* ``easy``: :class:`handfoot.bots.heuristic.EasyBot` per seat, with one action in ten chosen
   uniformly instead. It opens, melds, builds books, takes the pile, plays from its Foot,
   picks up its Knee, undoes, asks to go out and goes out, so the table properties are not
   vacuous.
@@ -42,11 +42,11 @@ from hypothesis import Phase as HPhase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import EasyBot
-from handfoot.cards import FACE_KIND, JOKER, RED_THREE, TWO
-from handfoot.engine import (
+from handfoot.bots.heuristic import EasyBot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import FACE_KIND, JOKER, RED_THREE, TWO
+from handfoot.game.engine import (
     GameState,
     IllegalMoveError,
     Phase,
@@ -54,9 +54,9 @@ from handfoot.engine import (
     RoundResult,
     TableMeld,
 )
-from handfoot.moves import WILD_MELD
-from handfoot.record import GameRecorder, from_json, replay, to_json
-from handfoot.rules import OPTIONS, Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.moves import WILD_MELD
+from handfoot.game.record import GameRecorder, from_json, replay, to_json
+from handfoot.game.rules import OPTIONS, Layout, Profile, builtin_profile_names, load_profile
 from positions import position, reshuffle_hidden, snapshot
 
 MAX_ACTIONS = 500_000

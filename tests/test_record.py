@@ -14,10 +14,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.engine import Deal, GameState, Phase, deal_round
-from handfoot.record import (
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import Deal, GameState, Phase, deal_round
+from handfoot.game.record import (
     FORMAT,
     GameRecord,
     GameRecorder,
@@ -34,7 +34,7 @@ from handfoot.record import (
     replay_command,
     to_json,
 )
-from handfoot.rules import Layout, load_profile
+from handfoot.game.rules import Layout, load_profile
 
 MAX_ACTIONS = 200_000
 Policy = Callable[[GameState], int]
@@ -249,7 +249,7 @@ def test_profile_of_a_house_rule_file_is_rebuilt(tmp_path: Path) -> None:
     house.write_text('extends = "biegames"\n[game]\nrounds = 2\n[melds]\nbook_max = "none"\n')
     full = tmp_path / "full.toml"  # a complete profile, not based on a built-in one
     full.write_text(
-        (Path(__file__).parents[1] / "src/handfoot/profiles/biegames.toml").read_text()
+        (Path(__file__).parents[1] / "src/handfoot/game/profiles/biegames.toml").read_text()
         .replace("rounds = 4", "rounds = 3").replace('name = "biegames"', 'name = "mine"'))
     for path, rounds in ((house, 2), (full, 3)):
         profile = load_profile(path)
@@ -553,7 +553,7 @@ def test_a_recorder_wrapped_after_round_1_with_a_hand_size_by_round_records_ever
     """GameRecorder wrapping a state after round 1 (it ended as dealt: a red 3 with no card
     to replace it) when the Hand differs by round (as under ``growing_hand``): the record
     has each round's own Hand, reads back, and replays to the same game."""
-    from handfoot.bots import HardBot
+    from handfoot.bots.heuristic import HardBot
 
     p = load_profile("biegames", overrides={
         "layouts": ["2x1"], "decks_per_player": 0, "extra_decks": 1, "hand_size": 13,

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.cluster import PARTIAL_FORMAT, PartialFile, PartialMismatch
-from handfoot.rules import load_profile
-from handfoot.sim import simulate
-from handfoot.tournament import run_tournament
+from handfoot.game.rules import load_profile
+from handfoot.runs.cluster import PARTIAL_FORMAT, PartialFile, PartialMismatch
+from handfoot.runs.sim import simulate
+from handfoot.runs.tournament import run_tournament
 
 PROFILE = load_profile("partnership-13", overrides={"rounds": 1})
 BOTS = ["random", "easy"]
@@ -148,7 +148,7 @@ def test_cli_resume_of_an_interrupted_tournament(tmp_path: Path,
 def test_cli_interrupted_run_says_how_to_resume(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    import handfoot.sim as sim
+    import handfoot.runs.sim as sim
 
     played = 0
     real = sim.play_simulated_game

@@ -9,10 +9,10 @@ gymnasium = pytest.importorskip("gymnasium")
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from handfoot.bots import RandomBot  # noqa: E402
-from handfoot.engine import IllegalMoveError  # noqa: E402
+from handfoot.bots.heuristic import RandomBot  # noqa: E402
+from handfoot.game.engine import IllegalMoveError  # noqa: E402
+from handfoot.game.rules import builtin_profile_names, load_profile  # noqa: E402
 from handfoot.rl.gymnasium import HandAndFootEnv  # noqa: E402
-from handfoot.rules import builtin_profile_names, load_profile  # noqa: E402
 
 
 @pytest.mark.parametrize("name", builtin_profile_names())

@@ -12,7 +12,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from handfoot.engine import GameState  # noqa: E402
+from handfoot.game.engine import GameState  # noqa: E402
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile  # noqa: E402
 from handfoot.rl.observation import (  # noqa: E402
     FIELDS,
     ObservationEncoder,
@@ -20,7 +21,6 @@ from handfoot.rl.observation import (  # noqa: E402
     field_table_markdown,
     resolve_game,
 )
-from handfoot.rules import Layout, builtin_profile_names, load_profile  # noqa: E402
 from positions import reshuffle_hidden  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,8 +103,9 @@ def test_docs_field_table_matches_the_encoder() -> None:
 def test_the_core_imports_no_rl_framework() -> None:
     code = (
         "import sys\n"
-        "import handfoot, handfoot.engine, handfoot.cli, handfoot.sim, handfoot.bots, "
-        "handfoot.record, handfoot.rl\n"
+        "import handfoot, handfoot.game.engine, handfoot.cli, handfoot.runs.sim, "
+        "handfoot.bots.heuristic, "
+        "handfoot.game.record, handfoot.rl\n"
         "heavy = {'numpy', 'pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel', 'matplotlib'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
     )

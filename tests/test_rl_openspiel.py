@@ -9,10 +9,10 @@ pyspiel = pytest.importorskip("pyspiel")
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from handfoot.registry import make_bot  # noqa: E402
+from handfoot.bots.registry import make_bot  # noqa: E402
+from handfoot.game.rules import builtin_profile_names, load_profile  # noqa: E402
 from handfoot.rl.observation import ObservationEncoder  # noqa: E402
 from handfoot.rl.openspiel import GAME_NAME, engine_state, ismcts_resampler  # noqa: E402
-from handfoot.rules import builtin_profile_names, load_profile  # noqa: E402
 
 NAMES = builtin_profile_names()
 

@@ -11,11 +11,11 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.engine import IllegalMoveError, Phase
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import IllegalMoveError, Phase
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 from handfoot.rl.pettingzoo import env, raw_env
-from handfoot.rules import Layout, builtin_profile_names, load_profile
 from positions import position
 
 NAMES = builtin_profile_names()

@@ -1,4 +1,4 @@
-"""The score keeper (handfoot.scoresheet): what a table counts, scored as the engine scores.
+"""The score keeper (handfoot.game.scoresheet): what a table counts, scored as the engine scores.
 
 The property test plays random tables (every built-in profile, seating, drawn options and
 drawn scoring parameters, tabletop ones included), stops them at a random move, counts each
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from handfoot.bots import EasyBot
-from handfoot.cards import BLACK_THREE, FACE_KIND, KIND_NAMES, RED_THREE
-from handfoot.engine import GameState
-from handfoot.moves import WILD_MELD
-from handfoot.rules import (
+from handfoot.bots.heuristic import EasyBot
+from handfoot.game.cards import BLACK_THREE, FACE_KIND, KIND_NAMES, RED_THREE
+from handfoot.game.engine import GameState
+from handfoot.game.moves import WILD_MELD
+from handfoot.game.rules import (
     OPTIONS,
     Layout,
     Profile,
@@ -29,7 +29,7 @@ from handfoot.rules import (
     builtin_profile_names,
     load_profile,
 )
-from handfoot.scoresheet import (
+from handfoot.game.scoresheet import (
     ScoreSheet,
     ScoreSheetError,
     adjustments,
@@ -39,7 +39,7 @@ from handfoot.scoresheet import (
     special_ranks,
     tabletop_rules,
 )
-from handfoot.table import Books, missing_books
+from handfoot.game.table import Books, missing_books
 
 NAMES = builtin_profile_names()
 

@@ -12,9 +12,9 @@ import pytest
 from rich.console import Console
 
 from handfoot.cli import main
-from handfoot.rules import load_profile
-from handfoot.score_terminal import ScoreKeeper
-from handfoot.scoresheet import ScoreSheet, score_entry
+from handfoot.game.rules import load_profile
+from handfoot.game.scoresheet import ScoreSheet, score_entry
+from handfoot.terminal.score_keeper import ScoreKeeper
 
 
 def script(*steps: tuple[str, str]) -> tuple[Callable[[str], str], list[str]]:

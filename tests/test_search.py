@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import Bot, HardBot
-from handfoot.engine import GameState, Phase, PlayerView
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.search import SCOPES, ExpertBot, determinize, unseen_faces
-from handfoot.sim import play_game
+from handfoot.bots.heuristic import Bot, HardBot
+from handfoot.bots.registry import make_bot
+from handfoot.bots.search import SCOPES, ExpertBot, determinize, unseen_faces
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.runs.sim import play_game
 
 
 def _shoe(state: GameState) -> list[int]:
@@ -151,11 +151,12 @@ def test_registered_by_name() -> None:
     assert bot.name == "expert" and isinstance(bot, ExpertBot)
 
 
-@pytest.mark.parametrize("first", ["handfoot.search", "handfoot.bots", "handfoot.registry"])
+@pytest.mark.parametrize("first", ["handfoot.bots.search", "handfoot.bots.heuristic",
+                                   "handfoot.bots.registry"])
 def test_either_module_may_be_imported_first(first: str) -> None:
     code = (f"import {first}\n"
-            "from handfoot.registry import BOTS, make_bot\n"
-            "from handfoot.search import ExpertBot\n"
+            "from handfoot.bots.registry import BOTS, make_bot\n"
+            "from handfoot.bots.search import ExpertBot\n"
             "assert BOTS['expert'] is ExpertBot\n"
             "assert isinstance(make_bot('expert', 1), ExpertBot)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

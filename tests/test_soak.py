@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import soak
-from handfoot.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
 
 SCRIPT = Path(__file__).parents[1] / "scripts" / "soak"
 

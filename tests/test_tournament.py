@@ -7,8 +7,8 @@ import json
 import pytest
 
 from handfoot.cli import main
-from handfoot.rules import load_profile
-from handfoot.tournament import TournamentResult, mean_ci, run_tournament, wilson_interval
+from handfoot.game.rules import load_profile
+from handfoot.runs.tournament import TournamentResult, mean_ci, run_tournament, wilson_interval
 
 SHORT = {"rounds": 1}
 
@@ -49,7 +49,7 @@ def test_duplicate_pairs_swap_sides_over_the_same_deal() -> None:
 
 def test_singles_layout_one_seat_per_side() -> None:
     profile = load_profile("biegames", overrides=SHORT)
-    from handfoot.rules import Layout
+    from handfoot.game.rules import Layout
 
     result = run_tournament(profile, ["random", "easy"], 1, 3, layout=Layout(2, 1))
     assert result.layout == "2x1"
@@ -58,8 +58,8 @@ def test_singles_layout_one_seat_per_side() -> None:
 
 
 def test_three_bots_round_robin(monkeypatch: pytest.MonkeyPatch) -> None:
-    from handfoot import registry
-    from handfoot.bots import RandomBot
+    from handfoot.bots import registry
+    from handfoot.bots.heuristic import RandomBot
 
     monkeypatch.setitem(registry.BOTS, "random2", RandomBot)
     profile = load_profile("partnership-13", overrides=SHORT)

@@ -1,4 +1,4 @@
-"""Self-play training (``python -m handfoot.train``) wherever its games are played: with a
+"""Self-play training (``python -m handfoot.runs.train``) wherever its games are played: with a
 budget of games, one process, two processes and a Dask cluster write the same model, byte
 for byte; the run options are those of ``handfoot tournament``/``simulate``."""
 
@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-import handfoot.train
-from handfoot.cluster import SCHEDULER_ENV, InlineRunner, Results, Task
-from handfoot.learned import NPZ_DATE, Model
-from handfoot.train import main
+import handfoot.runs.train
+from handfoot.bots.learned import NPZ_DATE, Model
+from handfoot.runs.cluster import SCHEDULER_ENV, InlineRunner, Results, Task
+from handfoot.runs.train import main
 
 SMOKE = ["--smoke", "--games", "12", "--seed", "3", "--profile", "biegames"]
 """One-round games, 2 a training iteration: 6 iterations, 2 of them the warm start."""
@@ -77,7 +77,7 @@ def test_results_finishing_in_another_order_change_nothing(
         alone: tuple[bytes, dict[str, Any]], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(SCHEDULER_ENV, raising=False)
-    monkeypatch.setattr(handfoot.train, "make_runner", lambda *_: Reversed())
+    monkeypatch.setattr(handfoot.runs.train, "make_runner", lambda *_: Reversed())
     npz, card = train(tmp_path, "--workers", "1")
     assert npz == alone[0]
     assert card["evaluation"] == alone[1]["evaluation"]
@@ -125,7 +125,7 @@ def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 def test_usage_errors_are_those_of_the_other_commands(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
-    prog = "python -m handfoot.train: error: "
+    prog = "python -m handfoot.runs.train: error: "
     monkeypatch.setenv(SCHEDULER_ENV, "tcp://127.0.0.1:1")
     assert usage_error([*SMOKE, "--workers", "2"], capsys) == (
         f"{prog}--workers 2 and ${SCHEDULER_ENV} tcp://127.0.0.1:1: the cluster's workers "

@@ -20,11 +20,11 @@ import hashlib
 
 import pytest
 
-from handfoot.engine import GameState
-from handfoot.record import GameRecorder, to_json
-from handfoot.registry import make_bot
-from handfoot.rules import builtin_profile_names, load_profile
-from handfoot.sim import derive_seed
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.record import GameRecorder, to_json
+from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.runs.sim import derive_seed
 
 SEED = 16
 BOTS = ("random", "easy", "normal", "hard")

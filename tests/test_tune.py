@@ -1,4 +1,4 @@
-"""Bot settings, bot specs, styles and their tuning by self-play (handfoot.tune)."""
+"""Bot settings, bot specs, styles and their tuning by self-play (handfoot.runs.tune)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,24 @@ from pathlib import Path
 
 import pytest
 
-from handfoot.bots import SETTINGS, EasyBot, HardBot, NormalBot, RandomBot, configure, settings_of
+from handfoot.bots.heuristic import (
+    SETTINGS,
+    EasyBot,
+    HardBot,
+    NormalBot,
+    RandomBot,
+    configure,
+    settings_of,
+)
+from handfoot.bots.registry import check_bot, make_bot, parse_spec
+from handfoot.bots.styles import Style, load_style
 from handfoot.cli import main as cli_main
-from handfoot.engine import GameState
-from handfoot.registry import check_bot, make_bot, parse_spec
-from handfoot.rules import load_profile
-from handfoot.sim import play_game
-from handfoot.styles import Style, load_style
-from handfoot.tournament import run_tournament
-from handfoot.tune import DEFAULTS, STEPS, _neighbours, _z, evaluate, spec, tune
-from handfoot.tune import main as tune_main
+from handfoot.game.engine import GameState
+from handfoot.game.rules import load_profile
+from handfoot.runs.sim import play_game
+from handfoot.runs.tournament import run_tournament
+from handfoot.runs.tune import DEFAULTS, STEPS, _neighbours, _z, evaluate, spec, tune
+from handfoot.runs.tune import main as tune_main
 
 QUICK = load_profile("biegames", overrides={"rounds": 1})
 
@@ -203,8 +211,8 @@ def test_shipped_styles_load_and_are_valid() -> None:
 
 def test_the_learned_bot_plays_its_style(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("numpy")
-    from handfoot import styles
-    from handfoot.learned import LearnedBot
+    from handfoot.bots import styles
+    from handfoot.bots.learned import LearnedBot
 
     assert LearnedBot(1, style=Style({"hold": 1}, {})).hold == 1
     assert LearnedBot(1, shipped=False).hold == 2  # hard's own
@@ -216,7 +224,7 @@ def test_the_learned_bot_plays_its_style(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_the_learned_level_is_hard_with_the_shipped_style() -> None:
-    from handfoot.styles import StyledBot
+    from handfoot.bots.styles import StyledBot
 
     for name in ("partnership-13", "biegames"):
         style = load_style(name)

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from handfoot import cards
-from handfoot.engine import DealError, GameState, RoundEnd, deal_round
-from handfoot.record import GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.rules import (
+from handfoot.game import cards
+from handfoot.game.engine import DealError, GameState, RoundEnd, deal_round
+from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
+from handfoot.game.rules import (
     MAX_PLAYERS,
     OPTIONS,
     Layout,
@@ -196,7 +196,7 @@ def test_what_loading_refuses_is_documented() -> None:
     under the key its message names."""
     from pathlib import Path
 
-    from handfoot.rules import FIELDS, LOAD_REFUSALS
+    from handfoot.game.rules import FIELDS, LOAD_REFUSALS
 
     doc = (Path(__file__).parents[1] / "docs" / "profiles.md").read_text(encoding="utf-8")
     assert "## What loading refuses" in doc
@@ -206,7 +206,7 @@ def test_what_loading_refuses_is_documented() -> None:
 
 
 def only_staging(state: GameState) -> bool:
-    from handfoot import moves as mv
+    from handfoot.game import moves as mv
 
     return all(mv.STAGE_NATURAL <= a < mv.KNEE or a == mv.CLEAR for a in state.legal_actions())
 
@@ -214,8 +214,8 @@ def only_staging(state: GameState) -> bool:
 def test_why_small_feet_and_knees_are_refused() -> None:
     """Built without loading (dataclasses.replace), such rules leave a player with nothing
     to do but stage cards: the round could never go on."""
-    from handfoot import moves as mv
-    from handfoot.engine import Phase
+    from handfoot.game import moves as mv
+    from handfoot.game.engine import Phase
     from positions import position
 
     knee = dataclasses.replace(load_profile("hand-knee-foot"), knee_size=1)

@@ -1,6 +1,6 @@
 """What a seat's view shows, and what it hides.
 
-A :class:`~handfoot.engine.PlayerView` shows the seat its own cards, only counts of the
+A :class:`~handfoot.game.engine.PlayerView` shows the seat its own cards, only counts of the
 other packets (every Foot and Knee, its own too until it picks them up), the top and size
 of the discard pile, the size of the stock, and the table; so two states that differ only
 in cards hidden from a seat give that seat the same view, and bots that see only views play
@@ -13,12 +13,12 @@ import dataclasses
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import EasyBot, RandomBot
-from handfoot.engine import GameState, Phase, PlayerView
-from handfoot.rules import Layout, builtin_profile_names, load_profile
-from handfoot.sim import play_game
+from handfoot.bots.heuristic import EasyBot, RandomBot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.runs.sim import play_game
 from positions import faces, position
 
 NAMES = builtin_profile_names()

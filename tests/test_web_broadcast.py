@@ -10,11 +10,11 @@ import json
 from datetime import datetime
 from typing import Any
 
-from handfoot.engine import GameState
-from handfoot.moves import format_move
-from handfoot.registry import make_bot
-from handfoot.rules import load_profile
-from handfoot.sim import bot_turn
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.moves import format_move
+from handfoot.game.rules import load_profile
+from handfoot.runs.sim import bot_turn
 from handfoot.web.store import GameRow, MoveRow, SeatRow, now
 from handfoot.web.tables import Settings, Table
 

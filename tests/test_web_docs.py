@@ -14,7 +14,7 @@ import pytest
 from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import TestClient
 
-from handfoot import engine
+from handfoot.game import engine
 from handfoot.web import protocol
 from handfoot.web.protocol import read_message
 from web_client import Person, client, new_game, token_of

@@ -36,8 +36,8 @@ from server_load import (  # noqa: E402
     token_of,
 )
 
-from handfoot.registry import make_bot  # noqa: E402
-from handfoot.sim import derive_seed  # noqa: E402
+from handfoot.bots.registry import make_bot  # noqa: E402
+from handfoot.runs.sim import derive_seed  # noqa: E402
 from handfoot.web.store import Store  # noqa: E402
 
 BIG = os.environ.get("HANDFOOT_DURABILITY") == "big"

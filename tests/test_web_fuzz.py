@@ -32,9 +32,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from asgi_socket import Socket
-from handfoot.moves import format_move, parse_move
-from handfoot.registry import make_bot
-from handfoot.sim import bot_turn
+from handfoot.bots.registry import make_bot
+from handfoot.game.moves import format_move, parse_move
+from handfoot.runs.sim import bot_turn
 from handfoot.web.protocol import CLIENT_TYPES, KIND_JSON, MAX_MESSAGE
 from handfoot.web.tables import Table
 from web_client import client, new_game, token_of

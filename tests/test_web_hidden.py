@@ -31,10 +31,10 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from asgi_socket import Socket
-from handfoot.engine import GameState, Phase
-from handfoot.moves import MoveSyntaxError, parse_move
-from handfoot.rules import builtin_profile_names, load_profile
-from handfoot.sim import derive_seed, hint
+from handfoot.game.engine import GameState, Phase
+from handfoot.game.moves import MoveSyntaxError, parse_move
+from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily
 from positions import reshuffle_hidden
 from web_client import Person, client, new_game, token_of

@@ -311,9 +311,9 @@ def test_a_heard_move_is_played_without_reading_the_database(database_url: str) 
     """Another process's move, as its notification carries it: the next seq is played at
     once; on a gap the moves are read from the table; while the table is busy the move
     waits, then is played without a read."""
-    from handfoot.moves import format_move
-    from handfoot.registry import make_bot
-    from handfoot.sim import bot_turn
+    from handfoot.bots.registry import make_bot
+    from handfoot.game.moves import format_move
+    from handfoot.runs.sim import bot_turn
     from handfoot.web.tables import Connection as TableConnection
     from handfoot.web.tables import Settings, Tables
 

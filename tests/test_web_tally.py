@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot.cards import FACE_KIND
-from handfoot.engine import GameState
-from handfoot.registry import make_bot
-from handfoot.rules import load_profile
-from handfoot.sim import bot_turn
+from handfoot.bots.registry import make_bot
+from handfoot.game.cards import FACE_KIND
+from handfoot.game.engine import GameState
+from handfoot.game.rules import load_profile
+from handfoot.runs.sim import bot_turn
 from handfoot.web.tables import _table_tally, _Tally
 
 

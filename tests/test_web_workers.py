@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from handfoot.engine import GameState
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, load_profile
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.rules import Layout, load_profile
 from handfoot.web import store as store_module
 from handfoot.web import tables as tables_module
 from handfoot.web.store import Store

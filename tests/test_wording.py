@@ -1,15 +1,15 @@
 """One wording of the books needed to go out: the engine's reason, the rulebook and the
-web rules page all say what handfoot.wording.book_requirement_text says."""
+web rules page all say what handfoot.game.wording.book_requirement_text says."""
 
 from __future__ import annotations
 
 import pytest
 
-from handfoot.engine import IllegalMoveError, Phase
-from handfoot.moves import parse_move
-from handfoot.rulebook import describe_profile
-from handfoot.rules import builtin_profile_names, load_profile
-from handfoot.wording import book_requirement_text
+from handfoot.game.engine import IllegalMoveError, Phase
+from handfoot.game.moves import parse_move
+from handfoot.game.rulebook import describe_profile
+from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.wording import book_requirement_text
 from positions import position
 
 

@@ -16,16 +16,16 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot import cards
-from handfoot.engine import (
+from handfoot.game import cards
+from handfoot.game.engine import (
     GameState,
     IllegalMoveError,
     Phase,
     SideScore,
     deal_round,
 )
-from handfoot.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
-from handfoot.rules import Layout, load_profile
+from handfoot.game.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
+from handfoot.game.rules import Layout, load_profile
 from positions import faces, must_fail, only_result, pass_turn, play, position, snapshot
 
 P13 = "partnership-13"

@@ -19,18 +19,18 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.engine import (
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import (
     GameState,
     Phase,
     SideScore,
     deal_round,
 )
-from handfoot.moves import WILD_MELD, parse_move
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, load_profile
-from handfoot.sim import play_game
+from handfoot.game.moves import WILD_MELD, parse_move
+from handfoot.game.rules import Layout, load_profile
+from handfoot.runs.sim import play_game
 from positions import faces, must_fail, only_result, pass_turn, play, position
 
 S = "remastered-singles"

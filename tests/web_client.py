@@ -22,12 +22,12 @@ from typing import Any
 import uvicorn
 from starlette.testclient import TestClient
 
-from handfoot import cards
-from handfoot.engine import GameState
-from handfoot.moves import format_move, parse_move
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, load_profile
-from handfoot.sim import bot_turn, derive_seed
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game.engine import GameState
+from handfoot.game.moves import format_move, parse_move
+from handfoot.game.rules import Layout, load_profile
+from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app
 from handfoot.web.protocol import public_view_json, view_json
 from handfoot.web.tables import SeedSource, Settings

@@ -13,11 +13,11 @@ Nothing here imports Rich (the terminal game), a web framework or an RL framewor
 live in :mod:`handfoot.terminal`, :mod:`handfoot.web` and :mod:`handfoot.rl`.
 """
 
-__version__ = "0.1.0"  # first: handfoot.record reads it while the imports below run
-
-from handfoot.bots import Bot
-from handfoot.cards import CardError, Face, Kind, face_name, parse_face, parse_kind
-from handfoot.engine import (
+from handfoot._version import __version__
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.game.cards import CardError, Face, Kind, face_name, parse_face, parse_kind
+from handfoot.game.engine import (
     Deal,
     DealError,
     GameState,
@@ -33,7 +33,7 @@ from handfoot.engine import (
     check_deal,
     deal_round,
 )
-from handfoot.moves import (
+from handfoot.game.moves import (
     NUM_ACTIONS,
     ActionId,
     Answer,
@@ -53,10 +53,9 @@ from handfoot.moves import (
     format_move,
     parse_move,
 )
-from handfoot.notation import PositionSyntaxError, parse_position, position_text
-from handfoot.record import GameRecord, GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import (
+from handfoot.game.notation import PositionSyntaxError, parse_position, position_text
+from handfoot.game.record import GameRecord, GameRecorder, RecordError, from_json, replay, to_json
+from handfoot.game.rules import (
     FinalDiscard,
     FirstPlayer,
     Layout,
@@ -71,12 +70,13 @@ from handfoot.rules import (
     builtin_profile_names,
     load_profile,
 )
-from handfoot.sim import GameSummary, play_game, simulate
-from handfoot.table import BookKind, Books
+from handfoot.game.table import BookKind, Books
+from handfoot.runs.sim import GameSummary, play_game, simulate
 
-COMPILABLE: tuple[str, ...] = ("cards", "rules", "moves", "table", "engine", "bots")
-"""The modules that a wheel build compiles with mypyc when it can (setup.py reads this
-list); every other module is always Python."""
+COMPILABLE: tuple[str, ...] = ("game.cards", "game.rules", "game.moves", "game.table",
+                               "game.engine", "bots.heuristic")
+"""The modules (below ``handfoot``) that a wheel build compiles with mypyc when it can
+(setup.py reads this list); every other module is always Python."""
 
 
 def _compiled_modules() -> tuple[str, ...]:
@@ -92,9 +92,11 @@ compiled_modules: tuple[str, ...] = _compiled_modules()
 built by mypyc); empty in the pure-Python build, which runs the same code as ``.py``."""
 compiled: bool = bool(compiled_modules)
 """Whether this install runs the mypyc-compiled build (``handfoot --version`` says)."""
-build: str = (f"compiled with mypyc: {', '.join(compiled_modules)}" if compiled
-              else "pure Python")
-"""The build in words, as ``handfoot --version`` and the benchmarks print it."""
+build: str = ("pure Python" if not compiled else "compiled with mypyc"
+              if set(compiled_modules) == set(COMPILABLE)
+              else f"partly compiled with mypyc: {', '.join(compiled_modules)}")
+"""The build in words, as ``handfoot --version`` and the benchmarks print it (which modules
+are compiled: :data:`compiled_modules`)."""
 
 __all__ = [
     "BOTS",

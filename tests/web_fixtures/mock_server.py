@@ -33,11 +33,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot import moves as mv
-from handfoot.engine import GameState, IllegalMoveError
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, load_profile
-from handfoot.sim import bot_turn, hint
+from handfoot.bots.registry import make_bot
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.rules import Layout, load_profile
+from handfoot.runs.sim import bot_turn, hint
 from handfoot.web.protocol import events_for_move, public_view_json, view_json
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "handfoot" / "web"

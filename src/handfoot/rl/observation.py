@@ -1,6 +1,6 @@
 """The observation every adapter shares: one flat float32 vector from a seat's view.
 
-The vector is built from a :class:`~handfoot.engine.PlayerView` and nothing else, so it
+The vector is built from a :class:`~handfoot.game.engine.PlayerView` and nothing else, so it
 holds only what that seat may know: states that differ in cards hidden from the seat give
 the same vector. Seats and sides are *relative* to the observer: relative seat ``k`` is
 seat ``(seat + k) % players`` (0 is the observer, 1 the next to play), relative side ``k``
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from handfoot import cards
-from handfoot.engine import Phase, PlayerView
-from handfoot.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
+from handfoot.game import cards
+from handfoot.game.engine import Phase, PlayerView
+from handfoot.game.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
+from handfoot.game.rules import Layout, Profile, apply_overrides, load_profile
+from handfoot.game.table import BookKind
 from handfoot.rl import EXTRA_HINT
-from handfoot.rules import Layout, Profile, apply_overrides, load_profile
-from handfoot.table import BookKind
 
 try:
     import numpy as np
@@ -262,7 +262,7 @@ def resolve_game(profile: str | Profile = "partnership-13",
 
     ``players`` is ``None`` (the profile's default seating), a number of players (the
     first seating of the profile with that many players), a layout like ``"2x3"``, or a
-    :class:`~handfoot.rules.Layout`. Anything the profile does not allow raises a
+    :class:`~handfoot.game.rules.Layout`. Anything the profile does not allow raises a
     ValueError that lists what it allows.
     """
     if isinstance(profile, Profile):

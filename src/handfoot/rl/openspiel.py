@@ -48,12 +48,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from handfoot import moves
-from handfoot.engine import GameState
+from handfoot.game import moves
+from handfoot.game.engine import GameState
+from handfoot.game.rules import Layout, Profile
 from handfoot.rl import EXTRA_HINT
 from handfoot.rl.observation import ObservationEncoder, describe_view, resolve_game
 from handfoot.rl.resample import resample_hidden
-from handfoot.rules import Layout, Profile
 
 try:
     import numpy as np

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from handfoot import cards
-from handfoot.engine import GameState
+from handfoot.game import cards
+from handfoot.game.engine import GameState
 
 __all__ = ["resample_hidden"]
 

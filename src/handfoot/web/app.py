@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -26,25 +25,30 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.record import profile_spec
-from handfoot.rulebook import describe_profile, diff_profiles
-from handfoot.rules import (
+from handfoot.game.record import profile_spec
+from handfoot.game.rulebook import describe_profile, diff_profiles
+from handfoot.game.rules import (
     DEFAULT_PROFILE,
     FIELDS,
     OPTIONS,
     Layout,
     Profile,
     ProfileError,
-    apply_overrides,
     builtin_profile_names,
     load_profile,
-    parse_toml,
-    profile_from_mapping,
     value_to_toml,
 )
 from handfoot.web import daily
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
-from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, is_unicode, read_frame
+from handfoot.web.pages import page_routes
+from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
+from handfoot.web.requests import (
+    RequestError,
+    error_response,
+    profile_from_request,
+    read_body,
+)
+from handfoot.web.scoresheets import score_routes
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
 from handfoot.web.tables import (
     BOTS,
@@ -68,9 +72,6 @@ HELLO_TIMEOUT = 30.0
 
 MAX_NAME = 40
 
-MAX_BODY = 1 << 20
-"""The largest request body read (a house-rule file is far smaller)."""
-
 AUTH_CLOSE = 4401
 """The close code of a WebSocket whose first frame is not a hello with a token of the game."""
 
@@ -79,10 +80,6 @@ FLOOD_CLOSE = 4429
 
 FORM_KINDS = ("int", "opt_int", "bool", "str")
 """The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
-
-
-class RequestError(ValueError):
-    """A request the API refuses (400); the message says why."""
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -117,13 +114,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{game_id}", api.websocket),
         Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
     ]
-    try:
-        from handfoot.web.pages import page_routes
-    except ImportError:  # the pages are not there yet
-        pass
-    else:
-        routes += page_routes(templates)
-    from handfoot.web.scoresheets import score_routes  # the score keeper (issue 17)
+    routes += page_routes(templates)
     routes += score_routes(store, templates)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
@@ -146,65 +137,6 @@ def _table_page(templates: Jinja2Templates) -> Any:
 
 
 # --- the JSON API --------------------------------------------------------------------------
-
-
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-async def read_body(request: Request, max_bytes: int = MAX_BODY) -> dict[str, Any]:
-    """A request's JSON object (at most ``max_bytes``, read no further); anything else is a
-    :class:`RequestError` saying why."""
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > max_bytes:
-            raise RequestError(f"the body is at most {max_bytes // 1024} KiB")
-        chunks.append(chunk)
-    try:
-        data = json.loads(b"".join(chunks) or b"{}")
-    except (ValueError, RecursionError):
-        raise RequestError("the body must be JSON") from None
-    if not isinstance(data, dict):
-        raise RequestError("the body must be a JSON object")
-    if not is_unicode(data):
-        raise RequestError("the body's strings must be Unicode text (no lone surrogates)")
-    return data
-
-
-def profile_from_request(body: Mapping[str, Any]) -> Profile:
-    """The rules a request asks for: a built-in profile with overrides and options, or an
-    uploaded house-rule TOML (which may only extend a built-in profile); then ``rounds``."""
-    toml = body.get("toml")
-    if toml:
-        if not isinstance(toml, str):
-            raise RequestError("toml: the text of a house-rule file")
-        try:
-            data = parse_toml(toml, "house rules")
-        except ProfileError as exc:  # hostile text (deep nesting, huge integers) included
-            raise RequestError(str(exc)) from None
-        extends = data.get("extends")
-        if extends is not None and extends not in builtin_profile_names():
-            raise RequestError("house rules: extends: must name a built-in profile ("
-                               + ", ".join(builtin_profile_names()) + ")")
-        profile = profile_from_mapping(data, origin="house rules", default_name="house-rules")
-    else:
-        name = body.get("profile") or DEFAULT_PROFILE
-        if name not in builtin_profile_names():
-            raise RequestError(f"profile: {name!r} is not a built-in profile ("
-                               + ", ".join(builtin_profile_names()) + ")")
-        flat: dict[str, Any] = {}
-        for key in ("overrides", "options"):
-            part = body.get(key) or {}
-            if not isinstance(part, dict):
-                raise RequestError(f"{key}: an object of parameters")
-            flat.update(part)
-        profile = load_profile(name, overrides=flat or None)
-    rounds = body.get("rounds")
-    if rounds is not None and rounds != profile.rounds:
-        profile = apply_overrides(profile, {"rounds": rounds}, origin="rounds")
-    return profile
 
 
 def _layout(body: Mapping[str, Any], profile: Profile) -> Layout:
@@ -305,7 +237,7 @@ class _Api:
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
         except (RequestError, ProfileError, ValueError) as exc:
-            return _error(str(exc))
+            return error_response(str(exc))
         return JSONResponse(await self._new_game(profile, layout, seats, absent))
 
     async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
@@ -366,11 +298,11 @@ class _Api:
         try:
             body = await read_body(request)
         except RequestError as exc:
-            return _error(str(exc))
+            return error_response(str(exc))
         table = await self._table(request)
         token = body.get("token")
         if table is None or not is_token(token) or not table.authenticate(token)[0]:
-            return _error("no game for this link", 404)
+            return error_response("no game for this link", 404)
         state = table.state
         return JSONResponse({
             "game_id": table.id, "profile": table.profile.name,
@@ -385,13 +317,13 @@ class _Api:
         """The request's game once it is over, or the error response to send instead."""
         table = await self._table(request)
         if table is None:
-            return _error("no such game", 404)
+            return error_response("no such game", 404)
         if not table.state.is_over:
-            return _error("the game is not over", 403)
+            return error_response("the game is not over", 403)
         if table.daily is not None and not daily.is_over(dt.date.fromisoformat(table.daily)):
             # everybody plays this deal today: its cards stay hidden until the day is over
-            return _error(f"a daily deal's record opens once its day ({table.daily}) is over "
-                          "(UTC)", 403)
+            return error_response(f"a daily deal's record opens once its day ({table.daily}) "
+                                  "is over (UTC)", 403)
         return table
 
     async def record(self, request: Request) -> Response:
@@ -412,16 +344,16 @@ class _Api:
         try:
             body = await read_body(request)
         except RequestError as exc:
-            return _error(str(exc))
+            return error_response(str(exc))
         table = await self._table(request)
         token = body.get("token")
         if table is None or not is_token(token):
-            return _error("no game for this link", 404)
+            return error_response("no game for this link", 404)
         ok, seat = table.authenticate(token)
         if not ok or seat is None:
-            return _error("only a player of the game can ask for a rematch", 403)
+            return error_response("only a player of the game can ask for a rematch", 403)
         if not table.state.is_over:
-            return _error("the game is not over", 403)
+            return error_response("the game is not over", 403)
         async with table.rematch_lock:
             if table.rematch is None:  # the first press makes the one rematch
                 secret = await self.store.secret(REMATCH_SECRET)
@@ -455,7 +387,7 @@ class _Api:
         try:
             body = await read_body(request)
         except RequestError as exc:
-            return _error(str(exc))
+            return error_response(str(exc))
         name = body.get("name")
         name = " ".join(name.split())[:MAX_NAME] if isinstance(name, str) else ""
         name = name or "Anonymous"
@@ -477,7 +409,7 @@ class _Api:
         try:
             date = dt.date.fromisoformat(request.path_params["date"])
         except ValueError:
-            return _error("a date is written YYYY-MM-DD")
+            return error_response("a date is written YYYY-MM-DD")
         seed = None
         if daily.is_over(date):
             seed = str(daily.daily_seed(await self.store.secret(daily.SECRET_NAME), date))

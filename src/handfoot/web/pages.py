@@ -3,7 +3,7 @@
 :func:`page_routes` gives their routes; ``app.py`` mounts them beside the table, the JSON API
 and the WebSocket. Every page but the rules is a template whose script asks the JSON API for
 what it shows; the rules pages are rendered here from the profile's own data
-(:func:`handfoot.rulebook.describe_profile`), so a rule is worded once, in the rulebook.
+(:func:`handfoot.game.rulebook.describe_profile`), so a rule is worded once, in the rulebook.
 """
 
 from __future__ import annotations
@@ -16,9 +16,15 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from handfoot.rulebook import describe_profile, diff_profiles
-from handfoot.rules import DEFAULT_PROFILE, Layout, Profile, builtin_profile_names, load_profile
-from handfoot.wording import book_requirement_text
+from handfoot.game.rulebook import describe_profile, diff_profiles
+from handfoot.game.rules import (
+    DEFAULT_PROFILE,
+    Layout,
+    Profile,
+    builtin_profile_names,
+    load_profile,
+)
+from handfoot.game.wording import book_requirement_text
 
 __all__ = ["ProfileSummary", "first_game_steps", "page_routes", "profile_summaries",
            "seatings_text"]

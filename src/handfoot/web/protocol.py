@@ -1,7 +1,7 @@
 """The web protocol: views, events and round results as JSON, and client messages read.
 
 Everything a connection receives about the game is built here from a
-:class:`~handfoot.engine.PlayerView` (a seat's own view) or from the public part of one
+:class:`~handfoot.game.engine.PlayerView` (a seat's own view) or from the public part of one
 (spectators), so what a page can see is exactly what the engine lets that seat see. The
 message shapes are documented in ``docs/web.md``.
 """
@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.cards import FACE_KIND, face_name
-from handfoot.engine import Event, GameState, Phase, PlayerView, RoundResult, TableMeld
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import FACE_KIND, face_name
+from handfoot.game.engine import Event, GameState, Phase, PlayerView, RoundResult, TableMeld
 
 __all__ = [
     "KIND_JSON",

@@ -7,7 +7,7 @@ and correct rounds) and the table's read-only one (``/score/ID``), whose page po
 ``GET /api/scores/ID?since=VERSION`` and shows every change within seconds, on every phone,
 whichever server process stored it. Every round entered and every correction is a new row
 of ``score_rounds`` (see :mod:`handfoot.web.store`): nothing is overwritten, and the history
-says who changed what, when, from what. Scoring is :mod:`handfoot.scoresheet`'s.
+says who changed what, when, from what. Scoring is :mod:`handfoot.game.scoresheet`'s.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from handfoot.record import profile_spec
-from handfoot.rules import Layout, ProfileError, load_profile
-from handfoot.scoresheet import (
+from handfoot.game.record import profile_spec
+from handfoot.game.rules import Layout, ProfileError, load_profile
+from handfoot.game.scoresheet import (
     MAX_NAME,
     ScoreSheet,
     ScoreSheetError,
@@ -33,6 +33,7 @@ from handfoot.scoresheet import (
     score_json,
 )
 from handfoot.web.protocol import is_token
+from handfoot.web.requests import RequestError, error_response, profile_from_request, read_body
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
 from handfoot.web.tables import new_token
 
@@ -102,12 +103,8 @@ class SheetStore:
 
 def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
     """The score keeper's page and API routes; ``app.py`` mounts them."""
-    from handfoot.web.app import RequestError, profile_from_request, read_body
 
     sheets = SheetStore(store)
-
-    def error(message: str, status: int = 400) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await read_body(request, MAX_BODY)
@@ -129,7 +126,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             sheet = ScoreSheet.new(profile, layout, body.get("sides"), body.get("players"),
                                    body.get("title") or "")
         except (RequestError, ProfileError, ScoreSheetError, ValueError) as exc:
-            return error(str(exc))
+            return error_response(str(exc))
         token = new_token()
         sheet_id = await sheets.create(sheet, token)
         return JSONResponse({"sheet_id": sheet_id, "edit_link": f"/score/{sheet_id}#k={token}",
@@ -143,7 +140,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             return Response(status_code=204)  # nothing new: the page polls again
         loaded = await sheets.load(sheet_id)
         if loaded is None:
-            return error("no score sheet here", 404)
+            return error_response("no score sheet here", 404)
         sheet, _, rows = loaded
         data = sheet.json()
         view = sheet.view()
@@ -165,25 +162,25 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             body = await body_of(request)
             number = int(request.path_params["round"])
         except RequestError as exc:
-            return error(str(exc))
+            return error_response(str(exc))
         except ValueError:
-            return error("round: a round's number", 404)
+            return error_response("round: a round's number", 404)
         token = body.get("token")
         who = body.get("who")
         who = clean_name(who)[:MAX_NAME] if isinstance(who, str) else ""
         for _ in range(5):  # another keeper's change meanwhile: check again against it
             loaded = await sheets.load(sheet_id)
             if loaded is None:
-                return error("no score sheet here", 404)
+                return error_response("no score sheet here", 404)
             sheet, edit_hash, rows = loaded
             if not is_token(token) or not secrets.compare_digest(token_hash(token),
                                                                  edit_hash):
-                return error("this link only shows the sheet: the keeper's link enters "
+                return error_response("this link only shows the sheet: the keeper's link enters "
                              "rounds", 403)
             try:
                 entries = sheet.read_round(body.get("entries"), number)
             except ScoreSheetError as exc:
-                return error(str(exc))
+                return error_response(str(exc))
             stored = [e.json() for e in entries]
             if number <= len(sheet.rounds) and \
                     [e.json() for e in sheet.rounds[number - 1]] == stored:
@@ -192,12 +189,12 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
             seq = (rows[-1].seq if rows else 0) + 1
             if await sheets.add_round(sheet_id, seq, number, stored, who or "the keeper"):
                 return JSONResponse({"version": seq})
-        return error("the sheet is changing too fast: try again", 409)
+        return error_response("the sheet is changing too fast: try again", 409)
 
     async def history(request: Request) -> Response:
         loaded = await sheets.load(request.path_params["sheet_id"])
         if loaded is None:
-            return error("no score sheet here", 404)
+            return error_response("no score sheet here", 404)
         sheet, _, rows = loaded
         return JSONResponse({"sides": sheet.sides, "changes": _history(rows)})
 
@@ -205,7 +202,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
         sheet_id = request.path_params["sheet_id"]
         loaded = await sheets.load(sheet_id)
         if loaded is None:
-            return error("no score sheet here", 404)
+            return error_response("no score sheet here", 404)
         sheet, _, rows = loaded
         if request.url.path.endswith(".csv"):
             return Response(sheet.csv(), media_type="text/csv; charset=utf-8", headers={

@@ -1,6 +1,6 @@
 """Live tables: one :class:`Table` per game being played, its connections and its bots.
 
-A table holds the game's :class:`~handfoot.engine.GameState`, rebuilt at load by replaying
+A table holds the game's :class:`~handfoot.game.engine.GameState`, rebuilt at load by replaying
 the stored moves (so a restart resumes every game), and the connections watching it. Each
 connection has its own outbound queue and one writer task, so a slow client never stalls
 its table. A person's move is parsed, checked by the engine, **committed to the database**,
@@ -62,16 +62,16 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket
 
-from handfoot import moves as mv
-from handfoot.bots import Bot
-from handfoot.cards import FACE_KIND
-from handfoot.engine import Event, GameState, IllegalMoveError
-from handfoot.moves import MoveSyntaxError, format_move, parse_move
-from handfoot.record import GameRecord, record_from_state, record_to_data
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import Layout, Profile, builtin_profile_names, load_profile
-from handfoot.search import ExpertBot
-from handfoot.sim import bot_turn, derive_seed, hint
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.bots.search import ExpertBot
+from handfoot.game import moves as mv
+from handfoot.game.cards import FACE_KIND
+from handfoot.game.engine import Event, GameState, IllegalMoveError
+from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
+from handfoot.game.record import GameRecord, record_from_state, record_to_data
+from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.runs.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
 from handfoot.web.guard import OpenLimit
 from handfoot.web.protocol import (

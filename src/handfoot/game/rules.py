@@ -24,8 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final, TypeAlias
 
-from handfoot import cards
-from handfoot.cards import KIND_NAMES, ByFields
+from handfoot.game import cards
+from handfoot.game.cards import KIND_NAMES, ByFields
 
 __all__ = [
     "FIELDS",
@@ -626,7 +626,7 @@ class OptionInfo(ByFields):
 
 
 def _load_options() -> dict[str, OptionInfo]:
-    text = resources.files("handfoot").joinpath("options.toml").read_text(encoding="utf-8")
+    text = resources.files("handfoot.game").joinpath("options.toml").read_text(encoding="utf-8")
     out: dict[str, OptionInfo] = {}
     for item in tomllib.loads(text)["option"]:
         out[item["key"]] = OptionInfo(
@@ -654,7 +654,7 @@ OPTIONS: dict[str, OptionInfo] = _load_options()
 
 def builtin_profile_names() -> list[str]:
     """Names of the profiles shipped with handfoot, default first."""
-    files = resources.files("handfoot").joinpath("profiles")
+    files = resources.files("handfoot.game").joinpath("profiles")
     names = sorted(p.name.removesuffix(".toml") for p in files.iterdir()
                    if p.name.endswith(".toml"))
     names.remove("partnership-13")
@@ -714,7 +714,7 @@ def _stem(name_or_path: str | Path) -> str:
 def _read_source(name_or_path: str | Path) -> tuple[str, str]:
     text_name = str(name_or_path)
     if text_name in builtin_profile_names():
-        res = resources.files("handfoot").joinpath("profiles").joinpath(f"{text_name}.toml")
+        res = resources.files("handfoot.game").joinpath("profiles").joinpath(f"{text_name}.toml")
         return res.read_text(encoding="utf-8"), f"{text_name}.toml"
     path = Path(text_name)
     if path.suffix == ".toml" or _exists(path):

@@ -4,10 +4,10 @@ At a decision that swings a round (with the default ``scope="go-out"``: any deci
 which a plan goes out, where going out now or playing on is worth measuring; ``"key"`` adds
 drawing or taking the pile whenever a pickup is possible; ``"all"`` adds every meld and
 discard decision) :class:`ExpertBot` lists candidate moves (the plans
-:class:`~handfoot.bots.HardBot` would consider, drawing, taking the pile, going out, the
+:class:`~handfoot.bots.heuristic.HardBot` would consider, drawing, taking the pile, going out, the
 discards hard would most gladly make), then repeatedly
 
-1. builds a full :class:`~handfoot.engine.GameState` consistent with everything its seat
+1. builds a full :class:`~handfoot.game.engine.GameState` consistent with everything its seat
    has seen (:func:`determinize`: its own cards, the table, every packet's size, the
    discard top and what it remembers of the pile; the unseen cards shuffled into the
    other hands, feet, knees, the rest of the pile and the stock), and
@@ -25,7 +25,7 @@ paired difference. Trivial decisions (one choice, answering, staging the rest of
 plan, picking up a Knee) are the hard bot's.
 
 The bot sees only views: the determinization reads nothing but a
-:class:`~handfoot.engine.PlayerView` and the bot's own memory of the pile.
+:class:`~handfoot.game.engine.PlayerView` and the bot's own memory of the pile.
 
 Construct it directly, ``ExpertBot(seed, time_budget=0.5)``, or by name
 (``make_bot("expert", seed)``). The environment variable ``HANDFOOT_EXPERT_BUDGET``
@@ -41,11 +41,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import HardBot
-from handfoot.engine import GameState, Phase, PlayerView
-from handfoot.rules import Layout
+from handfoot.bots.heuristic import HardBot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.rules import Layout
 
 __all__ = ["DEFAULT_BUDGET", "SCOPES", "UNPLAYABLE", "ExpertBot", "determinize",
            "pick_candidate", "state_from_view", "unseen_faces"]

@@ -3,7 +3,7 @@
 An illegal meld's reason quotes the wild-card rule in the same words as the rulebook, so
 the phrase is made here, once, for both (the engine does not import the rulebook).
 
->>> from handfoot.rules import load_profile
+>>> from handfoot.game.rules import load_profile
 >>> wild_rule_text(load_profile("partnership-13"))
 'naturals must be at least 2 × wilds'
 >>> count_text(1, "card"), count_text(1500, "point"), join(["a", "b", "c"])
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from handfoot.cards import KIND_PLURALS
-from handfoot.rules import Profile
+from handfoot.game.cards import KIND_PLURALS
+from handfoot.game.rules import Profile
 
 __all__ = ["book_requirement_text", "count_text", "join", "number", "wild_ratio_terms",
            "wild_rule_text"]

@@ -1,13 +1,13 @@
 """Styles: hard's settings tuned for a profile, with their card (``<profile>.style.json``).
 
-A style is what :mod:`handfoot.tune` finds by duplicate self-play: the settings of
-:data:`handfoot.bots.SETTINGS` that differ from hard's, and a card saying how they were
+A style is what :mod:`handfoot.runs.tune` finds by duplicate self-play: the settings of
+:data:`handfoot.bots.heuristic.SETTINGS` that differ from hard's, and a card saying how they were
 found and how they measured (seed, budget, every step, code version, an evaluation
 against hard on unseen deals). :class:`StyledBot`, the ``learned`` level, is hard playing
 with the shipped style of the profile it plays (``handfoot/models/<profile>.style.json``),
 hard's own settings where there is none.
 
->>> from handfoot.bots import HardBot
+>>> from handfoot.bots.heuristic import HardBot
 >>> bot = HardBot(1)
 >>> Style({"hold_new_above": 6}, {}).apply(bot)
 >>> bot.hold_new_above
@@ -22,8 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import HardBot, configure
-from handfoot.engine import PlayerView
+from handfoot.bots.heuristic import HardBot, configure
+from handfoot.game.engine import PlayerView
 
 __all__ = ["Style", "StyledBot", "apply_shipped_style", "load_style", "style_path"]
 
@@ -36,7 +36,7 @@ class Style:
     card: dict[str, Any]
 
     def apply(self, bot: object) -> None:
-        """Set the style's settings on ``bot`` (:func:`handfoot.bots.configure`)."""
+        """Set the style's settings on ``bot`` (:func:`handfoot.bots.heuristic.configure`)."""
         configure(bot, self.settings)
 
     def save(self, path: Path) -> None:
@@ -48,7 +48,7 @@ class Style:
     @classmethod
     def load(cls, path: Path | Any) -> Style:
         """Read a style (``path`` may be a package resource); ``ValueError`` if it is not
-        one: its settings are checked as :func:`handfoot.bots.configure` checks them."""
+        one: its settings are checked as :func:`handfoot.bots.heuristic.configure` checks them."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as exc:
@@ -65,7 +65,7 @@ class Style:
 
 def style_path(profile_name: str) -> Any:
     """The shipped style of a profile (a package resource; it may not exist)."""
-    return resources.files("handfoot").joinpath("models", f"{profile_name}.style.json")
+    return resources.files("handfoot.bots").joinpath("models", f"{profile_name}.style.json")
 
 
 _CACHE: dict[str, Style | None] = {}

@@ -6,7 +6,7 @@ discard, a knock), or its answer to a partner's "May I go out?". A :class:`Plan`
 whole sequence of actions that carries one choice out (stage the cards, then commit), not
 a single card id.
 
-:func:`candidate_plans` lists them for a :class:`~handfoot.bots.HardBot` (it reads the
+:func:`candidate_plans` lists them for a :class:`~handfoot.bots.heuristic.HardBot` (it reads the
 bot's memory of the pile and the plans it has seen fail) and flags the one hard itself
 would choose, so a bot that always takes the flagged plan plays exactly like ``hard``
 (``tests/test_plans.py`` compares the records of seeded games). Meld plans come from the
@@ -21,9 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import (
+from handfoot.bots.heuristic import (
     HardBot,
     _build,
     _complete_and_start,
@@ -32,10 +30,12 @@ from handfoot.bots import (
     _stage_actions,
     _within_hand,
 )
-from handfoot.cards import RANKS
-from handfoot.engine import Phase, PlayerView
-from handfoot.moves import MeldGroup
-from handfoot.rules import PickupExistingMeld
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import RANKS
+from handfoot.game.engine import Phase, PlayerView
+from handfoot.game.moves import MeldGroup
+from handfoot.game.rules import PickupExistingMeld
 
 __all__ = ["Plan", "PlanBot", "PlanKind", "candidate_plans", "is_decision", "plan_groups"]
 
@@ -125,7 +125,7 @@ def is_decision(bot: HardBot, view: PlayerView) -> bool:
 def candidate_plans(bot: PlanBot, view: PlayerView) -> list[Plan]:
     """The plans open to ``bot`` at a decision (see :func:`is_decision`), hard's first.
 
-    Exactly one plan is flagged, the first: the one :class:`~handfoot.bots.HardBot` would
+    Exactly one plan is flagged, the first: the one :class:`~handfoot.bots.heuristic.HardBot` would
     choose with the bot's memory (working it out has hard's side effect of remembering
     plans whose first action is not legal). Every plan's first action is legal; later
     actions are legal as long as the planner's reading of the rules is right (hard's own

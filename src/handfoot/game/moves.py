@@ -42,9 +42,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Final, TypeAlias
 
-from handfoot import cards
-from handfoot.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError, Kind
-from handfoot.cards import ByFields as ByFields  # the engine's frozen classes derive from it
+from handfoot.game import cards
+from handfoot.game.cards import JOKER, KIND_CODES, NUM_KINDS, RED_THREE, TWO, CardError, Kind
+from handfoot.game.cards import ByFields as ByFields  # the engine's frozen classes derive from it
 
 ActionId: TypeAlias = int
 """An integer action, ``0 <= a < NUM_ACTIONS`` (the same ids for every profile)."""

@@ -7,7 +7,7 @@ same deal is played with the sides swapped. With partnerships both seats of a si
 same bot. With more than two bots every pairing is played (round robin), ``games``
 duplicate pairs each, over the same deals.
 
-Every seed (deals and bots) is derived with :func:`handfoot.sim.derive_seed` from the
+Every seed (deals and bots) is derived with :func:`handfoot.runs.sim.derive_seed` from the
 tournament seed and the game's place in the schedule, never from the order in which games
 happen to be played, so the results are identical for any number of worker processes.
 Only the time bots take per decision varies from run to run; it is kept apart, under
@@ -24,12 +24,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from handfoot import moves as mv
-from handfoot.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
-from handfoot.engine import GameState, IllegalMoveError
-from handfoot.registry import check_bot, make_bot
-from handfoot.rules import Layout, Profile, Seat
-from handfoot.sim import derive_seed, play_game
+from handfoot.bots.registry import check_bot, make_bot
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.rules import Layout, Profile, Seat
+from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
+from handfoot.runs.sim import derive_seed, play_game
 
 __all__ = [
     "BotStats",
@@ -132,7 +132,7 @@ def _bot_seed(seed: int, pairing: int, pair: int, game_in_pair: int, seat: int) 
 
 def _play_one(profile: Profile, layout: Layout, side_bots: tuple[str, ...], deal_seed: int,
               bot_seeds: tuple[int, ...]) -> tuple[GameState, int, int, list[list[int]]]:
-    """Play a game (with :func:`handfoot.sim.play_game`); per side: [moves, draws, pickups,
+    """Play a game (with :func:`handfoot.runs.sim.play_game`); per side: [moves, draws, pickups,
     decisions, think_ns]."""
     players = [make_bot(side_bots[layout.side_of(seat)], bot_seeds[seat])
                for seat in range(layout.players)]
@@ -423,7 +423,7 @@ def run_tournament(profile: Profile, bots: Sequence[str], games: int, seed: int,
     ``workers`` > 1 plays in that many processes, ``scheduler`` (``tcp://host:8786``) on
     the workers of that Dask cluster; the results are the same either way (only the timing
     differs). With ``partial``, each finished pair is written to that file as the run
-    goes (:class:`handfoot.cluster.PartialFile`); with ``resume`` too, the pairs the file
+    goes (:class:`handfoot.runs.cluster.PartialFile`); with ``resume`` too, the pairs the file
     already holds are not played again. ``progress(done, total)`` is called with the number
     of games finished (those read from the file included).
     """

@@ -13,15 +13,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import Bot
-from handfoot.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
-from handfoot.engine import GameState, IllegalMoveError
-from handfoot.moves import Move
-from handfoot.record import GameRecord, GameRecorder
-from handfoot.registry import make_bot
-from handfoot.rules import Layout, Profile, Seat
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.moves import Move
+from handfoot.game.record import GameRecord, GameRecorder
+from handfoot.game.rules import Layout, Profile, Seat
+from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 
 __all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulatedGame",
            "SimulationStats", "bot_turn", "hint", "play_game", "play_simulated_game",

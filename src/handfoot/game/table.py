@@ -1,11 +1,11 @@
 """A side's table under the rules: its books, what it lacks to go out, its opening minimum.
 
-Pure functions over a :class:`~handfoot.rules.Profile` and a side's melds, so the engine
+Pure functions over a :class:`~handfoot.game.rules.Profile` and a side's melds, so the engine
 (which enforces the rules) and the bots (which plan with them) judge a table the same way.
 A meld is given as ``(target, naturals, wilds)``: a rank kind, or
-:data:`~handfoot.moves.WILD_MELD` for the all-wild meld.
+:data:`~handfoot.game.moves.WILD_MELD` for the all-wild meld.
 
->>> from handfoot.rules import load_profile
+>>> from handfoot.game.rules import load_profile
 >>> p = load_profile("hand-knee-foot")
 >>> books = count_books(p, [(cards.FIVE, 7, 0), (cards.KING, 5, 2)])
 >>> books.clean, books.dirty
@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from handfoot import cards
-from handfoot.cards import KIND_PLURALS, ByFields
-from handfoot.moves import WILD_MELD
-from handfoot.rules import Profile
+from handfoot.game import cards
+from handfoot.game.cards import KIND_PLURALS, ByFields
+from handfoot.game.moves import WILD_MELD
+from handfoot.game.rules import Profile
 
 __all__ = ["BookKind", "Books", "book_kind", "count_books", "missing_books",
            "opening_minimum", "opens_with_clean_book"]

@@ -1,8 +1,8 @@
 """The game: state, legal moves, applying moves, views and scoring.
 
-:class:`GameState` holds a whole game under one :class:`~handfoot.rules.Profile`. It says
+:class:`GameState` holds a whole game under one :class:`~handfoot.game.rules.Profile`. It says
 whose turn it is and in which :class:`Phase`; :meth:`GameState.apply` plays a player move
-(see :mod:`handfoot.moves`) or raises :class:`IllegalMoveError` with a reason a player
+(see :mod:`handfoot.game.moves`) or raises :class:`IllegalMoveError` with a reason a player
 understands, leaving the state exactly as it was; :meth:`GameState.legal_actions` lists the
 legal integer actions; :meth:`GameState.view` gives a seat only what that seat may know;
 :meth:`GameState.copy` is cheap. :meth:`GameState.verify` checks a move without playing
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import Any, Final, NamedTuple, overload
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.cards import (
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import (
     ACE,
     BLACK_THREE,
     FACE_KIND,
@@ -49,8 +49,8 @@ from handfoot.cards import (
     Face,
     Kind,
 )
-from handfoot.moves import WILD_MELD, ActionId, ByFields, MeldGroup
-from handfoot.rules import (
+from handfoot.game.moves import WILD_MELD, ActionId, ByFields, MeldGroup
+from handfoot.game.rules import (
     FinalDiscard,
     FirstPlayer,
     Layout,
@@ -62,7 +62,7 @@ from handfoot.rules import (
     Seat,
     Side,
 )
-from handfoot.table import (
+from handfoot.game.table import (
     BookKind,
     Books,
     book_kind,
@@ -70,8 +70,8 @@ from handfoot.table import (
     missing_books,
     opens_with_clean_book,
 )
-from handfoot.table import opening_minimum as side_opening_minimum
-from handfoot.wording import book_requirement_text, join, wild_rule_text
+from handfoot.game.table import opening_minimum as side_opening_minimum
+from handfoot.game.wording import book_requirement_text, join, wild_rule_text
 
 __all__ = [
     "SCORE_LABELS",
@@ -475,7 +475,7 @@ class PublicView(ByFields):
 class HistoryEntry(ByFields):
     """One committed player move: the round it was made in, the seat, and the move.
 
-    Staging actions are not moves; a confirmed staging is the :class:`~handfoot.moves.Meld`
+    Staging actions are not moves; a confirmed staging is the :class:`~handfoot.game.moves.Meld`
     it made, and a pickup or go-out from staged cards is the full move.
     """
 
@@ -1399,8 +1399,8 @@ class GameState:
             goes_out=isinstance(move, mv.Discard) or (isinstance(move, mv.GoOut) and not asks))
 
     def player_move(self, move: mv.Move) -> mv.PlayerMove:
-        """The player move a move stands for now: a :class:`~handfoot.moves.Confirm` is
-        the :class:`~handfoot.moves.Meld` of the staged cards (what the history and game
+        """The player move a move stands for now: a :class:`~handfoot.game.moves.Confirm` is
+        the :class:`~handfoot.game.moves.Meld` of the staged cards (what the history and game
         records hold); a player move is itself. Staging actions are not player moves."""
         if isinstance(move, mv.Confirm):
             return mv.Meld(self.staged_groups())
@@ -1456,8 +1456,9 @@ class GameState:
     def apply_action(self, action: ActionId) -> mv.Move | None:
         """Play an integer action; returns the player move it committed (None for staging).
 
-        Staged cards become a :class:`~handfoot.moves.Meld`, :class:`~handfoot.moves.Pickup`
-        or :class:`~handfoot.moves.GoOut`, which is what a game record stores.
+        Staged cards become a :class:`~handfoot.game.moves.Meld`,
+        :class:`~handfoot.game.moves.Pickup` or :class:`~handfoot.game.moves.GoOut`, which
+        is what a game record stores.
         """
         self._listed = None
         move = mv.decode_action(action)

@@ -1,8 +1,8 @@
 """Players that choose moves by themselves.
 
-A bot sees only its own seat's :class:`~handfoot.engine.PlayerView` (never the state), so
+A bot sees only its own seat's :class:`~handfoot.game.engine.PlayerView` (never the state), so
 it cannot read a hidden card, and answers with one integer action from
-``view.legal_actions``. :mod:`handfoot.registry` names every level (``make_bot``).
+``view.legal_actions``. :mod:`handfoot.bots.registry` names every level (``make_bot``).
 """
 
 from __future__ import annotations
@@ -13,20 +13,20 @@ from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.cards import JOKER, RANKS, TWO
-from handfoot.engine import Phase, PlayerView, TableMeld
-from handfoot.moves import WILD_MELD, MeldGroup, new_meld_group
-from handfoot.rules import FinalDiscard, PickupExistingMeld
-from handfoot.table import count_books, missing_books
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import JOKER, RANKS, TWO
+from handfoot.game.engine import Phase, PlayerView, TableMeld
+from handfoot.game.moves import WILD_MELD, MeldGroup, new_meld_group
+from handfoot.game.rules import FinalDiscard, PickupExistingMeld
+from handfoot.game.table import count_books, missing_books
 
 __all__ = ["SETTINGS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "configure",
            "settings_of"]
 
 # Each bot class is marked @mypyc_attr(allow_interpreted_subclasses=True): compiled by mypyc
 # (docs/performance.md), a class can otherwise not be subclassed in Python, and the expert
-# (handfoot.search) derives from the hard bot, experiments from any bot. In pure Python the
+# (handfoot.bots.search) derives from the hard bot, experiments from any bot. In pure Python the
 # decorator does nothing.
 
 
@@ -201,7 +201,7 @@ _NO_MELDS: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
 
 
 def _kind_counts(hand: tuple[int, ...]) -> list[int]:
-    """:func:`handfoot.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
+    """:func:`handfoot.game.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
     over it is native, not the iteration of any iterable)."""
     counts = _ZERO_KINDS[:]
     kind_of = cards.FACE_KIND
@@ -671,7 +671,7 @@ def _table_after(view: PlayerView, groups: list[MeldGroup]) -> list[tuple[int, i
 
 def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
     """Whether the side would hold the books it needs to go out once ``groups`` are laid
-    (the engine's own rule: :func:`handfoot.table.missing_books`)."""
+    (the engine's own rule: :func:`handfoot.game.table.missing_books`)."""
     p = view.profile
     return not missing_books(p, count_books(p, _table_after(view, groups)))
 
@@ -1089,7 +1089,7 @@ SETTINGS: Final[tuple[str, ...]] = (
     "pickup_pile")
 """The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (the
 last seven are hard's own): a bot's style, set with :func:`configure` or a bot spec such
-as ``hard:hold=1:keep_pair=80`` (:func:`handfoot.registry.make_bot`)."""
+as ``hard:hold=1:keep_pair=80`` (:func:`handfoot.bots.registry.make_bot`)."""
 
 _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})

@@ -2,12 +2,12 @@
 
 A :class:`GameRecord` is self-contained: the rules (a built-in profile plus the parameters
 changed from it), the seats, and for every round where each card was dealt (the
-:class:`~handfoot.engine.Deal`), every player move in order (in the notation of
-:mod:`handfoot.moves`, with the seat that made it) and, once the round has ended, its result
+:class:`~handfoot.game.engine.Deal`), every player move in order (in the notation of
+:mod:`handfoot.game.moves`, with the seat that made it) and, once the round has ended, its result
 with the full score breakdown. The format is described field by field in ``docs/records.md``
 and by the JSON Schema shipped as ``handfoot/schema/record-v1.json``.
 
-* :class:`GameRecorder` wraps a :class:`~handfoot.engine.GameState` while it is played and
+* :class:`GameRecorder` wraps a :class:`~handfoot.game.engine.GameState` while it is played and
   logs every committed move; :meth:`GameRecorder.record` gives the record.
 * :func:`to_json` and :func:`from_json` write and read records; reading validates against
   the schema and the rules and raises :class:`RecordError` naming the JSON path and the
@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
 
-from handfoot import __version__, cards
-from handfoot import moves as mv
-from handfoot.engine import (
+from handfoot._version import __version__
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import (
     Deal,
     DealError,
     GameState,
@@ -45,7 +46,7 @@ from handfoot.engine import (
     check_deal,
     deal_of_round,
 )
-from handfoot.rules import (
+from handfoot.game.rules import (
     FIELDS,
     Layout,
     Profile,
@@ -185,7 +186,7 @@ def record_from_state(state: GameState, *, seat_names: Sequence[str] | None = No
     """The game so far as a record, from the state's own history.
 
     Every round dealt so far is listed with its deal, its moves (the state's
-    :attr:`~handfoot.engine.GameState.history`) and its result once it has ended. The
+    :attr:`~handfoot.game.engine.GameState.history`) and its result once it has ended. The
     seed is included (as ``metadata["seed"]``) only once the game is over.
     """
     players = state.players
@@ -289,13 +290,13 @@ def record_schema() -> dict[str, Any]:
 
 @functools.cache
 def _schema_text() -> str:
-    return resources.files("handfoot").joinpath("schema").joinpath(SCHEMA_FILE).read_text(
+    return resources.files("handfoot.game").joinpath("schema").joinpath(SCHEMA_FILE).read_text(
         encoding="utf-8")
 
 
 @functools.cache
 def _validator() -> Any:
-    import jsonschema  # a dependency; imported here to keep `import handfoot.record` light
+    import jsonschema  # a dependency; imported here to keep `import handfoot.game.record` light
 
     return jsonschema.Draft202012Validator(record_schema())
 

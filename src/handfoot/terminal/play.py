@@ -2,12 +2,12 @@
 
 :class:`TerminalGame` runs one game in which one seat is a person (or two or more people
 sharing the keyboard, "pass and play"). A person types moves in the notation of
-:mod:`handfoot.moves` (``draw``, ``meld K K K | 9 9 2``, ``discard 5``, ...) or a command
+:mod:`handfoot.game.moves` (``draw``, ``meld K K K | 9 9 2``, ``discard 5``, ...) or a command
 (``help``, ``hint``, ``legal``, ``show``, ``quit``); the other seats are bots whose moves are
 announced one line each.
 
 Everything shown to a person is drawn from their seat's
-:class:`~handfoot.engine.PlayerView` (the renderers below take a view, never the state), so
+:class:`~handfoot.game.engine.PlayerView` (the renderers below take a view, never the state), so
 no hidden card can reach the screen. Input and output are injected (an input function and a
 Rich :class:`~rich.console.Console`), so a game can be scripted in tests.
 
@@ -26,13 +26,14 @@ from pathlib import Path
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import Bot
-from handfoot.cards import JOKER_FACE, KIND_NAMES, KIND_PLURALS, RANKS, CardError
-from handfoot.engine import GameState, IllegalMoveError, Phase, PlayerView, TableMeld
-from handfoot.moves import WILD_MELD, MoveSyntaxError, format_groups, parse_move
-from handfoot.record import (
+from handfoot.bots.heuristic import Bot
+from handfoot.bots.registry import BOTS, make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import JOKER_FACE, KIND_NAMES, KIND_PLURALS, RANKS, CardError
+from handfoot.game.engine import GameState, IllegalMoveError, Phase, PlayerView, TableMeld
+from handfoot.game.moves import WILD_MELD, MoveSyntaxError, format_groups, parse_move
+from handfoot.game.record import (
     GameRecord,
     RecordError,
     format_breakdown,
@@ -40,11 +41,10 @@ from handfoot.record import (
     replay,
     to_json,
 )
-from handfoot.registry import BOTS, make_bot
-from handfoot.rules import Layout, Profile
-from handfoot.sim import HINT_BOT, derive_seed
-from handfoot.sim import hint as sim_hint
-from handfoot.table import BookKind, opening_minimum, opens_with_clean_book
+from handfoot.game.rules import Layout, Profile
+from handfoot.game.table import BookKind, opening_minimum, opens_with_clean_book
+from handfoot.runs.sim import HINT_BOT, derive_seed
+from handfoot.runs.sim import hint as sim_hint
 
 __all__ = [
     "ASCII",
@@ -104,7 +104,7 @@ class SeatError(ValueError):
 
 
 def best_bot() -> str:
-    """The strongest bot available in :data:`handfoot.registry.BOTS`."""
+    """The strongest bot available in :data:`handfoot.bots.registry.BOTS`."""
     for name in BOT_PREFERENCE:
         if name in BOTS:
             return name
@@ -112,7 +112,7 @@ def best_bot() -> str:
 
 
 def hint_bot() -> str:
-    """The bot that gives hints: :data:`handfoot.sim.HINT_BOT`."""
+    """The bot that gives hints: :data:`handfoot.runs.sim.HINT_BOT`."""
     return HINT_BOT
 
 
@@ -571,7 +571,7 @@ def _typed_faces(line: str) -> list[int]:
 def resume_state(record: GameRecord) -> GameState:
     """The game a saved record was left in, played back move by move.
 
-    Raises :class:`~handfoot.record.RecordError` when a move does not replay or the game
+    Raises :class:`~handfoot.game.record.RecordError` when a move does not replay or the game
     is already over.
     """
     result = replay(record)
@@ -597,7 +597,7 @@ class TerminalGame:
     in the others.
 
     ``seats`` names each seat: :data:`HUMAN` for a person, bot names from
-    :data:`handfoot.registry.BOTS` elsewhere. ``read`` is called with a prompt and returns a
+    :data:`handfoot.bots.registry.BOTS` elsewhere. ``read`` is called with a prompt and returns a
     line (raising :class:`EOFError` at the end of input, which leaves the game); all
     output goes to ``console``. ``state`` continues a game (see :func:`resume_state`);
     ``save_to`` is where a game left unfinished is saved (None: not saved).

@@ -1,9 +1,9 @@
 """The bots by name: every level from ``random`` to ``expert``, and ``learned`` (hard with
-the settings tuned for the profile by self-play, :mod:`handfoot.styles`), for the command
+the settings tuned for the profile by self-play, :mod:`handfoot.bots.styles`), for the command
 line, simulations, tournaments and the server.
 
-It sits above every bot (:mod:`handfoot.bots` and the search bot of
-:mod:`handfoot.search`), so no bot module registers itself or imports another to be
+It sits above every bot (:mod:`handfoot.bots.heuristic` and the search bot of
+:mod:`handfoot.bots.search`), so no bot module registers itself or imports another to be
 complete. Add a bot of your own with ``BOTS[name] = cls`` (``cls(seed)`` makes one).
 
 >>> make_bot("hard", 1).name
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from handfoot.bots import Bot, EasyBot, HardBot, NormalBot, RandomBot, configure
-from handfoot.search import ExpertBot
-from handfoot.styles import StyledBot
+from handfoot.bots.heuristic import Bot, EasyBot, HardBot, NormalBot, RandomBot, configure
+from handfoot.bots.search import ExpertBot
+from handfoot.bots.styles import StyledBot
 
 __all__ = ["BOTS", "check_bot", "make_bot", "parse_spec"]
 
@@ -29,7 +29,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """A bot of the named level (``random``), seeded for reproducible play.
 
-    ``name`` may also be a *spec*: a level with settings (:data:`handfoot.bots.SETTINGS`)
+    ``name`` may also be a *spec*: a level with settings (:data:`handfoot.bots.heuristic.SETTINGS`)
     each after a colon, such as ``hard:hold=1:keep_pair=80``, for measuring a style in a
     tournament. Raises ``ValueError`` for an unknown level or a bad setting.
 

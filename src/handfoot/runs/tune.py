@@ -1,6 +1,6 @@
-"""Tune hard's style for a profile by self-play: ``python -m handfoot.tune``.
+"""Tune hard's style for a profile by self-play: ``python -m handfoot.runs.tune``.
 
-The hard bot's play is shaped by a few numbers (:data:`handfoot.bots.SETTINGS`): how many
+The hard bot's play is shaped by a few numbers (:data:`handfoot.bots.heuristic.SETTINGS`): how many
 naturals of a melded rank it keeps in hand as a pickup ticket, above how many cards it
 holds back a new three of a kind, how much a pair is worth keeping, how risky a discard
 is that an opponent took the pile with before, ... They were set by hand, once, for every
@@ -15,8 +15,8 @@ spent.
 The result is a *style*: a JSON file (``<profile>.style.json``) with the settings that
 differ from hard's, and its card: the seed, the budget, every step measured, the code
 version and an evaluation against ``hard`` on deals the search never saw. The ``learned``
-bot plays with the shipped style of the profile (``handfoot/models/``); any bot spec can
-use one (``hard:hold=1:hold_new_above=6``, :func:`handfoot.registry.make_bot`).
+bot plays with the shipped style of the profile (``handfoot/bots/models/``); any bot spec can
+use one (``hard:hold=1:hold_new_above=6``, :func:`handfoot.bots.registry.make_bot`).
 
 Only a budget of steps is reproducible (``--steps``): the same options give the same
 style, however many workers play the games; ``--minutes`` stops after the step that
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots import HardBot, settings_of
-from handfoot.cluster import code_version
-from handfoot.rules import Layout, Profile, load_profile
-from handfoot.sim import derive_seed
-from handfoot.styles import Style
-from handfoot.tournament import TournamentResult, run_tournament
+from handfoot.bots.heuristic import HardBot, settings_of
+from handfoot.bots.styles import Style
+from handfoot.game.rules import Layout, Profile, load_profile
+from handfoot.runs.cluster import code_version
+from handfoot.runs.sim import derive_seed
+from handfoot.runs.tournament import TournamentResult, run_tournament
 
 __all__ = ["DEFAULTS", "STEPS", "Step", "evaluate", "main", "spec", "tune"]
 
@@ -208,7 +208,7 @@ def tune(profile: Profile, *, pairs: int, seed: int, steps: int | None = None,
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m handfoot.tune",
+        prog="python -m handfoot.runs.tune",
         description="Tune hard's style for a profile by duplicate self-play and write "
                     "<profile>.style.json (the learned bot plays the shipped one).")
     parser.add_argument("--profile", default="partnership-13")
@@ -235,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError("--steps must be at least 1")
         start = Style.load(args.start).settings if args.start else None
     except ValueError as exc:
-        print(f"python -m handfoot.tune: {exc}", file=sys.stderr)
+        print(f"python -m handfoot.runs.tune: {exc}", file=sys.stderr)
         return 2
     minutes = args.minutes if args.minutes is not None or args.steps else 30.0
     began, cpu = time.monotonic(), time.process_time()

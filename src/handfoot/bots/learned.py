@@ -1,12 +1,12 @@
 """An experimental network for the ``learned`` level: hard's candidate plans, ranked.
 
-The ``learned`` level itself is :class:`handfoot.styles.StyledBot` (hard with the settings
+The ``learned`` level itself is :class:`handfoot.bots.styles.StyledBot` (hard with the settings
 tuned for the profile by self-play); this module ranks the candidate plans of that bot's
 planner with a network instead. Measured against the style alone, the network's choices
 cost points (docs/tournaments.md), so the level does not use it; it is kept for training
-experiments (:mod:`handfoot.train`).
+experiments (:mod:`handfoot.runs.train`).
 
-At each decision :class:`LearnedBot` lists the whole plans of :mod:`handfoot.plans` (hard's
+At each decision :class:`LearnedBot` lists the whole plans of :mod:`handfoot.bots.plans` (hard's
 own flagged), describes each by *state features* (what the seat sees and what hard
 remembers: its cards, the table, each side's progress towards going out, the pile, the
 score situation and rounds left) and *plan features* (the position the plan leads to:
@@ -15,7 +15,7 @@ how risky it is), and scores every pair with a small multilayer perceptron in Nu
 It follows the best-scored plan if it beats hard's by more than the model's ``margin``,
 hard's otherwise. The network estimates the round's point margin (this side's round
 score minus the other's, divided by :data:`VALUE_SCALE`) after the plan, in the manner of
-DouZero's deep Monte-Carlo learning; :mod:`handfoot.train` trains it by self-play.
+DouZero's deep Monte-Carlo learning; :mod:`handfoot.runs.train` trains it by self-play.
 
 Weights ship as package data, one ``.npz`` per profile with a JSON card
 (``handfoot/models/<profile>.npz`` and ``.json``). Where a profile has no model, or the
@@ -34,14 +34,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.bots import _table_after
-from handfoot.cards import RANKS
-from handfoot.engine import Phase, PlayerView
-from handfoot.plans import Plan, PlanBot, PlanKind, plan_groups
-from handfoot.styles import Style, apply_shipped_style
-from handfoot.table import count_books, missing_books
+from handfoot.bots.heuristic import _table_after
+from handfoot.bots.plans import Plan, PlanBot, PlanKind, plan_groups
+from handfoot.bots.styles import Style, apply_shipped_style
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import RANKS
+from handfoot.game.engine import Phase, PlayerView
+from handfoot.game.table import count_books, missing_books
 
 try:
     import numpy as np
@@ -284,7 +284,7 @@ class Model:
 
 def model_path(profile_name: str) -> Any:
     """The shipped model of a profile (a package resource; it may not exist)."""
-    return resources.files("handfoot").joinpath("models", f"{profile_name}.npz")
+    return resources.files("handfoot.bots").joinpath("models", f"{profile_name}.npz")
 
 
 _CACHE: dict[str, Model | None] = {}
@@ -308,7 +308,7 @@ class LearnedBot(PlanBot):
     ``model`` overrides the shipped model of the profile played (``None``: look it up by
     the profile's name when the first view arrives, unless ``shipped`` is false: then
     there is no model and the bot plays hard's plans), ``style`` the shipped style (the
-    settings of hard's planner tuned for the profile by :mod:`handfoot.tune`; looked up
+    settings of hard's planner tuned for the profile by :mod:`handfoot.runs.tune`; looked up
     the same way, hard's own settings where there is none or ``shipped`` is false).
     ``epsilon`` (training only) follows a random plan at that share of decisions;
     ``record`` (training only) collects each decision's rows, the index followed and the
@@ -324,7 +324,7 @@ class LearnedBot(PlanBot):
         self.model = model
         self._looked_up = model is not None or not shipped
         self.style = style
-        """The settings its hard planner plays with (:mod:`handfoot.styles`)."""
+        """The settings its hard planner plays with (:mod:`handfoot.bots.styles`)."""
         self._styled = style is not None or not shipped
         if style is not None:
             style.apply(self)

@@ -7,11 +7,11 @@ gives a profile as data, :func:`option_json` an optional rule, and
 from the profile's parameters and options, never from its name, so a house-rule file reads
 as well as a built-in profile.
 
->>> from handfoot.rules import load_profile
+>>> from handfoot.game.rules import load_profile
 >>> dict(describe_profile(load_profile("partnership-13")))["Deal"][0]
 'Each player gets a 13-card Hand and a 13-card Foot.'
 
-Regenerate the reference page with ``python -m handfoot.rulebook > docs/profiles.md``.
+Regenerate the reference page with ``python -m handfoot.game.rulebook > docs/profiles.md``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from handfoot import cards
-from handfoot.rules import (
+from handfoot.game import cards
+from handfoot.game.rules import (
     FIELDS,
     LOAD_REFUSALS,
     OPTIONS,
@@ -40,12 +40,12 @@ from handfoot.rules import (
     profile_to_toml_values,
     value_to_toml,
 )
-from handfoot.wording import book_requirement_text as _book_requirement
-from handfoot.wording import count_text as _n
-from handfoot.wording import join as _join
-from handfoot.wording import number as _num
-from handfoot.wording import wild_ratio_terms as _wild_ratio_terms
-from handfoot.wording import wild_rule_text
+from handfoot.game.wording import book_requirement_text as _book_requirement
+from handfoot.game.wording import count_text as _n
+from handfoot.game.wording import join as _join
+from handfoot.game.wording import number as _num
+from handfoot.game.wording import wild_ratio_terms as _wild_ratio_terms
+from handfoot.game.wording import wild_rule_text
 
 __all__ = [
     "SECTION_TITLES",
@@ -397,7 +397,7 @@ _PARTNER_CONDITION = {
 def describe_profile(p: Profile) -> list[Section]:
     """The rules of a profile as sections of plain-English sentences, in rule-sheet order.
 
-    Every parameter of :data:`handfoot.rules.FIELDS` is told where it affects play; a
+    Every parameter of :data:`handfoot.game.rules.FIELDS` is told where it affects play; a
     parameter that cannot matter under the others (say, how many cards are taken from a
     pile that may never be taken) is left out. The section "At a real table" (tabletop-only
     scoring the software never applies) appears when the profile sets any, and "House
@@ -1177,7 +1177,7 @@ def profiles_markdown() -> str:
         "# Rule profiles",
         "",
         "<!-- Generated from the profiles and options.toml by "
-        "`python -m handfoot.rulebook > docs/profiles.md`; do not edit by hand. -->",
+        "`python -m handfoot.game.rulebook > docs/profiles.md`; do not edit by hand. -->",
         "",
         "A profile is a TOML file with the sections below. A house-rule file names the "
         "profile it changes with `extends = \"<profile or file>\"` and gives only the "

@@ -1,14 +1,14 @@
-"""Train a model for the ``learned`` bot by self-play: ``python -m handfoot.train``.
+"""Train a model for the ``learned`` bot by self-play: ``python -m handfoot.runs.train``.
 
-    python -m handfoot.train --profile partnership-13 --minutes 20 --workers 2 --seed 1 \\
-        --out src/handfoot/models
-    python -m handfoot.train --profile partnership-13 --games 400 --seed 1 \\
+    python -m handfoot.runs.train --profile partnership-13 --minutes 20 --workers 2 --seed 1 \\
+        --out src/handfoot/bots/models
+    python -m handfoot.runs.train --profile partnership-13 --games 400 --seed 1 \\
         --scheduler tcp://host:8786 --out models
 
 Deep Monte-Carlo learning (DouZero, Zha et al. 2021) over hard's candidate plans: the
-network scores (state, plan) rows (:func:`handfoot.learned.encode_decision`) and is
+network scores (state, plan) rows (:func:`handfoot.bots.learned.encode_decision`) and is
 regressed on the round's final point margin of the side that followed the plan (this
-side's round score minus the other's, over :data:`~handfoot.learned.VALUE_SCALE`).
+side's round score minus the other's, over :data:`~handfoot.bots.learned.VALUE_SCALE`).
 
 1. **Warm start**: hard plays every seat (with ``--epsilon`` exploration); the network is
    fitted to the value of the plans followed and, by a softmax over each decision's
@@ -22,7 +22,7 @@ side's round score minus the other's, over :data:`~handfoot.learned.VALUE_SCALE`
    from ``(seed, "eval", pair)`` while training games use ``(seed, "train", ...)``
    (disjoint from each other and from a tournament's ``(seed, pair)`` deals).
 
-The games are tasks of :func:`handfoot.cluster.run_tasks`, played in this process, in
+The games are tasks of :func:`handfoot.runs.cluster.run_tasks`, played in this process, in
 ``--workers K`` processes or on a Dask cluster (``--scheduler ADDRESS`` or
 ``$HANDFOOT_SCHEDULER``, docs/cluster.md); each game's seed depends only on its place in
 the run (iteration and index) and the results are consumed in that order. So a run with a
@@ -52,7 +52,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from handfoot.cluster import (
+from handfoot.bots.learned import (
+    VALUE_SCALE,
+    FloatArray,
+    LearnedBot,
+    Model,
+    Record,
+    schema_hash,
+)
+from handfoot.bots.plans import PlanBot
+from handfoot.game.engine import GameState
+from handfoot.game.rules import DEFAULT_PROFILE, Profile, load_profile
+from handfoot.runs.cluster import (
     ClusterError,
     Runner,
     add_runner_options,
@@ -61,18 +72,7 @@ from handfoot.cluster import (
     run_tasks,
     runner_options,
 )
-from handfoot.engine import GameState
-from handfoot.learned import (
-    VALUE_SCALE,
-    FloatArray,
-    LearnedBot,
-    Model,
-    Record,
-    schema_hash,
-)
-from handfoot.plans import PlanBot
-from handfoot.rules import DEFAULT_PROFILE, Profile, load_profile
-from handfoot.sim import derive_seed
+from handfoot.runs.sim import derive_seed
 
 __all__ = ["GameTask", "TrainConfig", "evaluate", "main", "play_task", "train"]
 
@@ -427,7 +427,7 @@ def _eval_reserve(cfg: TrainConfig) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m handfoot.train",
+    parser = argparse.ArgumentParser(prog="python -m handfoot.runs.train",
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--profile", default=DEFAULT_PROFILE)
     budget = parser.add_mutually_exclusive_group()

@@ -1,15 +1,15 @@
 """Positions in text: what FEN is to chess, for a round of Hand and Foot.
 
-:func:`position_text` writes a :class:`~handfoot.engine.Position` as a few lines of
+:func:`position_text` writes a :class:`~handfoot.game.engine.Position` as a few lines of
 ``key: value`` that a person can read and edit; :func:`parse_position` reads them back
 (``parse_position(position_text(pos))`` is ``pos`` with an empty history). Cards are in the
-card notation of :mod:`handfoot.cards` (``KS TD 2C JK``), seats and sides are numbered from
+card notation of :mod:`handfoot.game.cards` (``KS TD 2C JK``), seats and sides are numbered from
 1 as players say them. A bad text raises :class:`PositionSyntaxError` naming the line, the
 key and the problem. The grammar, every key and what a text does not carry (the moves
 played before: the history and its events) are in docs/engine.md, "Positions in text".
 
->>> from handfoot.engine import GameState
->>> from handfoot.rules import load_profile
+>>> from handfoot.game.engine import GameState
+>>> from handfoot.game.rules import load_profile
 >>> state = GameState.new(load_profile("partnership-13"), seed=5)
 >>> text = position_text(state.position())
 >>> text.splitlines()[:4]
@@ -30,10 +30,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-from handfoot import cards
-from handfoot import moves as mv
-from handfoot.cards import FACE_KIND, JOKER, KIND_CODES, TWO, CardError
-from handfoot.engine import (
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import FACE_KIND, JOKER, KIND_CODES, TWO, CardError
+from handfoot.game.engine import (
     SCORE_LABELS,
     Deal,
     Phase,
@@ -45,9 +45,9 @@ from handfoot.engine import (
     TableMeld,
     deal_round,
 )
-from handfoot.moves import WILD_MELD
-from handfoot.record import profile_spec
-from handfoot.rules import Layout, Profile, ProfileError, builtin_profile_names, load_profile
+from handfoot.game.moves import WILD_MELD
+from handfoot.game.record import profile_spec
+from handfoot.game.rules import Layout, Profile, ProfileError, builtin_profile_names, load_profile
 
 __all__ = ["HEADER", "POSITION_FIELDS", "PositionSyntaxError", "parse_position",
            "position_text"]
@@ -61,7 +61,7 @@ POSITION_FIELDS: Final = frozenset({
     "foot_turn_done", "totals", "permission", "stalled_turns", "refused", "pending",
     "pending_answerers", "picked_pile", "staged", "undo_stack", "results", "dealer",
     "first_player", "deal", "seed", "deals", "history"})
-"""The fields of :class:`~handfoot.engine.Position` this notation knows (the text carries
+"""The fields of :class:`~handfoot.game.engine.Position` this notation knows (the text carries
 all of them but ``history``); a test fails when the engine adds a field not listed here."""
 
 _PHASES: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
@@ -159,7 +159,7 @@ _SPECS: dict[int, tuple[Profile, tuple[str, dict[str, Any]]]] = {}
 
 
 def _profile_spec(profile: Profile) -> tuple[str, dict[str, Any]]:
-    """:func:`~handfoot.record.profile_spec`, remembered for the last profiles written
+    """:func:`~handfoot.game.record.profile_spec`, remembered for the last profiles written
     (it loads profiles; a search writing many positions of one game asks again and again)."""
     known = _SPECS.get(id(profile))
     if known is None or known[0] is not profile:

@@ -1,6 +1,6 @@
 """``handfoot score``: the score keeper in the terminal (see docs/score-keeper.md).
 
-The same sheet as the web page's (:mod:`handfoot.scoresheet`), kept in a JSON file that is
+The same sheet as the web page's (:mod:`handfoot.game.scoresheet`), kept in a JSON file that is
 written after every round and every correction: each side's count is asked for line by line
 (Enter keeps the value shown in brackets, so an answer refused never has to be typed again),
 the round is checked as a whole, and the breakdown, the running totals and the next round's
@@ -10,10 +10,8 @@ opening minimums follow. ``c N`` corrects round N; every change is kept in the f
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from handfoot.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name, entry_form
+from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name, entry_form
 
 __all__ = ["ScoreKeeper"]
 
@@ -391,96 +389,3 @@ def new_sheet_names(read: Read, sides: int, per_side: int, say: Callable[[str], 
         side_names.append(side)
         players.append(names)
     return side_names, players
-
-
-# -- the command --------------------------------------------------------------------------
-
-
-def add_score_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``score``: keep score of a game played with real cards."""
-    from handfoot.cli import _add_rule_options
-
-    cmd = commands.add_parser(
-        "score", help="keep score of a game played with real cards",
-        description="Keep the score of a game played at a real table: for each round, type "
-                    "what each side counted (books, red 3s, who went out, the points or the "
-                    "cards melded and left, the tabletop penalties of your rules); the "
-                    "sheet scores it as the game does, keeps running totals and the next "
-                    "opening minimums, and is saved after every round (see "
-                    "docs/score-keeper.md). Exit 0 when the game is over, 1 when you stop "
-                    "before.")
-    _add_rule_options(cmd)
-    cmd.add_argument("--sheet", metavar="FILE", default="handfoot-score.json",
-                     help="the sheet's JSON file: continued if it exists, made otherwise "
-                          "(default handfoot-score.json)")
-    cmd.add_argument("--sides", metavar="NAME,NAME,...",
-                     help="the sides' names (asked for otherwise)")
-    cmd.add_argument("--players", metavar="A,B;C,D",
-                     help="the players of each side, sides separated by ';' (with partners)")
-    cmd.add_argument("--title", default="", help="the game's name")
-    cmd.add_argument("--who", default="", help="your name, kept with each change")
-    cmd.set_defaults(func=cmd_score)
-
-
-def cmd_score(args: argparse.Namespace) -> int:
-    """Keep score at the terminal."""
-    from handfoot.cli import UsageError, _profile_and_layout, check_record_file
-    from handfoot.rules import DEFAULT_PROFILE
-
-    console = Console(highlight=False)
-    command = f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} score"
-    path = Path(args.sheet)
-    if path.is_dir():
-        raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
-                         f"{path / 'score.json'}")
-    if path.exists():
-        try:
-            keeper = ScoreKeeper.open(path, read=console.input, console=console)
-        except OSError as exc:
-            raise UsageError(f"--sheet {path}: cannot read the file: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise UsageError(f"--sheet {path}: not a score sheet (not UTF-8 text)") from None
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--sheet {path}: not a score sheet (not JSON: {exc.msg} at "
-                             f"line {exc.lineno}, column {exc.colno})") from None
-        except (ValueError, ScoreSheetError) as exc:
-            raise UsageError(f"--sheet {path}: {exc}") from None
-        keeper.who = clean_name(args.who)[:MAX_NAME]
-        keeper.command = command
-        done = len(keeper.sheet.rounds)
-        console.print(f"Continuing the sheet in {path} ({keeper.sheet.profile.title}, "
-                      f"{done} round{'s' * (done != 1)} entered); --sheet NEW.json starts "
-                      "another.", markup=False, soft_wrap=True)
-        given = [opt for opt, value in (
-            ("--profile", args.profile != DEFAULT_PROFILE), ("--set", args.set),
-            ("--layout", args.layout), ("--sides", args.sides), ("--players", args.players),
-            ("--title", args.title)) if value]
-        if given:
-            console.print(f"({', '.join(given)} left aside: a sheet keeps the rules and "
-                          "names it was made with.)", markup=False, soft_wrap=True)
-        return keeper.run()
-    check_record_file(str(path), "--sheet", force=True)
-    profile, layout = _profile_and_layout(args)
-    if args.sides:
-        sides: list[str] = [x.strip() for x in args.sides.split(",")]
-        players: list[list[str]] | None = [
-            [x.strip() for x in group.split(",")] for group in args.players.split(";")] \
-            if args.players else None
-    else:
-        try:
-            sides, players = new_sheet_names(console.input, layout.sides,
-                                             layout.seats_per_side, say=console.print)
-        except (EOFError, KeyboardInterrupt):
-            console.print("\nStopped before the sheet was made; nothing was saved.",
-                          markup=False)
-            return 1
-    try:
-        sheet = ScoreSheet.new(profile, layout, sides, players, args.title)
-    except ScoreSheetError as exc:
-        raise UsageError(str(exc)) from None
-    keeper = ScoreKeeper(sheet, path, read=console.input, console=console,
-                         who=clean_name(args.who)[:MAX_NAME], command=command)
-    keeper.save()
-    console.print(f"Keeping score under {profile.title} in {path}.", markup=False,
-                  soft_wrap=True)
-    return keeper.run()

@@ -1,0 +1,65 @@
+"""The ``handfoot`` command line: one command for every front end (the top layer).
+
+Each command is one ``cmd_*`` function taking the parsed arguments and returning an exit
+code, in the module of what it runs: :mod:`.rules` (the rule profiles), :mod:`.runs` (games
+between bots), :mod:`.terminal` (the terminal game and score keeper), :mod:`.serve` (the web
+game); :mod:`.options` holds what they share. :func:`build_parser` wires them to
+subcommands. Errors in a rule profile or a file print ``handfoot: error: <message>`` and give
+exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+
+from handfoot import build
+from handfoot._version import __version__
+from handfoot.cli.options import PROG, UsageError
+from handfoot.cli.rules import add_rules_commands
+from handfoot.cli.runs import add_run_commands, add_tournament_command
+from handfoot.cli.serve import add_db_command, add_serve_command
+from handfoot.cli.terminal import add_play_command, add_score_command
+from handfoot.game.record import RecordError
+from handfoot.game.rules import ProfileError
+
+__all__ = ["build_parser", "main"]
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand; each sets ``func`` to its command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Hand and Foot: rules as data, bots, simulation and records.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({build})")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_rules_commands(commands)
+    add_run_commands(commands)
+    add_tournament_command(commands)
+    add_play_command(commands)
+    add_serve_command(commands)
+    add_db_command(commands)
+    add_score_command(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``handfoot`` command line and return its exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    func: Command = args.func
+    try:
+        return func(args)
+    except BrokenPipeError:  # the reader went away, as with `| head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except (ProfileError, RecordError, UsageError, OSError) as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
