@@ -99,8 +99,8 @@ def test_draw_shows_the_count_and_red_threes_never_the_cards() -> None:
     play(state, "draw")
     event = last(state)
     assert event.public == {"type": "draw", "seat": 0, "round": 1, "notation": "draw",
-                            "count": 2, "foot": False, "knee": False, "red_threes": ["3H"],
-                            "replaced": 1}
+                            "words": "drew from the stock", "count": 2, "foot": False,
+                            "knee": False, "red_threes": ["3H"], "replaced": 1}
     assert event.private == {"drew": ["3H", "4C", "5D"]}
     assert (event.number, event.round_number, event.seat) == (0, 1, 0)
 
@@ -112,6 +112,7 @@ def test_pickup_shows_every_card_taken_and_the_melds() -> None:
     event = last(state)
     assert event.public["type"] == "pickup"
     assert event.public["notation"] == "pickup K K"
+    assert event.public["words"] == "took the pile: K K with the top card"
     assert event.public["top"] == "KD"
     assert event.public["taken"] == ["KD", "7D", "9S", "8S", "4C"]
     assert event.public["melds"] == [{"target": "K", "cards": ["KD", "KC", "KC"],
@@ -126,6 +127,7 @@ def test_meld_discard_and_undo_are_public_in_full() -> None:
     play(state, "draw", "meld K K K JK | 9 9 9")
     meld = last(state)
     assert meld.public["notation"] == "meld K K K JK | 9 9 9"
+    assert meld.public["words"] == "melded K K K joker and 9 9 9"
     assert meld.public["melds"] == [
         {"target": "K", "cards": ["KD", "KH", "KS", "JK"], "new": True},
         {"target": "9", "cards": ["9C", "9D", "9H"], "new": True}]
@@ -149,8 +151,10 @@ def test_going_out_asks_privately_then_the_answer_shows_it() -> None:
     play(state, "draw", "goout 9 9 9 | 8 8 8 discard K")
     asked = last(state)
     assert asked.public == {"type": "go_out", "seat": 0, "round": 1, "asked": True,
-                            "foot": False, "knee": False, "red_threes": [], "replaced": 0}
-    assert asked.private == {"notation": "goout 9 9 9 | 8 8 8 discard K"}
+                            "words": "asked to go out", "foot": False, "knee": False,
+                            "red_threes": [], "replaced": 0}
+    assert asked.private == {"notation": "goout 9 9 9 | 8 8 8 discard K",
+                             "words": "went out: melded 9 9 9 and 8 8 8, then discarded a K"}
     refused = play(state.copy(), "no")
     assert last(refused).public["yes"] is False and last(refused).seat == 2
     play(state, "yes")
@@ -158,6 +162,9 @@ def test_going_out_asks_privately_then_the_answer_shows_it() -> None:
     assert answer.seat == 2 and answer.public["type"] == "answer"
     assert answer.public["yes"] is True and answer.public["going_out"] == 0
     assert answer.public["notation"] == "goout 9 9 9 | 8 8 8 discard K"
+    assert answer.public["words"] == "answered yes"
+    assert answer.public["going_out_words"] == (
+        "went out: melded 9 9 9 and 8 8 8, then discarded a K")
     assert answer.public["card"] in ("KC", "KD", "KH", "KS")
     assert [m["target"] for m in answer.public["melds"]] == ["9", "8"]
     end = answer.public["round_end"]

@@ -79,7 +79,7 @@ def test_every_field_of_the_view_holds_what_its_name_says() -> None:
         "discard_size": len(state.pile), "stock_size": len(state.stock),
         "totals": tuple(state.totals), "results": tuple(state.results), "asking": None,
         "staged": state.staged_groups(), "legal_actions": tuple(state.legal_actions()),
-        "stalled_turns": state.stalled_turns,
+        "stalled_turns": state.stalled_turns, "pickup_size": state.pickup_size(),
     }
     assert [f.name for f in dataclasses.fields(PlayerView)] == list(expected)
     for view in (state.view(seat), state.play_view(seat), state.play_view(seat)):

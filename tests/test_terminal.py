@@ -392,7 +392,7 @@ def test_legal_never_suggests_a_pickup_with_cards_you_do_not_hold() -> None:
     two = dataclasses.replace(view, hand=(*view.hand, cards.parse_face("5C"),
                                           cards.parse_face("5D")))
     assert any(line.endswith("e.g. pickup 5 5") for line in terminal.legal_lines(two))
-    one = dataclasses.replace(view, discard_size=1)
+    one = dataclasses.replace(view, discard_size=1, pickup_size=1)
     assert any("(1 card, 5♠ on top)" in line for line in terminal.legal_lines(one))
 
 

@@ -29,6 +29,7 @@ PUBLIC_FIELDS = {
     "in_foot", "melds", "red_threes", "opened", "discard_top", "discard_size", "stock_size",
     "totals", "results", "asking", "staged", "legal_actions",
     "stalled_turns",  # public: everybody sees whether a turn drew or laid cards
+    "pickup_size",  # public: the rules and the pile's size say it
 }
 
 SEAT0 = "KS KD KH QS QD 9C 9D 7H 5S 4C 4D 2C JK"

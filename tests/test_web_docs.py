@@ -243,7 +243,7 @@ def test_the_game_over_view_adds_the_documented_keys(frames: dict[str, Any]) -> 
 def test_a_spectator_view_is_the_documented_view_without_the_seat_keys(
         frames: dict[str, Any]) -> None:
     view = frames["spectator"]["view"]
-    assert set(view) == set(state_example()["view"]) - {"hand", "staged", "legal"}
+    assert set(view) == set(state_example()["view"]) - {"hand", "staged", "legal", "kinds"}
     assert view["seat"] is view["side"] is view["opening_minimum"] is view["asking"] is None
 
 

@@ -34,6 +34,7 @@ from asgi_socket import Socket
 from handfoot.game.engine import GameState, Phase
 from handfoot.game.moves import MoveSyntaxError, parse_move
 from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.wording import advice_words
 from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily
 from positions import reshuffle_hidden
@@ -53,7 +54,7 @@ FRAME_KEYS = {
     "state": {"type", "seq", "view", "events", "presence", "waiting"},
     "presence": {"type", "presence"},
     "ack": {"type", "id", "seq"},
-    "hint": {"type", "id", "move", "reason"},
+    "hint": {"type", "id", "move", "words", "reason"},
     "checked": {"type", "id", "ok", "message"},
 }
 """Every key each frame a seat or spectator is sent may have: a new key is a new way for
@@ -340,6 +341,7 @@ async def ask_hint_and_check(mover: Watched, seed: int, rng: random.Random) -> N
         advice = hint(s, mover.seat, hint_seed)
         assert advice is not None
         assert (got["move"], got["reason"]) == (advice.notation, advice.reason)
+        assert got["words"] == advice_words(advice.move)
     TALLY.hints += 1
     hand = mover.last["view"]["hand"] if mover.last else []
     candidates = [str(got["move"]), "draw", "pickup"]

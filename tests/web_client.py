@@ -29,7 +29,7 @@ from handfoot.game.moves import format_move, parse_move
 from handfoot.game.rules import Layout, load_profile
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app
-from handfoot.web.protocol import public_view_json, view_json
+from handfoot.web.protocol import public_view_json, seat_view_json
 from handfoot.web.tables import SeedSource, Settings
 from positions import reshuffle_hidden
 
@@ -168,7 +168,7 @@ class Person:
         if self.seat is None:
             data = public_view_json(state.view(0), self.side_names)
         else:
-            data = view_json(state.view(self.seat), self.side_names)
+            data = seat_view_json(state, self.seat, self.side_names)
         return data
 
     def check_view(self, m: dict[str, Any]) -> None:

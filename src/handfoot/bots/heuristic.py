@@ -381,8 +381,7 @@ def _lays_top(view: PlayerView, groups: list[MeldGroup], top: int) -> bool:
     p = view.profile
     if p.pickup_melds_top:
         return True
-    taken = view.discard_size if p.pickup_count is None else min(p.pickup_count,
-                                                                 view.discard_size)
+    taken = view.pickup_size
     keep = 1 + (p.min_cards_kept if view.in_foot[view.seat] else 0)
     budget = len(view.hand) + taken - keep - 1  # group sizes leave out the top card
     return any(g.target == top for g in _trim_to_keep(groups, budget))

@@ -171,8 +171,7 @@ def plan_features(bot: PlanBot, view: PlayerView, plan: Plan,
         top = cards.FACE_KIND[view.discard_top]
         melded += 1
         points += values[top]
-        taken = view.discard_size if p.pickup_count is None else min(p.pickup_count,
-                                                                      view.discard_size)
+        taken = view.pickup_size
     discard: int | None = None
     if plan.kind == PlanKind.DISCARD:
         discard = plan.last - mv.DISCARD

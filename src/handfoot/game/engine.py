@@ -71,7 +71,7 @@ from handfoot.game.table import (
     opens_with_clean_book,
 )
 from handfoot.game.table import opening_minimum as side_opening_minimum
-from handfoot.game.wording import book_requirement_text, join, wild_rule_text
+from handfoot.game.wording import book_requirement_text, join, move_words, wild_rule_text
 
 __all__ = [
     "SCORE_LABELS",
@@ -83,6 +83,7 @@ __all__ = [
     "History",
     "HistoryEntry",
     "IllegalMoveError",
+    "MeldOptions",
     "Phase",
     "PlayerView",
     "Position",
@@ -393,6 +394,9 @@ class PlayerView(ByFields):
     stalled_turns: int = 0
     """Turns in a row that drew no card from the stock and laid none on the table: the
     round ends "stalled" when it reaches ``profile.stalled_turns_each`` × players."""
+    pickup_size: int = 0
+    """How many cards taking the pile takes now (the profile's count, or fewer when the
+    pile holds fewer)."""
 
     def __init__(self, profile: Profile, seat: Seat, side: Side, players: int, sides: int,
                  round_number: int, rounds: int, phase: Phase, turn: Seat, to_act: Seat,
@@ -403,7 +407,7 @@ class PlayerView(ByFields):
                  discard_top: Face | None, discard_size: int, stock_size: int,
                  totals: tuple[int, ...], results: tuple[RoundResult, ...], asking: Seat | None,
                  staged: tuple[MeldGroup, ...], legal_actions: tuple[ActionId, ...],
-                 stalled_turns: int = 0) -> None:
+                 stalled_turns: int = 0, pickup_size: int = 0) -> None:
         # Not the dataclass's own: mypyc compiles this one, each line to a slot store
         # (docs/performance.md, "Constructors").
         object.__setattr__(self, "profile", profile)
@@ -434,6 +438,7 @@ class PlayerView(ByFields):
         object.__setattr__(self, "staged", staged)
         object.__setattr__(self, "legal_actions", legal_actions)
         object.__setattr__(self, "stalled_turns", stalled_turns)
+        object.__setattr__(self, "pickup_size", pickup_size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,9 +471,11 @@ class PublicView(ByFields):
     totals: tuple[int, ...]
     results: tuple[RoundResult, ...]
     asking: int | None
+    """The seat asking "May I go out?" while its partners answer."""
     stalled_turns: int = 0
     """As :attr:`PlayerView.stalled_turns`."""
-    """The seat asking "May I go out?" while its partners answer."""
+    pickup_size: int = 0
+    """As :attr:`PlayerView.pickup_size`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -509,7 +516,9 @@ class Event(ByFields):
 
 @dataclass(frozen=True, slots=True)
 class Effect(ByFields):
-    """What a legal move will do, from :meth:`GameState.verify` (nothing is played)."""
+    """A checked move: what a legal move will do, from :meth:`GameState.verify` (nothing
+    is played). :meth:`GameState.apply` commits it without checking it again, in the
+    position it was checked in (and only there)."""
 
     move: mv.PlayerMove | None
     """The player move the history will hold (a confirmed staging is its ``Meld``); None
@@ -531,6 +540,32 @@ class Effect(ByFields):
     """It asks the partners "May I go out?" (the going out waits for their answers)."""
     goes_out: bool = False
     """It goes out, ending the round."""
+    ends_round: bool = False
+    """It ends the round: somebody goes out, or the stock cannot be drawn from, or a red 3
+    laid cannot be replaced, or the round stalls at the end of the turn."""
+    ends_game: bool = False
+    """It ends the game: the last round ends, or a side reaches the target score."""
+    checked: Any = field(default=None, compare=False, repr=False)
+    """What :meth:`GameState.apply` commits (the state and the position it was checked in,
+    and what the checks worked out); no part of what the move does."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeldOptions(ByFields):
+    """Where a card of one kind in a seat's hand can go now: the side's melds one such card
+    can be added to, whether it can go into a new meld, or why it can do neither. A front
+    end highlights the melds a selection can join from these, without working out a rule
+    itself (:meth:`GameState.meld_options`)."""
+
+    kind: Kind
+    melds: tuple[int, ...]
+    """The side's melds (indices into :attr:`PlayerView.melds` of the side) that one card
+    of this kind can be added to now."""
+    new: bool
+    """It can go into a new meld, with enough other cards: a natural of a rank that may
+    start a meld now, or a wild card."""
+    reason: str | None = None
+    """Why it can go into no meld, in a player's words (None when it can)."""
 
 
 class History(Sequence[HistoryEntry]):
@@ -1291,13 +1326,18 @@ class GameState:
 
     # --- applying moves ------------------------------------------------------------------
 
-    def apply(self, move: mv.Move) -> None:
+    def apply(self, move: mv.Move | Effect) -> None:
         """Play a move for the seat to act, or raise :class:`IllegalMoveError`.
 
         On an error the state is exactly as it was. ``apply`` is :meth:`verify` and then
-        the commit of what it found.
+        the commit of what it found; given the :class:`Effect` that :meth:`verify` returned
+        in this position, it commits that without checking again (``ValueError`` if the
+        state has moved on since).
         """
         self._listed = None
+        if isinstance(move, Effect):
+            self._apply_checked(move)
+            return
         try:
             checked = self._verify(move)
         except IllegalMoveError as exc:
@@ -1312,13 +1352,33 @@ class GameState:
 
     def verify(self, move: mv.Move) -> Effect:
         """Check a move without playing it: raise :class:`IllegalMoveError` with the reason
-        (the one :meth:`apply` would give), or return the move's :class:`Effect`."""
+        (the one :meth:`apply` would give), or return the checked move, an :class:`Effect`
+        that says what it will do (whether it ends the round or the game included) and
+        that :meth:`apply` commits as it is."""
         try:
             checked = self._verify(move)
         except IllegalMoveError as exc:
             str(exc)
             raise
         return self._effect(move, checked)
+
+    def _apply_checked(self, effect: Effect) -> None:
+        """Commit a move :meth:`verify` checked, if the state is still where it was."""
+        at = effect.checked
+        if (not isinstance(at, tuple) or at[0] is not self or at[1] is not self._log
+                or (at[2] is not None and at[2] != self._staged_now())):
+            raise ValueError("this move was checked in another position: verify it again")
+        move, checked = at[3], at[4]
+        if checked[0] is not None:
+            self._commit_move(checked)
+        elif isinstance(move, mv.Stage):
+            self._stage(move.kind, move.target, move.slot)
+        else:
+            self.staged = {}  # ClearStaged
+
+    def _staged_now(self) -> tuple[tuple[int, int, int, int], ...]:
+        """The staged cards as a value (a staging action's check depends on them)."""
+        return tuple((key, n, tw, jk) for key, (n, tw, jk) in sorted(self.staged.items()))
 
     def is_legal(self, move: mv.Move) -> bool:
         """Whether :meth:`apply` would play ``move`` now (cheap: no reason is worded)."""
@@ -1380,10 +1440,18 @@ class GameState:
     def _effect(self, move: mv.Move, checked: _Checked) -> Effect:
         player_move, plan, _ = checked
         seat, side = self.actor, self.side_of[self.actor]
+        # a staging action, and a Confirm (the Meld of the staged cards), hold only while
+        # the staged cards are the ones they were checked with
+        staged = self._staged_now() if player_move is None or isinstance(
+            move, mv.Confirm) else None
+        at = (self, self._log, staged, move, checked)
+        ends_round = player_move is not None and self._ends_round(checked)
+        ends_game = ends_round and self._ends_game(checked)
         if plan is None:
             last_yes = (isinstance(move, mv.Answer) and move.yes
                         and len(self.pending_answerers) == 1)
-            return Effect(player_move, seat, goes_out=last_yes)
+            return Effect(player_move, seat, goes_out=last_yes, ends_round=ends_round,
+                          ends_game=ends_game, checked=at)
         top_kind = FACE_KIND[self.pile[-1]] if isinstance(move, mv.Pickup) else -1
         melds = []
         for st in plan.steps:  # the top card joins the group it is melded with
@@ -1396,7 +1464,141 @@ class GameState:
             player_move, seat, melds=tuple(melds), value=plan.value, books=plan.books_made,
             opens=bool(plan.steps) and not self.opened[side],
             taken=self.pickup_size() if isinstance(move, mv.Pickup) else 0, asks=asks,
-            goes_out=isinstance(move, mv.Discard) or (isinstance(move, mv.GoOut) and not asks))
+            goes_out=isinstance(move, mv.Discard) or (isinstance(move, mv.GoOut) and not asks),
+            ends_round=ends_round, ends_game=ends_game, checked=at)
+
+    # --- what a checked move will end ----------------------------------------------------
+    #
+    # The round ends inside a commit, after the automatic steps a move sets off: red 3s
+    # laid and replaced from the stock, a Foot or Knee picked up, the turn ending and the
+    # next beginning. These methods follow the same steps without changing anything, to
+    # tell before the commit whether it will end the round (tests/test_checked_moves.py
+    # holds them to what the commit does, move by move, in games of every profile).
+
+    def _ends_round(self, checked: _Checked) -> bool:
+        """Whether committing a checked player move ends the round."""
+        move, plan, rest = checked
+        seat = self.seat
+        if isinstance(move, mv.GoOut):
+            return not self._needs_permission(seat)
+        if isinstance(move, mv.Answer):
+            return move.yes and len(self.pending_answerers) == 1
+        if isinstance(move, mv.Discard):
+            return plan is not None or self._turn_end_ends(seat, len(self.stock))
+        if isinstance(move, mv.Knock):
+            return self._turn_end_ends(seat, len(self.stock))
+        if isinstance(move, mv.PickUpKnee):
+            reds = self.held[seat][RED_THREE] + self._reds_in(self.knees[seat])
+            return self._reds_end(reds, len(self.stock)) < 0
+        if isinstance(move, mv.Draw):
+            return self._draw_ends(seat)
+        if isinstance(move, mv.Meld):
+            assert plan is not None
+            return self._after_meld_ends(seat, plan, self.held_n[seat] - sum(plan.used),
+                                         self.held[seat][RED_THREE], kept=True)
+        if isinstance(move, mv.Pickup):
+            assert plan is not None and rest is not None
+            top_held = not plan.used_top
+            held = self.held_n[seat] + len(rest) + top_held - sum(plan.used)
+            reds = (self.held[seat][RED_THREE] + self._reds_in(rest)
+                    + (top_held and FACE_KIND[self.pile[-1]] == RED_THREE))
+            if self.held_n[seat] == 0 and not self.foot_picked[seat] and held:
+                reds += self._reds_in(self.feet[seat])  # the delayed Foot
+                return self._reds_end(reds, len(self.stock)) < 0
+            return self._after_meld_ends(seat, plan, held, reds, kept=False)
+        return False  # Undo
+
+    def _ends_game(self, checked: _Checked) -> bool:
+        """Whether a checked player move that ends the round ends the game too."""
+        p = self.profile
+        if self.round_number >= p.rounds:
+            return True
+        if p.target_score is None:
+            return False
+        # Whether a side reaches the target depends on the round's scores as it ends:
+        # worked out by committing the move on a copy (once a round, and only in a game
+        # played to a target score).
+        trial = self.copy()
+        trial._commit_move(checked)
+        return trial.phase == _GAME_OVER
+
+    def _draw_ends(self, seat: int) -> bool:
+        p = self.profile
+        stock = self.stock
+        count = p.draw_count
+        if len(stock) < count:
+            if not (p.partial_last_draw and stock):
+                return True
+            count = len(stock)
+        left = len(stock) - count
+        reds = self.held[seat][RED_THREE] + self._reds_in(stock[left:])
+        left = self._reds_end(reds, left)
+        if left < 0:
+            return True
+        if self.held_n[seat] == 0 and not self.foot_picked[seat]:  # a delayed Foot
+            return self._reds_end(self._reds_in(self.feet[seat]), left) < 0
+        return False
+
+    def _after_meld_ends(self, seat: int, plan: _Plan, held: int, reds: int, *,
+                         kept: bool) -> bool:
+        """:meth:`_after_cards_left_hand` once a plan is laid and the seat holds ``held``
+        cards, ``reds`` of them red 3s; ``kept``: the melds can be taken back until the
+        turn ends (a meld; a pickup's cannot), so ending it keeps them."""
+        p = self.profile
+        side = self.side_of[seat]
+        knee_open = self.knee_open(side) or plan.books_made > 0
+        stock = len(self.stock)
+        if p.knee_auto_pickup and self.knees[seat] and knee_open:
+            return self._reds_end(reds + self._reds_in(self.knees[seat]), stock) < 0
+        if held:
+            return False
+        if self.knees[seat] and knee_open:
+            return self._reds_end(reds + self._reds_in(self.knees[seat]), stock) < 0
+        if not self.foot_picked[seat] and p.foot_at_once:
+            return self._reds_end(reds + self._reds_in(self.feet[seat]), stock) < 0
+        stalled = 0 if (kept or plan.steps) else self.stalled_turns
+        return self._turn_end_ends(seat, stock, stalled, knee_open=knee_open)
+
+    def _turn_end_ends(self, seat: int, stock: int, stalled: int | None = None, *,
+                       knee_open: bool | None = None) -> bool:
+        """:meth:`_end_turn` with ``stock`` cards left: the round stalls, or the next seat's
+        Foot or Knee brings a red 3 that cannot be replaced. ``stalled``: the turns
+        stalled so far (else as the state has it, or none when melds are kept now);
+        ``knee_open``: whether the seat's side has a book by then."""
+        p = self.profile
+        if stalled is None:
+            stalled = 0 if self.undo_stack else self.stalled_turns
+        limit = p.stalled_turns_each
+        if limit is not None and stalled >= limit * self.players:
+            return True
+        nxt = (seat + 1) % self.players
+        reds = self.held[nxt][RED_THREE]
+        if self.held_n[nxt] == 0 and not self.foot_picked[nxt] and p.foot_at_once:
+            return self._reds_end(reds + self._reds_in(self.feet[nxt]), stock) < 0
+        side = self.side_of[nxt]
+        opened = self.knee_open(side) if knee_open is None or side != self.side_of[seat] \
+            else knee_open
+        if p.knee_auto_pickup and self.knees[nxt] and opened:
+            return self._reds_end(reds + self._reds_in(self.knees[nxt]), stock) < 0
+        return False
+
+    def _reds_end(self, reds: int, left: int) -> int:
+        """:meth:`_lay_red_threes` for ``reds`` red 3s with the stock's first ``left``
+        cards (bottom first) to replace them from: how many are left after, or -1 if the
+        stock runs out first (the round ends)."""
+        stock = self.stock
+        while reds:
+            reds -= 1
+            if left == 0:
+                return -1
+            left -= 1
+            if FACE_KIND[stock[left]] == RED_THREE:
+                reds += 1
+        return left
+
+    @staticmethod
+    def _reds_in(faces: Sequence[int]) -> int:
+        return sum(1 for face in faces if FACE_KIND[face] == RED_THREE)
 
     def player_move(self, move: mv.Move) -> mv.PlayerMove:
         """The player move a move stands for now: a :class:`~handfoot.game.moves.Confirm` is
@@ -2675,6 +2877,55 @@ class GameState:
                 else:
                     out.append(stage_natural + k * 2)
 
+    def meld_options(self, seat: Seat) -> tuple[MeldOptions, ...]:
+        """For each kind of card ``seat`` holds (in kind order), where one such card can go
+        on its side's table as it stands now (see :class:`MeldOptions`), each answer found
+        by the checks a meld of it would pass or fail."""
+        side = self.side_of[seat]
+        p = self.profile
+        melds = self.melds[side]
+        current: dict[int, int] = {}  # target -> its meld that still takes cards
+        for m in melds:
+            if m.target not in current:
+                current[m.target] = self._current_meld(side, m.target)
+        wild_new = p.all_wild_melds or any(r not in p.wild_free_ranks for r in cards.RANKS)
+        out = []
+        for kind, count in enumerate(self.held[seat]):
+            if not count:
+                continue
+            wild = kind in (TWO, JOKER)
+            joins: list[int] = []
+            reason: str | None = None
+            for target, index in sorted(current.items(), key=lambda item: item[1]):
+                if index < 0 or not (wild or target == kind):
+                    continue
+                group = MeldGroup(target, 0 if wild else 1, int(kind == TWO),
+                                  int(kind == JOKER))
+                try:
+                    self._plan(side, seat, (group,))
+                except IllegalMoveError as exc:
+                    reason = reason or str(exc)
+                    continue
+                joins.append(index)
+            if wild:
+                new = wild_new
+            elif kind in (BLACK_THREE, RED_THREE):
+                new, reason = False, "threes can never be melded"
+            else:  # a new meld of the least size a meld of this rank may start with
+                size = max(p.min_meld_size, p.new_meld_min_naturals, 1)
+                extra = [0] * NUM_KINDS
+                extra[kind] = size
+                try:
+                    self._plan(side, seat, (MeldGroup(kind, size, new=kind in current),),
+                               extra=extra)
+                    new = True
+                except IllegalMoveError as exc:
+                    new = False
+                    reason = reason or str(exc)
+            out.append(MeldOptions(kind, tuple(joins), new,
+                                   None if joins or new else reason))
+        return tuple(out)
+
     def action_mask(self) -> list[int]:
         """A 0/1 list over every action id: 1 where the action is legal now."""
         mask = [0] * mv.NUM_ACTIONS
@@ -2779,6 +3030,7 @@ class GameState:
             results=tuple(self.results),
             asking=self.seat if self.phase == _ANSWER else None,
             stalled_turns=self.stalled_turns,
+            pickup_size=self.pickup_size(),
         )
 
     def view(self, seat: Seat) -> PlayerView:
@@ -2839,7 +3091,8 @@ class GameState:
         groups = self.staged_groups() if seat == self.seat and self.staged else ()
         acting = self.actor == seat and self.phase != _GAME_OVER
         legal = tuple(self._list_legal(groups, kept)) if acting else ()
-        return _new_player_view(*fields, groups, legal, self.stalled_turns)
+        return _new_player_view(*fields, groups, legal, self.stalled_turns,
+                                self.pickup_size())
 
 
 _new_group: Final = mv.new_meld_group
@@ -2868,9 +3121,12 @@ def _event_parts(entry: HistoryEntry, facts: Sequence[tuple[Any, ...]],
     asked = any(f[0] == "asked" for f in facts)
     if asked:
         public["asked"] = True  # "May I go out?": the plan is the asker's secret till then
+        public["words"] = "asked to go out"
         private["notation"] = mv.format_move(move)
+        private["words"] = move_words(move)
     else:
         public["notation"] = mv.format_move(move)
+        public["words"] = move_words(move)
     if isinstance(move, mv.Answer):
         public["yes"] = move.yes
     melds: list[dict[str, Any]] = []
@@ -2910,6 +3166,7 @@ def _event_parts(entry: HistoryEntry, facts: Sequence[tuple[Any, ...]],
             case ("asked_for", asker, pending):
                 public["going_out"] = asker  # every partner said yes: the asker goes out
                 public["notation"] = mv.format_move(pending)
+                public["going_out_words"] = move_words(pending)
             case ("returned", faces):
                 public["cards"] = _names(faces)
             case ("ended", result, over):

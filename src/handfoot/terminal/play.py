@@ -330,12 +330,6 @@ def melded_points(view: PlayerView, side: int) -> int:
     return sum(values[cards.FACE_KIND[f]] for m in view.melds[side] for f in m.faces)
 
 
-def pickup_size(view: PlayerView) -> int:
-    """How many cards a pickup takes now: the whole pile or the profile's count."""
-    n = view.profile.pickup_count
-    return view.discard_size if n is None else min(n, view.discard_size)
-
-
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     """``1 card``, ``2 cards``."""
     return f"{n} {word if n == 1 else (plural or word + 's')}"
@@ -447,7 +441,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     else:
         table.append_text(card_text(view.discard_top, sym))
         table.append(f" on top, {_plural(view.discard_size, 'card')}")
-        taken = pickup_size(view)
+        taken = view.pickup_size
         if taken != view.discard_size:
             table.append(f" (a pickup takes {taken})")
     table.append(f"{d}Stock: {view.stock_size}")
@@ -513,7 +507,7 @@ def legal_lines(view: PlayerView, is_legal: Callable[[mv.Move], bool] | None = N
         if is_legal is not None:
             examples = [e for e in examples if is_legal(parse_move(e))]
         top = _label(view.discard_top)
-        taken = pickup_size(view)
+        taken = view.pickup_size
         whole = "" if taken == view.discard_size else f" of {view.discard_size}"
         if examples:
             out.append(f"pickup ...: take the pile ({_plural(taken, 'card')}{whole}, {top} "
@@ -896,7 +890,7 @@ class TerminalGame:
                 else:
                     text = f"{who} {verb('draw')} from the stock"
             case mv.Pickup(groups):
-                taken = len(event.get("taken", ())) or pickup_size(before)
+                taken = len(event.get("taken", ())) or before.pickup_size
                 text = f"{who} {verb('take')} {_plural(taken, 'card')} from the pile"
                 if groups:
                     text += f": meld {notation(format_groups(groups))}"

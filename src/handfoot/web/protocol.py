@@ -16,7 +16,15 @@ from typing import Any, Final, TypeGuard
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, face_name
-from handfoot.game.engine import Event, GameState, Phase, PlayerView, RoundResult, TableMeld
+from handfoot.game.engine import (
+    Event,
+    GameState,
+    MeldOptions,
+    Phase,
+    PlayerView,
+    RoundResult,
+    TableMeld,
+)
 
 __all__ = [
     "KIND_JSON",
@@ -68,10 +76,13 @@ def _cards(faces: Sequence[int]) -> list[str]:
 
 
 def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
-              public: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              public: Mapping[str, Any] | None = None,
+              options: Sequence[MeldOptions] = ()) -> dict[str, Any]:
     """A seat's view as the ``VIEW`` JSON of the contract (its own hand, staged cards and
     what it may do now). ``public``: :func:`public_view_json` of any seat's view of the
-    same moment, when the caller has it already (a broadcast builds it once)."""
+    same moment, when the caller has it already (a broadcast builds it once). ``options``:
+    the seat's :meth:`~handfoot.game.engine.GameState.meld_options` (given to the seat to
+    act: where each kind of card in its hand can go)."""
     data = public_view_json(view, side_names) if public is None else dict(public)
     data["seat"] = view.seat
     data["side"] = view.side
@@ -79,7 +90,25 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
     data["hand"] = _cards(view.hand)
     data["staged"] = [mv.format_group(g) for g in view.staged]
     data["legal"] = legal_json(view)
+    data["kinds"] = [options_json(o) for o in options]
     return data
+
+
+def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None = None, *,
+                   public: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`view_json` of ``seat``'s view of ``state``, with where each kind of its cards
+    can go when it is the seat to act in the draw or play phase (the others cannot meld
+    now: their ``kinds`` are empty)."""
+    acting = state.to_act == seat and state.phase in (Phase.DRAW, Phase.PLAY)
+    return view_json(state.view(seat), side_names, public=public,
+                     options=state.meld_options(seat) if acting else ())
+
+
+def options_json(options: MeldOptions) -> dict[str, Any]:
+    """Where a card of one kind in the hand can go: ``melds`` (indices into the side's
+    melds), ``new`` (into a new meld), ``why`` (why nowhere)."""
+    return {"kind": KIND_JSON[options.kind], "melds": list(options.melds),
+            "new": options.new, "why": options.reason}
 
 
 class ViewCache:
@@ -149,7 +178,6 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, 
         melds_json = [[meld_json(m, p.book_size) for m in side] for side in view.melds]
         results = [result_json(r) for r in view.results]
     pile = view.discard_size
-    n = p.pickup_count
     return {
         "seat": None,
         "side": None,
@@ -171,7 +199,7 @@ def public_view_json(view: PlayerView, side_names: Sequence[str] | None = None, 
         "red_threes": [_cards(r) for r in view.red_threes],
         "discard": {"top": face_name(view.discard_top) if view.discard_top is not None
                     else None,
-                    "size": pile, "pickup_size": pile if n is None else min(n, pile)},
+                    "size": pile, "pickup_size": view.pickup_size},
         "stock": view.stock_size,
         "stall": None if p.stalled_turns_each is None else {
             "turns": view.stalled_turns, "limit": p.stalled_turns_each * view.players},

@@ -71,6 +71,7 @@ from handfoot.game.engine import Event, GameState, IllegalMoveError
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.wording import advice_words
 from handfoot.runs.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
 from handfoot.web.guard import OpenLimit
@@ -80,7 +81,7 @@ from handfoot.web.protocol import (
     event_json,
     hands_json,
     public_view_json,
-    view_json,
+    seat_view_json,
 )
 from handfoot.web.store import (
     CHANNEL,
@@ -586,7 +587,7 @@ class Table:
         if seat is None:
             data = dict(public) if public is not None else self.public_view()
         else:
-            data = view_json(state.view(seat), self.side_names, public=public)
+            data = seat_view_json(state, seat, self.side_names, public=public)
         if state.is_over:
             data["stats"] = [s.json(i) for i, s in enumerate(self.stats)]
             data["winners"] = list(state.winners())
@@ -645,7 +646,7 @@ class Table:
             events = [event_json(e, conn.seat) for e in recent if e.number >= start]
             conn.last_event = self.seq
             own = dict.fromkeys(OWN_KEYS) if conn.seat is None else \
-                view_json(self.state.view(conn.seat), self.side_names, public={})
+                seat_view_json(self.state, conn.seat, self.side_names, public={})
             conn.send_text(f'{head}{_json(own)[1:]},"events":{_json(events)}}}')
 
     def broadcast_presence(self) -> None:
@@ -774,16 +775,16 @@ class Table:
     def _hint(self, conn: Connection, msg: ClientMessage) -> None:
         refused = self.refusal(conn.seat)
         if refused is not None or conn.seat is None:
-            conn.send({"type": "hint", "id": msg.id, "move": None,
+            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
                        "reason": refused[1] if refused else "spectators get no hints"})
             return
         advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
         if advice is None:
-            conn.send({"type": "hint", "id": msg.id, "move": None,
+            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
                        "reason": "the hard bot has no advice here"})
         else:
             conn.send({"type": "hint", "id": msg.id, "move": advice.notation,
-                       "reason": advice.reason})
+                       "words": advice_words(advice.move), "reason": advice.reason})
 
     async def _continue(self, conn: Connection, msg: ClientMessage) -> None:
         seat = conn.seat
