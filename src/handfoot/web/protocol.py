@@ -100,8 +100,25 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     can go when it is the seat to act in the draw or play phase (the others cannot meld
     now: their ``kinds`` are empty)."""
     acting = state.to_act == seat and state.phase in (Phase.DRAW, Phase.PLAY)
-    return view_json(state.view(seat), side_names, public=public,
+    data = view_json(state.view(seat), side_names, public=public,
                      options=state.meld_options(seat) if acting else ())
+    if acting and state.phase == Phase.DRAW:
+        data["legal"]["pickup_alone"] = pickup_alone(state)
+    return data
+
+
+def pickup_alone(state: GameState) -> str | None:
+    """The pickup the seat to draw may make with no card of its hand, in the notation: the
+    pile into the hand (``"pickup"``), or the top card alone onto its side's meld of its
+    rank (``"pickup K:"``); None when every pickup needs cards from the hand."""
+    if not state.pile:
+        return None
+    top = FACE_KIND[state.pile[-1]]
+    target = mv.WILD_MELD if top in (cards.TWO, cards.JOKER) else top
+    for move in (mv.Pickup(()), mv.Pickup((mv.MeldGroup(target),))):
+        if state.is_legal(move):
+            return mv.format_move(move)
+    return None
 
 
 def options_json(options: MeldOptions) -> dict[str, Any]:
