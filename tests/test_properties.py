@@ -410,6 +410,7 @@ VIEW_FIELDS = {
     "in_foot", "melds", "red_threes", "opened", "discard_top", "discard_size", "stock_size",
     "totals", "results", "asking", "staged", "legal_actions",
     "stalled_turns",  # public: everybody sees whether a turn drew or laid cards
+    "pickup_size",  # public: the rules and the pile's size say it
 }
 """Every field a view may have: none of them is the seed, the deal, the stock, the pile
 below its top, or another seat's cards."""
