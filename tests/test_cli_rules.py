@@ -15,6 +15,14 @@ from hypothesis import strategies as st
 from handfoot.cli import main
 from handfoot.cli.rules import seatings_text
 from handfoot.game import rulebook
+from handfoot.game.loading import (
+    OPTIONS,
+    ProfileError,
+    apply_overrides,
+    builtin_profile_names,
+    load_profile,
+    profile_from_mapping,
+)
 from handfoot.game.rulebook import (
     SECTION_TITLES,
     TABLETOP_FIELDS,
@@ -22,18 +30,7 @@ from handfoot.game.rulebook import (
     diff_profiles,
     profile_json,
 )
-from handfoot.game.rules import (
-    FIELDS,
-    OPTIONS,
-    SECTIONS,
-    Layout,
-    Profile,
-    ProfileError,
-    apply_overrides,
-    builtin_profile_names,
-    load_profile,
-    profile_from_mapping,
-)
+from handfoot.game.rules import FIELDS, SECTIONS, Layout, Profile
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -11,6 +11,7 @@ import pytest
 import handfoot
 import handfoot.bots.registry
 import handfoot.game.cards
+import handfoot.game.loading
 import handfoot.game.notation
 import handfoot.game.rules
 import handfoot.game.scoresheet
@@ -35,9 +36,9 @@ def test_doc_examples_run(name: str) -> None:
 
 
 @pytest.mark.parametrize("module", [handfoot, handfoot.game.cards, handfoot.game.rules,
-                                    handfoot.game.wording, handfoot.game.table,
-                                    handfoot.bots.registry, handfoot.game.notation,
-                                    handfoot.game.scoresheet])
+                                    handfoot.game.loading, handfoot.game.wording,
+                                    handfoot.game.table, handfoot.bots.registry,
+                                    handfoot.game.notation, handfoot.game.scoresheet])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0
@@ -59,7 +60,7 @@ def test_profiles_md_is_generated() -> None:
 
 def test_profiles_md_gives_every_value_of_every_profile() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    names = handfoot.game.rules.builtin_profile_names()
+    names = handfoot.game.loading.builtin_profile_names()
     header = "| parameter | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
     assert text.count(header) == len(handfoot.game.rules.SECTIONS)
     rows = [line for line in text.splitlines() if line.startswith("| `")
@@ -72,7 +73,7 @@ def test_profiles_md_gives_every_value_of_every_profile() -> None:
 
 def test_every_option_is_documented() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    for key, option in handfoot.game.rules.OPTIONS.items():
+    for key, option in handfoot.game.loading.OPTIONS.items():
         assert f"### {option.id} `{key}`: {option.title}\n" in text
     assert "[options]\nsevens_from_hell = true" in text
     assert "explicitly are applied after the options, so they win" in text
@@ -87,7 +88,7 @@ def test_house_rule_example_in_profiles_md_loads(tmp_path: Path) -> None:
     for i, block in enumerate(blocks):
         path = tmp_path / f"example-{i}.toml"
         path.write_text(block, encoding="utf-8")
-        p = handfoot.game.rules.load_profile(path)
+        p = handfoot.game.loading.load_profile(path)
         assert p.options
-    p = handfoot.game.rules.load_profile(tmp_path / "example-0.toml")
+    p = handfoot.game.loading.load_profile(tmp_path / "example-0.toml")
     assert p.rounds == 20 and p.target_score == 10000  # the explicit parameter won

@@ -20,7 +20,8 @@ import pytest
 
 from handfoot.bots.heuristic import EasyBot
 from handfoot.game.engine import GameState, PlayerView
-from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.sim import SimulationStats, derive_seed, play_game, simulate
 
 NAMES = builtin_profile_names()
@@ -31,8 +32,9 @@ SIX = {"partnership-13", "biegames", "remastered-singles", "remastered-teams",
        "hand-knee-foot", "bicycle"}
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "handfoot"
-PROSE = {"__init__.py", "rules.py", "rulebook.py", "notation.py"}
-"""Modules of the game that may name a profile: the default profile's name, the rules in
+PROSE = {"__init__.py", "rules.py", "loading.py", "rulebook.py", "notation.py"}
+"""Modules of the game that may name a profile: the default profile's name (the defaults of
+``Profile`` in rules.py; the default profile, listed first, in loading.py), the rules in
 prose, an example in an error message."""
 ENGINE_FILES = [*sorted(f"game/{p.name}" for p in (SRC / "game").glob("*.py")
                         if p.name not in PROSE),

@@ -9,13 +9,8 @@ import re
 import textwrap
 
 from handfoot.game import rulebook
-from handfoot.game.rules import (
-    DEFAULT_PROFILE,
-    OPTIONS,
-    Layout,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.loading import DEFAULT_PROFILE, OPTIONS, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 
 __all__ = ["add_rules_commands", "cmd_rules_diff", "cmd_rules_list", "cmd_rules_options",
            "cmd_rules_show", "for_people", "seatings_text"]

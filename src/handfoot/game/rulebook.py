@@ -7,7 +7,7 @@ gives a profile as data, :func:`option_json` an optional rule, and
 from the profile's parameters and options, never from its name, so a house-rule file reads
 as well as a built-in profile.
 
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> dict(describe_profile(load_profile("partnership-13")))["Deal"][0]
 'Each player gets a 13-card Hand and a 13-card Foot.'
 
@@ -23,22 +23,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.game import cards
-from handfoot.game.rules import (
-    FIELDS,
+from handfoot.game.loading import (
     LOAD_REFUSALS,
     OPTIONS,
-    SECTIONS,
-    FinalDiscard,
-    Layout,
     OptionInfo,
-    PartnerCondition,
-    PickupOpeningCounts,
-    PickupWildTop,
-    Profile,
     builtin_profile_names,
     load_profile,
     profile_to_toml_values,
     value_to_toml,
+)
+from handfoot.game.rules import (
+    FIELDS,
+    SECTIONS,
+    FinalDiscard,
+    Layout,
+    PartnerCondition,
+    PickupOpeningCounts,
+    PickupWildTop,
+    Profile,
 )
 from handfoot.game.wording import book_requirement_text as _book_requirement
 from handfoot.game.wording import count_text as _n

@@ -3,7 +3,7 @@
 An illegal meld's reason quotes the wild-card rule in the same words as the rulebook, so
 the phrase is made here, once, for both (the engine does not import the rulebook).
 
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> wild_rule_text(load_profile("partnership-13"))
 'naturals must be at least 2 × wilds'
 >>> count_text(1, "card"), count_text(1500, "point"), join(["a", "b", "c"])
