@@ -11,13 +11,15 @@ import pytest
 import handfoot
 import handfoot.bots.registry
 import handfoot.game.cards
+import handfoot.game.differences
 import handfoot.game.loading
 import handfoot.game.notation
+import handfoot.game.reference
 import handfoot.game.rules
 import handfoot.game.scoresheet
 import handfoot.game.table
 import handfoot.game.wording
-from handfoot.game.rulebook import profiles_markdown
+from handfoot.game.reference import profiles_markdown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -38,7 +40,8 @@ def test_doc_examples_run(name: str) -> None:
 @pytest.mark.parametrize("module", [handfoot, handfoot.game.cards, handfoot.game.rules,
                                     handfoot.game.loading, handfoot.game.wording,
                                     handfoot.game.table, handfoot.bots.registry,
-                                    handfoot.game.notation, handfoot.game.scoresheet])
+                                    handfoot.game.notation, handfoot.game.scoresheet,
+                                    handfoot.game.differences, handfoot.game.reference])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0
@@ -55,7 +58,7 @@ def test_profiles_md_is_generated() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
     assert text == profiles_markdown(), (
         "docs/profiles.md is out of date: regenerate it with "
-        "`python -m handfoot.game.rulebook > docs/profiles.md`")
+        "`python -m handfoot.game.reference > docs/profiles.md`")
 
 
 def test_profiles_md_gives_every_value_of_every_profile() -> None:

@@ -32,10 +32,11 @@ SIX = {"partnership-13", "biegames", "remastered-singles", "remastered-teams",
        "hand-knee-foot", "bicycle"}
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "handfoot"
-PROSE = {"__init__.py", "rules.py", "loading.py", "rulebook.py", "notation.py"}
+PROSE = {"__init__.py", "rules.py", "loading.py", "reference.py", "notation.py"}
 """Modules of the game that may name a profile: the default profile's name (the defaults of
-``Profile`` in rules.py; the default profile, listed first, in loading.py), the rules in
-prose, an example in an error message."""
+``Profile`` and the parameters' documentation in rules.py; the default profile, listed
+first, in loading.py), the reference page's examples (reference.py), an example in an error
+message (notation.py)."""
 ENGINE_FILES = [*sorted(f"game/{p.name}" for p in (SRC / "game").glob("*.py")
                         if p.name not in PROSE),
                 "bots/heuristic.py", "bots/search.py", "bots/plans.py", "runs/sim.py"]

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from handfoot.game.differences import diff_profiles
 from handfoot.game.loading import (
     DEFAULT_PROFILE,
     OPTIONS,
@@ -34,7 +35,7 @@ from handfoot.game.loading import (
     value_to_toml,
 )
 from handfoot.game.record import profile_spec
-from handfoot.game.rulebook import describe_profile, diff_profiles
+from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
