@@ -19,19 +19,19 @@ import difflib
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 from handfoot.game import cards
-from handfoot.game.cards import KIND_NAMES, ByFields
+from handfoot.game.cards import KIND_NAMES
 from handfoot.game.rules import (
     FIELDS,
     MAX_PLAYERS,
     SECTIONS,
     FieldInfo,
     Layout,
+    OptionInfo,
     PickupWildTop,
     Profile,
 )
@@ -42,7 +42,6 @@ __all__ = [
     "LOAD_REFUSALS",
     "MAX_EXTENDS",
     "OPTIONS",
-    "OptionInfo",
     "ProfileError",
     "builtin_profile_names",
     "load_profile",
@@ -85,24 +84,6 @@ LOAD_REFUSALS: Final[tuple[tuple[str, str], ...]] = (
 )
 """What loading refuses beyond types and ranges, as (key named, the rule): every one is a
 combination that cannot make a finite, playable game (docs/profiles.md)."""
-
-
-@dataclass(frozen=True, slots=True)
-class OptionInfo(ByFields):
-    """An optional house rule of the Remastered rulebook (RULES-MATRIX §5) and what it sets."""
-
-    id: str
-    key: str
-    title: str
-    groups: tuple[str, ...]
-    """Exclusive groups: two options sharing one cannot both be on."""
-    meant_for: tuple[str, ...]
-    source: str
-    description: str
-    tabletop: bool
-    """True when the option changes nothing the software can see happen."""
-    sets: tuple[tuple[str, Any], ...]
-    """The parameters it sets, as TOML values."""
 
 
 def _load_options() -> dict[str, OptionInfo]:

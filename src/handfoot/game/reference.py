@@ -23,14 +23,13 @@ from typing import Any
 from handfoot.game.loading import (
     LOAD_REFUSALS,
     OPTIONS,
-    OptionInfo,
     builtin_profile_names,
     load_profile,
     profile_to_toml_values,
     value_to_toml,
 )
 from handfoot.game.rulebook import TABLETOP_FIELDS
-from handfoot.game.rules import FIELDS, SECTIONS, Profile
+from handfoot.game.rules import FIELDS, SECTIONS, OptionInfo, Profile
 
 __all__ = ["option_json", "profile_json", "profiles_markdown", "toml_value"]
 

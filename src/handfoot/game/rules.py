@@ -2,9 +2,10 @@
 
 A :class:`Profile` is one frozen value holding every rule parameter of the game (the rows of
 RULES-MATRIX §2), with the words its parameters are written in: seatings (:class:`Layout`),
-the choices (each a ``StrEnum``) and what every parameter means (:data:`FIELDS`). The
-engine reads only these parameters: it never looks at a profile's name. Profiles are read
-from TOML files, and checked, by :mod:`handfoot.game.loading`.
+the choices (each a ``StrEnum``), what every parameter means (:data:`FIELDS`) and what an
+optional rule sets (:class:`OptionInfo`). The engine reads only these parameters: it never
+looks at a profile's name. Profiles are read from TOML files, and checked, by
+:mod:`handfoot.game.loading`.
 
 >>> from handfoot.game.loading import load_profile
 >>> p = load_profile("partnership-13")
@@ -28,6 +29,7 @@ __all__ = [
     "FinalDiscard",
     "FirstPlayer",
     "Layout",
+    "OptionInfo",
     "PartnerCondition",
     "PickupExistingMeld",
     "PickupOpeningCounts",
@@ -163,6 +165,24 @@ class FieldInfo(ByFields):
     minimum: int = 0
     maximum: int | None = None
     empty_ok: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo(ByFields):
+    """An optional house rule of the Remastered rulebook (RULES-MATRIX §5) and what it sets."""
+
+    id: str
+    key: str
+    title: str
+    groups: tuple[str, ...]
+    """Exclusive groups: two options sharing one cannot both be on."""
+    meant_for: tuple[str, ...]
+    source: str
+    description: str
+    tabletop: bool
+    """True when the option changes nothing the software can see happen."""
+    sets: tuple[tuple[str, Any], ...]
+    """The parameters it sets, as TOML values."""
 
 
 def _f(default: Any, section: str, label: str, doc: str, kind: str, **kw: Any) -> Any:
