@@ -16,7 +16,7 @@ import time
 
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game.engine import GameState
-from handfoot.game.rules import DEFAULT_PROFILE, load_profile
+from handfoot.game.loading import DEFAULT_PROFILE, load_profile
 from handfoot.runs.sim import derive_seed
 
 

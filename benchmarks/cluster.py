@@ -28,7 +28,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from handfoot.game.rules import DEFAULT_PROFILE, Profile, load_profile
+from handfoot.game.loading import DEFAULT_PROFILE, load_profile
+from handfoot.game.rules import Profile
 from handfoot.runs.cluster import DaskRunner, run_tasks
 from handfoot.runs.sim import simulate
 

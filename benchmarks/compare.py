@@ -31,7 +31,7 @@ import time
 def play(kind: str, profile_name: str, size: int, seed: int) -> dict[str, float]:
     """The worker: the games of one measurement, in this interpreter's build."""
     from handfoot.bots.registry import make_bot
-    from handfoot.game.rules import load_profile
+    from handfoot.game.loading import load_profile
     from handfoot.runs.sim import derive_seed, play_game
 
     if kind == "hard":

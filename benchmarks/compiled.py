@@ -37,7 +37,7 @@ def selfplay(games: int, seed: int) -> dict[str, float]:
     """Hard against hard at four seats, in the one play loop of simulations and
     tournaments (:func:`handfoot.runs.sim.play_game`): rounds (and decisions) per CPU second."""
     from handfoot.bots.registry import make_bot
-    from handfoot.game.rules import load_profile
+    from handfoot.game.loading import load_profile
     from handfoot.runs.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE)
@@ -59,7 +59,7 @@ def random_play(decisions: int, seed: int) -> dict[str, float]:
     (:func:`handfoot.runs.sim.play_game`), whole games until ``decisions`` have been made:
     decisions (every action: staging steps too) per CPU second."""
     from handfoot.bots.registry import make_bot
-    from handfoot.game.rules import load_profile
+    from handfoot.game.loading import load_profile
     from handfoot.runs.sim import derive_seed, play_game
 
     profile = load_profile(PROFILE, overrides={"rounds": 1})

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 import handfoot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 
 UNITS = ("decisions", "moves", "turns")
 

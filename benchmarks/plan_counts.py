@@ -20,7 +20,7 @@ import time
 
 from handfoot.bots.plans import PlanBot, candidate_plans, is_decision
 from handfoot.game.engine import GameState, Phase
-from handfoot.game.rules import DEFAULT_PROFILE, load_profile
+from handfoot.game.loading import DEFAULT_PROFILE, load_profile
 from handfoot.runs.sim import derive_seed
 
 

@@ -42,8 +42,9 @@ async def make_games(path: Path, games: int) -> dict[str, list[str]]:
     """Store ``games`` finished and ``games`` half-played games in a new SQLite file."""
     from handfoot.bots.registry import make_bot
     from handfoot.game.engine import GameState
+    from handfoot.game.loading import load_profile
     from handfoot.game.moves import format_move
-    from handfoot.game.rules import Layout, load_profile
+    from handfoot.game.rules import Layout
     from handfoot.runs.sim import bot_turn, derive_seed
     from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now, token_hash
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from handfoot.game.engine import GameState
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 
 
 def engine(profile: str, games: int, seed: int) -> float:

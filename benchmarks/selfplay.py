@@ -25,7 +25,8 @@ from collections.abc import Sequence
 
 import handfoot
 from handfoot.bots.registry import make_bot
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import derive_seed, play_game
 
 

@@ -57,8 +57,9 @@ from websockets.exceptions import ConnectionClosed
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.store import Store
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from cluster import children_cpu, spread, timed
 
-from handfoot.game.rules import DEFAULT_PROFILE
+from handfoot.game.loading import DEFAULT_PROFILE
 from handfoot.runs.cluster import SCHEDULER_ENV
 from handfoot.runs.train import main as train_main
 

@@ -44,7 +44,7 @@ EXPERT = "expert"
 
 def cases() -> list[tuple[str, str, str]]:
     """(profile, layout, bots) of every game, ``bots`` being a level or :data:`FULL`."""
-    from handfoot.game.rules import builtin_profile_names, load_profile
+    from handfoot.game.loading import builtin_profile_names, load_profile
 
     out = []
     for name in builtin_profile_names():
@@ -149,7 +149,7 @@ def _profile_digest(profile: Any) -> str:
     seatings survive pickling and copying."""
     import json
 
-    from handfoot.game.rules import profile_to_toml_values
+    from handfoot.game.loading import profile_to_toml_values
 
     _round_trips(profile)
     for layout in profile.layouts:
@@ -160,7 +160,7 @@ def _profile_digest(profile: Any) -> str:
 
 
 def _loaded(name: str, overrides: dict[str, Any] | None) -> str:
-    from handfoot.game.rules import ProfileError, load_profile
+    from handfoot.game.loading import ProfileError, load_profile
 
     try:
         return _profile_digest(load_profile(name, overrides=overrides))
@@ -169,7 +169,7 @@ def _loaded(name: str, overrides: dict[str, Any] | None) -> str:
 
 
 def _from_text(text: str) -> str:
-    from handfoot.game.rules import ProfileError, parse_toml, profile_from_mapping
+    from handfoot.game.loading import ProfileError, parse_toml, profile_from_mapping
 
     try:
         data = parse_toml(text, "text.toml")
@@ -181,7 +181,7 @@ def _from_text(text: str) -> str:
 def profile_checks() -> list[tuple[str, Callable[[], str]]]:
     """(name, check) of every profile check; a check gives the digest of the profile it
     loads or the text of the error that refuses it."""
-    from handfoot.game.rules import builtin_profile_names
+    from handfoot.game.loading import builtin_profile_names
 
     out: list[tuple[str, Callable[[], str]]] = []
     for name in builtin_profile_names():
@@ -218,8 +218,8 @@ def play(profile_name: str, layout_text: str, bot: str) -> tuple[str, str]:
     from handfoot.bots.registry import make_bot
     from handfoot.bots.search import ExpertBot
     from handfoot.game.engine import GameState
+    from handfoot.game.loading import load_profile
     from handfoot.game.record import GameRecorder, to_json
-    from handfoot.game.rules import load_profile
     from handfoot.runs.sim import derive_seed
 
     profile = load_profile(profile_name, overrides=None if bot == FULL else {"rounds": 1})

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder, to_json
-from handfoot.game.rules import builtin_profile_names, load_profile
 from handfoot.runs.sim import derive_seed, play_game
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,10 +1,10 @@
 """Mutation testing of the engine: does the suite notice when the code is wrong?
 
 Run by ``scripts/mutation`` (never by the default test run). It samples N mutants of one
-module (``--module``: engine.py, rules.py, moves.py or record.py) with a fixed ``--seed``.
-A mutant is one small change to the source: a comparison flipped, ``and``/``or`` swapped, a
-condition negated, an integer moved by one, a statement deleted, ``+``/``-`` swapped,
-``True``/``False`` swapped, a returned value replaced by ``None``.
+module (``--module``: engine.py, rules.py, loading.py, moves.py or record.py) with a fixed
+``--seed``. A mutant is one small change to the source: a comparison flipped, ``and``/``or``
+swapped, a condition negated, an integer moved by one, a statement deleted, ``+``/``-``
+swapped, ``True``/``False`` swapped, a returned value replaced by ``None``.
 
 The working tree is never written to: each worker copies ``src/``, ``tests/`` and the files
 the tests read into a temporary folder, writes the mutant there and runs pytest with
@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("game/engine.py", "game/rules.py", "game/moves.py", "game/record.py")
+MODULES = ("game/engine.py", "game/rules.py", "game/loading.py", "game/moves.py",
+           "game/record.py")
 """The modules that can be mutated, as paths below src/handfoot."""
 EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
 

@@ -25,9 +25,10 @@ from handfoot.game.engine import (
     TableMeld,
     deal_round,
 )
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, Discard, Draw, Move, parse_move
 from handfoot.game.notation import parse_position
-from handfoot.game.rules import Layout, Profile, load_profile
+from handfoot.game.rules import Layout, Profile
 
 
 def faces(text: str) -> list[int]:

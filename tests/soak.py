@@ -33,8 +33,9 @@ import pytest
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from test_liveness import MAX_TURN_ACTIONS, turn_bound
 from test_properties import (
     Invariants,

@@ -9,7 +9,7 @@ import pytest
 
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, IllegalMoveError, Phase
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 
 
 def _in_play(seed: int = 3) -> GameState:

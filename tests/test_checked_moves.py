@@ -21,8 +21,9 @@ from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.cards import RED_THREE
 from handfoot.game.engine import Effect, GameState, IllegalMoveError, Phase
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import decode_action, parse_move
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from positions import position
 
 NAMES = builtin_profile_names()

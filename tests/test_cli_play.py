@@ -219,9 +219,10 @@ def test_a_typo_in_all_is_answered_with_all(capsys: pytest.CaptureFixture[str]) 
 def test_replay_counts_moves_in_words(capsys: pytest.CaptureFixture[str],
                                       tmp_path: Path) -> None:
     from handfoot.game.engine import GameState
+    from handfoot.game.loading import load_profile
     from handfoot.game.moves import parse_move
     from handfoot.game.record import record_from_state, to_json
-    from handfoot.game.rules import Layout, load_profile
+    from handfoot.game.rules import Layout
 
     state = GameState.new(load_profile("biegames"), layout=Layout(2, 1), seed=1)
     state.apply(parse_move("draw"))

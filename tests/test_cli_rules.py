@@ -15,25 +15,18 @@ from hypothesis import strategies as st
 from handfoot.cli import main
 from handfoot.cli.rules import seatings_text
 from handfoot.game import rulebook
-from handfoot.game.rulebook import (
-    SECTION_TITLES,
-    TABLETOP_FIELDS,
-    describe_profile,
-    diff_profiles,
-    profile_json,
-)
-from handfoot.game.rules import (
-    FIELDS,
+from handfoot.game.differences import diff_profiles
+from handfoot.game.loading import (
     OPTIONS,
-    SECTIONS,
-    Layout,
-    Profile,
     ProfileError,
     apply_overrides,
     builtin_profile_names,
     load_profile,
     profile_from_mapping,
 )
+from handfoot.game.reference import profile_json
+from handfoot.game.rulebook import SECTION_TITLES, TABLETOP_FIELDS, describe_profile
+from handfoot.game.rules import FIELDS, SECTIONS, Layout, Profile
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -458,7 +451,7 @@ def test_rulebook_tells_every_option(key: str) -> None:
 
 def _rules_for(names: set[str]) -> set[str]:
     """The diff lines (by label) that a set of changed parameters gives."""
-    from handfoot.game.rulebook import _diff_rules
+    from handfoot.game.differences import _diff_rules
 
     return {rule.label for rule in _diff_rules() if names & set(rule.fields)}
 

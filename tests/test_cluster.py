@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.runs.cluster import (
     SCHEDULER_ENV,
     ClusterError,

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from handfoot.bots.heuristic import HardBot
 from handfoot.game import engine
 from handfoot.game.engine import GameState, Phase
-from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from positions import play, position
 
 FIELDS = tuple(name for name, _ in engine._STATE_FIELDS)

@@ -12,8 +12,8 @@ from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game.engine import Deal, DealError, GameState, check_deal, deal_round
+from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.game.rules import load_profile
 
 
 def growing() -> GameState:

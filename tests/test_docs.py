@@ -11,12 +11,16 @@ import pytest
 import handfoot
 import handfoot.bots.registry
 import handfoot.game.cards
+import handfoot.game.differences
+import handfoot.game.events
+import handfoot.game.loading
 import handfoot.game.notation
+import handfoot.game.reference
 import handfoot.game.rules
 import handfoot.game.scoresheet
 import handfoot.game.table
 import handfoot.game.wording
-from handfoot.game.rulebook import profiles_markdown
+from handfoot.game.reference import profiles_markdown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -35,9 +39,11 @@ def test_doc_examples_run(name: str) -> None:
 
 
 @pytest.mark.parametrize("module", [handfoot, handfoot.game.cards, handfoot.game.rules,
-                                    handfoot.game.wording, handfoot.game.table,
-                                    handfoot.bots.registry, handfoot.game.notation,
-                                    handfoot.game.scoresheet])
+                                    handfoot.game.loading, handfoot.game.wording,
+                                    handfoot.game.table, handfoot.bots.registry,
+                                    handfoot.game.notation, handfoot.game.scoresheet,
+                                    handfoot.game.differences, handfoot.game.reference,
+                                    handfoot.game.events])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.failed == 0
@@ -54,12 +60,12 @@ def test_profiles_md_is_generated() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
     assert text == profiles_markdown(), (
         "docs/profiles.md is out of date: regenerate it with "
-        "`python -m handfoot.game.rulebook > docs/profiles.md`")
+        "`python -m handfoot.game.reference > docs/profiles.md`")
 
 
 def test_profiles_md_gives_every_value_of_every_profile() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    names = handfoot.game.rules.builtin_profile_names()
+    names = handfoot.game.loading.builtin_profile_names()
     header = "| parameter | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
     assert text.count(header) == len(handfoot.game.rules.SECTIONS)
     rows = [line for line in text.splitlines() if line.startswith("| `")
@@ -72,7 +78,7 @@ def test_profiles_md_gives_every_value_of_every_profile() -> None:
 
 def test_every_option_is_documented() -> None:
     text = (DOCS / "profiles.md").read_text(encoding="utf-8")
-    for key, option in handfoot.game.rules.OPTIONS.items():
+    for key, option in handfoot.game.loading.OPTIONS.items():
         assert f"### {option.id} `{key}`: {option.title}\n" in text
     assert "[options]\nsevens_from_hell = true" in text
     assert "explicitly are applied after the options, so they win" in text
@@ -87,7 +93,7 @@ def test_house_rule_example_in_profiles_md_loads(tmp_path: Path) -> None:
     for i, block in enumerate(blocks):
         path = tmp_path / f"example-{i}.toml"
         path.write_text(block, encoding="utf-8")
-        p = handfoot.game.rules.load_profile(path)
+        p = handfoot.game.loading.load_profile(path)
         assert p.options
-    p = handfoot.game.rules.load_profile(tmp_path / "example-0.toml")
+    p = handfoot.game.loading.load_profile(tmp_path / "example-0.toml")
     assert p.rounds == 20 and p.target_score == 10000  # the explicit parameter won

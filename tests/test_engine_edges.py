@@ -12,7 +12,8 @@ import pytest
 from handfoot.game import cards, engine
 from handfoot.game import moves as mv
 from handfoot.game.engine import DealError, GameState, Phase, RoundEnd, check_deal, deal_round
-from handfoot.game.rules import Profile, load_profile
+from handfoot.game.loading import load_profile
+from handfoot.game.rules import Profile
 from positions import must_fail, play, position
 
 # The five books partnership-13 needs to go out: two clean, two dirty, one all-wild.

@@ -20,15 +20,9 @@ from hypothesis import strategies as st
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
+from handfoot.game.loading import OPTIONS, ProfileError, builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder, from_json, replay, to_json
-from handfoot.game.rules import (
-    FIELDS,
-    OPTIONS,
-    FieldInfo,
-    ProfileError,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.rules import FIELDS, FieldInfo
 from test_liveness import MAX_TURN_ACTIONS, turn_bound
 
 SCALE = int(os.environ.get("HANDFOOT_PROPERTY_SCALE", "1"))

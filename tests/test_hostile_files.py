@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 from handfoot.bots.registry import make_bot
 from handfoot.cli import main
 from handfoot.game.engine import GameState
+from handfoot.game.loading import MAX_EXTENDS, OPTIONS, ProfileError, load_profile
 from handfoot.game.record import GameRecord, GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.game.rules import FIELDS, MAX_EXTENDS, OPTIONS, SECTIONS, ProfileError, load_profile
+from handfoot.game.rules import FIELDS, SECTIONS
 
 SCALE = int(os.environ.get("HANDFOOT_PROPERTY_SCALE", "1"))
 FUZZ = settings(max_examples=60 * SCALE, deadline=None,

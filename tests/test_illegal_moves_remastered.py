@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import pytest
 
 from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import Move, PickUpKnee
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 from positions import must_fail, play, position, snapshot
 
 S = "remastered-singles"

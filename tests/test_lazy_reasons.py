@@ -11,7 +11,7 @@ import pytest
 
 from handfoot.game import engine
 from handfoot.game.engine import GameState, IllegalMoveError
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 
 ENGINE = Path(engine.__file__)
 

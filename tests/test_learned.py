@@ -26,7 +26,8 @@ from handfoot.bots.learned import (
 from handfoot.bots.plans import candidate_plans, is_decision
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import play_game
 
 SHIPPED = ("partnership-13", "biegames")

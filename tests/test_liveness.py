@@ -39,16 +39,15 @@ from handfoot.cli import main
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, Phase, RoundEnd
-from handfoot.game.record import GameRecorder, from_json, replay, to_json
-from handfoot.game.rules import (
+from handfoot.game.loading import (
     OPTIONS,
-    Layout,
-    Profile,
     ProfileError,
     builtin_profile_names,
     load_profile,
     profile_from_mapping,
 )
+from handfoot.game.record import GameRecorder, from_json, replay, to_json
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs import sim
 from handfoot.runs.sim import derive_seed, play_game
 

@@ -28,6 +28,7 @@ from handfoot.game.engine import (
     TableMeld,
     deal_round,
 )
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.notation import (
     HEADER,
     POSITION_FIELDS,
@@ -35,7 +36,7 @@ from handfoot.game.notation import (
     parse_position,
     position_text,
 )
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from positions import from_text, play, position, snapshot
 
 SEATINGS = [(name, layout) for name in builtin_profile_names()

@@ -1,6 +1,6 @@
 """The Optional Alternate Rules of seed 001 (RULES-MATRIX §5, OPT-01 to OPT-24) as toggles.
 
-Every option is switched on through :func:`handfoot.game.rules.load_profile` overrides on the
+Every option is switched on through :func:`handfoot.game.loading.load_profile` overrides on the
 profiles it is meant for (``meant_for`` in ``handfoot/options.toml``), and its behaviour is
 played through the engine: game positions (tests/positions.py) with real moves, or whole
 seeded games where the effect is game-level (the game's length, the deal sizes by round,
@@ -26,16 +26,9 @@ from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import BLACK_THREE, KING, RED_THREE, SEVEN
 from handfoot.game.engine import GameState, IllegalMoveError, Phase, RoundResult, SideScore
+from handfoot.game.loading import OPTIONS, ProfileError, load_profile, value_to_toml
 from handfoot.game.moves import WILD_MELD, Discard, Draw, GoOut, parse_move
-from handfoot.game.rules import (
-    FIELDS,
-    OPTIONS,
-    Layout,
-    Profile,
-    ProfileError,
-    load_profile,
-    value_to_toml,
-)
+from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.runs.sim import play_game, simulate
 from positions import faces, must_fail, play, position
 

@@ -10,7 +10,7 @@ import pytest
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, PlayerView
-from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 
 
 @pytest.mark.parametrize("name", builtin_profile_names())

@@ -15,7 +15,7 @@ from handfoot.bots.heuristic import HardBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, History, Phase, Position
-from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from positions import play, position
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,8 @@ import pytest
 
 from handfoot.bots.heuristic import EasyBot
 from handfoot.game.engine import GameState, PlayerView
-from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.sim import SimulationStats, derive_seed, play_game, simulate
 
 NAMES = builtin_profile_names()
@@ -31,9 +32,11 @@ SIX = {"partnership-13", "biegames", "remastered-singles", "remastered-teams",
        "hand-knee-foot", "bicycle"}
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "handfoot"
-PROSE = {"__init__.py", "rules.py", "rulebook.py", "notation.py"}
-"""Modules of the game that may name a profile: the default profile's name, the rules in
-prose, an example in an error message."""
+PROSE = {"__init__.py", "rules.py", "loading.py", "reference.py", "notation.py"}
+"""Modules of the game that may name a profile: the default profile's name (the defaults of
+``Profile`` and the parameters' documentation in rules.py; the default profile, listed
+first, in loading.py), the reference page's examples (reference.py), an example in an error
+message (notation.py)."""
 ENGINE_FILES = [*sorted(f"game/{p.name}" for p in (SRC / "game").glob("*.py")
                         if p.name not in PROSE),
                 "bots/heuristic.py", "bots/search.py", "bots/plans.py", "runs/sim.py"]

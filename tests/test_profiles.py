@@ -12,12 +12,8 @@ from typing import Any
 import pytest
 
 from handfoot.game import cards
-from handfoot.game.rules import (
-    FIELDS,
+from handfoot.game.loading import (
     OPTIONS,
-    SECTIONS,
-    Layout,
-    Profile,
     ProfileError,
     apply_overrides,
     builtin_profile_names,
@@ -25,6 +21,7 @@ from handfoot.game.rules import (
     profile_from_mapping,
     profile_to_toml_values,
 )
+from handfoot.game.rules import FIELDS, SECTIONS, Layout, Profile
 
 PROFILE_DIR = Path(__file__).parents[1] / "src/handfoot/game/profiles"
 ALL = ["partnership-13", "bicycle", "biegames", "hand-knee-foot", "remastered-singles",

@@ -54,9 +54,10 @@ from handfoot.game.engine import (
     RoundResult,
     TableMeld,
 )
+from handfoot.game.loading import OPTIONS, builtin_profile_names, load_profile
 from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import GameRecorder, from_json, replay, to_json
-from handfoot.game.rules import OPTIONS, Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, Profile
 from positions import position, reshuffle_hidden, snapshot
 
 MAX_ACTIONS = 500_000

@@ -17,6 +17,7 @@ import pytest
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import Deal, GameState, Phase, deal_round
+from handfoot.game.loading import load_profile
 from handfoot.game.record import (
     FORMAT,
     GameRecord,
@@ -34,7 +35,7 @@ from handfoot.game.record import (
     replay_command,
     to_json,
 )
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 
 MAX_ACTIONS = 200_000
 Policy = Callable[[GameState], int]

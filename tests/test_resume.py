@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from handfoot.cli import main
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.runs.cluster import PARTIAL_FORMAT, PartialFile, PartialMismatch
 from handfoot.runs.sim import simulate
 from handfoot.runs.tournament import run_tournament

@@ -13,7 +13,8 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from handfoot.game.engine import GameState  # noqa: E402
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile  # noqa: E402
+from handfoot.game.loading import builtin_profile_names, load_profile  # noqa: E402
+from handfoot.game.rules import Layout  # noqa: E402
 from handfoot.rl.observation import (  # noqa: E402
     FIELDS,
     ObservationEncoder,

@@ -10,7 +10,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from handfoot.bots.registry import make_bot  # noqa: E402
-from handfoot.game.rules import builtin_profile_names, load_profile  # noqa: E402
+from handfoot.game.loading import builtin_profile_names, load_profile  # noqa: E402
 from handfoot.rl.observation import ObservationEncoder  # noqa: E402
 from handfoot.rl.openspiel import GAME_NAME, engine_state, ismcts_resampler  # noqa: E402
 

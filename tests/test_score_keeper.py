@@ -20,15 +20,9 @@ from hypothesis import strategies as st
 from handfoot.bots.heuristic import EasyBot
 from handfoot.game.cards import BLACK_THREE, FACE_KIND, KIND_NAMES, RED_THREE
 from handfoot.game.engine import GameState
+from handfoot.game.loading import OPTIONS, ProfileError, builtin_profile_names, load_profile
 from handfoot.game.moves import WILD_MELD
-from handfoot.game.rules import (
-    OPTIONS,
-    Layout,
-    Profile,
-    ProfileError,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.rules import Layout, Profile
 from handfoot.game.scoresheet import (
     ScoreSheet,
     ScoreSheetError,

@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from web_client import client, token_of
 
 TEAMS = load_profile("remastered-teams")

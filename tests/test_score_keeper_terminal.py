@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from handfoot.cli import main
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.game.scoresheet import ScoreSheet, score_entry
 from handfoot.terminal.score_keeper import ScoreKeeper
 

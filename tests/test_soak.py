@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import soak
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 
 SCRIPT = Path(__file__).parents[1] / "scripts" / "soak"
 

@@ -15,8 +15,9 @@ from handfoot.cli import main
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.loading import load_profile
 from handfoot.game.record import from_json, replay
-from handfoot.game.rules import Layout, Profile, load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.terminal import play as terminal
 from handfoot.terminal.play import HELP_TEXT, TerminalGame, hand_text, parse_seats, render_view
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from handfoot.cli import main
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.runs.tournament import TournamentResult, mean_ci, run_tournament, wilson_interval
 
 SHORT = {"rounds": 1}

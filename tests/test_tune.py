@@ -21,7 +21,7 @@ from handfoot.bots.registry import check_bot, make_bot, parse_spec
 from handfoot.bots.styles import Style, load_style
 from handfoot.cli import main as cli_main
 from handfoot.game.engine import GameState
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.runs.sim import play_game
 from handfoot.runs.tournament import run_tournament
 from handfoot.runs.tune import DEFAULTS, STEPS, _neighbours, _z, evaluate, spec, tune

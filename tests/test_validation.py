@@ -12,15 +12,9 @@ import pytest
 
 from handfoot.game import cards
 from handfoot.game.engine import DealError, GameState, RoundEnd, deal_round
+from handfoot.game.loading import OPTIONS, ProfileError, builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
-from handfoot.game.rules import (
-    MAX_PLAYERS,
-    OPTIONS,
-    Layout,
-    ProfileError,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.rules import MAX_PLAYERS, Layout
 
 EVERY_KIND = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "joker", "black 3",
               "red 3"]
@@ -196,7 +190,8 @@ def test_what_loading_refuses_is_documented() -> None:
     under the key its message names."""
     from pathlib import Path
 
-    from handfoot.game.rules import FIELDS, LOAD_REFUSALS
+    from handfoot.game.loading import LOAD_REFUSALS
+    from handfoot.game.rules import FIELDS
 
     doc = (Path(__file__).parents[1] / "docs" / "profiles.md").read_text(encoding="utf-8")
     assert "## What loading refuses" in doc

@@ -17,7 +17,8 @@ from handfoot.bots.heuristic import EasyBot, RandomBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState, Phase, PlayerView
-from handfoot.game.rules import Layout, builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import play_game
 from positions import faces, position
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move
-from handfoot.game.rules import load_profile
 from handfoot.runs.sim import bot_turn
 from handfoot.web.store import GameRow, MoveRow, SeatRow, now
 from handfoot.web.tables import Settings, Table

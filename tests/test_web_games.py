@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from web_client import Person, client, new_game, token_of
 
 SEATINGS = [(name, str(layout)) for name in builtin_profile_names()

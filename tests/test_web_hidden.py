@@ -32,9 +32,9 @@ from starlette.testclient import TestClient
 
 from asgi_socket import Socket
 from handfoot.game.engine import GameState, Phase
+from handfoot.game.events import advice_words
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import MoveSyntaxError, parse_move
-from handfoot.game.rules import builtin_profile_names, load_profile
-from handfoot.game.wording import advice_words
 from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily
 from positions import reshuffle_hidden

@@ -17,8 +17,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.testclient import TestClient
 
+from handfoot.game.loading import DEFAULT_PROFILE, builtin_profile_names, load_profile
 from handfoot.game.rulebook import describe_profile
-from handfoot.game.rules import DEFAULT_PROFILE, builtin_profile_names, load_profile
 from handfoot.web import pages
 from handfoot.web.pages import first_game_steps, page_routes, seatings_text
 

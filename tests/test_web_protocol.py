@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from handfoot.game.rules import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.web import daily
 from handfoot.web.app import create_app
 from handfoot.web.protocol import MessageError, read_message

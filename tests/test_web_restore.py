@@ -20,9 +20,10 @@ import pytest
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import format_move
 from handfoot.game.record import GameRecorder, record_to_data
-from handfoot.game.rules import Profile, builtin_profile_names, load_profile
+from handfoot.game.rules import Profile
 from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now, token_hash
 from handfoot.web.tables import Settings, Table, _table_tally
 

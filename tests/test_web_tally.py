@@ -8,7 +8,7 @@ import pytest
 from handfoot.bots.registry import make_bot
 from handfoot.game.cards import FACE_KIND
 from handfoot.game.engine import GameState
-from handfoot.game.rules import load_profile
+from handfoot.game.loading import load_profile
 from handfoot.runs.sim import bot_turn
 from handfoot.web.tables import _table_tally, _Tally
 

@@ -30,7 +30,8 @@ from websockets.sync.client import connect
 
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.loading import load_profile
+from handfoot.game.rules import Layout
 from handfoot.web import store as store_module
 from handfoot.web import tables as tables_module
 from handfoot.web.store import Store

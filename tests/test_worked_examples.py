@@ -24,8 +24,9 @@ from handfoot.game.engine import (
     SideScore,
     deal_round,
 )
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 from positions import faces, must_fail, only_result, pass_turn, play, position, snapshot
 
 P13 = "partnership-13"

@@ -28,8 +28,9 @@ from handfoot.game.engine import (
     SideScore,
     deal_round,
 )
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, parse_move
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import play_game
 from positions import faces, must_fail, only_result, pass_turn, play, position
 

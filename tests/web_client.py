@@ -25,8 +25,9 @@ from starlette.testclient import TestClient
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
-from handfoot.game.rules import Layout, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app
 from handfoot.web.protocol import public_view_json, seat_view_json

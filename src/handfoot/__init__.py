@@ -33,6 +33,7 @@ from handfoot.game.engine import (
     check_deal,
     deal_round,
 )
+from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile
 from handfoot.game.moves import (
     NUM_ACTIONS,
     ActionId,
@@ -64,11 +65,8 @@ from handfoot.game.rules import (
     PickupOpeningCounts,
     PickupWildTop,
     Profile,
-    ProfileError,
     Seat,
     Side,
-    builtin_profile_names,
-    load_profile,
 )
 from handfoot.game.table import BookKind, Books
 from handfoot.runs.sim import GameSummary, play_game, simulate

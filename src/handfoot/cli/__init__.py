@@ -22,8 +22,8 @@ from handfoot.cli.rules import add_rules_commands
 from handfoot.cli.runs import add_run_commands, add_tournament_command
 from handfoot.cli.serve import add_db_command, add_serve_command
 from handfoot.cli.terminal import add_play_command, add_score_command
+from handfoot.game.loading import ProfileError
 from handfoot.game.record import RecordError
-from handfoot.game.rules import ProfileError
 
 __all__ = ["build_parser", "main"]
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots.registry import BOTS, check_bot
-from handfoot.game.rules import DEFAULT_PROFILE, Layout, Profile, load_profile
+from handfoot.game.loading import DEFAULT_PROFILE, load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.cluster import ClusterError, PartialMismatch, add_runner_options, runner_options
 
 __all__ = [

@@ -8,14 +8,11 @@ import json
 import re
 import textwrap
 
-from handfoot.game import rulebook
-from handfoot.game.rules import (
-    DEFAULT_PROFILE,
-    OPTIONS,
-    Layout,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.differences import diff_profiles
+from handfoot.game.loading import DEFAULT_PROFILE, OPTIONS, builtin_profile_names, load_profile
+from handfoot.game.reference import option_json, option_sets_text, profile_json
+from handfoot.game.rulebook import describe_profile
+from handfoot.game.rules import Layout
 
 __all__ = ["add_rules_commands", "cmd_rules_diff", "cmd_rules_list", "cmd_rules_options",
            "cmd_rules_show", "for_people", "seatings_text"]
@@ -106,7 +103,7 @@ def for_people(text: str) -> str:
 def cmd_rules_options(args: argparse.Namespace) -> int:
     """Print every optional rule with what it sets, or all of them as JSON."""
     if args.json:
-        print(json.dumps([rulebook.option_json(o) for o in OPTIONS.values()], indent=2,
+        print(json.dumps([option_json(o) for o in OPTIONS.values()], indent=2,
                          ensure_ascii=False))
         return 0
     shown: set[str] = set()
@@ -118,7 +115,7 @@ def cmd_rules_options(args: argparse.Namespace) -> int:
         shown.add(option.id)
         print(textwrap.fill(for_people(option.description), width=96,
                             initial_indent="    ", subsequent_indent="    "))
-        print(f"    sets: {rulebook.option_sets_text(option)}")
+        print(f"    sets: {option_sets_text(option)}")
         groups = ", ".join(option.groups)
         print(f"    exclusive group: {groups}" if groups else "    exclusive group: none")
         print(f"    meant for: {', '.join(option.meant_for)}")
@@ -139,7 +136,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
     """Print a profile as a rulebook (sections of sentences), or as JSON."""
     profile = load_profile(args.profile)
     if args.json:
-        print(json.dumps(rulebook.profile_json(profile), indent=2, ensure_ascii=False))
+        print(json.dumps(profile_json(profile), indent=2, ensure_ascii=False))
         return 0
     print(f"{profile.title} ({profile.name})")
     if profile.source:
@@ -148,7 +145,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
         changed = ", ".join(f"{key} = {json.dumps(value, ensure_ascii=False)}"
                             for key, value in profile.overrides) or "no changes"
         print(f"House rules on {profile.extends}: {changed}")
-    for title, sentences in rulebook.describe_profile(profile):
+    for title, sentences in describe_profile(profile):
         print()
         print(title)
         for sentence in sentences:
@@ -160,7 +157,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     """Print every rule in which two profiles differ."""
     a, b = load_profile(args.a), load_profile(args.b)
     names = (a.name, b.name) if a.name != b.name else (args.a, args.b)
-    differences = rulebook.diff_profiles(a, b, names=names)
+    differences = diff_profiles(a, b, names=names)
     if not differences:
         print(f"{names[0]} and {names[1]}: no differences")
         return 0

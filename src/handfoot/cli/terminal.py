@@ -15,8 +15,8 @@ from rich.console import Console
 from handfoot.bots.registry import BOTS
 from handfoot.cli.options import UsageError, add_rule_options, check_record_file, profile_and_layout
 from handfoot.game.engine import GameState
+from handfoot.game.loading import DEFAULT_PROFILE
 from handfoot.game.record import from_json
-from handfoot.game.rules import DEFAULT_PROFILE
 from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name
 from handfoot.terminal.play import (
     HUMAN,

@@ -49,6 +49,7 @@ from handfoot.game.cards import (
     Face,
     Kind,
 )
+from handfoot.game.events import move_words
 from handfoot.game.moves import WILD_MELD, ActionId, ByFields, MeldGroup
 from handfoot.game.rules import (
     FinalDiscard,
@@ -71,7 +72,7 @@ from handfoot.game.table import (
     opens_with_clean_book,
 )
 from handfoot.game.table import opening_minimum as side_opening_minimum
-from handfoot.game.wording import book_requirement_text, join, move_words, wild_rule_text
+from handfoot.game.wording import book_requirement_text, join, wild_rule_text
 
 __all__ = [
     "SCORE_LABELS",

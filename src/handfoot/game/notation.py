@@ -9,7 +9,7 @@ key and the problem. The grammar, every key and what a text does not carry (the 
 played before: the history and its events) are in docs/engine.md, "Positions in text".
 
 >>> from handfoot.game.engine import GameState
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> state = GameState.new(load_profile("partnership-13"), seed=5)
 >>> text = position_text(state.position())
 >>> text.splitlines()[:4]
@@ -45,9 +45,10 @@ from handfoot.game.engine import (
     TableMeld,
     deal_round,
 )
+from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile
 from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import profile_spec
-from handfoot.game.rules import Layout, Profile, ProfileError, builtin_profile_names, load_profile
+from handfoot.game.rules import Layout, Profile
 
 __all__ = ["HEADER", "POSITION_FIELDS", "PositionSyntaxError", "parse_position",
            "position_text"]

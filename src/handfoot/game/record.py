@@ -46,15 +46,8 @@ from handfoot.game.engine import (
     check_deal,
     deal_of_round,
 )
-from handfoot.game.rules import (
-    FIELDS,
-    Layout,
-    Profile,
-    ProfileError,
-    builtin_profile_names,
-    load_profile,
-    value_to_toml,
-)
+from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile, value_to_toml
+from handfoot.game.rules import FIELDS, Layout, Profile
 
 __all__ = [
     "FORMAT",

@@ -31,8 +31,9 @@ from typing import Any, Final
 from handfoot.game import cards
 from handfoot.game.cards import BLACK_THREE, JOKER, KIND_NAMES, KIND_PLURALS, RANKS, RED_THREE, TWO
 from handfoot.game.engine import SideScore, SideTally, score_tally
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.record import profile_spec
-from handfoot.game.rules import FIELDS, Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.game.table import Books, missing_books, opening_minimum
 
 __all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "RoundView", "ScoreSheet", "ScoreSheetError",

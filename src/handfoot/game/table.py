@@ -5,7 +5,7 @@ Pure functions over a :class:`~handfoot.game.rules.Profile` and a side's melds, 
 A meld is given as ``(target, naturals, wilds)``: a rank kind, or
 :data:`~handfoot.game.moves.WILD_MELD` for the all-wild meld.
 
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> p = load_profile("hand-knee-foot")
 >>> books = count_books(p, [(cards.FIVE, 7, 0), (cards.KING, 5, 2)])
 >>> books.clean, books.dirty

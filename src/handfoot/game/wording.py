@@ -1,48 +1,67 @@
-"""The words the engine's reasons, the rulebook and the front ends share.
+"""The rules in words, phrase by phrase: what more than one module says alike.
 
-An illegal meld's reason quotes the wild-card rule in the same words as the rulebook, so
-the phrase is made here, once, for both (the engine does not import the rulebook); and every
-move has its words here, for the moves list and the hints of every front end (no front end
-reads the notation back to word a move).
+An illegal meld's reason quotes the wild-card rule in the same words as the rulebook, and
+the rulebook and the differences between two profiles tell seatings, shoes, bonuses and
+opening minimums in the same words, so each phrase is made here, once, for all of them (the
+engine imports neither the rulebook nor the differences).
 
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> wild_rule_text(load_profile("partnership-13"))
 'naturals must be at least 2 × wilds'
 >>> count_text(1, "card"), count_text(1500, "point"), join(["a", "b", "c"])
 ('1 card', '1,500 points', 'a, b and c')
 >>> book_requirement_text(load_profile("hand-knee-foot"))
 'a clean book of 5s, a clean book of 7s, 1 more clean book, 1 dirty book and 1 all-wild book'
->>> from handfoot.game.moves import parse_move
->>> move_words(parse_move("meld K K K 2 | 9: JK"))
-'melded K K K 2 and joker onto the 9s'
->>> advice_words(parse_move("goout T T T discard 3"))
-'go out: meld 10 10 10, then discard a black 3'
+>>> seating_phrase(Layout(2, 2)), points_text(1500)
+('4 players in 2 sides of 2 (partners sit opposite)', '1,500 points')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-from handfoot.game.cards import JOKER, KIND_CODES, KIND_PLURALS, TWO
-from handfoot.game.moves import (
-    WILD_MELD,
-    Answer,
-    Discard,
-    Draw,
-    GoOut,
-    Knock,
-    Meld,
-    MeldGroup,
-    Move,
-    Pickup,
-    PickUpKnee,
-    Undo,
-    format_move,
-)
-from handfoot.game.rules import Profile
+from handfoot.game.cards import KIND_PLURALS
+from handfoot.game.rules import Layout, Profile
 
-__all__ = ["a_kind", "advice_words", "book_requirement_text", "count_text", "group_words",
-           "join", "kind_word", "move_words", "number", "wild_ratio_terms", "wild_rule_text"]
+__all__ = [
+    "FIRST_PLAYER_WORDS",
+    "PARTNER_CONDITION_WORDS",
+    "article",
+    "book_requirement_text",
+    "count_ranges_text",
+    "count_text",
+    "dealer_bonus_text",
+    "join",
+    "kinds_text",
+    "number",
+    "player_counts",
+    "points_text",
+    "rounds_text",
+    "score_bands_text",
+    "seating_phrase",
+    "seating_phrases",
+    "shoe_text",
+    "special_book_bonus_text",
+    "wild_ratio_terms",
+    "wild_rule_text",
+    "wild_rule_with_limits",
+]
+
+FIRST_PLAYER_WORDS = {
+    "left_of_dealer": "the player left of the dealer",
+    "random": "a player chosen at random",
+    "high_card": "the player who draws the highest card",
+}
+"""Who starts the first round, by ``first_player``."""
+
+PARTNER_CONDITION_WORDS = {
+    "none": "",
+    "picked_up": "picked up their Foot",
+    "played_from": "played at least one card from their Foot",
+    "finished_turn": "finished at least one turn holding their Foot",
+}
+"""What every partner must have done with their Foot, by ``partner_condition`` (as in
+"every partner must have ..."; nothing for ``none``)."""
 
 
 def number(n: int) -> str:
@@ -103,88 +122,170 @@ def book_requirement_text(p: Profile) -> str:
     return join(items)
 
 
-# --- moves in words -----------------------------------------------------------------------
-#
-# A move as a sentence for the people at the table, from the move itself (never its
-# notation read back): the moves list ("melded K K K 2 and 2 onto the kings"), in the past
-# tense, and advice ("meld K K K 2"), in the imperative.
-
-_KIND_WORDS: dict[str, str] = {"T": "10", "B3": "black 3", "R3": "red 3", "JK": "joker"}
+def article(n: int) -> str:
+    """The article for a number as it is said: "an 11-card Foot", "a 13-card Hand"."""
+    return "an" if str(n).startswith("8") or n in (11, 18) else "a"
 
 
-def kind_word(kind: int) -> str:
-    """A kind as people write it on a card: "K", "10", "2", "joker", "black 3"."""
-    code = KIND_CODES[kind]
-    return _KIND_WORDS.get(code, code)
+def kinds_text(kinds: Iterable[int], last: str = "and") -> str:
+    """Kinds in the plural, joined: "5s and 7s", "jacks or queens"."""
+    return join((KIND_PLURALS[k] for k in kinds), last)
 
 
-def a_kind(kind: int) -> str:
-    """"a 10", "an ace", "an 8", "a joker", "a black 3"."""
-    word = "ace" if kind_word(kind) == "A" else kind_word(kind)
-    return f"{'an' if word.startswith(('ace', '8')) else 'a'} {word}"
+def points_text(n: int) -> str:
+    """A number of points: "1 point", "1,500 points"."""
+    return count_text(n, "point")
 
 
-def group_words(group: MeldGroup) -> str:
-    """One group of a meld: "K K K 2", "2 2 onto the kings", "9 9 9 (a new meld)"."""
-    wild_codes = [kind_word(TWO)] * group.twos + [kind_word(JOKER)] * group.jokers
-    if group.target != WILD_MELD and not group.naturals:
-        # wild cards (or nothing: the pile's top card alone) for a rank's meld
-        onto = f"onto the {KIND_PLURALS[group.target]}"
-        return f"{' '.join(wild_codes)} {onto}" if wild_codes else f"the top card {onto}"
-    naturals = [] if group.target == WILD_MELD else [kind_word(group.target)] * group.naturals
-    text = " ".join(naturals + wild_codes)
-    return f"{text} (a new meld)" if group.new else text
+def rounds_text(rounds: Iterable[int]) -> str:
+    """ "round 5", "rounds 4 and 5"."""
+    xs = sorted(set(rounds))
+    return ("round " if len(xs) == 1 else "rounds ") + join(map(str, xs))
 
 
-def _groups_words(groups: Sequence[MeldGroup]) -> str:
-    return join(group_words(g) for g in groups)
+def count_ranges_text(counts: Iterable[int]) -> str:
+    """Player counts compactly: "3", "2 or 4", "2 to 8", "2 or 4 to 8"."""
+    runs: list[list[int]] = []
+    for n in sorted(set(counts)):
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    parts = []
+    for lo, hi in runs:
+        if lo == hi:
+            parts.append(str(lo))
+        elif hi == lo + 1:
+            parts.extend((str(lo), str(hi)))
+        else:
+            parts.append(f"{lo} to {hi}")
+    return join(parts, "or")
 
 
-def move_words(move: Move) -> str:
-    """A move in the past tense, as the moves list says it: "drew from the stock",
-    "took the pile: K K with the top card", "discarded a 7", "went out: melded 9 9 9, then
-    discarded a 4"."""
-    match move:
-        case Draw():
-            return "drew from the stock"
-        case Pickup(groups):
-            if not groups:
-                return "took the pile"
-            first = group_words(groups[0])
-            if "onto the" not in first:
-                first += " with the top card"
-            more = f"; melded {_groups_words(groups[1:])}" if len(groups) > 1 else ""
-            return f"took the pile: {first}{more}"
-        case Meld(groups):
-            return f"melded {_groups_words(groups)}"
-        case Discard(kind):
-            return f"discarded {a_kind(kind)}"
-        case GoOut(groups, discard):
-            parts = [f"melded {_groups_words(groups)}"] if groups else []
-            if discard is not None:
-                parts.append(f"discarded {a_kind(discard)}")
-            return "went out" + (f": {', then '.join(parts)}" if parts else "")
-        case Answer(yes):
-            return f"answered {'yes' if yes else 'no'}"
-        case Undo():
-            return "took back a meld"
-        case Knock():
-            return "knocked"
-        case PickUpKnee():
-            return "picked up the Knee"
-    return format_move(move)  # staging actions are not played moves: their notation
+def seating_phrase(layout: Layout) -> str:
+    """A seating, and where partners sit: "4 players in 2 sides of 2 (partners sit
+    opposite)"."""
+    return layout.describe() + _partner_seating(layout)
 
 
-_ADVICE: tuple[tuple[str, str], ...] = (
-    ("drew from", "draw from"), ("took the pile", "take the pile"), ("melded", "meld"),
-    ("discarded", "discard"), ("went out", "go out"), ("answered", "answer"),
-    ("took back", "take back"), ("knocked", "knock"), ("picked up", "pick up"))
+def seating_phrases(layouts: Iterable[Layout]) -> list[str]:
+    """Seatings as phrases, the single-player ones folded into one: "2 to 8 players, each on
+    their own"."""
+    out: list[str] = []
+    singles = [x.players for x in layouts if x.seats_per_side == 1]
+    for layout in layouts:
+        if layout.seats_per_side > 1:
+            out.append(seating_phrase(layout))
+        elif layout.players == singles[0]:
+            out.append(f"{count_ranges_text(singles)} players, each on their own")
+    return out
 
 
-def advice_words(move: Move) -> str:
-    """A move as advice, in the imperative (the hint): "meld K K K 2", "discard a 7",
-    "take the pile: K K with the top card"."""
-    text = move_words(move)
-    for past, now in _ADVICE:
-        text = text.replace(past, now)
-    return text
+def player_counts(p: Profile) -> list[int]:
+    """The numbers of players a profile is played by, smallest first."""
+    return sorted({layout.players for layout in p.layouts})
+
+
+def shoe_text(p: Profile) -> str:
+    """How many decks make the shoe, as a rule: "5 decks", "one more deck than players"."""
+    per, extra = p.decks_per_player, p.extra_decks
+    if per == 0:
+        return count_text(extra, "deck")
+    base = "one deck per player" if per == 1 else f"{_word(per)} decks per player"
+    if extra == 0:
+        return base
+    if per == 1:
+        return f"{_word(extra)} more deck{'s' if extra > 1 else ''} than players"
+    return f"{base} plus {count_text(extra, 'deck')}"
+
+
+def wild_rule_with_limits(p: Profile) -> str:
+    """The wild-card rule with its limits by size, as a clause."""
+    terms = wild_ratio_terms(p)
+    rule = join(terms) if terms else "any mix of naturals and wilds is allowed"
+    return f"{rule} ({_wild_limits(p)})"
+
+
+def special_book_bonus_text(p: Profile) -> str:
+    """The bonuses for clean books of given ranks: "3,000 for a clean book of 5s"."""
+    return join(f"{number(points)} for a clean book of {KIND_PLURALS[rank]}"
+                for rank, points in p.special_book_bonus)
+
+
+def score_bands_text(p: Profile) -> str:
+    """Minimums by score: "15 below 0 points, 60 from 0, 90 from 5,000"."""
+    bands = p.score_band_minimums
+    if len(bands) == 1:
+        return f"{number(bands[0][1])} whatever its total"
+    parts = [f"{number(bands[0][1])} below {count_text(bands[1][0], 'point')}"]
+    parts.extend(f"{number(minimum)} from {number(score)}" for score, minimum in bands[1:])
+    return join(parts)
+
+
+def dealer_bonus_text(p: Profile) -> str:
+    """The dealer's bonus by error: "1,000 for an exact deal, 500 for one card off"."""
+    groups: list[list[int]] = []  # [points, fewest off, most off]
+    for off, points in enumerate(p.dealer_bonus):
+        if groups and groups[-1][0] == points:
+            groups[-1][2] = off
+        else:
+            groups.append([points, off, off])
+    parts = []
+    for points, lo, hi in groups:
+        what = number(points) if points else "nothing"
+        if hi == 0:
+            parts.append(f"{what} for an exact deal")
+        elif lo == 0:
+            parts.append(f"{what} for a deal up to {count_text(hi, 'card')} off")
+        elif lo == hi:
+            parts.append(f"{what} for {count_text(lo, 'card')} off")
+        else:
+            parts.append(f"{what} for {lo} {'or' if hi == lo + 1 else 'to'} {hi} cards off")
+    if groups[-1][0]:
+        parts.append("nothing for more")
+    return join(parts)
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _word(n: int) -> str:
+    """A small count in words ("one", "two"), larger ones in digits."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else number(n)
+
+
+def _partner_seating(layout: Layout) -> str:
+    if layout.seats_per_side == 1:
+        return ""
+    if layout.seats_per_side == 2 and layout.sides == 2:
+        return " (partners sit opposite)"
+    if layout.sides == 2:
+        return " (partners sit in every other seat)"
+    ordinals = {3: "third", 4: "fourth", 5: "fifth"}
+    return f" (partners sit in every {ordinals.get(layout.sides, f'{layout.sides}th')} seat)"
+
+
+def _wild_limits(p: Profile) -> str:
+    """The most wilds by meld size: "at most 1 wild in 3-5 cards, 2 in 6-7"."""
+    groups: list[list[int]] = []  # [limit, smallest size, largest size]
+    for size in range(p.min_meld_size, p.book_size + 1):
+        limit = p.wild_limit(size)
+        if groups and groups[-1][0] == limit:
+            groups[-1][2] = size
+        else:
+            groups.append([limit, size, size])
+    parts = []
+    said_at_most = False
+    for i, (limit, lo, hi) in enumerate(groups):
+        sizes = (f"{lo}" if lo == hi else f"{lo}-{hi}") + (" cards" if i == 0 else "")
+        if limit == 0:
+            parts.append(f"no wilds in {sizes}")
+        elif not said_at_most:
+            parts.append(f"at most {count_text(limit, 'wild')} in {sizes}")
+            said_at_most = True
+        else:
+            parts.append(f"{limit} in {sizes}")
+    return ", ".join(parts)

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from handfoot.game import cards
 from handfoot.game.engine import Phase, PlayerView
+from handfoot.game.loading import apply_overrides, load_profile
 from handfoot.game.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
-from handfoot.game.rules import Layout, Profile, apply_overrides, load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.game.table import BookKind
 from handfoot.rl import EXTRA_HINT
 

@@ -62,7 +62,8 @@ from handfoot.bots.learned import (
 )
 from handfoot.bots.plans import PlanBot
 from handfoot.game.engine import GameState
-from handfoot.game.rules import DEFAULT_PROFILE, Profile, load_profile
+from handfoot.game.loading import DEFAULT_PROFILE, load_profile
+from handfoot.game.rules import Profile
 from handfoot.runs.cluster import (
     ClusterError,
     Runner,

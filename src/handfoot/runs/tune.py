@@ -36,7 +36,8 @@ from typing import Any
 
 from handfoot.bots.heuristic import HardBot, settings_of
 from handfoot.bots.styles import Style
-from handfoot.game.rules import Layout, Profile, load_profile
+from handfoot.game.loading import load_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.cluster import code_version
 from handfoot.runs.sim import derive_seed
 from handfoot.runs.tournament import TournamentResult, run_tournament

@@ -25,19 +25,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.game.record import profile_spec
-from handfoot.game.rulebook import describe_profile, diff_profiles
-from handfoot.game.rules import (
+from handfoot.game.differences import diff_profiles
+from handfoot.game.loading import (
     DEFAULT_PROFILE,
-    FIELDS,
     OPTIONS,
-    Layout,
-    Profile,
     ProfileError,
     builtin_profile_names,
     load_profile,
     value_to_toml,
 )
+from handfoot.game.record import profile_spec
+from handfoot.game.rulebook import describe_profile
+from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.pages import page_routes

@@ -16,14 +16,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from handfoot.game.rulebook import describe_profile, diff_profiles
-from handfoot.game.rules import (
-    DEFAULT_PROFILE,
-    Layout,
-    Profile,
-    builtin_profile_names,
-    load_profile,
-)
+from handfoot.game.differences import diff_profiles
+from handfoot.game.loading import DEFAULT_PROFILE, builtin_profile_names, load_profile
+from handfoot.game.rulebook import describe_profile
+from handfoot.game.rules import Layout, Profile
 from handfoot.game.wording import book_requirement_text
 
 __all__ = ["ProfileSummary", "first_game_steps", "page_routes", "profile_summaries",

@@ -11,9 +11,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from handfoot.game.rules import (
+from handfoot.game.loading import (
     DEFAULT_PROFILE,
-    Profile,
     ProfileError,
     apply_overrides,
     builtin_profile_names,
@@ -21,6 +20,7 @@ from handfoot.game.rules import (
     parse_toml,
     profile_from_mapping,
 )
+from handfoot.game.rules import Profile
 from handfoot.web.protocol import is_unicode
 
 __all__ = ["MAX_BODY", "RequestError", "error_response", "profile_from_request", "read_body"]

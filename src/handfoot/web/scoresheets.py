@@ -22,8 +22,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from handfoot.game.loading import ProfileError, load_profile
 from handfoot.game.record import profile_spec
-from handfoot.game.rules import Layout, ProfileError, load_profile
+from handfoot.game.rules import Layout
 from handfoot.game.scoresheet import (
     MAX_NAME,
     ScoreSheet,

@@ -68,10 +68,11 @@ from handfoot.bots.search import ExpertBot
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND
 from handfoot.game.engine import Event, GameState, IllegalMoveError
+from handfoot.game.events import advice_words
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
-from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
-from handfoot.game.wording import advice_words
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
 from handfoot.web.guard import OpenLimit

@@ -1,0 +1,117 @@
+"""What each committed move showed the table, in a player's words.
+
+Every move has its words here, for the moves list and the hints of every front end: the
+past tense ("melded K K K 2 and joker onto the 9s") and advice ("meld K K K 2"), from the
+move itself (no front end reads the notation back to word a move).
+
+>>> from handfoot.game.moves import parse_move
+>>> move_words(parse_move("meld K K K 2 | 9: JK"))
+'melded K K K 2 and joker onto the 9s'
+>>> advice_words(parse_move("goout T T T discard 3"))
+'go out: meld 10 10 10, then discard a black 3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from handfoot.game.cards import JOKER, KIND_CODES, KIND_PLURALS, TWO
+from handfoot.game.moves import (
+    WILD_MELD,
+    Answer,
+    Discard,
+    Draw,
+    GoOut,
+    Knock,
+    Meld,
+    MeldGroup,
+    Move,
+    Pickup,
+    PickUpKnee,
+    Undo,
+    format_move,
+)
+from handfoot.game.wording import join
+
+__all__ = ["a_kind", "advice_words", "group_words", "kind_word", "move_words"]
+
+
+_KIND_WORDS: dict[str, str] = {"T": "10", "B3": "black 3", "R3": "red 3", "JK": "joker"}
+
+
+def kind_word(kind: int) -> str:
+    """A kind as people write it on a card: "K", "10", "2", "joker", "black 3"."""
+    code = KIND_CODES[kind]
+    return _KIND_WORDS.get(code, code)
+
+
+def a_kind(kind: int) -> str:
+    """"a 10", "an ace", "an 8", "a joker", "a black 3"."""
+    word = "ace" if kind_word(kind) == "A" else kind_word(kind)
+    return f"{'an' if word.startswith(('ace', '8')) else 'a'} {word}"
+
+
+def group_words(group: MeldGroup) -> str:
+    """One group of a meld: "K K K 2", "2 2 onto the kings", "9 9 9 (a new meld)"."""
+    wild_codes = [kind_word(TWO)] * group.twos + [kind_word(JOKER)] * group.jokers
+    if group.target != WILD_MELD and not group.naturals:
+        # wild cards (or nothing: the pile's top card alone) for a rank's meld
+        onto = f"onto the {KIND_PLURALS[group.target]}"
+        return f"{' '.join(wild_codes)} {onto}" if wild_codes else f"the top card {onto}"
+    naturals = [] if group.target == WILD_MELD else [kind_word(group.target)] * group.naturals
+    text = " ".join(naturals + wild_codes)
+    return f"{text} (a new meld)" if group.new else text
+
+
+def _groups_words(groups: Sequence[MeldGroup]) -> str:
+    return join(group_words(g) for g in groups)
+
+
+def move_words(move: Move) -> str:
+    """A move in the past tense, as the moves list says it: "drew from the stock",
+    "took the pile: K K with the top card", "discarded a 7", "went out: melded 9 9 9, then
+    discarded a 4"."""
+    match move:
+        case Draw():
+            return "drew from the stock"
+        case Pickup(groups):
+            if not groups:
+                return "took the pile"
+            first = group_words(groups[0])
+            if "onto the" not in first:
+                first += " with the top card"
+            more = f"; melded {_groups_words(groups[1:])}" if len(groups) > 1 else ""
+            return f"took the pile: {first}{more}"
+        case Meld(groups):
+            return f"melded {_groups_words(groups)}"
+        case Discard(kind):
+            return f"discarded {a_kind(kind)}"
+        case GoOut(groups, discard):
+            parts = [f"melded {_groups_words(groups)}"] if groups else []
+            if discard is not None:
+                parts.append(f"discarded {a_kind(discard)}")
+            return "went out" + (f": {', then '.join(parts)}" if parts else "")
+        case Answer(yes):
+            return f"answered {'yes' if yes else 'no'}"
+        case Undo():
+            return "took back a meld"
+        case Knock():
+            return "knocked"
+        case PickUpKnee():
+            return "picked up the Knee"
+    return format_move(move)  # staging actions are not played moves: their notation
+
+
+_ADVICE: tuple[tuple[str, str], ...] = (
+    ("drew from", "draw from"), ("took the pile", "take the pile"), ("melded", "meld"),
+    ("discarded", "discard"), ("went out", "go out"), ("answered", "answer"),
+    ("took back", "take back"), ("knocked", "knock"), ("picked up", "pick up"))
+
+
+def advice_words(move: Move) -> str:
+    """A move as advice, in the imperative (the hint): "meld K K K 2", "discard a 7",
+    "take the pile: K K with the top card"."""
+    text = move_words(move)
+    for past, now in _ADVICE:
+        text = text.replace(past, now)
+    return text
