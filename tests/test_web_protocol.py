@@ -10,10 +10,18 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from handfoot.game.engine import Event
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.moves import parse_move
 from handfoot.web import daily
 from handfoot.web.app import create_app
-from handfoot.web.protocol import MessageError, read_message
+from handfoot.web.protocol import (
+    MessageError,
+    event_json,
+    hand_kinds_json,
+    hint_json,
+    read_message,
+)
 from web_client import Person, client, new_game, token_of
 
 
@@ -278,6 +286,28 @@ def test_hint_gives_a_move_and_a_reason(c: TestClient) -> None:
     assert hint["id"] == "h1" and hint["move"] and hint["reason"]
     assert hint["move"] == p.choose()  # what the hard bot would do
     p.close()
+
+
+def test_a_hint_names_the_kinds_of_the_cards_it_plays_from_the_hand() -> None:
+    advice = hint_json("h2", parse_move("pickup T T 2 | K: JK | new 9 9 9"), "why")
+    assert advice == {"type": "hint", "id": "h2", "move": "pickup T T 2 | K: JK | new 9 9 9",
+                      "words": "take the pile: 10 10 2 with the top card; meld joker onto "
+                               "the kings and 9 9 9 (a new meld)",
+                      "kinds": ["10", "10", "2", "JK", "9", "9", "9"], "reason": "why"}
+    assert hand_kinds_json(parse_move("goout 2 JK discard 3")) == ["2", "JK", "B3"]
+    assert hand_kinds_json(parse_move("discard T")) == ["10"]
+    assert hand_kinds_json(parse_move("pickup")) == hand_kinds_json(parse_move("yes")) == []
+    assert hint_json(None, None, "not your turn")["kinds"] == []
+
+
+def test_events_name_melds_as_the_view_does() -> None:
+    melds = [{"target": "T", "cards": ["TD", "TS", "2C"], "new": True},
+             {"target": "wild", "cards": ["2S", "JK", "2D"], "new": False}]
+    event = Event(4, 1, 2, {"type": "meld", "melds": melds, "words": "melded ..."}, None)
+    data = event_json(event, None)
+    assert [m["target"] for m in data["melds"]] == ["10", "wild"]
+    assert data["melds"][0]["cards"] == ["TD", "TS", "2C"] and data["n"] == 5
+    assert melds[0]["target"] == "T"  # the engine's event is left as it was
 
 
 # --- absent players, rounds, the end -------------------------------------------------------

@@ -25,12 +25,15 @@ from handfoot.game.engine import (
     RoundResult,
     TableMeld,
 )
+from handfoot.game.events import advice_words
 
 __all__ = [
     "KIND_JSON",
     "MessageError",
     "ViewCache",
     "event_json",
+    "hand_kinds_json",
+    "hint_json",
     "is_token",
     "is_unicode",
     "kind_json",
@@ -44,6 +47,10 @@ __all__ = [
 KIND_JSON: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK", "B3",
                     "R3")
 """Card kinds as the pages name them (``"10"``, not the notation's ``T``)."""
+
+_KIND_OF_CODE: Final = {**dict(zip(cards.KIND_CODES, KIND_JSON, strict=True)), "wild": "wild"}
+"""The page's name of each kind code of the notation (``"T"`` -> ``"10"``), and of the
+all-wild meld's target."""
 
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
@@ -306,9 +313,56 @@ def event_json(event: Event, seat: int | None) -> dict[str, Any]:
     data: dict[str, Any] = {"n": event.number + 1, **event.public}
     data.setdefault("seat", event.seat)
     data.setdefault("round", event.round_number)
+    if "melds" in data:  # each group's meld named as the view names its melds ("10")
+        data["melds"] = [{**m, "target": _KIND_OF_CODE[m["target"]]} for m in data["melds"]]
     if event.private and seat == event.seat:
         data["private"] = dict(event.private)
     return data
+
+
+# --- hints -----------------------------------------------------------------------------
+
+
+def hint_json(request_id: str | None, move: mv.PlayerMove | None,
+              reason: str) -> dict[str, Any]:
+    """The ``hint`` reply: the move in the notation (``move``, which a client sends to play
+    it), in words (``words``, in the imperative), the kinds of the cards of the hand it
+    plays (``kinds``, which a client marks in the hand without reading the notation back)
+    and why (``reason``); without advice ``move`` and ``words`` are null, ``kinds`` is
+    empty and ``reason`` says why there is none."""
+    return {"type": "hint", "id": request_id,
+            "move": None if move is None else mv.format_move(move),
+            "words": None if move is None else advice_words(move),
+            "kinds": [] if move is None else hand_kinds_json(move), "reason": reason}
+
+
+def hand_kinds_json(move: mv.PlayerMove) -> list[str]:
+    """The kinds of the cards of the hand a move plays, as the view names kinds: each
+    group's naturals and wild cards (at a pickup, those that go with the pile's top card)
+    and the discard.
+
+    >>> hand_kinds_json(mv.parse_move("goout T T 2 | K: JK discard 3"))
+    ['10', '10', '2', 'JK', 'B3']
+    >>> hand_kinds_json(mv.parse_move("pickup K:")), hand_kinds_json(mv.parse_move("draw"))
+    ([], [])
+    """
+    groups: tuple[mv.MeldGroup, ...] = ()
+    discard: int | None = None
+    match move:
+        case mv.Pickup(groups) | mv.Meld(groups):
+            pass
+        case mv.GoOut(groups, discard):
+            pass
+        case mv.Discard(kind):
+            discard = kind
+    out: list[str] = []
+    for group in groups:
+        if group.target != mv.WILD_MELD:
+            out += [KIND_JSON[group.target]] * group.naturals
+        out += [KIND_JSON[cards.TWO]] * group.twos + [KIND_JSON[cards.JOKER]] * group.jokers
+    if discard is not None:
+        out.append(KIND_JSON[discard])
+    return out
 
 
 # --- client messages -------------------------------------------------------------------

@@ -17,10 +17,6 @@ const RANK_NAMES = {
   7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two",
 };
 const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-export const KIND_PLURALS = {
-  A: "aces", K: "kings", Q: "queens", J: "jacks", 10: "10s", 9: "9s", 8: "8s", 7: "7s",
-  6: "6s", 5: "5s", 4: "4s", 2: "2s", JK: "jokers", B3: "black 3s", R3: "red 3s",
-};
 
 // Suit shapes in a 100 x 100 box.
 const SUIT_PATHS = {
@@ -57,17 +53,9 @@ export function parseCard(code) {
   return { code: c, rank: r, suit, kind, wild: r === "2", joker: false };
 }
 
+/** The kind of a card as the view names kinds: kindOf("TD") -> "10", kindOf("3S") -> "B3". */
 export function kindOf(code) {
   return parseCard(code).kind;
-}
-
-/** The kind as move notation writes it ("10", "JK", "B3", ...). */
-export function kindCode(kind) {
-  return kind === "T" ? "10" : kind;
-}
-
-export function isWildKind(kind) {
-  return kind === "2" || kind === "JK";
 }
 
 export function cardLabel(code) {
@@ -80,15 +68,9 @@ export function cardLabel(code) {
   return text;
 }
 
-/** Short text for a card, ASCII only ("10 of hearts" is too long for a log line): "10H". */
-export function cardShort(code) {
-  const p = parseCard(code);
-  return p.joker ? "joker" : `${p.rank}${p.suit}`;
-}
-
+/** Where a kind ("K", "10", "JK") comes in a sorted hand: A K Q ... 4, 2s, jokers, 3s. */
 export function kindRankIndex(kind) {
-  const k = kind === "T" ? "10" : kind;
-  const i = KIND_ORDER.indexOf(k);
+  const i = KIND_ORDER.indexOf(kind);
   return i < 0 ? 99 : i;
 }
 

@@ -1,15 +1,12 @@
 // The daily deal: today's fixed deal for everyone (POST /api/daily) and the leaderboard of
 // any date (GET /api/daily/{date}); a day's seed is shown once the day is over.
 
+import {esc, number} from "/static/text.js";
 import {games, rememberGame} from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
 const today = $("daily").dataset.today;
 const NAME_KEY = "handfoot.name";
-
-function esc(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-}
 
 function dateText(iso) {
   const d = new Date(`${iso}T12:00:00Z`);
@@ -86,7 +83,7 @@ async function loadBoard(date) {
       <tbody>${rows.map((row) => {
         const place = row.finished ? ++rank : "";
         const result = !row.finished ? `<span class="badge live">still playing</span>` : row.won ? `<span class="badge ok">won</span>` : `<span class="badge">lost</span>`;
-        return `<tr><td class="rank">${place}</td><td>${esc(row.name)}</td><td class="num">${row.finished ? Number(row.score).toLocaleString("en-US") : ""}</td><td>${result}</td></tr>`;
+        return `<tr><td class="rank">${place}</td><td>${esc(row.name)}</td><td class="num">${row.finished ? number(Number(row.score)) : ""}</td><td>${result}</td></tr>`;
       }).join("")}</tbody></table></div>`;
   }
   if (data.seed !== null && data.seed !== undefined) {

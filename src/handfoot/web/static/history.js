@@ -1,13 +1,10 @@
 // History: only the games this browser holds links for (static/links.js), each asked for
 // its status with its own token (POST /api/games/{id}/status). Resume, watch, replay, forget.
 
+import {esc, number} from "/static/text.js";
 import {forgetGame, games, parseLink} from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
-
-function esc(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-}
 
 function when(iso) {
   if (!iso) return "";
@@ -62,7 +59,7 @@ function seatsText(status) {
 
 function totalsText(status) {
   if (!Array.isArray(status.totals)) return "";
-  return status.totals.map((t) => Number(t).toLocaleString("en-US")).join(" to ");
+  return status.totals.map((t) => number(Number(t))).join(" to ");
 }
 
 function item(game, status) {

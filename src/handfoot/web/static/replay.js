@@ -3,21 +3,14 @@
 
 import {cardSvg, sortHand} from "/static/cards.js";
 import {lineChart} from "/static/chart.js";
-import {distinctNames, moveWords, seatPlace} from "/static/words.js";
+import {esc, number} from "/static/text.js";
+import {distinctNames, pickupSize, seatPlace} from "/static/words.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
 const gameId = root.dataset.game;
 
 const view = {frames: [], record: null, index: 0, timer: null, names: []};
-
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
-}
-
-function number(n) {
-  return Number(n).toLocaleString("en-US");
-}
 
 // --- drawing --------------------------------------------------------------------------------
 
@@ -77,7 +70,7 @@ function renderCentre(frame) {
   $("centre").innerHTML = `
     <div class="centre-item"><div class="centre-label">Round</div><div class="centre-big">${s.round} <span class="small">of ${s.rounds}</span></div></div>
     <div class="centre-item"><div class="centre-label">Discard pile</div><div class="pile">${pile}</div>
-      <div class="small">${s.discard ? s.discard.size : 0} card${s.discard && s.discard.size === 1 ? "" : "s"}${s.discard && s.discard.pickup_size ? ` · a pickup takes ${s.discard.pickup_size}` : ""}</div></div>
+      <div class="small">${s.discard ? s.discard.size : 0} card${s.discard && s.discard.size === 1 ? "" : "s"}${s.discard && s.discard.pickup_size ? ` · ${pickupSize(s.discard.pickup_size)}` : ""}</div></div>
     <div class="centre-item"><div class="centre-label">Stock</div><div class="centre-big">${s.stock}</div><div class="small">cards</div></div>
     <div class="centre-item"><div class="centre-label">To play</div><div class="centre-big small-name">${s.phase === "game_over" ? "game over" : esc(seatName(s.to_act))}</div><div class="small">${esc(minimum)}</div></div>`;
 }
@@ -156,8 +149,9 @@ function caption(frame) {
   if (frame.move === null || frame.move === undefined) {
     return `<strong>Round ${frame.round ?? frame.state.round}: the deal.</strong> Every hand is shown face up.`;
   }
-  // in people's words ("discarded a 10"); the notation is on hover and for screen readers' "more"
-  return `<strong>${esc(seatName(frame.seat))}</strong> <span title="${esc(frame.move)}">${esc(moveWords(frame.move))}</span>`;
+  // in people's words ("discarded a 10"), as the server words the move (a frame without
+  // them shows the notation as it is: it is never read back here); the notation on hover
+  return `<strong>${esc(seatName(frame.seat))}</strong> <span title="${esc(frame.move)}">${esc(frame.words ?? frame.move)}</span>`;
 }
 
 function render() {

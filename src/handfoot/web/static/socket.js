@@ -1,7 +1,7 @@
 // The table's WebSocket: hello with the last seq, reconnect with back-off, keep-alive,
 // request ids so that replies (ack/error/checked/hint) find their caller.
 //
-//   const sock = new GameSocket({gameId, token, onWelcome, onState, onPresence, onStatus, onError});
+//   const sock = new GameSocket({gameId, token, onWelcome, onState, onPresence, onStatus, onRematch, onError});
 //   sock.connect();
 //   await sock.request({type: "move", move: "draw"})   // resolves with the ack or error frame
 //   await sock.request({type: "check", move: "meld K K K"})  // resolves with "checked"
@@ -10,11 +10,11 @@ const PING_MS = 25000;
 const REPLY_TIMEOUT_MS = 15000;
 
 export class GameSocket {
-  constructor({ gameId, token, url = null, onWelcome, onState, onPresence, onStatus, onError }) {
+  constructor({ gameId, token, url = null, onWelcome, onState, onPresence, onStatus, onRematch, onError }) {
     this.gameId = gameId;
     this.token = token;
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(gameId)}`;
-    this.handlers = { onWelcome, onState, onPresence, onStatus, onError };
+    this.handlers = { onWelcome, onState, onPresence, onStatus, onRematch, onError };
     this.seq = 0;
     this.ws = null;
     this.attempt = 0;

@@ -1,0 +1,266 @@
+// What the buttons, keys and drops do: each move written in the notation (table-notation.js)
+// and sent; the server's answer is the only judge. A selection holding a card the view's
+// `kinds` says can go into no meld shows that reason instead of being sent. Also the
+// staged melds (checked when a group is staged), hints, answers, Continue and Rematch.
+
+import { cardChip, cardLabel, kindOf } from "./cards.js";
+import {
+  actionEnabled, applyGlow, renderActions, renderHand, renderMe, renderTray, setMessage,
+} from "./table-hand.js";
+import { addGroupText, goOutText, groupText, meldText, pickupText } from "./table-notation.js";
+import { renderOverlay } from "./table-overlay.js";
+import {
+  $, app, codesOf, handEntries, isSpectator, legal, link, myMelds, mySide, rematchLink,
+  selectedCodes, selectedKeys, trayGroups, whyNot,
+} from "./table-state.js";
+import { esc } from "./text.js";
+
+async function sendMove(move, { clear = true } = {}) {
+  if (app.busy || !link.sock) return null;
+  app.busy = true;
+  setMessage(null);
+  renderActions();
+  const reply = await link.sock.request({ type: "move", move });
+  app.busy = false;
+  if (reply.type === "ack") {
+    if (clear) {
+      app.selection.clear();
+      app.tray = [];
+      app.trayCheck = null;
+      app.glow.clear();
+    }
+    app.hint = null;
+  } else if (reply.type === "error") {
+    const reason = reply.message || "not allowed";
+    if (app.tray.length && move === meldText(trayGroups())) {
+      // the staged melds were refused: the reason shows once, beside them
+      app.trayCheck = { ok: false, message: reason, refused: true };
+      app.trayOpen = true;
+    } else {
+      refuse(reason);
+    }
+  }
+  if (app.view) renderMe();
+  return reply;
+}
+
+function needSelection(text) {
+  setMessage("info", esc(text));
+  return null;
+}
+
+function refuse(reason) {
+  setMessage("error", `<b>Not allowed:</b> ${esc(reason)}`);
+  return null;
+}
+
+export function doDraw() {
+  if (!actionEnabled("draw")) return;
+  sendMove("draw", { clear: false });
+}
+
+export function doPickup() {
+  if (!actionEnabled("pickup")) return null;
+  const top = app.view.discard?.top;
+  const sel = selectedCodes();
+  if (!sel.length && !app.tray.length && top) {
+    // nothing selected: the pickup the view says needs no card of the hand, if there is one
+    const alone = legal().pickup_alone;
+    if (alone) return sendMove(alone);
+    setMessage("error", `<b>Can't pick up yet:</b> select the cards from your hand that go with the ` +
+      `${cardChip(top, { fourColour: app.fourColour })} on top, then press Pick up.`);
+    return null;
+  }
+  return sendMove(pickupText(sel, trayGroups()));
+}
+
+/** The selection to the staged melds (laid down together, or with a pickup). */
+function stageSelection() {
+  const keys = selectedKeys();
+  const why = whyNot(codesOf(keys));
+  if (why) {
+    refuse(why);
+    return false;
+  }
+  app.tray.push(keys);
+  app.selection.clear();
+  app.glow.clear();
+  checkTray();
+  renderMe();
+  applyGlow();
+  return true;
+}
+
+/** Ask the server whether the staged melds could be laid down now (once per change of them,
+ * never while cards are only selected). */
+export async function checkTray() {
+  app.trayCheck = null;
+  if (!app.tray.length) return;
+  if (app.view?.phase === "draw") {
+    app.trayCheck = { ok: null, message: "select the cards that go with the top card, then tap the pile" };
+    renderTray();
+    return;
+  }
+  const move = meldText(trayGroups());
+  const r = await link.sock.request({ type: "check", move });
+  if (meldText(trayGroups()) !== move) return; // the staged melds changed meanwhile
+  app.trayCheck = { ok: !!r.ok, message: r.message || "" };
+  renderTray();
+}
+
+export function layDown() {
+  return sendMove(meldText(trayGroups()));
+}
+
+export function doMeld() {
+  if (!actionEnabled("meld")) return null;
+  const sel = selectedKeys();
+  const opened = app.view.opened?.[mySide()];
+  if (app.view.phase === "draw") {
+    // before a pickup: stage the melds that go down with it, then tap the pile
+    if (sel.length) return stageSelection();
+    return doPickup();
+  }
+  if (!sel.length) {
+    if (app.tray.length) return layDown();
+    return needSelection("Select the cards to meld first.");
+  }
+  if (!opened || app.tray.length) {
+    stageSelection();
+    return null;
+  }
+  if (legal().go_out && handEntries().length - sel.length < 2) {
+    // a meld leaving fewer than two cards is only allowed as part of going out: stage it,
+    // and Go out lays the staged melds down with the selected discard
+    if (stageSelection()) setMessage("info", "Staged: these cards go down when you go out. Select your discard (if any) and press <b>Go out</b> <kbd>G</kbd>.");
+    return null;
+  }
+  const codes = selectedCodes();
+  const why = whyNot(codes);
+  if (why) return refuse(why);
+  return sendMove(`meld ${groupText(codes)}`);
+}
+
+/** The selection onto the side's meld of `target` (a meld's `target` in the view). */
+export function addTo(target) {
+  const codes = selectedCodes();
+  if (!codes.length) return needSelection("Select the cards to add first.");
+  const why = whyNot(codes);
+  if (why) return refuse(why);
+  return sendMove(`meld ${addGroupText(target, codes)}`);
+}
+
+export function doAdd() {
+  if (!actionEnabled("add")) return null;
+  const why = whyNot(selectedCodes());
+  if (why) return refuse(why);
+  const glowing = [...app.glow];
+  if (glowing.length === 1) return addTo(myMelds()[glowing[0]].target);
+  if (glowing.length > 1) return needSelection("Several melds could take these cards: tap the one you want.");
+  return needSelection("None of your melds can take these cards. Tap a meld to try, or press Meld to start a new one.");
+}
+
+export function doDiscard() {
+  const sel = selectedCodes();
+  if (sel.length !== 1) {
+    if (legal().discard) needSelection("Select exactly one card to discard.");
+    return null;
+  }
+  if (!actionEnabled("discard")) {
+    if (legal().discard) refuse(`you may not discard ${cardLabel(sel[0])} now.`);
+    return null;
+  }
+  return sendMove(`discard ${kindOf(sel[0])}`);
+}
+
+export function doGoOut() {
+  if (!actionEnabled("goout")) return;
+  sendMove(goOutText(trayGroups(), selectedCodes()));
+}
+
+export function doUndo() {
+  if (!actionEnabled("undo")) return;
+  sendMove("undo", { clear: false });
+}
+
+export function doKnock() {
+  sendMove("knock");
+}
+
+export function doKnee() {
+  sendMove("knee", { clear: false });
+}
+
+export function playHint() {
+  if (app.hint?.move) sendMove(app.hint.move);
+}
+
+export async function doHint() {
+  if (!actionEnabled("hint") || !link.sock) return;
+  const r = await link.sock.request({ type: "hint" });
+  if (r.type !== "hint") {
+    setMessage("error", esc(r.message || "no hint available"));
+    return;
+  }
+  // the move in words (the server's); `kinds` marks its cards in the hand, `move` (the
+  // notation, on the element as data-move) is what Play it sends
+  app.hint = { move: r.move, words: r.words, kinds: r.kinds || [] };
+  app.hintSeq = app.seq;
+  const advice = `<span class="hint-move" data-move="${esc(r.move)}">${esc(r.words)}</span>` +
+    `${r.reason ? ` — ${esc(r.reason)}` : ""}`;
+  if ($("#dlg-ask").open) {
+    // the question is a modal dialog: the hint goes into it, not behind it
+    const box = $("#ask-hint");
+    box.innerHTML = `<b>Hint:</b> ${advice}`;
+    box.hidden = false;
+    return;
+  }
+  setMessage("hint", `<b>Hint${app.learn ? " (first-game mode)" : ""}:</b> ${advice}`,
+    `<button type="button" class="btn small" id="btn-play-hint">Play it</button>`);
+  renderHand();
+}
+
+export function answer(yes) {
+  if (!legal().answer) return;
+  $("#dlg-ask").close();
+  sendMove(yes ? "yes" : "no", { clear: false });
+}
+
+export function doContinue() {
+  const w = app.waiting;
+  if (!w || isSpectator() || !(w.continue || []).includes(app.seat)) return;
+  link.sock.send({ type: "continue", round: w.round });
+  app.waiting = { ...w, continue: w.continue.filter((s) => s !== app.seat) };
+  renderOverlay();
+}
+
+export function onRematch(msg) {
+  if (!msg.link) return;
+  const first = !app.rematch;
+  app.rematch = msg.link;
+  if (app.view?.phase === "game_over") renderOverlay();
+  if (first) {
+    setMessage("info", `A rematch has started: <a href="${esc(rematchLink())}">${isSpectator() ? "watch" : "join"} the rematch</a>.`);
+  }
+}
+
+export async function doRematch() {
+  const btn = $("#btn-rematch");
+  if (btn) btn.disabled = true;
+  try {
+    const res = await fetch(`/api/games/${encodeURIComponent(app.gameId)}/rematch`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: app.token }),
+    });
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.error || `rematch failed (${res.status})`);
+    const mine = data.seats?.find((s) => s.seat === app.seat && s.link);
+    if (!mine?.link) throw new Error("the rematch has no link for this seat");
+    app.rematch = mine.link;
+    const to = rematchLink();
+    location.assign(to);
+    if (new URL(to, location.href).pathname === location.pathname) location.reload();
+  } catch (err) {
+    if (btn) btn.disabled = false;
+    setMessage("error", esc(err.message));
+  }
+}

@@ -1,0 +1,131 @@
+// Between rounds and at the end of the game: the round's breakdown line by line, the running
+// totals as a chart (chart.js, as on the replay and the score keeper's pages), each player's
+// statistics, and Continue, Rematch or Replay.
+
+import { lineChart } from "./chart.js";
+import {
+  $, app, isSpectator, mySide, players, rematchLink, seatName, sideName, sideOf, sides,
+} from "./table-state.js";
+import { esc, number } from "./text.js";
+
+export function renderOverlay() {
+  const v = app.view;
+  const el = $("#overlay");
+  const over = v.phase === "game_over";
+  const results = v.results || [];
+  const show = (over || !!app.waiting) && results.length;
+  $("#btn-show-scores").hidden = !(show && app.overlayHidden);
+  if (!show || app.overlayHidden) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  const last = results[results.length - 1];
+  const names = Array.from({ length: sides() }, (_, s) => sideName(s));
+  const [head, foot] = over ? gameOver(last) : roundOver(last);
+  el.innerHTML = `<div class="overlay-card" role="dialog" aria-modal="false" aria-labelledby="overlay-title">` +
+    `<button type="button" class="overlay-x" id="btn-hide-overlay">Look at the table</button>` +
+    `<div id="overlay-title">${head}</div>` +
+    overlayTabs(over && Array.isArray(v.stats) && v.stats.length) +
+    `<div class="overlay-body" data-tab="${app.overlayTab}"><div class="col col-breakdown" id="ov-breakdown" role="tabpanel">${breakdownTable(last)}</div>` +
+    `<div class="col col-chart" id="ov-chart" role="tabpanel"><h3>Scores by round</h3><div class="tb-chart-box"></div></div>` +
+    (over ? `<div class="col col-players" id="ov-players" role="tabpanel">${statsTable(v.stats)}</div>` : "") + `</div>` + foot + `</div>`;
+  const series = names.map((label, s) => ({ label, values: [0, ...results.map((r) => r.totals?.[s] ?? 0)] }));
+  $("#overlay .tb-chart-box").append(lineChart(series, { width: 360, height: 200 }));
+  const focusTarget = $("#btn-continue") || $("#btn-join-rematch") || $("#btn-rematch");
+  if (focusTarget && !el.contains(document.activeElement)) focusTarget.focus({ preventScroll: true });
+}
+
+/** The head and foot of the last screen: who won, then Replay, Rematch, New game. */
+function gameOver(last) {
+  const v = app.view;
+  const totals = last.totals || [];
+  const best = Math.max(...totals);
+  const winners = Array.isArray(v.winners) && v.winners.length ? v.winners :
+    totals.map((t, i) => (t === best ? i : -1)).filter((i) => i >= 0);
+  const mine = winners.includes(mySide()) && !isSpectator();
+  const seatsOf = (side) => Array.from({ length: players() }, (_, s) => s).filter((s) => sideOf(s) === side);
+  let title;
+  if (winners.length > 1) title = `A tie: ${winners.map((s) => esc(sideName(s))).join(" and ")}`;
+  else if (mine && seatsOf(winners[0]).length === 1) title = "You win!";
+  else if (mine) title = `You and ${seatsOf(winners[0]).filter((s) => s !== app.seat).map((s) => esc(seatName(s))).join(" and ")} win!`;
+  else title = `${esc(sideName(winners[0]))} ${seatsOf(winners[0]).length > 1 ? "win" : "wins"}`;
+  const head = `<div class="banner ${mine ? "won" : ""}"><span class="trophy" aria-hidden="true">★</span><h2>${title}</h2>` +
+    `<p>${totals.map((t, i) => `${esc(sideName(i))} ${number(t)}`).join(" · ")}</p></div>`;
+  const id = encodeURIComponent(app.gameId);
+  const foot = `<div class="endlinks"><a class="btn" href="/replay/${id}">Replay</a>` +
+    `<a class="btn" href="/api/games/${id}/record" download="handfoot-${id}.json">Download record</a>` +
+    (app.rematch ? `<a class="btn btn-primary" id="btn-join-rematch" href="${esc(rematchLink())}">${isSpectator() ? "Watch" : "Join"} the rematch</a>` :
+      isSpectator() ? "" : `<button type="button" class="btn btn-primary" id="btn-rematch">Rematch</button>`) +
+    `<a class="btn" href="/">New game</a></div>`;
+  return [head, foot];
+}
+
+/** The head and foot between rounds: the totals, then Continue and who is still to press it. */
+function roundOver(last) {
+  const v = app.view;
+  const waitingFor = app.waiting?.continue || [];
+  const mustPress = !isSpectator() && waitingFor.includes(app.seat);
+  const others = waitingFor.filter((s) => s !== app.seat).map((s) => esc(seatName(s)));
+  const totals = last.totals || [];
+  const head = `<h2>Round ${app.waiting?.round ?? last.round} of ${v.rounds} is over</h2>` +
+    `<p class="ov-totals">${totals.map((t, i) => `<span${i === mySide() && !isSpectator() ? ' class="mine"' : ""}>${esc(sideName(i))} <b>${number(t)}</b></span>`).join("")}</p>`;
+  const foot = `<div class="continue-row">` +
+    (mustPress ? `<button type="button" class="btn btn-primary" id="btn-continue">Continue <kbd>C</kbd></button>` :
+      isSpectator() ? "" : `<span class="ready">✓ you are ready</span>`) +
+    (others.length ? `<span class="wait-for">waiting for ${others.join(", ")}</span>` : "") + `</div>`;
+  return [head, foot];
+}
+
+function breakdownTable(result) {
+  const scores = result.scores || [];
+  const keys = [];
+  const labels = {};
+  for (const s of scores) {
+    for (const line of s.lines || []) {
+      if (!keys.includes(line.key)) keys.push(line.key);
+      labels[line.key] = line.label;
+    }
+  }
+  const cell = (s, key) => {
+    const line = (s.lines || []).find((l) => l.key === key);
+    if (!line) return `<td class="num">–</td>`;
+    const count = line.count !== undefined && line.count !== null && line.count !== "" ? `<span class="count">${number(line.count)} ×</span> ` : "";
+    return `<td class="num${line.points < 0 ? " neg" : ""}">${count}${number(line.points)}</td>`;
+  };
+  const totals = result.totals || [];
+  const how = result.went_out !== null && result.went_out !== undefined ? `${seatName(result.went_out)} went out` : result.reason || "";
+  return `<table class="breakdown"><caption>Round ${result.round}: ${esc(how)}</caption>` +
+    `<thead><tr><th scope="col">Score</th>${scores.map((s) => `<th scope="col"${s.side === mySide() && !isSpectator() ? ' class="mine"' : ""}>${esc(sideName(s.side))}</th>`).join("")}</tr></thead>` +
+    `<tbody>${keys.map((k) => `<tr><th scope="row">${esc(labels[k])}</th>${scores.map((s) => cell(s, k)).join("")}</tr>`).join("")}</tbody>` +
+    `<tfoot><tr class="round-total"><th scope="row">This round</th>${scores.map((s) => `<td class="num">${number(s.total)}</td>`).join("")}</tr>` +
+    `<tr class="game-total"><th scope="row">Game total</th>${scores.map((s) => `<td class="num">${number(totals[s.side])}</td>`).join("")}</tr></tfoot></table>`;
+}
+
+function statsTable(stats) {
+  if (!Array.isArray(stats) || !stats.length) return "";
+  const cols = [];
+  for (const row of stats) for (const k of Object.keys(row)) if (!["seat", "name", "side"].includes(k) && !cols.includes(k)) cols.push(k);
+  const names = { pickups: "pile pickups", books: "books made", melded: "points melded" };
+  const label = (k) => names[k] || k.replace(/_/g, " ");
+  return `<table class="stats"><caption>Player statistics</caption><thead><tr><th scope="col">Player</th>${cols.map((c) => `<th scope="col">${esc(label(c))}</th>`).join("")}</tr></thead>` +
+    `<tbody>${stats.map((r) => `<tr><th scope="row">${esc(seatName(r.seat))}</th>${cols.map((c) => `<td class="num">${typeof r[c] === "boolean" ? (r[c] ? "yes" : "no") : number(r[c])}</td>`).join("")}</tr>`).join("")}</tbody></table>`;
+}
+
+// On a phone the breakdown, the chart and the players' statistics are tabs under the
+// totals (each is a screen's worth); a wide screen shows them side by side, no tabs.
+function overlayTabs(withPlayers) {
+  const tabs = [["breakdown", "Breakdown"], ["chart", "Chart"]];
+  if (withPlayers) tabs.push(["players", "Players"]);
+  if (!tabs.some(([id]) => id === app.overlayTab)) app.overlayTab = "breakdown";
+  return `<div class="ov-tabs" role="tablist" aria-label="round results">${tabs.map(([id, label]) =>
+    `<button type="button" role="tab" class="ov-tab" data-tab="${id}" aria-controls="ov-${id}" ` +
+    `aria-selected="${id === app.overlayTab}">${label}</button>`).join("")}</div>`;
+}
+
+export function showOverlayTab(id) {
+  app.overlayTab = id;
+  const body = $("#overlay .overlay-body");
+  if (body) body.dataset.tab = id;
+  document.querySelectorAll("#overlay .ov-tab").forEach((b) => b.setAttribute("aria-selected", String(b.dataset.tab === id)));
+}
