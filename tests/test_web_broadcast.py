@@ -15,8 +15,9 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import format_move
 from handfoot.game.rules import load_profile
 from handfoot.runs.sim import bot_turn
+from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, MoveRow, SeatRow, now
-from handfoot.web.tables import Settings, Table
+from handfoot.web.table import Table
 
 
 class _Store:
@@ -74,7 +75,7 @@ def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels()
     """A client that stopped reading may never answer: :meth:`Connection.close` must end
     the reader's wait for its next frame (``receive`` gives None). A cancellation that is
     not the close's (the server stopping) still cancels the reader."""
-    from handfoot.web.tables import Connection
+    from handfoot.web.connection import Connection
 
     class _Silent:
         async def receive(self) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def server_types() -> set[str]:
     if names:
         return set(names)
     found: set[str] = set()
-    for name in ("app.py", "tables.py", "protocol.py"):
+    for name in ("app.py", "table.py", "protocol.py"):
         source = (WEB / name).read_text(encoding="utf-8")
         found |= set(re.findall(r"""["']type["']\s*:\s*["'](\w+)["']""", source))
     return found
@@ -79,7 +79,7 @@ def error_codes() -> set[str]:
     """Every error code the server's modules send (``_error(id, "code", ...)``, refusals
     returned as ``("code", message)`` and ``"code": "..."`` literals)."""
     found: set[str] = set()
-    for name in ("app.py", "tables.py", "guard.py"):
+    for name in ("app.py", "table.py", "guard.py"):
         source = (WEB / name).read_text(encoding="utf-8")
         found |= set(re.findall(r"""["']code["']\s*:\s*["'](\w+)["']""", source))
         found |= set(re.findall(r"""_error\([^,()]+,\s*["'](\w+)["']""", source))

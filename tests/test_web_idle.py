@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.web.protocol import event_json
-from handfoot.web.tables import Table
+from handfoot.web.table import Table
 from web_client import Person, client, new_game, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +35,7 @@ def _snapshot(table: Table) -> dict[str, Any]:
         "events": [[event_json(e, seat) for e in table.state.events(0)]
                    for seat in (*range(len(table.seats)), None)],
         "rounds": table.record_data()["rounds"],
-        "stats": [s.json(i) for i, s in enumerate(table.stats)],
+        "stats": table.stats.json(),
         "acks": dict(table.acks),
         "waiting": table.waiting(),
     }

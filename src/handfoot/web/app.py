@@ -3,7 +3,7 @@
 ``create_app(settings)`` builds the Starlette app: Jinja2 pages (the table here, the others
 from :mod:`handfoot.web.pages`), static files from the package, the JSON API under
 ``/api`` and the WebSocket ``/ws/{game_id}``. One process serves everything; the state of
-each live game is in its :class:`~handfoot.web.tables.Table`, the truth in the database.
+each live game is in its :class:`~handfoot.web.table.Table`, the truth in the database.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from handfoot.bots.registry import BOTS
 from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile, diff_profiles
 from handfoot.game.rules import (
@@ -39,6 +40,7 @@ from handfoot.game.rules import (
     value_to_toml,
 )
 from handfoot.web import daily
+from handfoot.web.connection import Connection
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
@@ -49,19 +51,11 @@ from handfoot.web.requests import (
     read_body,
 )
 from handfoot.web.scoresheets import score_routes
+from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
-from handfoot.web.tables import (
-    BOTS,
-    REMATCH_SECRET,
-    Connection,
-    Settings,
-    Table,
-    Tables,
-    new_game_id,
-    new_seed,
-    new_token,
-    rematch_token,
-)
+from handfoot.web.table import Table
+from handfoot.web.tables import Tables
+from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 
 __all__ = ["Settings", "create_app"]
 

@@ -1,0 +1,561 @@
+"""A live game: :class:`Table`, its state, who is connected, moves in and messages out.
+
+A table holds the game's :class:`~handfoot.game.engine.GameState`, rebuilt at load by replaying
+the stored moves (so a restart resumes every game), and the connections watching it (each
+a :class:`~handfoot.web.connection.Connection`, with its own outbound queue). A person's
+move is parsed, checked by the engine, **committed to the database**, then played; every
+connection is then sent its own ``state`` (its seat's view only; spectators the public view)
+and the mover an ``ack``.
+
+The table holds its bots (:class:`~handfoot.web.table_bots.TableBots`: the bot seats, the
+stand-ins for absent people, their memory and the task that plays them) and its dealings
+with other processes on a shared database (:class:`~handfoot.web.sharing.Sharing`: moves
+heard, presence elsewhere, the lease on the bots).
+
+Between rounds the table waits until every person (present, or away without a stand-in)
+has pressed Continue for the round just ended; moves are refused meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hmac
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from handfoot.game import moves as mv
+from handfoot.game.engine import Event, GameState
+from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
+from handfoot.game.record import GameRecord, record_from_state, record_to_data
+from handfoot.game.rules import Layout, Profile
+from handfoot.game.wording import advice_words
+from handfoot.runs.sim import derive_seed, hint
+from handfoot.web.connection import Connection
+from handfoot.web.protocol import (
+    ClientMessage,
+    ViewCache,
+    event_json,
+    hands_json,
+    public_view_json,
+    seat_view_json,
+)
+from handfoot.web.settings import Settings
+from handfoot.web.sharing import Sharing
+from handfoot.web.stats import GameStats
+from handfoot.web.store import GameRow, MoveConflict, MoveRow, Store, now, token_hash
+from handfoot.web.table_bots import TableBots
+from handfoot.web.tokens import rematch_token
+
+__all__ = ["HELLO_EVENTS", "OWN_KEYS", "SeatConfig", "Table"]
+
+HELLO_EVENTS: Final = 30
+"""Events of the current round sent with the first state after a hello whose ``seq`` is not
+in the current round (a client that saw the round so far gets exactly what it missed)."""
+
+OWN_KEYS: Final = ("seat", "side", "opening_minimum")
+"""The keys of a view that are a seat's own (null for a spectator); with ``hand``, ``staged``
+and ``legal`` (a seat's only) they are what a seat's view adds to the public part."""
+
+log = logging.getLogger("handfoot.web")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+
+    def json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+
+class Table:
+    """A game being played: the state, who is connected, and the bots."""
+
+    def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
+                 pool: Callable[[], ProcessPoolExecutor]) -> None:
+        self.id = row.id
+        self.row = row
+        self.profile = profile
+        self.layout = Layout.parse(row.layout)
+        self.store = store
+        self.settings = settings
+        self.seats = tuple(SeatConfig(s.seat, s.kind, s.level, s.name) for s in row.seats)
+        self._token_hashes = {s.token_hash: s.seat for s in row.seats if s.token_hash}
+        self.absent: str = row.settings.get("absent", "wait")
+        self.daily: str | None = row.settings.get("daily")
+        self.state = GameState.new(profile, layout=self.layout, seed=row.seed)
+        names = [s.name for s in self.seats]
+        self.seat_names = tuple(names)
+        self.side_names = [" and ".join(names[s] for s in self.layout.seats_of(side))
+                           for side in range(self.layout.sides)]
+        self.seq = 0
+        self.updated = row.updated
+        self.acks: dict[tuple[int, str], int] = {}
+        self.continued: set[tuple[int, int]] = set()
+        self.stats = GameStats(profile, len(self.seats))
+        self._view_cache = ViewCache()
+        self.connections: list[Connection] = []
+        self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
+                                             if s.kind == "human"}
+        self.rematch: tuple[str, bytes] | None = None
+        """The game that follows this one (its id, and the secret its tokens come from)."""
+        self.rematch_lock = asyncio.Lock()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        """Set when the bots may have a turn to play."""
+        self.touched = time.monotonic()
+        """When the table was last asked for or a connection came or went."""
+        self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
+                                     if s.kind == "bot"}, row.seed, settings, pool)
+        self.sharing = Sharing(self, store)
+
+    # -- playing moves ----------------------------------------------------------------------
+
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play stored moves (at load, and moves another process stored). Nobody thinks
+        here: a bot's move this process did not think leaves the bots behind, and they
+        remake the current round's moves from its start (in a thread) before they next move
+        here, if ever."""
+        self.continued = set(continued)
+        number = self.state.round_number
+        try:
+            for row in rows:
+                if row.seq != self.seq + 1:
+                    raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
+                self.bots.stored_elsewhere(row.seat, row.by)
+                self._play(row.seat, _stored_move(row.notation), row.request_id, row.by,
+                           new_bots=False)
+        finally:
+            if self.state.round_number != number:  # the bots of the last round only
+                self.bots.renew()
+
+    async def commit(self, seat: int, move: mv.PlayerMove, by: str,
+                     request_id: str | None) -> None:
+        """Store a legal move, then play it (the caller holds the lock)."""
+        trial = self.state.copy()
+        trial.apply(move)  # raises IllegalMoveError before anything is stored
+        row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
+                      request_id)
+        stamp = await self.store.add_move(self.id, row,
+                                          status="over" if trial.is_over else None)
+        self._play(seat, move, request_id, by)
+        self.updated = stamp  # as stored: a table rebuilt from the database has the same
+        if self.state.is_over and self.daily is not None:
+            human = next((s.seat for s in self.seats if s.kind == "human"), 0)
+            side = self.state.side_of[human]
+            await self.store.finish_daily(self.id, self.state.totals[side],
+                                          side in self.state.winners())
+
+    async def play_bot_move(self, move: mv.PlayerMove, by: str) -> None:
+        """A bot's (or a stand-in's) move: stored and played, then sent to everyone; if
+        another process stored a move first, that move is played instead (the caller holds
+        the lock)."""
+        try:
+            await self.commit(self.state.to_act, move, by, None)
+        except MoveConflict:  # another process played this turn first
+            await self.sharing.catch_up_moves()
+        self.broadcast()
+
+    def moved_elsewhere(self) -> None:
+        """Moves another process stored were just played here."""
+        self.updated = now()
+
+    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None, by: str, *,
+              new_bots: bool = True) -> None:
+        """Play a move already checked (and stored), noting its statistics, and the
+        round's moves for the bots (a move that begins a round makes the round's bots unless
+        not ``new_bots``: a replay makes only the last round's)."""
+        state = self.state
+        round_before = state.round_number
+        laid = self.stats.before(state, seat, move)
+        state.apply(move)
+        self.seq += 1
+        self.bots.played(seat, move, by, new_round=state.round_number != round_before,
+                         new_bots=new_bots)
+        if request_id is not None:
+            self.acks[(seat, request_id)] = self.seq
+        if laid is not None:
+            self.stats.count(state, seat, move, laid)
+
+    # -- who is here, and what the table is waiting for -------------------------------------
+
+    def authenticate(self, token: str) -> tuple[bool, int | None]:
+        """Whether a token is one of this game's, and its seat (None: the spectator's)."""
+        digest = token_hash(token)
+        if hmac.compare_digest(digest, self.row.spectator_hash):
+            return True, None
+        for known, seat in self._token_hashes.items():
+            if hmac.compare_digest(digest, known):
+                return True, seat
+        return False, None
+
+    def present(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.connections) \
+            or seat in self.sharing.remote
+
+    def presence(self) -> list[bool]:
+        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
+
+    def went_away(self, seat: int) -> None:
+        """A connection of ``seat`` (here or elsewhere) is gone: if it was the person's
+        last, the grace time before a stand-in plays for them starts now."""
+        if self.present(seat) or seat not in self.away_since:
+            return
+        self.away_since[seat] = time.monotonic()
+        if self.absent == "bot":
+            asyncio.get_running_loop().call_later(self.settings.absent_grace + 0.01,
+                                                  self.wake.set)
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
+        absent people (a table of people only needs no lease)."""
+        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot"
+
+    def stood_in(self, seat: int) -> bool:
+        """A person away past the grace time whose seat a bot plays (where chosen)."""
+        if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat) \
+                or not self.sharing.remote_known:
+            return False
+        return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
+
+    def bots_may_play(self) -> bool:
+        """Whether bots may move now: the game goes on, somebody is connected, this
+        process plays the table's bots, and the table waits for nobody's Continue."""
+        return not self.state.is_over and bool(self.connections) \
+            and self.sharing.drives_bots and self.waiting() is None
+
+    def waiting(self) -> dict[str, Any] | None:
+        """The people who must still press Continue after the last round, or None."""
+        state = self.state
+        if state.is_over or not state.results:
+            return None
+        number = state.results[-1].round_number
+        missing = [s.seat for s in self.seats if s.kind == "human"
+                   and (number, s.seat) not in self.continued and not self.stood_in(s.seat)]
+        return {"continue": missing, "round": number} if missing else None
+
+    def refusal(self, seat: int | None) -> tuple[str, str] | None:
+        """Why ``seat`` may not move now, as (code, message), or None."""
+        if seat is None:
+            return "not_your_turn", "you are watching: spectators cannot move"
+        if self.state.is_over:
+            return "illegal", "the game is over"
+        wait = self.waiting()
+        if wait is not None:
+            return "waiting", (f"round {wait['round']} is over: waiting for everyone to "
+                               "press Continue")
+        if self.state.to_act != seat:
+            who = self.seats[self.state.to_act].name
+            return "not_your_turn", f"it is {who}'s turn, not yours"
+        return None
+
+    # -- messages out -----------------------------------------------------------------------
+
+    def game_json(self) -> dict[str, Any]:
+        return {"id": self.id, "profile": self.profile.name,
+                "profile_title": self.profile.title, "layout": str(self.layout),
+                "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
+                "absent": self.absent}
+
+    def public_view(self) -> dict[str, Any]:
+        """The view anybody watching has (from a seat not acting: no legal moves listed)."""
+        state = self.state
+        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
+                                cache=self._view_cache)
+
+    def view_for(self, seat: int | None, public: dict[str, Any] | None = None,
+                 ) -> dict[str, Any]:
+        """A connection's view; ``public``: :meth:`public_view` now, if already built."""
+        state = self.state
+        if seat is None:
+            data = dict(public) if public is not None else self.public_view()
+        else:
+            data = seat_view_json(state, seat, self.side_names, public=public)
+        if state.is_over:
+            data["stats"] = self.stats.json()
+            data["winners"] = list(state.winners())
+        return data
+
+    def hello_events(self, since: int | None) -> list[Event]:
+        """The events for the state after a hello: those after ``since`` (the last seq the
+        client saw) when they are all of the latest event's round, else the last
+        :data:`HELLO_EVENTS` or fewer of that round."""
+        if self.seq == 0:
+            return []
+        latest = self.state.events(self.seq - 1)[-1].round_number
+        if since is not None and 0 <= since <= self.seq:
+            missed = self.state.events(since)
+            if all(e.round_number == latest for e in missed):
+                return missed
+        events = self.state.events(max(0, self.seq - HELLO_EVENTS))
+        return [e for e in events if e.round_number == latest]
+
+    def state_message(self, conn: Connection, *, hello: bool = False,
+                      since: int | None = None, public: dict[str, Any] | None = None,
+                      recent: Sequence[Event] | None = None) -> dict[str, Any]:
+        """A connection's ``state``: its view and the events it has not been sent.
+        ``public`` and ``recent`` (the events from the oldest a connection lacks), when
+        given, are shared by every connection of a broadcast."""
+        start = min(conn.last_event, self.seq)
+        if hello:
+            events = self.hello_events(since)
+        elif recent is not None:
+            events = [e for e in recent if e.number >= start]
+        else:
+            events = self.state.events(start)
+        conn.last_event = self.seq
+        return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat, public),
+                "events": [event_json(e, conn.seat) for e in events],
+                "presence": self.presence(), "waiting": self.waiting()}
+
+    def broadcast(self) -> None:
+        """Send every connection its own state: the message :meth:`state_message` gives,
+        with the public part of the view and the events built, and the public part written
+        as JSON, once for every connection (a seat's own part is written on its own)."""
+        connections = list(self.connections)
+        if not connections:
+            return
+        public = self.public_view()
+        for key in OWN_KEYS:
+            del public[key]
+        if self.state.is_over:
+            public["stats"] = self.stats.json()
+            public["winners"] = list(self.state.winners())
+        head = (f'{{"type":"state","seq":{self.seq},"presence":{_json(self.presence())},'
+                f'"waiting":{_json(self.waiting())},"view":{_json(public)[:-1]},')
+        recent = self.state.events(min(min(c.last_event for c in connections), self.seq))
+        for conn in connections:
+            start = min(conn.last_event, self.seq)
+            events = [event_json(e, conn.seat) for e in recent if e.number >= start]
+            conn.last_event = self.seq
+            own = dict.fromkeys(OWN_KEYS) if conn.seat is None else \
+                seat_view_json(self.state, conn.seat, self.side_names, public={})
+            conn.send_text(f'{head}{_json(own)[1:]},"events":{_json(events)}}}')
+
+    def broadcast_presence(self) -> None:
+        message = {"type": "presence", "presence": self.presence()}
+        for conn in list(self.connections):
+            conn.send(message)
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
+        """The rematch for one connection: its own seat's new link (the spectator link for a
+        spectator), or None while there is no rematch."""
+        if self.rematch is None:
+            return None
+        game_id, secret = self.rematch
+        key = "s" if seat is None else "t"
+        return {"type": "rematch", "game_id": game_id,
+                "link": f"/game/{game_id}#{key}={rematch_token(secret, game_id, seat)}"}
+
+    def set_rematch(self, game_id: str, secret: bytes) -> None:
+        """The rematch exists: tell every connection its own way in."""
+        self.rematch = (game_id, secret)
+        for conn in list(self.connections):
+            message = self.rematch_message(conn.seat)
+            if message is not None:
+                conn.send(message)
+
+    # -- connections ------------------------------------------------------------------------
+
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        """A connection arrives; ``since`` is the last seq its hello said it saw."""
+        self.touched = time.monotonic()
+        self.connections.append(conn)
+        conn.start()
+        conn.send({"type": "welcome", "seat": conn.seat, "game": self.game_json()})
+        conn.send(self.state_message(conn, hello=True, since=since))
+        rematch = self.rematch_message(conn.seat)
+        if rematch is not None:
+            conn.send(rematch)
+        self.broadcast_presence()
+        self.sharing.presence_changed()
+        self.bots.start()
+        self.wake.set()
+
+    def leave(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
+        if conn in self.connections:
+            self.connections.remove(conn)
+        conn.close()
+        if conn.seat is not None:
+            self.went_away(conn.seat)
+        self.broadcast_presence()
+        self.sharing.presence_changed()
+        self.wake.set()
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        for conn in list(self.connections):
+            conn.close()
+
+    # -- handling client messages -----------------------------------------------------------
+
+    async def handle(self, conn: Connection, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            conn.send({"type": "pong"})
+        elif msg.type == "move":
+            await self._move(conn, msg)
+        elif msg.type == "check":
+            self._check(conn, msg)
+        elif msg.type == "hint":
+            self._hint(conn, msg)
+        elif msg.type == "continue":
+            await self._continue(conn, msg)
+        elif msg.type == "hello":
+            conn.send(_error(msg.id, "bad_message", "already said hello"))
+
+    async def _move(self, conn: Connection, msg: ClientMessage) -> None:
+        seat = conn.seat
+        if seat is None:
+            conn.send(_error(msg.id, "not_your_turn", "you are watching: spectators cannot move"))
+            return
+        async with self.lock:
+            if msg.id is not None and (seat, msg.id) in self.acks:
+                conn.send({"type": "ack", "id": msg.id, "seq": self.acks[(seat, msg.id)]})
+                return
+            if msg.seq != self.seq:
+                conn.send(_error(msg.id, "stale", f"you saw move {msg.seq}; the game is at "
+                                 f"move {self.seq}: here is the table now"))
+                conn.send(self.state_message(conn))
+                return
+            refused = self.refusal(seat)
+            if refused is not None:
+                conn.send(_error(msg.id, *refused))
+                return
+            assert seat is not None and msg.move is not None
+            try:
+                move = parse_move(msg.move)
+            except MoveSyntaxError as exc:
+                conn.send(_error(msg.id, "illegal", str(exc)))
+                return
+            reason = self.state.check(move)
+            if reason is not None:
+                conn.send(_error(msg.id, "illegal", reason))
+                return
+            try:
+                await self.commit(seat, move, "human", msg.id)
+            except MoveConflict:  # another process stored a move first
+                await self.sharing.catch_up_moves()
+                conn.send(_error(msg.id, "stale", "another move came first: here is the "
+                                 "table now"))
+                self.broadcast()
+                return
+            conn.send({"type": "ack", "id": msg.id, "seq": self.seq})
+            self.broadcast()
+        self.wake.set()
+
+    def _check(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None:
+            conn.send({"type": "checked", "id": msg.id, "ok": False, "message": refused[1]})
+            return
+        assert msg.move is not None
+        try:
+            reason = self.state.check(parse_move(msg.move))
+        except MoveSyntaxError as exc:
+            reason = str(exc)
+        conn.send({"type": "checked", "id": msg.id, "ok": reason is None, "message": reason})
+
+    def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None or conn.seat is None:
+            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
+                       "reason": refused[1] if refused else "spectators get no hints"})
+            return
+        advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
+        if advice is None:
+            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
+                       "reason": "the hard bot has no advice here"})
+        else:
+            conn.send({"type": "hint", "id": msg.id, "move": advice.notation,
+                       "words": advice_words(advice.move), "reason": advice.reason})
+
+    async def _continue(self, conn: Connection, msg: ClientMessage) -> None:
+        seat = conn.seat
+        number = msg.round
+        if seat is None or self.seats[seat].kind != "human":
+            conn.send(_error(msg.id, "not_your_turn", "only the people at the table continue"))
+            return
+        if number is None or not 1 <= number <= len(self.state.results):
+            conn.send(_error(msg.id, "bad_message", f"round {number} has not ended"))
+            return
+        async with self.lock:
+            if (number, seat) not in self.continued:
+                await self.store.add_continue(self.id, number, seat)
+                self.continued.add((number, seat))
+                self.broadcast()
+        self.wake.set()
+
+    # -- after the game ---------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """The game so far as a record, from the state's history (made when asked for:
+        a restore builds nothing for it)."""
+        return record_from_state(self.state, seat_names=self.seat_names,
+                                 metadata={"game_id": self.id})
+
+    def record_data(self) -> dict[str, Any]:
+        data = record_to_data(self.record())
+        if self.daily is not None and self.daily >= now().date().isoformat():
+            data.get("metadata", {}).pop("seed", None)  # published once the day is over
+        return data
+
+    def replay_frames(self) -> list[dict[str, Any]]:
+        """The whole game move by move, every card visible (after the game only): the
+        deal, then the table after each move; a move that ends a round shows the table as
+        the round ended (phase ``round_end``, or ``game_over`` after the last), then comes
+        the next deal."""
+        state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
+        frames = [self._frame(state, None, None)]
+        for rnd in self.record().rounds:
+            for recorded in rnd.moves:
+                move = parse_move(recorded.move)
+                number = state.round_number
+                results = len(state.results)
+                end = state.copy()
+                # the same rules but for the game ending here, so the table stays as it was
+                end.profile = replace(state.profile, rounds=number, target_score=None)
+                end.apply(move)
+                state.apply(move)
+                if len(state.results) == results:
+                    frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    continue
+                frame = self._frame(end, recorded.move, recorded.seat, number)
+                if not state.is_over:
+                    frame["state"]["phase"] = "round_end"
+                frames.append(frame)
+                if not state.is_over:
+                    frames.append(self._frame(state, None, None))
+        return frames
+
+    def _frame(self, state: GameState, move: str | None, seat: int | None,
+               round_number: int | None = None) -> dict[str, Any]:
+        data = public_view_json(state.view(0), self.side_names)
+        data.update(hands_json(state))
+        data["rounds"] = self.profile.rounds
+        return {"move": move, "seat": seat, "round": round_number or state.round_number,
+                "state": data}
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_move(notation: str) -> mv.PlayerMove:
+    """A stored move's notation read (moves are frozen values, and the same notations come
+    back again and again in a replay: ``draw``, ``discard 7``)."""
+    return parse_move(notation)
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": request_id, "code": code, "message": message}
