@@ -54,7 +54,7 @@ def test_every_broadcast_frame_is_the_connections_state_message() -> None:
             seat = shadow.to_act
             move = bot_turn(bots[seat], shadow, seat)
             shadow.apply(move)
-            await table.commit(seat, move, "human", f"m{moves}")
+            await table.commit(table.state.verify(move), "human", f"m{moves}")
             expected: list[dict[str, Any]] = [
                 table.state_message(copy.copy(c)) for c in connections]  # type: ignore[arg-type]
             table.broadcast()

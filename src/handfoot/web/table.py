@@ -3,9 +3,12 @@
 A table holds the game's :class:`~handfoot.game.engine.GameState`, rebuilt at load by replaying
 the stored moves (so a restart resumes every game), and the connections watching it (each
 a :class:`~handfoot.web.connection.Connection`, with its own outbound queue). A person's
-move is parsed, checked by the engine, **committed to the database**, then played; every
-connection is then sent its own ``state`` (its seat's view only; spectators the public view)
-and the mover an ``ack``.
+move is parsed and checked by the engine once (:meth:`GameState.verify`, whose
+:class:`~handfoot.game.engine.Effect` says whether the move ends the game), **committed to
+the database**, then played as checked; every connection is then sent its own ``state``
+(its seat's view only; spectators the public view) and the mover an ``ack``. A bot's move
+goes the same way. A stored move (at a load, or another process's) is played as a move,
+which is its one check.
 
 The table holds its bots (:class:`~handfoot.web.table_bots.TableBots`: the bot seats, the
 stand-ins for absent people, their memory and the task that plays them) and its dealings
@@ -30,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from handfoot.game import moves as mv
-from handfoot.game.engine import Event, GameState
+from handfoot.game.engine import Effect, Event, GameState, IllegalMoveError
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
@@ -120,10 +123,10 @@ class Table:
     # -- playing moves ----------------------------------------------------------------------
 
     def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
-        """Play stored moves (at load, and moves another process stored). Nobody thinks
-        here: a bot's move this process did not think leaves the bots behind, and they
-        remake the current round's moves from its start (in a thread) before they next move
-        here, if ever."""
+        """Play stored moves (at load, and moves another process stored), each checked as it
+        is played. Nobody thinks here: a bot's move this process did not think leaves the
+        bots behind, and they remake the current round's moves from its start (in a
+        thread) before they next move here, if ever."""
         self.continued = set(continued)
         number = self.state.round_number
         try:
@@ -137,16 +140,17 @@ class Table:
             if self.state.round_number != number:  # the bots of the last round only
                 self.bots.renew()
 
-    async def commit(self, seat: int, move: mv.PlayerMove, by: str,
-                     request_id: str | None) -> None:
-        """Store a legal move, then play it (the caller holds the lock)."""
-        trial = self.state.copy()
-        trial.apply(move)  # raises IllegalMoveError before anything is stored
+    async def commit(self, effect: Effect, by: str, request_id: str | None) -> None:
+        """Store a move the engine has checked (``effect``, from :meth:`GameState.verify`
+        in the state as it is), then play it as checked (the caller holds the lock). A
+        move another process stored first raises :class:`MoveConflict`, nothing played."""
+        move, seat = effect.move, effect.seat
+        assert move is not None, "a table is sent player moves, never a staging action"
         row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
                       request_id)
         stamp = await self.store.add_move(self.id, row,
-                                          status="over" if trial.is_over else None)
-        self._play(seat, move, request_id, by)
+                                          status="over" if effect.ends_game else None)
+        self._play(seat, move, request_id, by, effect=effect)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
@@ -155,11 +159,11 @@ class Table:
                                           side in self.state.winners())
 
     async def play_bot_move(self, move: mv.PlayerMove, by: str) -> None:
-        """A bot's (or a stand-in's) move: stored and played, then sent to everyone; if
-        another process stored a move first, that move is played instead (the caller holds
-        the lock)."""
+        """A bot's (or a stand-in's) move: checked, stored and played, then sent to
+        everyone; if another process stored a move first, that move is played instead (the
+        caller holds the lock)."""
         try:
-            await self.commit(self.state.to_act, move, by, None)
+            await self.commit(self.state.verify(move), by, None)
         except MoveConflict:  # another process played this turn first
             await self.sharing.catch_up_moves()
         self.broadcast()
@@ -169,14 +173,15 @@ class Table:
         self.updated = now()
 
     def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None, by: str, *,
-              new_bots: bool = True) -> None:
-        """Play a move already checked (and stored), noting its statistics, and the
-        round's moves for the bots (a move that begins a round makes the round's bots unless
-        not ``new_bots``: a replay makes only the last round's)."""
+              effect: Effect | None = None, new_bots: bool = True) -> None:
+        """Play a move: as ``effect`` checked it (a move just stored), or checked now (a
+        stored move); note its statistics, and the round's moves for the bots (a move that
+        begins a round makes the round's bots unless not ``new_bots``: a replay makes only
+        the last round's)."""
         state = self.state
         round_before = state.round_number
         laid = self.stats.before(state, seat, move)
-        state.apply(move)
+        state.apply(move if effect is None else effect)
         self.seq += 1
         self.bots.played(seat, move, by, new_round=state.round_number != round_before,
                          new_bots=new_bots)
@@ -414,6 +419,8 @@ class Table:
             conn.send(_error(msg.id, "bad_message", "already said hello"))
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
+        """A person's move: read, checked by the engine once, stored, played as checked,
+        acknowledged, and sent to everyone."""
         seat = conn.seat
         if seat is None:
             conn.send(_error(msg.id, "not_your_turn", "you are watching: spectators cannot move"))
@@ -431,18 +438,14 @@ class Table:
             if refused is not None:
                 conn.send(_error(msg.id, *refused))
                 return
-            assert seat is not None and msg.move is not None
+            assert msg.move is not None
             try:
-                move = parse_move(msg.move)
-            except MoveSyntaxError as exc:
+                effect = self.state.verify(parse_move(msg.move))
+            except (MoveSyntaxError, IllegalMoveError) as exc:
                 conn.send(_error(msg.id, "illegal", str(exc)))
                 return
-            reason = self.state.check(move)
-            if reason is not None:
-                conn.send(_error(msg.id, "illegal", reason))
-                return
             try:
-                await self.commit(seat, move, "human", msg.id)
+                await self.commit(effect, "human", msg.id)
             except MoveConflict:  # another process stored a move first
                 await self.sharing.catch_up_moves()
                 conn.send(_error(msg.id, "stale", "another move came first: here is the "
@@ -520,15 +523,16 @@ class Table:
             for recorded in rnd.moves:
                 move = parse_move(recorded.move)
                 number = state.round_number
-                results = len(state.results)
+                effect = state.verify(move)
+                if not effect.ends_round:
+                    state.apply(effect)
+                    frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    continue
                 end = state.copy()
                 # the same rules but for the game ending here, so the table stays as it was
                 end.profile = replace(state.profile, rounds=number, target_score=None)
                 end.apply(move)
-                state.apply(move)
-                if len(state.results) == results:
-                    frames.append(self._frame(state, recorded.move, recorded.seat, number))
-                    continue
+                state.apply(effect)
                 frame = self._frame(end, recorded.move, recorded.seat, number)
                 if not state.is_over:
                     frame["state"]["phase"] = "round_end"
