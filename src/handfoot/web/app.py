@@ -39,7 +39,7 @@ from handfoot.game.rules import (
     load_profile,
     value_to_toml,
 )
-from handfoot.web import daily
+from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.pages import page_routes
@@ -424,8 +424,7 @@ class _Api:
             await _close(ws)
             return
         except MessageError as exc:
-            await ws.send_json({"type": "error", "id": None, "code": "bad_message",
-                                "message": str(exc)})
+            await ws.send_text(messages.encode(messages.error(None, "bad_message", str(exc))))
             await _close(ws, 1008, "not a hello")
             return
         table = await self.tables.get(ws.path_params["game_id"])
@@ -434,8 +433,7 @@ class _Api:
         if table is None or not ok:
             message = "say hello with your token first" if hello.type != "hello" else \
                 "this link is not valid for this game"
-            await ws.send_json({"type": "error", "id": hello.id, "code": "auth",
-                                "message": message})
+            await ws.send_text(messages.encode(messages.error(hello.id, "auth", message)))
             await _close(ws, AUTH_CLOSE, message)
             return
         conn = Connection(ws, seat)
@@ -449,10 +447,11 @@ class _Api:
                     break
                 if not bucket.take():
                     flooding = bucket.refused >= settings.flood_limit
-                    conn.send({"type": "error", "id": None, "code": "rate_limited",
-                               "message": f"too many messages (at most {settings.message_burst}"
-                               f" at once, {settings.message_rate:g} a second): this one was "
-                               "not read" + ("; closing the connection" if flooding else "")})
+                    conn.send(messages.error(
+                        None, "rate_limited", f"too many messages (at most "
+                        f"{settings.message_burst} at once, {settings.message_rate:g} a "
+                        "second): this one was not read"
+                        + ("; closing the connection" if flooding else "")))
                     if flooding:
                         conn.close(FLOOD_CLOSE, "too many messages")
                         if conn.writer is not None:  # the error and the close go out first
@@ -463,8 +462,7 @@ class _Api:
                 try:
                     msg = read_frame(_frame_text(frame))
                 except MessageError as exc:
-                    conn.send({"type": "error", "id": None, "code": "bad_message",
-                               "message": str(exc)})
+                    conn.send(messages.error(None, "bad_message", str(exc)))
                     continue
                 await table.handle(conn, msg)
         except (WebSocketDisconnect, RuntimeError):

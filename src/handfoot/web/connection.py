@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from starlette.websockets import WebSocket
+
+from handfoot.web.messages import encode
 
 __all__ = ["MAX_QUEUE", "Connection"]
 
@@ -44,7 +45,7 @@ class Connection:
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message; a client that stopped reading is let go."""
         if not self.closed:
-            self.send_text(json.dumps(message, separators=(",", ":")))
+            self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already written as JSON."""

@@ -28,12 +28,14 @@ from handfoot.game.engine import (
 
 __all__ = [
     "KIND_JSON",
+    "OWN_KEYS",
     "MessageError",
     "ViewCache",
     "event_json",
     "is_token",
     "is_unicode",
     "kind_json",
+    "own_view_json",
     "public_view_json",
     "read_frame",
     "read_message",
@@ -44,6 +46,10 @@ __all__ = [
 KIND_JSON: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK", "B3",
                     "R3")
 """Card kinds as the pages name them (``"10"``, not the notation's ``T``)."""
+
+OWN_KEYS: Final = ("seat", "side", "opening_minimum")
+"""The keys of the public view that are a seat's own (null for a spectator); with ``hand``,
+``staged``, ``legal`` and ``kinds`` they are what a seat's view adds to the public part."""
 
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
@@ -105,6 +111,16 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     if acting and state.phase == Phase.DRAW:
         data["legal"]["pickup_alone"] = pickup_alone(state)
     return data
+
+
+def own_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The keys of a connection's view that are its own: :data:`OWN_KEYS` (null for a
+    spectator, ``seat`` None) and a seat's ``hand``, ``staged``, ``legal`` and ``kinds``;
+    with the public part (:func:`public_view_json` without :data:`OWN_KEYS`) they are the
+    whole view."""
+    if seat is None:
+        return dict.fromkeys(OWN_KEYS)
+    return seat_view_json(state, seat, public={})
 
 
 def pickup_alone(state: GameState) -> str | None:

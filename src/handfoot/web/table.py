@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -39,14 +38,16 @@ from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.wording import advice_words
 from handfoot.runs.sim import derive_seed, hint
+from handfoot.web import messages
 from handfoot.web.connection import Connection
+from handfoot.web.messages import StateMessage
 from handfoot.web.protocol import (
+    OWN_KEYS,
     ClientMessage,
     ViewCache,
-    event_json,
     hands_json,
+    own_view_json,
     public_view_json,
-    seat_view_json,
 )
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Sharing
@@ -55,15 +56,11 @@ from handfoot.web.store import GameRow, MoveConflict, MoveRow, Store, now, token
 from handfoot.web.table_bots import TableBots
 from handfoot.web.tokens import rematch_token
 
-__all__ = ["HELLO_EVENTS", "OWN_KEYS", "SeatConfig", "Table"]
+__all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
 in the current round (a client that saw the round so far gets exactly what it missed)."""
-
-OWN_KEYS: Final = ("seat", "side", "opening_minimum")
-"""The keys of a view that are a seat's own (null for a spectator); with ``hand``, ``staged``
-and ``legal`` (a seat's only) they are what a seat's view adds to the public part."""
 
 log = logging.getLogger("handfoot.web")
 
@@ -271,24 +268,41 @@ class Table:
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
                 "absent": self.absent}
 
-    def public_view(self) -> dict[str, Any]:
-        """The view anybody watching has (from a seat not acting: no legal moves listed)."""
+    def state_message(self, events: Sequence[Event]) -> StateMessage:
+        """The ``state`` message of the table now, for any of its connections, with
+        ``events`` (those a connection may lack): the public part of the view (from a seat
+        not acting: no legal moves listed), and after the game the statistics and the
+        winners."""
         state = self.state
-        return public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
-                                cache=self._view_cache)
-
-    def view_for(self, seat: int | None, public: dict[str, Any] | None = None,
-                 ) -> dict[str, Any]:
-        """A connection's view; ``public``: :meth:`public_view` now, if already built."""
-        state = self.state
-        if seat is None:
-            data = dict(public) if public is not None else self.public_view()
-        else:
-            data = seat_view_json(state, seat, self.side_names, public=public)
+        public = public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
+                                  cache=self._view_cache)
+        for key in OWN_KEYS:
+            del public[key]
         if state.is_over:
-            data["stats"] = self.stats.json()
-            data["winners"] = list(state.winners())
-        return data
+            public["stats"] = self.stats.json()
+            public["winners"] = list(state.winners())
+        return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
+
+    def send_state(self, conn: Connection, message: StateMessage | None = None, *,
+                   since: int | None = None) -> None:
+        """Send a connection its ``state``: ``message`` (one a broadcast shares) or the
+        table's now, with the connection's own part of the view and the events from
+        ``since`` (by default those it has not been sent)."""
+        start = min(conn.last_event, self.seq) if since is None else since
+        if message is None:
+            message = self.state_message(self.state.events(start))
+        conn.send_text(message.text(conn.seat, own_view_json(self.state, conn.seat), start))
+        conn.last_event = self.seq
+
+    def broadcast(self) -> None:
+        """Send every connection its own state, the parts they share built once."""
+        connections = list(self.connections)
+        if not connections:
+            return
+        oldest = min(min(c.last_event for c in connections), self.seq)
+        message = self.state_message(self.state.events(oldest))
+        for conn in connections:
+            self.send_state(conn, message)
 
     def hello_events(self, since: int | None) -> list[Event]:
         """The events for the state after a hello: those after ``since`` (the last seq the
@@ -304,50 +318,8 @@ class Table:
         events = self.state.events(max(0, self.seq - HELLO_EVENTS))
         return [e for e in events if e.round_number == latest]
 
-    def state_message(self, conn: Connection, *, hello: bool = False,
-                      since: int | None = None, public: dict[str, Any] | None = None,
-                      recent: Sequence[Event] | None = None) -> dict[str, Any]:
-        """A connection's ``state``: its view and the events it has not been sent.
-        ``public`` and ``recent`` (the events from the oldest a connection lacks), when
-        given, are shared by every connection of a broadcast."""
-        start = min(conn.last_event, self.seq)
-        if hello:
-            events = self.hello_events(since)
-        elif recent is not None:
-            events = [e for e in recent if e.number >= start]
-        else:
-            events = self.state.events(start)
-        conn.last_event = self.seq
-        return {"type": "state", "seq": self.seq, "view": self.view_for(conn.seat, public),
-                "events": [event_json(e, conn.seat) for e in events],
-                "presence": self.presence(), "waiting": self.waiting()}
-
-    def broadcast(self) -> None:
-        """Send every connection its own state: the message :meth:`state_message` gives,
-        with the public part of the view and the events built, and the public part written
-        as JSON, once for every connection (a seat's own part is written on its own)."""
-        connections = list(self.connections)
-        if not connections:
-            return
-        public = self.public_view()
-        for key in OWN_KEYS:
-            del public[key]
-        if self.state.is_over:
-            public["stats"] = self.stats.json()
-            public["winners"] = list(self.state.winners())
-        head = (f'{{"type":"state","seq":{self.seq},"presence":{_json(self.presence())},'
-                f'"waiting":{_json(self.waiting())},"view":{_json(public)[:-1]},')
-        recent = self.state.events(min(min(c.last_event for c in connections), self.seq))
-        for conn in connections:
-            start = min(conn.last_event, self.seq)
-            events = [event_json(e, conn.seat) for e in recent if e.number >= start]
-            conn.last_event = self.seq
-            own = dict.fromkeys(OWN_KEYS) if conn.seat is None else \
-                seat_view_json(self.state, conn.seat, self.side_names, public={})
-            conn.send_text(f'{head}{_json(own)[1:]},"events":{_json(events)}}}')
-
     def broadcast_presence(self) -> None:
-        message = {"type": "presence", "presence": self.presence()}
+        message = messages.presence(self.presence())
         for conn in list(self.connections):
             conn.send(message)
 
@@ -358,8 +330,8 @@ class Table:
             return None
         game_id, secret = self.rematch
         key = "s" if seat is None else "t"
-        return {"type": "rematch", "game_id": game_id,
-                "link": f"/game/{game_id}#{key}={rematch_token(secret, game_id, seat)}"}
+        return messages.rematch(
+            game_id, f"/game/{game_id}#{key}={rematch_token(secret, game_id, seat)}")
 
     def set_rematch(self, game_id: str, secret: bytes) -> None:
         """The rematch exists: tell every connection its own way in."""
@@ -376,8 +348,8 @@ class Table:
         self.touched = time.monotonic()
         self.connections.append(conn)
         conn.start()
-        conn.send({"type": "welcome", "seat": conn.seat, "game": self.game_json()})
-        conn.send(self.state_message(conn, hello=True, since=since))
+        conn.send(messages.welcome(conn.seat, self.game_json()))
+        self.send_state(conn, self.state_message(self.hello_events(since)), since=0)
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
             conn.send(rematch)
@@ -406,7 +378,7 @@ class Table:
 
     async def handle(self, conn: Connection, msg: ClientMessage) -> None:
         if msg.type == "ping":
-            conn.send({"type": "pong"})
+            conn.send(messages.pong())
         elif msg.type == "move":
             await self._move(conn, msg)
         elif msg.type == "check":
@@ -416,80 +388,81 @@ class Table:
         elif msg.type == "continue":
             await self._continue(conn, msg)
         elif msg.type == "hello":
-            conn.send(_error(msg.id, "bad_message", "already said hello"))
+            conn.send(messages.error(msg.id, "bad_message", "already said hello"))
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
         """A person's move: read, checked by the engine once, stored, played as checked,
         acknowledged, and sent to everyone."""
         seat = conn.seat
         if seat is None:
-            conn.send(_error(msg.id, "not_your_turn", "you are watching: spectators cannot move"))
+            conn.send(messages.error(msg.id, "not_your_turn",
+                                     "you are watching: spectators cannot move"))
             return
         async with self.lock:
             if msg.id is not None and (seat, msg.id) in self.acks:
-                conn.send({"type": "ack", "id": msg.id, "seq": self.acks[(seat, msg.id)]})
+                conn.send(messages.ack(msg.id, self.acks[(seat, msg.id)]))
                 return
             if msg.seq != self.seq:
-                conn.send(_error(msg.id, "stale", f"you saw move {msg.seq}; the game is at "
-                                 f"move {self.seq}: here is the table now"))
-                conn.send(self.state_message(conn))
+                conn.send(messages.error(msg.id, "stale", f"you saw move {msg.seq}; the game "
+                                         f"is at move {self.seq}: here is the table now"))
+                self.send_state(conn)
                 return
             refused = self.refusal(seat)
             if refused is not None:
-                conn.send(_error(msg.id, *refused))
+                conn.send(messages.error(msg.id, *refused))
                 return
             assert msg.move is not None
             try:
                 effect = self.state.verify(parse_move(msg.move))
             except (MoveSyntaxError, IllegalMoveError) as exc:
-                conn.send(_error(msg.id, "illegal", str(exc)))
+                conn.send(messages.error(msg.id, "illegal", str(exc)))
                 return
             try:
                 await self.commit(effect, "human", msg.id)
             except MoveConflict:  # another process stored a move first
                 await self.sharing.catch_up_moves()
-                conn.send(_error(msg.id, "stale", "another move came first: here is the "
-                                 "table now"))
+                conn.send(messages.error(msg.id, "stale", "another move came first: here "
+                                         "is the table now"))
                 self.broadcast()
                 return
-            conn.send({"type": "ack", "id": msg.id, "seq": self.seq})
+            conn.send(messages.ack(msg.id, self.seq))
             self.broadcast()
         self.wake.set()
 
     def _check(self, conn: Connection, msg: ClientMessage) -> None:
         refused = self.refusal(conn.seat)
         if refused is not None:
-            conn.send({"type": "checked", "id": msg.id, "ok": False, "message": refused[1]})
+            conn.send(messages.checked(msg.id, refused[1]))
             return
         assert msg.move is not None
         try:
             reason = self.state.check(parse_move(msg.move))
         except MoveSyntaxError as exc:
             reason = str(exc)
-        conn.send({"type": "checked", "id": msg.id, "ok": reason is None, "message": reason})
+        conn.send(messages.checked(msg.id, reason))
 
     def _hint(self, conn: Connection, msg: ClientMessage) -> None:
         refused = self.refusal(conn.seat)
         if refused is not None or conn.seat is None:
-            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
-                       "reason": refused[1] if refused else "spectators get no hints"})
+            conn.send(messages.hint(msg.id, None, None,
+                                    refused[1] if refused else "spectators get no hints"))
             return
         advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
         if advice is None:
-            conn.send({"type": "hint", "id": msg.id, "move": None, "words": None,
-                       "reason": "the hard bot has no advice here"})
+            conn.send(messages.hint(msg.id, None, None, "the hard bot has no advice here"))
         else:
-            conn.send({"type": "hint", "id": msg.id, "move": advice.notation,
-                       "words": advice_words(advice.move), "reason": advice.reason})
+            conn.send(messages.hint(msg.id, advice.notation, advice_words(advice.move),
+                                    advice.reason))
 
     async def _continue(self, conn: Connection, msg: ClientMessage) -> None:
         seat = conn.seat
         number = msg.round
         if seat is None or self.seats[seat].kind != "human":
-            conn.send(_error(msg.id, "not_your_turn", "only the people at the table continue"))
+            conn.send(messages.error(msg.id, "not_your_turn",
+                                     "only the people at the table continue"))
             return
         if number is None or not 1 <= number <= len(self.state.results):
-            conn.send(_error(msg.id, "bad_message", f"round {number} has not ended"))
+            conn.send(messages.error(msg.id, "bad_message", f"round {number} has not ended"))
             return
         async with self.lock:
             if (number, seat) not in self.continued:
@@ -555,11 +528,3 @@ def _stored_move(notation: str) -> mv.PlayerMove:
     """A stored move's notation read (moves are frozen values, and the same notations come
     back again and again in a replay: ``draw``, ``discard 7``)."""
     return parse_move(notation)
-
-
-def _json(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
-def _error(request_id: str | None, code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "id": request_id, "code": code, "message": message}
