@@ -30,6 +30,8 @@ class Connection:
     ws: WebSocket
     seat: int | None
     last_event: int = 0
+    """The seq of the table when it was last sent a ``state`` (its events from there on are
+    the ones it lacks)."""
     closed: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None

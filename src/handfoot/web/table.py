@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
-import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -62,11 +61,12 @@ HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
 in the current round (a client that saw the round so far gets exactly what it missed)."""
 
-log = logging.getLogger("handfoot.web")
-
 
 @dataclass(frozen=True, slots=True)
 class SeatConfig:
+    """A seat of the game: who sits there (``kind`` ``"human"`` or ``"bot"``, a bot's
+    level) and the name shown."""
+
     seat: int
     kind: str
     level: str | None
