@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from handfoot.game.engine import Event
 from handfoot.web.protocol import event_json
@@ -24,7 +24,11 @@ __all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pong", 
 
 def encode(message: Any) -> str:
     """A message as the text of its frame: compact JSON."""
-    return json.dumps(message, separators=(",", ":"))
+    return _ENCODER.encode(message)
+
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every frame (``json.dumps`` with separators makes one at every call)."""
 
 
 class StateMessage:
