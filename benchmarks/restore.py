@@ -87,8 +87,9 @@ async def make_games(path: Path, games: int) -> dict[str, list[str]]:
 
 async def measure(path: Path, made: dict[str, list[str]], loads: int) -> dict[str, list[float]]:
     """CPU seconds of each restore: every game ``loads`` times, the kinds alternately."""
+    from handfoot.web.settings import Settings
     from handfoot.web.store import Store
-    from handfoot.web.tables import Settings, Tables
+    from handfoot.web.tables import Tables
 
     url = f"sqlite+aiosqlite:///{path}"
     store = Store(url)

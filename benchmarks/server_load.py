@@ -600,7 +600,8 @@ async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None
     client) with three hard server bots, each restored ``repeat`` times; and for the
     ongoing ones, until the bots have rebuilt their memory too (which they do in a thread
     before their next move)."""
-    from handfoot.web.tables import Settings, Tables
+    from handfoot.web.settings import Settings
+    from handfoot.web.tables import Tables
 
     url = f"sqlite+aiosqlite:///{workdir / 'restore.db'}"
     server = Server(url, bot_delay=0.0, log=workdir / "restore.log")
@@ -649,7 +650,7 @@ async def restore_times(workdir: Path, games: int = 6, rounds: int | None = None
                     out[f"{kind} (CPU)"].append(time.process_time() - cpu)
                     assert table is not None
                     if kind == "ongoing":  # what the bots do before their next move
-                        await asyncio.to_thread(table.catch_up_bots)
+                        await asyncio.to_thread(table.bots.catch_up)
                         out[f"{kind}, then the bots' memory"].append(
                             time.perf_counter() - started)
                         out[f"{kind}, then the bots' memory (CPU)"].append(

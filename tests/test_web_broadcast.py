@@ -1,11 +1,12 @@
-"""A broadcast writes the public part of the view once and splices each connection's own
-part in: every frame must be exactly the ``state`` message :meth:`Table.state_message` gives
-that connection (each seat and a spectator, over a whole game, its end included)."""
+"""Every ``state`` frame is the message docs/web.md describes for its connection: a
+broadcast writes the parts every connection shares once and each connection's own part on
+its own (:class:`~handfoot.web.messages.StateMessage`); each seat and a spectator, over a
+whole game, its end included, must get exactly its view and the events it lacks, as the
+protocol's functions build them. A connection's writer and reader behave."""
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import json
 from datetime import datetime
 from typing import Any
@@ -15,8 +16,11 @@ from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move
 from handfoot.runs.sim import bot_turn
+from handfoot.web.connection import Connection
+from handfoot.web.protocol import event_json, public_view_json, seat_view_json
+from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, MoveRow, SeatRow, now
-from handfoot.web.tables import Settings, Table
+from handfoot.web.table import Table
 
 
 class _Store:
@@ -36,7 +40,22 @@ class _Connection:
         self.frames.append(text)
 
 
-def test_every_broadcast_frame_is_the_connections_state_message() -> None:
+def expected_state(table: Table, seat: int | None, since: int) -> dict[str, Any]:
+    """The ``state`` message of docs/web.md for a connection of ``seat`` that was sent the
+    events before ``since``, built from the protocol's functions."""
+    state = table.state
+    view = public_view_json(state.view(0), table.side_names) if seat is None else \
+        seat_view_json(state, seat, table.side_names)
+    if state.is_over:
+        view["stats"] = [{"seat": i, "pickups": s.pickups, "books": s.books,
+                          "melded": s.melded} for i, s in enumerate(table.stats.seats)]
+        view["winners"] = list(state.winners())
+    return {"type": "state", "seq": table.seq, "view": view,
+            "events": [event_json(e, seat) for e in state.events(since)],
+            "presence": table.presence(), "waiting": table.waiting()}
+
+
+def test_every_state_frame_is_the_connections_state_message() -> None:
     profile = load_profile("biegames", overrides={"rounds": 2})
     seats = tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}") for s in range(4))
     row = GameRow("g", "biegames", {"rounds": 2}, "2x2", {"absent": "wait"}, 5, "h",
@@ -53,12 +72,17 @@ def test_every_broadcast_frame_is_the_connections_state_message() -> None:
             seat = shadow.to_act
             move = bot_turn(bots[seat], shadow, seat)
             shadow.apply(move)
-            await table.commit(seat, move, "human", f"m{moves}")
-            expected: list[dict[str, Any]] = [
-                table.state_message(copy.copy(c)) for c in connections]  # type: ignore[arg-type]
+            await table.commit(table.state.verify(move), "human", f"m{moves}")
+            expected = [expected_state(table, c.seat, c.last_event) for c in connections]
             table.broadcast()
             sent = [json.loads(c.frames[-1]) for c in connections]
             assert sent == json.loads(json.dumps(expected)), (moves, format_move(move))
+            if moves % 25 == 0:  # a newcomer's state (as after a hello or a stale move)
+                newcomer = _Connection(moves % 5 if moves % 5 < 4 else None)
+                table.send_state(newcomer)  # type: ignore[arg-type]
+                assert json.loads(newcomer.frames[-1]) == json.loads(json.dumps(
+                    expected_state(table, newcomer.seat, 0)))
+                assert newcomer.last_event == table.seq
             moves += 1
         return moves
 
@@ -68,13 +92,13 @@ def test_every_broadcast_frame_is_the_connections_state_message() -> None:
     assert all(len(c.frames) == moves for c in connections)
     last = json.loads(connections[4].frames[-1])
     assert last["view"]["winners"] and last["view"]["seat"] is None
+    assert list(last) == ["type", "seq", "view", "events", "presence", "waiting"]
 
 
 def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels() -> None:
     """A client that stopped reading may never answer: :meth:`Connection.close` must end
     the reader's wait for its next frame (``receive`` gives None). A cancellation that is
     not the close's (the server stopping) still cancels the reader."""
-    from handfoot.web.tables import Connection
 
     class _Silent:
         async def receive(self) -> dict[str, Any]:

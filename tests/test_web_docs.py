@@ -69,20 +69,20 @@ def server_types() -> set[str]:
     if names:
         return set(names)
     found: set[str] = set()
-    for name in ("app.py", "tables.py", "protocol.py"):
+    for name in ("app.py", "messages.py", "table.py", "protocol.py"):
         source = (WEB / name).read_text(encoding="utf-8")
         found |= set(re.findall(r"""["']type["']\s*:\s*["'](\w+)["']""", source))
     return found
 
 
 def error_codes() -> set[str]:
-    """Every error code the server's modules send (``_error(id, "code", ...)``, refusals
-    returned as ``("code", message)`` and ``"code": "..."`` literals)."""
+    """Every error code the server's modules send (``messages.error(id, "code", ...)``,
+    refusals returned as ``("code", message)`` and ``"code": "..."`` literals)."""
     found: set[str] = set()
-    for name in ("app.py", "tables.py", "guard.py"):
+    for name in ("app.py", "messages.py", "table.py", "guard.py"):
         source = (WEB / name).read_text(encoding="utf-8")
         found |= set(re.findall(r"""["']code["']\s*:\s*["'](\w+)["']""", source))
-        found |= set(re.findall(r"""_error\([^,()]+,\s*["'](\w+)["']""", source))
+        found |= set(re.findall(r"""\berror\(\s*[^,()]+,\s*["'](\w+)["']""", source))
         found |= set(re.findall(r"""return\s+["'](\w+)["'],\s""", source))
     return found
 

@@ -36,7 +36,7 @@ from handfoot.bots.registry import make_bot
 from handfoot.game.moves import format_move, parse_move
 from handfoot.runs.sim import bot_turn
 from handfoot.web.protocol import CLIENT_TYPES, KIND_JSON, MAX_MESSAGE
-from handfoot.web.tables import Table
+from handfoot.web.table import Table
 from web_client import client, new_game, token_of
 
 TARGET = int(os.environ.get("HANDFOOT_FUZZ_MESSAGES", "10000"))

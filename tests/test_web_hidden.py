@@ -54,7 +54,7 @@ FRAME_KEYS = {
     "state": {"type", "seq", "view", "events", "presence", "waiting"},
     "presence": {"type", "presence"},
     "ack": {"type", "id", "seq"},
-    "hint": {"type", "id", "move", "words", "reason"},
+    "hint": {"type", "id", "move", "words", "kinds", "reason"},
     "checked": {"type", "id", "ok", "message"},
 }
 """Every key each frame a seat or spectator is sent may have: a new key is a new way for

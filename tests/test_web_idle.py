@@ -9,14 +9,14 @@ version (seq), with bots that remember what they saw and play on as they would h
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from handfoot.web.protocol import event_json
-from handfoot.web.tables import Table
+from handfoot.web.table import Table
 from web_client import Person, client, new_game, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,14 +31,32 @@ def _snapshot(table: Table) -> dict[str, Any]:
     """Everything a client or an API request can get from a table."""
     return {
         "seq": table.seq,
-        "views": [table.view_for(seat) for seat in (*range(len(table.seats)), None)],
-        "events": [[event_json(e, seat) for e in table.state.events(0)]
-                   for seat in (*range(len(table.seats)), None)],
+        "states": [_state(table, seat) for seat in (*range(len(table.seats)), None)],
         "rounds": table.record_data()["rounds"],
-        "stats": [s.json(i) for i, s in enumerate(table.stats)],
+        "stats": table.stats.json(),
         "acks": dict(table.acks),
         "waiting": table.waiting(),
     }
+
+
+class _Sink:
+    """A connection that keeps what it is sent, as parsed JSON."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.last_event = 0
+        self.sent: list[Any] = []
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def _state(table: Table, seat: int | None) -> Any:
+    """The ``state`` a new connection of ``seat`` that has seen nothing is sent: its view
+    and every event."""
+    sink = _Sink(seat)
+    table.send_state(sink)  # type: ignore[arg-type]
+    return sink.sent[-1]
 
 
 def _drop(c: Any, game_id: str) -> Table:

@@ -22,7 +22,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from handfoot.cli import build_parser
 from handfoot.web.app import create_app
 from handfoot.web.guard import OpenLimit, OpenLimiter, open_kind
-from handfoot.web.tables import Settings
+from handfoot.web.settings import Settings
 from web_client import settings_for, token_of, uvicorn_thread
 
 FOUR_BOTS = {"seats": [{"kind": "bot", "level": "easy"}] * 4}

@@ -165,7 +165,7 @@ def test_the_server_mounts_the_pages(tmp_path: Path) -> None:
     """With the whole app: every page renders, the table's page keeps the site's layout, and
     the API answers what the lobby's script reads."""
     app_module = pytest.importorskip("handfoot.web.app")
-    from handfoot.web.tables import Settings
+    from handfoot.web.settings import Settings
 
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", bot_delay=0.0)
     with TestClient(app_module.create_app(settings)) as c:

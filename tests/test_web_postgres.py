@@ -314,8 +314,9 @@ def test_a_heard_move_is_played_without_reading_the_database(database_url: str) 
     from handfoot.bots.registry import make_bot
     from handfoot.game.moves import format_move
     from handfoot.runs.sim import bot_turn
-    from handfoot.web.tables import Connection as TableConnection
-    from handfoot.web.tables import Settings, Tables
+    from handfoot.web.connection import Connection as TableConnection
+    from handfoot.web.settings import Settings
+    from handfoot.web.tables import Tables
 
     async def body(store: Store) -> None:
         await store.create_game(game_row())

@@ -500,7 +500,7 @@ def test_the_seed_source_hook_gives_repeatable_games_and_is_off_by_default(
         tmp_path: Path) -> None:
     """Settings.seed_source (tests only) is asked for every new game's seed with its
     parameters; without it seeds are random; the API never takes a seed."""
-    from handfoot.web.tables import Settings
+    from handfoot.web.settings import Settings
 
     asked: list[tuple[str, str, list[str]]] = []
 

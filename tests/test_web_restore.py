@@ -24,8 +24,10 @@ from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import format_move
 from handfoot.game.record import GameRecorder, record_to_data
 from handfoot.game.rules import Profile
+from handfoot.web.settings import Settings
+from handfoot.web.stats import table_tally
 from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now, token_hash
-from handfoot.web.tables import Settings, Table, _table_tally
+from handfoot.web.table import Table
 
 RANDOM_SHARE = {"easy": 0.1, "hard": 0.02}
 """The share of actions chosen at random from the legal ones, by the bots' level."""
@@ -81,7 +83,7 @@ def _counted_stats(profile: Profile, seed: int,
         side = state.side_of[seat]
         results = len(state.results)
         lays = not isinstance(move, mv.Draw | mv.Discard)
-        points_before, books_before = _table_tally(state, side)
+        points_before, books_before = table_tally(state, side)
         state.apply(move)
         if isinstance(move, mv.Pickup):
             stats[seat]["pickups"] += 1
@@ -94,7 +96,7 @@ def _counted_stats(profile: Profile, seed: int,
                               ("clean_books", "special_books", "dirty_books", "wild_books")
                               if k in lines)
         else:
-            points_after, books_after = _table_tally(state, side)
+            points_after, books_after = table_tally(state, side)
         stats[seat]["melded"] += max(0, points_after - points_before)
         stats[seat]["books"] += max(0, books_after - books_before)
     return stats
@@ -122,7 +124,7 @@ def test_a_restored_table_is_the_game_played(name: str, seed: int, level: str) -
     assert table.acks == {(0, r.request_id): r.seq for r in rows if r.request_id}
 
     counted = _counted_stats(profile, seed, played)
-    assert [s.json(i) for i, s in enumerate(table.stats)] == counted
+    assert table.stats.json() == counted
     kinds = {type(move) for _, move in played}
     assert {mv.Draw, mv.Discard, mv.Meld} <= kinds
     assert sum(s["melded"] for s in counted) > 0  # the statistics were not all zero

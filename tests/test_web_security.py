@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from handfoot.web.app import create_app
 from handfoot.web.guard import TokenBucket, normalize_origin, origin_allowed
 from handfoot.web.protocol import MAX_FRAME_BYTES, MAX_MESSAGE
-from handfoot.web.tables import Table
+from handfoot.web.table import Table
 from web_client import Person, client, new_game, settings_for, token_of, uvicorn_thread
 
 ALL_HUMANS = [{"kind": "human", "name": f"P{i}"} for i in range(4)]

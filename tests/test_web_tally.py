@@ -10,11 +10,11 @@ from handfoot.game.cards import FACE_KIND
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.runs.sim import bot_turn
-from handfoot.web.tables import _table_tally, _Tally
+from handfoot.web.stats import Tally, table_tally
 
 
 @pytest.mark.parametrize("profile", ["partnership-13", "hand-knee-foot", "biegames"])
-def test_table_tally_is_the_engines_points_and_books(profile: str) -> None:
+def testtable_tally_is_the_engines_points_and_books(profile: str) -> None:
     state = GameState.new(load_profile(profile), seed=11)
     bots = [make_bot("hard", seat) for seat in range(state.players)]
     checked = books_seen = 0
@@ -24,7 +24,7 @@ def test_table_tally_is_the_engines_points_and_books(profile: str) -> None:
             points = sum(values[FACE_KIND[f]] for m in state.melds[side] for f in m.faces)
             books = state.book_counts(side)
             count = books["clean"] + books["dirty"] + books["wild"]
-            assert _table_tally(state, side) == (points, count)
+            assert table_tally(state, side) == (points, count)
             books_seen += count
         seat = state.to_act
         state.apply(bot_turn(bots[seat], state, seat))
@@ -35,19 +35,19 @@ def test_table_tally_is_the_engines_points_and_books(profile: str) -> None:
 @pytest.mark.parametrize("profile", ["partnership-13", "hand-knee-foot"])
 def test_the_kept_tally_answers_as_the_full_one(profile: str) -> None:
     """The table's running tally (asked for one side at a time, as a replay asks) equals
-    :func:`_table_tally` after every move, across rounds and undos."""
+    :func:`table_tally` after every move, across rounds and undos."""
     state = GameState.new(load_profile(profile), seed=5)
-    tally = _Tally(state.profile)
+    tally = Tally(state.profile)
     bots = [make_bot("hard", seat + 20) for seat in range(state.players)]
     rounds = set()
     moves = 0
     while not state.is_over and moves < 1200:
         side = state.side_of[state.to_act]
-        assert tally(state, side) == _table_tally(state, side)
+        assert tally(state, side) == table_tally(state, side)
         seat = state.to_act
         state.apply(bot_turn(bots[seat], state, seat))
         moves += 1
         rounds.add(state.round_number)
         for other in range(len(state.melds)):
-            assert tally(state, other) == _table_tally(state, other)
+            assert tally(state, other) == table_tally(state, other)
     assert len(rounds) > 1  # new rounds, whose tables start empty, were crossed

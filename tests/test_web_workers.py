@@ -33,6 +33,7 @@ from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.rules import Layout
 from handfoot.web import store as store_module
+from handfoot.web import table_bots
 from handfoot.web import tables as tables_module
 from handfoot.web.store import Store
 from pg import free_port
@@ -474,7 +475,7 @@ def test_a_stand_in_never_plays_for_a_person_connected_to_another_process(
         watcher.connect()
         watcher.until("state")
         table_a = ca.portal.call(ca.app.state.tables.get, gid)  # type: ignore[attr-defined]
-        _wait(lambda: table_a.remote == {0, 1, 2, 3})
+        _wait(lambda: table_a.sharing.remote == {0, 1, 2, 3})
         time.sleep(1.0)  # well past the grace time
         assert table_a.seq == 0 and all(table_a.presence())
         actor = _in_step(people)
@@ -560,7 +561,7 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
     bots' memory of the round away from its event loop, and its bots play on."""
     thought: list[int] = []  # the thread of every bot_turn
     remade: list[int] = []  # the thread of every remaking of the bots' memory
-    real_turn, real_remake = tables_module.bot_turn, tables_module._remake_bots
+    real_turn, real_remake = table_bots.bot_turn, table_bots._remake_bots
 
     def turn(bot: Any, state: Any, seat: int) -> Any:
         thought.append(threading.get_ident())
@@ -569,8 +570,8 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
     def remake(*args: Any) -> Any:
         remade.append(threading.get_ident())
         return real_remake(*args)
-    monkeypatch.setattr(tables_module, "bot_turn", turn)
-    monkeypatch.setattr(tables_module, "_remake_bots", remake)
+    monkeypatch.setattr(table_bots, "bot_turn", turn)
+    monkeypatch.setattr(table_bots, "_remake_bots", remake)
     with client(postgres_url) as ca, client(postgres_url) as cb:
         loop_a = ca.portal.call(_thread_id)  # type: ignore[union-attr]
         loop_b = cb.portal.call(_thread_id)  # type: ignore[union-attr]
@@ -582,13 +583,13 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
         watcher.connect()
         watcher.until("state")
         table_a = ca.portal.call(ca.app.state.tables.get, gid)  # type: ignore[attr-defined]
-        _wait(lambda: table_a.drives_bots)
+        _wait(lambda: table_a.sharing.drives_bots)
         ann = Person(cb, gid, token_of(game["seats"][0]["link"]), seat=0)
         ann.connect()
         ann.until("state")
         table_b = cb.portal.call(cb.app.state.tables.get, gid)  # type: ignore[attr-defined]
         time.sleep(2.5)  # a heartbeat of each: B still may not take the lease
-        assert table_a.drives_bots and not table_b.drives_bots
+        assert table_a.sharing.drives_bots and not table_b.sharing.drives_bots
         while ann.seq < 40:
             if ann.my_turn():
                 ann.play(ann.choose())
@@ -597,11 +598,11 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
         rows = cb.portal.call(store.moves, gid)  # type: ignore[union-attr]
         assert sum(r.by == "bot" for r in rows) >= 20  # A's bots played, B heard them
         assert loop_a in thought and loop_b not in thought  # only A thought for them
-        assert remade == [] and table_b._thought == {} and table_b._bots_behind
+        assert remade == [] and table_b.bots._thought == {} and table_b.bots.behind
         seq_before = table_b.seq
         watcher.close()  # A has no connection left: it gives the lease up, B takes it
-        _wait(lambda: table_b.drives_bots, 1.5)  # on the notice, not a heartbeat later
-        assert not table_a.drives_bots
+        _wait(lambda: table_b.sharing.drives_bots, 1.5)  # on the notice, not a heartbeat later
+        assert not table_a.sharing.drives_bots
         while not any(r.by == "bot" and r.seq > seq_before
                       for r in cb.portal.call(store.moves, gid)):  # type: ignore[union-attr]
             if ann.my_turn():
@@ -609,7 +610,7 @@ def test_one_process_plays_the_bots_and_another_takes_over_when_it_leaves(
             else:
                 ann.receive()
         assert remade and not {loop_a, loop_b} & set(remade)  # in a thread of its own
-        assert loop_b in thought and not table_b._bots_behind
+        assert loop_b in thought and not table_b.bots.behind
         ann.close()
 
 
@@ -630,23 +631,23 @@ def test_a_dead_processs_seats_and_bots_pass_on_within_seconds(postgres_url: str
         ann.connect()
         ann.until("state")
         table_b = cb.portal.call(cb.app.state.tables.get, gid)  # type: ignore[attr-defined]
-        _wait(lambda: table_b.drives_bots)
+        _wait(lambda: table_b.sharing.drives_bots)
         watcher = Person(ca, gid, token_of(game["spectator_link"]), seat=None)
         watcher.connect()
         watcher.until("state")
         table_a = ca.portal.call(ca.app.state.tables.get, gid)  # type: ignore[attr-defined]
-        _wait(lambda: table_a.remote == {0})
-        assert not table_a.drives_bots
+        _wait(lambda: table_a.sharing.remote == {0})
+        assert not table_a.sharing.drives_bots
         cb.portal.call(_play_dead, cb.app.state.tables)  # type: ignore[attr-defined]
-        table_b.drives_bots = False  # a dead process plays nothing
+        table_b.sharing.drives_bots = False  # a dead process plays nothing
         died = time.monotonic()
         # the bounds: the staleness (or the lease, which a renewal in flight as B died may
         # have just extended), then A's next heartbeat, which comes 2 s after the last one
         # ended (its own queries take a while on a loaded machine: 3 s of slack)
-        _wait(lambda: table_a.remote == set(), 25)
+        _wait(lambda: table_a.sharing.remote == set(), 25)
         assert time.monotonic() - died <= store_module.PRESENCE_STALE \
             + tables_module.HEARTBEAT_EVERY + 3.0
-        _wait(lambda: table_a.drives_bots, 25)
+        _wait(lambda: table_a.sharing.drives_bots, 25)
         assert time.monotonic() - died <= store_module.BOT_LEASE \
             + tables_module.HEARTBEAT_EVERY + 3.0
         for p in (ann, watcher):

@@ -31,7 +31,7 @@ from handfoot.game.rules import Layout
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.app import create_app
 from handfoot.web.protocol import public_view_json, seat_view_json
-from handfoot.web.tables import SeedSource, Settings
+from handfoot.web.settings import SeedSource, Settings
 from positions import reshuffle_hidden
 
 

@@ -26,7 +26,7 @@ import uvicorn
 
 from handfoot.web import daily
 from handfoot.web.app import Settings, create_app
-from handfoot.web.tables import SeedSource
+from handfoot.web.settings import SeedSource
 
 DAILY_SEED = 13  # a short deal: the person goes out after 28 decisions (as of 2026-12)
 

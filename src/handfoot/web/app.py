@@ -3,7 +3,7 @@
 ``create_app(settings)`` builds the Starlette app: Jinja2 pages (the table here, the others
 from :mod:`handfoot.web.pages`), static files from the package, the JSON API under
 ``/api`` and the WebSocket ``/ws/{game_id}``. One process serves everything; the state of
-each live game is in its :class:`~handfoot.web.tables.Table`, the truth in the database.
+each live game is in its :class:`~handfoot.web.table.Table`, the truth in the database.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from handfoot.bots.registry import BOTS
 from handfoot.game.differences import diff_profiles
 from handfoot.game.loading import (
     DEFAULT_PROFILE,
@@ -37,7 +38,8 @@ from handfoot.game.loading import (
 from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
-from handfoot.web import daily
+from handfoot.web import daily, messages
+from handfoot.web.connection import Connection
 from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
@@ -48,19 +50,11 @@ from handfoot.web.requests import (
     read_body,
 )
 from handfoot.web.scoresheets import score_routes
+from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
-from handfoot.web.tables import (
-    BOTS,
-    REMATCH_SECRET,
-    Connection,
-    Settings,
-    Table,
-    Tables,
-    new_game_id,
-    new_seed,
-    new_token,
-    rematch_token,
-)
+from handfoot.web.table import Table
+from handfoot.web.tables import Tables
+from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 
 __all__ = ["Settings", "create_app"]
 
@@ -429,8 +423,7 @@ class _Api:
             await _close(ws)
             return
         except MessageError as exc:
-            await ws.send_json({"type": "error", "id": None, "code": "bad_message",
-                                "message": str(exc)})
+            await ws.send_text(messages.encode(messages.error(None, "bad_message", str(exc))))
             await _close(ws, 1008, "not a hello")
             return
         table = await self.tables.get(ws.path_params["game_id"])
@@ -439,8 +432,7 @@ class _Api:
         if table is None or not ok:
             message = "say hello with your token first" if hello.type != "hello" else \
                 "this link is not valid for this game"
-            await ws.send_json({"type": "error", "id": hello.id, "code": "auth",
-                                "message": message})
+            await ws.send_text(messages.encode(messages.error(hello.id, "auth", message)))
             await _close(ws, AUTH_CLOSE, message)
             return
         conn = Connection(ws, seat)
@@ -454,10 +446,11 @@ class _Api:
                     break
                 if not bucket.take():
                     flooding = bucket.refused >= settings.flood_limit
-                    conn.send({"type": "error", "id": None, "code": "rate_limited",
-                               "message": f"too many messages (at most {settings.message_burst}"
-                               f" at once, {settings.message_rate:g} a second): this one was "
-                               "not read" + ("; closing the connection" if flooding else "")})
+                    conn.send(messages.error(
+                        None, "rate_limited", f"too many messages (at most "
+                        f"{settings.message_burst} at once, {settings.message_rate:g} a "
+                        "second): this one was not read"
+                        + ("; closing the connection" if flooding else "")))
                     if flooding:
                         conn.close(FLOOD_CLOSE, "too many messages")
                         if conn.writer is not None:  # the error and the close go out first
@@ -468,8 +461,7 @@ class _Api:
                 try:
                     msg = read_frame(_frame_text(frame))
                 except MessageError as exc:
-                    conn.send({"type": "error", "id": None, "code": "bad_message",
-                               "message": str(exc)})
+                    conn.send(messages.error(None, "bad_message", str(exc)))
                     continue
                 await table.handle(conn, msg)
         except (WebSocketDisconnect, RuntimeError):

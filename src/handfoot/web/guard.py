@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from handfoot.web import messages
+
 __all__ = ["FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
            "normalize_origin", "open_kind", "origin_allowed", "quiet_frame_logs"]
 
@@ -133,8 +135,8 @@ class OriginGuard:
         if first["type"] != "websocket.connect":
             return
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": json.dumps(
-            {"type": "error", "id": None, "code": "origin", "message": message})})
+        await send({"type": "websocket.send",
+                    "text": messages.encode(messages.error(None, "origin", message))})
         await send({"type": "websocket.close", "code": ORIGIN_CLOSE,
                     "reason": "origin not allowed"})
 
@@ -264,9 +266,8 @@ class OpenLimiter:
             await send({"type": "websocket.http.response.body", "body": body})
             return
         await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "text": json.dumps(
-            {"type": "error", "id": None, "code": "rate_limited", "message": message,
-             "retry_after": retry})})
+        await send({"type": "websocket.send", "text": messages.encode(
+            messages.error(None, "rate_limited", message, retry_after=retry))})
         await send({"type": "websocket.close", "code": RATE_CLOSE,
                     "reason": "too many connections"})
 

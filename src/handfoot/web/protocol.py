@@ -29,6 +29,7 @@ from handfoot.game.events import advice_words
 
 __all__ = [
     "KIND_JSON",
+    "OWN_KEYS",
     "MessageError",
     "ViewCache",
     "event_json",
@@ -37,6 +38,7 @@ __all__ = [
     "is_token",
     "is_unicode",
     "kind_json",
+    "own_view_json",
     "public_view_json",
     "read_frame",
     "read_message",
@@ -51,6 +53,10 @@ KIND_JSON: Final = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
 _KIND_OF_CODE: Final = {**dict(zip(cards.KIND_CODES, KIND_JSON, strict=True)), "wild": "wild"}
 """The page's name of each kind code of the notation (``"T"`` -> ``"10"``), and of the
 all-wild meld's target."""
+
+OWN_KEYS: Final = ("seat", "side", "opening_minimum")
+"""The keys of the public view that are a seat's own (null for a spectator); with ``hand``,
+``staged``, ``legal`` and ``kinds`` they are what a seat's view adds to the public part."""
 
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
@@ -112,6 +118,16 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     if acting and state.phase == Phase.DRAW:
         data["legal"]["pickup_alone"] = pickup_alone(state)
     return data
+
+
+def own_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The keys of a connection's view that are its own: :data:`OWN_KEYS` (null for a
+    spectator, ``seat`` None) and a seat's ``hand``, ``staged``, ``legal`` and ``kinds``;
+    with the public part (:func:`public_view_json` without :data:`OWN_KEYS`) they are the
+    whole view."""
+    if seat is None:
+        return dict.fromkeys(OWN_KEYS)
+    return seat_view_json(state, seat, public={})
 
 
 def pickup_alone(state: GameState) -> str | None:

@@ -36,7 +36,7 @@ from handfoot.game.scoresheet import (
 from handfoot.web.protocol import is_token
 from handfoot.web.requests import RequestError, error_response, profile_from_request, read_body
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
-from handfoot.web.tables import new_token
+from handfoot.web.tokens import new_token
 
 __all__ = ["SheetStore", "score_routes"]
 

@@ -1,0 +1,105 @@
+"""The messages the server sends on a game's WebSocket: each built by one function here,
+and written as JSON here only (:func:`encode`). The shapes are documented in docs/web.md
+("The protocol").
+
+The ``state`` message is the one whose content differs by connection, and the one sent
+most: after a hello, after a stale move, and to every connection of a table at each change.
+A :class:`StateMessage` holds what every connection shares at one moment (the public part
+of the view, who is present, what the table waits for, written as JSON once, and the recent
+events) and gives each connection its message with its own part of the view and its events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from handfoot.game.engine import Event
+from handfoot.game.moves import PlayerMove
+from handfoot.web.protocol import event_json, hint_json
+
+__all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pong", "presence",
+           "rematch", "welcome"]
+
+
+def encode(message: Any) -> str:
+    """A message as the text of its frame: compact JSON."""
+    return _ENCODER.encode(message)
+
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
+"""One encoder for every frame (``json.dumps`` with separators makes one at every call)."""
+
+
+class StateMessage:
+    """The ``state`` message of a table at one moment, for any of its connections:
+    ``{"type": "state", "seq", "view", "events", "presence", "waiting"}``.
+
+    ``public`` is the part of the view every connection shares (the public view without
+    the keys a seat has of its own, :data:`~handfoot.web.protocol.OWN_KEYS`); it is written
+    as JSON here once, as are ``presence`` and ``waiting``. ``events`` are the events a
+    connection may lack (the oldest first); :meth:`text` picks a connection's from them."""
+
+    __slots__ = ("_head", "_tail", "events", "seq")
+
+    def __init__(self, seq: int, public: Mapping[str, Any], presence: Sequence[bool],
+                 waiting: Mapping[str, Any] | None, events: Sequence[Event]) -> None:
+        self.seq = seq
+        self.events = events
+        # the view's public keys, left open for a connection's own keys to close it
+        self._head = f'{{"type":"state","seq":{seq},"view":{encode(public)[:-1]},'
+        self._tail = f',"presence":{encode(presence)},"waiting":{encode(waiting)}}}'
+
+    def text(self, seat: int | None, own: Mapping[str, Any], since: int) -> str:
+        """The message, as JSON, for a connection of ``seat`` (None: a spectator): the view
+        is the public part and ``own``, the keys that are the connection's own
+        (:func:`~handfoot.web.protocol.own_view_json`: never empty, like the public part,
+        so the two join into one object); the events are those numbered ``since`` onwards,
+        each with its private part for the seat that made it only."""
+        events = [event_json(e, seat) for e in self.events if e.number >= since]
+        return f'{self._head}{encode(own)[1:]},"events":{encode(events)}{self._tail}'
+
+
+def welcome(seat: int | None, game: Mapping[str, Any]) -> dict[str, Any]:
+    """After a good hello: the connection's seat (None: a spectator) and the game."""
+    return {"type": "welcome", "seat": seat, "game": game}
+
+
+def ack(request_id: str | None, seq: int) -> dict[str, Any]:
+    """A person's move was committed as move ``seq``."""
+    return {"type": "ack", "id": request_id, "seq": seq}
+
+
+def error(request_id: str | None, code: str, message: str,
+          **more: Any) -> dict[str, Any]:
+    """Nothing was done for a request: ``code`` (see docs/web.md, "Error codes") and why,
+    in words; ``more``: keys some errors add (``retry_after``)."""
+    return {"type": "error", "id": request_id, "code": code, "message": message, **more}
+
+
+def checked(request_id: str | None, reason: str | None) -> dict[str, Any]:
+    """The answer to a ``check``: ``reason`` is why the move is illegal, or None."""
+    return {"type": "checked", "id": request_id, "ok": reason is None, "message": reason}
+
+
+def hint(request_id: str | None, move: PlayerMove | None, reason: str) -> dict[str, Any]:
+    """The answer to a ``hint``: the advised move in the notation, in words and as the
+    kinds of the hand it plays, and why (or, with no move, why there is no advice): see
+    :func:`~handfoot.web.protocol.hint_json`."""
+    return hint_json(request_id, move, reason)
+
+
+def presence(seats: Sequence[bool]) -> dict[str, Any]:
+    """Who is connected, per seat (bots always are)."""
+    return {"type": "presence", "presence": list(seats)}
+
+
+def pong() -> dict[str, Any]:
+    """The answer to a ``ping``."""
+    return {"type": "pong"}
+
+
+def rematch(game_id: str, link: str) -> dict[str, Any]:
+    """The rematch game, with a connection's own way into it."""
+    return {"type": "rematch", "game_id": game_id, "link": link}

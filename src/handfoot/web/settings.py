@@ -1,0 +1,77 @@
+"""How a server runs: :class:`Settings` (``handfoot serve``'s options, and the test hook
+that gives new games their seeds)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from handfoot.web.guard import OpenLimit
+
+__all__ = ["SeedSource", "Settings"]
+
+SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
+"""``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a server runs."""
+
+    database_url: str | None = None
+    """Any SQLAlchemy async URL; None: SQLite in the user's data directory."""
+    bot_delay: float = 0.9
+    """Seconds from a bot's turn to its move appearing, whatever it computed."""
+    absent_grace: float = 60.0
+    """Seconds a person may be away before a stand-in plays (where the table chose it)."""
+    expert_budget: float | None = None
+    """Seconds per searched expert decision (None: the expert's default)."""
+    expert_workers: int = 1
+    """Processes the expert searches in."""
+    seed_source: SeedSource | None = None
+    """A test hook: where a new game's seed comes from. None (the default, and always so
+    for ``handfoot serve``): 128 bits from :mod:`secrets`. Otherwise called as
+    ``seed_source(profile, layout, seats)`` for every game created without a fixed seed
+    (new games and rematches, not the daily deal), with the profile's name, the layout
+    (``"2x2"``) and the seat rows (``kind``, ``level``, ``name``), so tests get the same
+    deals on every run; it may keep its own count of games made. Only code that builds
+    :class:`Settings` can set it: nothing from the network reaches it."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open a table's WebSocket or send a
+    ``POST`` (``--allowed-origin``), like ``"https://cards.example.org"``."""
+    message_rate: float = 50.0
+    """Messages a second one WebSocket may send, on average (a token bucket)."""
+    message_burst: int = 200
+    """Messages one WebSocket may send at once (the bucket's size)."""
+    flood_limit: int = 100
+    """Messages refused in a row for the rate after which the connection is closed."""
+    idle_timeout: float = 300.0
+    """Seconds a game stays in memory with nobody connected to it or asking for it; then
+    it is dropped, and rebuilt from the database (by replay) when next asked for."""
+    open_limits: bool = True
+    """Whether new games, table WebSockets and new score sheets are limited per client
+    address (the six fields below; ``--no-open-limits``): False only for tests and
+    benchmarks that open hundreds of tables from one address."""
+    games_burst: int = 20
+    """New games (and daily deals and rematches) one address may make at once..."""
+    games_per_minute: float = 10.0
+    """... and then on average a minute."""
+    sockets_burst: int = 60
+    """Table WebSockets one address may open at once..."""
+    sockets_per_minute: float = 60.0
+    """... and then on average a minute (a page reconnects with a growing back-off)."""
+    sheets_burst: int = 20
+    """New score sheets one address may make at once..."""
+    sheets_per_minute: float = 10.0
+    """... and then on average a minute."""
+
+    def open_limit_list(self) -> tuple[OpenLimit, ...]:
+        """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""
+        if not self.open_limits:
+            return ()
+        return (OpenLimit("game", self.games_burst, self.games_per_minute, "new games"),
+                OpenLimit("socket", self.sockets_burst, self.sockets_per_minute,
+                          "table connections"),
+                OpenLimit("sheet", self.sheets_burst, self.sheets_per_minute,
+                          "new score sheets"))

@@ -1,0 +1,236 @@
+"""What a table does with the other server processes on a shared database (PostgreSQL; see
+docs/server.md): :class:`Sharing`, one per table.
+
+Each process holds its own copy of a table its clients play at. The store's (game, seq) key
+arbitrates: a process commits a move only as the next seq, and when another process stored
+that seq first (:class:`~handfoot.web.store.MoveConflict`) it reads the moves it missed and
+refuses the person's move as stale, or drops its bot's move (so two processes never both
+play a bot's turn). Every change is announced by ``NOTIFY``; a move's notification carries
+the move, which a process holding the game plays when it is the next one
+(:meth:`Sharing.play_heard`), and otherwise (a seq missing) it reads all the moves after the
+last it played (see :mod:`handfoot.web.bus`); a sweep every few seconds
+(:data:`~handfoot.web.tables.SWEEP_EVERY`) catches up whatever a lost notification hid.
+Presence is stored per process (``presence``, refreshed at every heartbeat), so a stand-in
+never plays for a person connected to another process; and one process at a time plays a
+game's bots and stand-ins, the one holding the game's lease (``bot_leases``: taken by a
+process with connections to the game, renewed at each heartbeat, taken over once it
+lapses). Moves another process stored are only applied: no bot thinks again for them (its
+memory is remade from the round's start, away from the event loop, if ever this process
+comes to play it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.moves import MoveSyntaxError
+from handfoot.web.connection import Connection
+from handfoot.web.store import MoveRow, Store
+from handfoot.web.tokens import REMATCH_SECRET
+
+__all__ = ["SharedTable", "Sharing"]
+
+log = logging.getLogger("handfoot.web")
+
+
+class SharedTable(Protocol):
+    """What :class:`Sharing` uses of its table (a :class:`~handfoot.web.table.Table`)."""
+
+    id: str
+    state: GameState
+    seq: int
+    lock: asyncio.Lock
+    wake: asyncio.Event
+    connections: list[Connection]
+    continued: set[tuple[int, int]]
+    rematch: tuple[str, bytes] | None
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot may ever play at the table."""
+
+    def present(self, seat: int) -> bool:
+        """Whether ``seat``'s person is connected, here or elsewhere."""
+
+    def went_away(self, seat: int) -> None:
+        """``seat``'s person may have left the last of their connections."""
+
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play stored moves."""
+
+    def moved_elsewhere(self) -> None:
+        """Moves stored elsewhere were just played."""
+
+    def set_rematch(self, game_id: str, secret: bytes) -> None:
+        """The rematch exists."""
+
+    def broadcast(self) -> None:
+        """Send every connection its ``state``."""
+
+    def broadcast_presence(self) -> None:
+        """Send every connection who is present."""
+
+
+class Sharing:
+    """A table's dealings with the other processes on a shared database: the moves they
+    stored, who is connected to them, and the lease on the table's bots. On a database of
+    its own a process has no others (:attr:`worker` None): it plays the bots and needs
+    nothing of this."""
+
+    def __init__(self, table: SharedTable, store: Store) -> None:
+        self.table = table
+        self.store = store
+        self.worker: str | None = None
+        """This process's name in the presence table, on a shared database; else None."""
+        self.remote: set[int] = set()
+        """The seats connected to other processes."""
+        self.remote_known = True
+        """False from a load on a shared database until the presence elsewhere is read: no
+        stand-in plays before that."""
+        self.drives_bots = True
+        """Whether this process plays the table's bots and stand-ins: always on a database
+        of its own; on a shared one, while it holds the game's lease (see
+        :meth:`claim_bots`), so one process thinks for them."""
+        self.heard: dict[int, MoveRow] = {}
+        """Moves another process stored, as its notifications carried them, by seq: played
+        from here, without reading them back (see :meth:`play_heard`)."""
+        self._presence_lock = asyncio.Lock()
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def start(self, worker: str) -> None:
+        """The table was just loaded by the process ``worker`` on a shared database: no
+        stand-in plays until it has read who is connected elsewhere, and no bot until it
+        holds the lease."""
+        self.worker = worker
+        self.remote_known = False
+        self.drives_bots = False
+
+    # -- moves and changes stored elsewhere -------------------------------------------------
+
+    async def catch_up(self, what: str = "mcsp") -> None:
+        """Read what other processes stored: ``m`` the moves after the last played here
+        (``h``: those heard, read from the database only if some are missing), ``c``
+        Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell this
+        process's connections and wake the bots."""
+        table = self.table
+        changed = False
+        if "p" in what and self.worker is not None:  # needs no lock: nothing is played
+            self.set_remote(await self.store.presence(table.id, besides=self.worker))
+            if not self.drives_bots and table.connections and table.has_bots:
+                # its holder may have left
+                await self.claim_bots()
+        async with table.lock:
+            if "m" in what or "h" in what:
+                changed |= await self.catch_up_moves(heard_only="m" not in what)
+            if "c" in what:
+                stored = await self.store.continues(table.id)
+                if not stored <= table.continued:
+                    table.continued |= stored
+                    changed = True
+            if "s" in what and table.rematch is None:
+                rematch = (await self.store.settings(table.id) or {}).get("rematch")
+                if isinstance(rematch, str):
+                    table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+        if changed:
+            table.broadcast()
+        table.wake.set()
+
+    def play_heard(self) -> bool:
+        """Play the moves heard (:attr:`heard`) that follow the last one played here, in
+        order, without awaiting anything (the caller holds the lock, or it is free);
+        whether any was. Those played and older are forgotten; the rest wait for the moves
+        between (a gap: read from the database)."""
+        table = self.table
+        played = False
+        while (row := self.heard.pop(table.seq + 1, None)) is not None:
+            try:
+                table.replay([row], table.continued)
+            except (ValueError, IllegalMoveError, MoveSyntaxError):
+                log.warning("game %s: the move %d heard could not be played: %r", table.id,
+                            row.seq, row.notation)
+                self.heard.clear()  # read from the database instead
+                break
+            played = True
+        for seq in [seq for seq in self.heard if seq <= table.seq]:
+            del self.heard[seq]
+        if played:
+            table.moved_elsewhere()
+        return played
+
+    async def catch_up_moves(self, *, heard_only: bool = False) -> bool:
+        """Play the moves stored after the last one played here (the caller holds the
+        lock): the moves heard, then (unless ``heard_only`` and none is missing) those in
+        the database; whether there were any."""
+        table = self.table
+        played = self.play_heard()
+        if heard_only and not self.heard:
+            return played
+        rows = await self.store.moves(table.id, after=table.seq)
+        self.heard.clear()
+        if not rows:
+            return played
+        table.replay(rows, table.continued)
+        table.moved_elsewhere()
+        return True
+
+    # -- presence and the lease on the bots -------------------------------------------------
+
+    def set_remote(self, seats: set[int]) -> None:
+        """The seats connected to other processes, as just read (known from now on): tell
+        this process's connections of a change."""
+        self.remote_known = True
+        if seats == self.remote:
+            return
+        gone = self.remote - seats
+        self.remote = seats
+        for seat in gone:
+            self.table.went_away(seat)
+        self.table.broadcast_presence()
+
+    def presence_changed(self) -> None:
+        """Store which seats this process has connections for (a shared database only)."""
+        if self.worker is None:
+            return
+        task = asyncio.create_task(self._write_presence(self.worker))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _write_presence(self, worker: str) -> None:
+        async with self._presence_lock:  # the latest state is written last
+            seats = {c.seat for c in self.table.connections
+                     if c.seat is not None and not c.closed}
+            try:
+                await self.claim_bots()  # before the presence's notice, which others act on
+            except Exception:  # the heartbeat tries again
+                log.exception("game %s: the lease on its bots could not be stored",
+                              self.table.id)
+            try:
+                await self.store.set_presence(worker, self.table.id, seats)
+            except Exception:
+                log.exception("game %s: presence could not be stored", self.table.id)
+
+    async def claim_bots(self) -> None:
+        """On a shared database: take (or keep) the lease on playing this game's bots while
+        this process has connections to it and the game goes on, and give it up when it
+        has none (another process with connections then takes it when it hears of the
+        change, or at its next heartbeat)."""
+        table = self.table
+        if self.worker is None or not table.has_bots:
+            return
+        if table.connections and not table.state.is_over:
+            granted = table.id in await self.store.claim_bots(self.worker, [table.id])
+        else:
+            if self.drives_bots:
+                await self.store.release_bots(self.worker, [table.id])
+            granted = False
+        self.set_drives_bots(granted)
+
+    def set_drives_bots(self, granted: bool) -> None:
+        """Whether this process holds the lease on the bots now (woken when it takes it)."""
+        if granted and not self.drives_bots:
+            log.info("game %s: this process plays its bots now", self.table.id)
+            self.table.wake.set()
+        self.drives_bots = granted

@@ -1,0 +1,529 @@
+"""A live game: :class:`Table`, its state, who is connected, moves in and messages out.
+
+A table holds the game's :class:`~handfoot.game.engine.GameState`, rebuilt at load by replaying
+the stored moves (so a restart resumes every game), and the connections watching it (each
+a :class:`~handfoot.web.connection.Connection`, with its own outbound queue). A person's
+move is parsed and checked by the engine once (:meth:`GameState.verify`, whose
+:class:`~handfoot.game.engine.Effect` says whether the move ends the game), **committed to
+the database**, then played as checked; every connection is then sent its own ``state``
+(its seat's view only; spectators the public view) and the mover an ``ack``. A bot's move
+goes the same way. A stored move (at a load, or another process's) is played as a move,
+which is its one check.
+
+The table holds its bots (:class:`~handfoot.web.table_bots.TableBots`: the bot seats, the
+stand-ins for absent people, their memory and the task that plays them) and its dealings
+with other processes on a shared database (:class:`~handfoot.web.sharing.Sharing`: moves
+heard, presence elsewhere, the lease on the bots).
+
+Between rounds the table waits until every person (present, or away without a stand-in)
+has pressed Continue for the round just ended; moves are refused meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hmac
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from handfoot.game import moves as mv
+from handfoot.game.engine import Effect, Event, GameState, IllegalMoveError
+from handfoot.game.events import move_words
+from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
+from handfoot.game.record import GameRecord, record_from_state, record_to_data
+from handfoot.game.rules import Layout, Profile
+from handfoot.runs.sim import derive_seed, hint
+from handfoot.web import messages
+from handfoot.web.connection import Connection
+from handfoot.web.messages import StateMessage
+from handfoot.web.protocol import (
+    OWN_KEYS,
+    ClientMessage,
+    ViewCache,
+    hands_json,
+    own_view_json,
+    public_view_json,
+)
+from handfoot.web.settings import Settings
+from handfoot.web.sharing import Sharing
+from handfoot.web.stats import GameStats
+from handfoot.web.store import GameRow, MoveConflict, MoveRow, Store, now, token_hash
+from handfoot.web.table_bots import TableBots
+from handfoot.web.tokens import rematch_token
+
+__all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
+
+HELLO_EVENTS: Final = 30
+"""Events of the current round sent with the first state after a hello whose ``seq`` is not
+in the current round (a client that saw the round so far gets exactly what it missed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    """A seat of the game: who sits there (``kind`` ``"human"`` or ``"bot"``, a bot's
+    level) and the name shown."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+
+    def json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+
+class Table:
+    """A game being played: the state, who is connected, and the bots."""
+
+    def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
+                 pool: Callable[[], ProcessPoolExecutor]) -> None:
+        self.id = row.id
+        self.row = row
+        self.profile = profile
+        self.layout = Layout.parse(row.layout)
+        self.store = store
+        self.settings = settings
+        self.seats = tuple(SeatConfig(s.seat, s.kind, s.level, s.name) for s in row.seats)
+        self._token_hashes = {s.token_hash: s.seat for s in row.seats if s.token_hash}
+        self.absent: str = row.settings.get("absent", "wait")
+        self.daily: str | None = row.settings.get("daily")
+        self.state = GameState.new(profile, layout=self.layout, seed=row.seed)
+        names = [s.name for s in self.seats]
+        self.seat_names = tuple(names)
+        self.side_names = [" and ".join(names[s] for s in self.layout.seats_of(side))
+                           for side in range(self.layout.sides)]
+        self.seq = 0
+        self.updated = row.updated
+        self.acks: dict[tuple[int, str], int] = {}
+        self.continued: set[tuple[int, int]] = set()
+        self.stats = GameStats(profile, len(self.seats))
+        self._view_cache = ViewCache()
+        self.connections: list[Connection] = []
+        self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
+                                             if s.kind == "human"}
+        self.rematch: tuple[str, bytes] | None = None
+        """The game that follows this one (its id, and the secret its tokens come from)."""
+        self.rematch_lock = asyncio.Lock()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        """Set when the bots may have a turn to play."""
+        self.touched = time.monotonic()
+        """When the table was last asked for or a connection came or went."""
+        self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
+                                     if s.kind == "bot"}, row.seed, settings, pool)
+        self.sharing = Sharing(self, store)
+
+    # -- playing moves ----------------------------------------------------------------------
+
+    def replay(self, rows: list[MoveRow], continued: set[tuple[int, int]]) -> None:
+        """Play stored moves (at load, and moves another process stored), each checked as it
+        is played. Nobody thinks here: a bot's move this process did not think leaves the
+        bots behind, and they remake the current round's moves from its start (in a
+        thread) before they next move here, if ever."""
+        self.continued = set(continued)
+        number = self.state.round_number
+        try:
+            for row in rows:
+                if row.seq != self.seq + 1:
+                    raise ValueError(f"game {self.id}: move {row.seq} follows move {self.seq}")
+                self.bots.stored_elsewhere(row.seat, row.by)
+                self._play(row.seat, _stored_move(row.notation), row.request_id, row.by,
+                           new_bots=False)
+        finally:
+            if self.state.round_number != number:  # the bots of the last round only
+                self.bots.renew()
+
+    async def commit(self, effect: Effect, by: str, request_id: str | None) -> None:
+        """Store a move the engine has checked (``effect``, from :meth:`GameState.verify`
+        in the state as it is), then play it as checked (the caller holds the lock). A
+        move another process stored first raises :class:`MoveConflict`, nothing played."""
+        move, seat = effect.move, effect.seat
+        assert move is not None, "a table is sent player moves, never a staging action"
+        row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
+                      request_id)
+        stamp = await self.store.add_move(self.id, row,
+                                          status="over" if effect.ends_game else None)
+        self._play(seat, move, request_id, by, effect=effect)
+        self.updated = stamp  # as stored: a table rebuilt from the database has the same
+        if self.state.is_over and self.daily is not None:
+            human = next((s.seat for s in self.seats if s.kind == "human"), 0)
+            side = self.state.side_of[human]
+            await self.store.finish_daily(self.id, self.state.totals[side],
+                                          side in self.state.winners())
+
+    async def play_bot_move(self, move: mv.PlayerMove, by: str) -> None:
+        """A bot's (or a stand-in's) move: checked, stored and played, then sent to
+        everyone; if another process stored a move first, that move is played instead (the
+        caller holds the lock)."""
+        try:
+            await self.commit(self.state.verify(move), by, None)
+        except MoveConflict:  # another process played this turn first
+            await self.sharing.catch_up_moves()
+        self.broadcast()
+
+    def moved_elsewhere(self) -> None:
+        """Moves another process stored were just played here."""
+        self.updated = now()
+
+    def _play(self, seat: int, move: mv.PlayerMove, request_id: str | None, by: str, *,
+              effect: Effect | None = None, new_bots: bool = True) -> None:
+        """Play a move: as ``effect`` checked it (a move just stored), or checked now (a
+        stored move); note its statistics, and the round's moves for the bots (a move that
+        begins a round makes the round's bots unless not ``new_bots``: a replay makes only
+        the last round's)."""
+        state = self.state
+        round_before = state.round_number
+        laid = self.stats.before(state, seat, move)
+        state.apply(move if effect is None else effect)
+        self.seq += 1
+        self.bots.played(seat, move, by, new_round=state.round_number != round_before,
+                         new_bots=new_bots)
+        if request_id is not None:
+            self.acks[(seat, request_id)] = self.seq
+        if laid is not None:
+            self.stats.count(state, seat, move, laid)
+
+    # -- who is here, and what the table is waiting for -------------------------------------
+
+    def authenticate(self, token: str) -> tuple[bool, int | None]:
+        """Whether a token is one of this game's, and its seat (None: the spectator's)."""
+        digest = token_hash(token)
+        if hmac.compare_digest(digest, self.row.spectator_hash):
+            return True, None
+        for known, seat in self._token_hashes.items():
+            if hmac.compare_digest(digest, known):
+                return True, seat
+        return False, None
+
+    def present(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.connections) \
+            or seat in self.sharing.remote
+
+    def presence(self) -> list[bool]:
+        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
+
+    def went_away(self, seat: int) -> None:
+        """A connection of ``seat`` (here or elsewhere) is gone: if it was the person's
+        last, the grace time before a stand-in plays for them starts now."""
+        if self.present(seat) or seat not in self.away_since:
+            return
+        self.away_since[seat] = time.monotonic()
+        if self.absent == "bot":
+            asyncio.get_running_loop().call_later(self.settings.absent_grace + 0.01,
+                                                  self.wake.set)
+
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
+        absent people (a table of people only needs no lease)."""
+        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot"
+
+    def stood_in(self, seat: int) -> bool:
+        """A person away past the grace time whose seat a bot plays (where chosen)."""
+        if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat) \
+                or not self.sharing.remote_known:
+            return False
+        return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
+
+    def bots_may_play(self) -> bool:
+        """Whether bots may move now: the game goes on, somebody is connected, this
+        process plays the table's bots, and the table waits for nobody's Continue."""
+        return not self.state.is_over and bool(self.connections) \
+            and self.sharing.drives_bots and self.waiting() is None
+
+    def waiting(self) -> dict[str, Any] | None:
+        """The people who must still press Continue after the last round, or None."""
+        state = self.state
+        if state.is_over or not state.results:
+            return None
+        number = state.results[-1].round_number
+        missing = [s.seat for s in self.seats if s.kind == "human"
+                   and (number, s.seat) not in self.continued and not self.stood_in(s.seat)]
+        return {"continue": missing, "round": number} if missing else None
+
+    def refusal(self, seat: int | None) -> tuple[str, str] | None:
+        """Why ``seat`` may not move now, as (code, message), or None."""
+        if seat is None:
+            return "not_your_turn", "you are watching: spectators cannot move"
+        if self.state.is_over:
+            return "illegal", "the game is over"
+        wait = self.waiting()
+        if wait is not None:
+            return "waiting", (f"round {wait['round']} is over: waiting for everyone to "
+                               "press Continue")
+        if self.state.to_act != seat:
+            who = self.seats[self.state.to_act].name
+            return "not_your_turn", f"it is {who}'s turn, not yours"
+        return None
+
+    # -- messages out -----------------------------------------------------------------------
+
+    def game_json(self) -> dict[str, Any]:
+        return {"id": self.id, "profile": self.profile.name,
+                "profile_title": self.profile.title, "layout": str(self.layout),
+                "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
+                "absent": self.absent}
+
+    def state_message(self, events: Sequence[Event]) -> StateMessage:
+        """The ``state`` message of the table now, for any of its connections, with
+        ``events`` (those a connection may lack): the public part of the view (from a seat
+        not acting: no legal moves listed), and after the game the statistics and the
+        winners."""
+        state = self.state
+        public = public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
+                                  cache=self._view_cache)
+        for key in OWN_KEYS:
+            del public[key]
+        if state.is_over:
+            public["stats"] = self.stats.json()
+            public["winners"] = list(state.winners())
+        return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
+
+    def send_state(self, conn: Connection, message: StateMessage | None = None, *,
+                   since: int | None = None) -> None:
+        """Send a connection its ``state``: ``message`` (one a broadcast shares) or the
+        table's now, with the connection's own part of the view and the events from
+        ``since`` (by default those it has not been sent)."""
+        start = min(conn.last_event, self.seq) if since is None else since
+        if message is None:
+            message = self.state_message(self.state.events(start))
+        conn.send_text(message.text(conn.seat, own_view_json(self.state, conn.seat), start))
+        conn.last_event = self.seq
+
+    def broadcast(self) -> None:
+        """Send every connection its own state, the parts they share built once."""
+        connections = list(self.connections)
+        if not connections:
+            return
+        oldest = min(min(c.last_event for c in connections), self.seq)
+        message = self.state_message(self.state.events(oldest))
+        for conn in connections:
+            self.send_state(conn, message)
+
+    def hello_events(self, since: int | None) -> list[Event]:
+        """The events for the state after a hello: those after ``since`` (the last seq the
+        client saw) when they are all of the latest event's round, else the last
+        :data:`HELLO_EVENTS` or fewer of that round."""
+        if self.seq == 0:
+            return []
+        latest = self.state.events(self.seq - 1)[-1].round_number
+        if since is not None and 0 <= since <= self.seq:
+            missed = self.state.events(since)
+            if all(e.round_number == latest for e in missed):
+                return missed
+        events = self.state.events(max(0, self.seq - HELLO_EVENTS))
+        return [e for e in events if e.round_number == latest]
+
+    def broadcast_presence(self) -> None:
+        message = messages.presence(self.presence())
+        for conn in list(self.connections):
+            conn.send(message)
+
+    def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
+        """The rematch for one connection: its own seat's new link (the spectator link for a
+        spectator), or None while there is no rematch."""
+        if self.rematch is None:
+            return None
+        game_id, secret = self.rematch
+        key = "s" if seat is None else "t"
+        return messages.rematch(
+            game_id, f"/game/{game_id}#{key}={rematch_token(secret, game_id, seat)}")
+
+    def set_rematch(self, game_id: str, secret: bytes) -> None:
+        """The rematch exists: tell every connection its own way in."""
+        self.rematch = (game_id, secret)
+        for conn in list(self.connections):
+            message = self.rematch_message(conn.seat)
+            if message is not None:
+                conn.send(message)
+
+    # -- connections ------------------------------------------------------------------------
+
+    def join(self, conn: Connection, since: int | None = None) -> None:
+        """A connection arrives; ``since`` is the last seq its hello said it saw."""
+        self.touched = time.monotonic()
+        self.connections.append(conn)
+        conn.start()
+        conn.send(messages.welcome(conn.seat, self.game_json()))
+        self.send_state(conn, self.state_message(self.hello_events(since)), since=0)
+        rematch = self.rematch_message(conn.seat)
+        if rematch is not None:
+            conn.send(rematch)
+        self.broadcast_presence()
+        self.sharing.presence_changed()
+        self.bots.start()
+        self.wake.set()
+
+    def leave(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
+        if conn in self.connections:
+            self.connections.remove(conn)
+        conn.close()
+        if conn.seat is not None:
+            self.went_away(conn.seat)
+        self.broadcast_presence()
+        self.sharing.presence_changed()
+        self.wake.set()
+
+    async def stop(self) -> None:
+        await self.bots.stop()
+        for conn in list(self.connections):
+            conn.close()
+
+    # -- handling client messages -----------------------------------------------------------
+
+    async def handle(self, conn: Connection, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            conn.send(messages.pong())
+        elif msg.type == "move":
+            await self._move(conn, msg)
+        elif msg.type == "check":
+            self._check(conn, msg)
+        elif msg.type == "hint":
+            self._hint(conn, msg)
+        elif msg.type == "continue":
+            await self._continue(conn, msg)
+        elif msg.type == "hello":
+            conn.send(messages.error(msg.id, "bad_message", "already said hello"))
+
+    async def _move(self, conn: Connection, msg: ClientMessage) -> None:
+        """A person's move: read, checked by the engine once, stored, played as checked,
+        acknowledged, and sent to everyone."""
+        seat = conn.seat
+        if seat is None:
+            conn.send(messages.error(msg.id, "not_your_turn",
+                                     "you are watching: spectators cannot move"))
+            return
+        async with self.lock:
+            if msg.id is not None and (seat, msg.id) in self.acks:
+                conn.send(messages.ack(msg.id, self.acks[(seat, msg.id)]))
+                return
+            if msg.seq != self.seq:
+                conn.send(messages.error(msg.id, "stale", f"you saw move {msg.seq}; the game "
+                                         f"is at move {self.seq}: here is the table now"))
+                self.send_state(conn)
+                return
+            refused = self.refusal(seat)
+            if refused is not None:
+                conn.send(messages.error(msg.id, *refused))
+                return
+            assert msg.move is not None
+            try:
+                effect = self.state.verify(parse_move(msg.move))
+            except (MoveSyntaxError, IllegalMoveError) as exc:
+                conn.send(messages.error(msg.id, "illegal", str(exc)))
+                return
+            try:
+                await self.commit(effect, "human", msg.id)
+            except MoveConflict:  # another process stored a move first
+                await self.sharing.catch_up_moves()
+                conn.send(messages.error(msg.id, "stale", "another move came first: here "
+                                         "is the table now"))
+                self.broadcast()
+                return
+            conn.send(messages.ack(msg.id, self.seq))
+            self.broadcast()
+        self.wake.set()
+
+    def _check(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None:
+            conn.send(messages.checked(msg.id, refused[1]))
+            return
+        assert msg.move is not None
+        try:
+            reason = self.state.check(parse_move(msg.move))
+        except MoveSyntaxError as exc:
+            reason = str(exc)
+        conn.send(messages.checked(msg.id, reason))
+
+    def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+        refused = self.refusal(conn.seat)
+        if refused is not None or conn.seat is None:
+            conn.send(messages.hint(msg.id, None,
+                                    refused[1] if refused else "spectators get no hints"))
+            return
+        advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
+        if advice is None:
+            conn.send(messages.hint(msg.id, None, "the hard bot has no advice here"))
+        else:
+            conn.send(messages.hint(msg.id, advice.move, advice.reason))
+
+    async def _continue(self, conn: Connection, msg: ClientMessage) -> None:
+        seat = conn.seat
+        number = msg.round
+        if seat is None or self.seats[seat].kind != "human":
+            conn.send(messages.error(msg.id, "not_your_turn",
+                                     "only the people at the table continue"))
+            return
+        if number is None or not 1 <= number <= len(self.state.results):
+            conn.send(messages.error(msg.id, "bad_message", f"round {number} has not ended"))
+            return
+        async with self.lock:
+            if (number, seat) not in self.continued:
+                await self.store.add_continue(self.id, number, seat)
+                self.continued.add((number, seat))
+                self.broadcast()
+        self.wake.set()
+
+    # -- after the game ---------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        """The game so far as a record, from the state's history (made when asked for:
+        a restore builds nothing for it)."""
+        return record_from_state(self.state, seat_names=self.seat_names,
+                                 metadata={"game_id": self.id})
+
+    def record_data(self) -> dict[str, Any]:
+        data = record_to_data(self.record())
+        if self.daily is not None and self.daily >= now().date().isoformat():
+            data.get("metadata", {}).pop("seed", None)  # published once the day is over
+        return data
+
+    def replay_frames(self) -> list[dict[str, Any]]:
+        """The whole game move by move, every card visible (after the game only): the
+        deal, then the table after each move; a move that ends a round shows the table as
+        the round ended (phase ``round_end``, or ``game_over`` after the last), then comes
+        the next deal."""
+        state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
+        frames = [self._frame(state, None, None)]
+        for rnd in self.record().rounds:
+            for recorded in rnd.moves:
+                move = parse_move(recorded.move)
+                number = state.round_number
+                effect = state.verify(move)
+                if not effect.ends_round:
+                    state.apply(effect)
+                    frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    continue
+                end = state.copy()
+                # the same rules but for the game ending here, so the table stays as it was
+                end.profile = replace(state.profile, rounds=number, target_score=None)
+                end.apply(move)
+                state.apply(effect)
+                frame = self._frame(end, recorded.move, recorded.seat, number)
+                if not state.is_over:
+                    frame["state"]["phase"] = "round_end"
+                frames.append(frame)
+                if not state.is_over:
+                    frames.append(self._frame(state, None, None))
+        return frames
+
+    def _frame(self, state: GameState, move: str | None, seat: int | None,
+               round_number: int | None = None) -> dict[str, Any]:
+        data = public_view_json(state.view(0), self.side_names)
+        data.update(hands_json(state))
+        data["rounds"] = self.profile.rounds
+        return {"move": move, "words": None if move is None else move_words(_stored_move(move)),
+                "seat": seat, "round": round_number or state.round_number, "state": data}
+
+
+@functools.lru_cache(maxsize=4096)
+def _stored_move(notation: str) -> mv.PlayerMove:
+    """A stored move's notation read (moves are frozen values, and the same notations come
+    back again and again in a replay: ``draw``, ``discard 7``)."""
+    return parse_move(notation)
