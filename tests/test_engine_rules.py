@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import Phase
 from handfoot.game.rules import Profile, load_profile
+from handfoot.game.values import Phase
 from positions import must_fail, position
 
 

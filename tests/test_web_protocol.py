@@ -434,8 +434,8 @@ def test_hello_gets_the_events_after_its_seq_within_the_round(tmp_path: Path) ->
 
 
 def test_everybody_sees_who_asks_may_i_go_out() -> None:
-    from handfoot.game.engine import Phase
     from handfoot.game.rules import Layout
+    from handfoot.game.values import Phase
     from handfoot.web.protocol import public_view_json, view_json
     from positions import play, position
 

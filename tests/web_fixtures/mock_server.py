@@ -35,8 +35,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.rules import Layout, load_profile
+from handfoot.game.values import IllegalMoveError
 from handfoot.runs.sim import bot_turn, hint
 from handfoot.web.protocol import events_for_move, public_view_json, view_json
 

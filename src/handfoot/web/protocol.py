@@ -1,7 +1,7 @@
 """The web protocol: views, events and round results as JSON, and client messages read.
 
 Everything a connection receives about the game is built here from a
-:class:`~handfoot.game.engine.PlayerView` (a seat's own view) or from the public part of one
+:class:`~handfoot.game.values.PlayerView` (a seat's own view) or from the public part of one
 (spectators), so what a page can see is exactly what the engine lets that seat see. The
 message shapes are documented in ``docs/web.md``.
 """
@@ -16,15 +16,8 @@ from typing import Any, Final, TypeGuard
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, face_name
-from handfoot.game.engine import (
-    Event,
-    GameState,
-    MeldOptions,
-    Phase,
-    PlayerView,
-    RoundResult,
-    TableMeld,
-)
+from handfoot.game.engine import GameState
+from handfoot.game.values import Event, MeldOptions, Phase, PlayerView, RoundResult, TableMeld
 
 __all__ = [
     "KIND_JSON",

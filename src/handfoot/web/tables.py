@@ -67,10 +67,11 @@ from handfoot.bots.registry import BOTS, make_bot
 from handfoot.bots.search import ExpertBot
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND
-from handfoot.game.engine import Event, GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile, builtin_profile_names, load_profile
+from handfoot.game.values import Event, IllegalMoveError
 from handfoot.game.wording import advice_words
 from handfoot.runs.sim import bot_turn, derive_seed, hint
 from handfoot.web.bus import Listener
