@@ -19,8 +19,9 @@ import statistics
 import time
 
 from handfoot.bots.plans import PlanBot, candidate_plans, is_decision
-from handfoot.game.engine import GameState, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE, load_profile
+from handfoot.game.values import Phase
 from handfoot.runs.sim import derive_seed
 
 

@@ -37,8 +37,9 @@ from collections.abc import Sequence
 
 from handfoot.bots.search import UNPLAYABLE, ExpertBot, determinize, pick_candidate
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE, load_profile
+from handfoot.game.values import Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
 RULES = (0.0, 1.0, 2.0)

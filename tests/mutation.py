@@ -49,8 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("game/engine.py", "game/rules.py", "game/loading.py", "game/moves.py",
-           "game/record.py")
+MODULES = ("game/engine.py", "game/checks.py", "game/listing.py", "game/state.py",
+           "game/deal.py", "game/scoring.py", "game/events.py", "game/values.py",
+           "game/rules.py", "game/loading.py", "game/moves.py", "game/record.py")
 """The modules that can be mutated, as paths below src/handfoot."""
 EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
 

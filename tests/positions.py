@@ -15,20 +15,13 @@ from dataclasses import replace
 import pytest
 
 from handfoot.game import cards
-from handfoot.game.engine import (
-    GameState,
-    History,
-    IllegalMoveError,
-    Phase,
-    Position,
-    RoundResult,
-    TableMeld,
-    deal_round,
-)
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, Discard, Draw, Move, parse_move
 from handfoot.game.notation import parse_position
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import History, IllegalMoveError, Phase, Position, RoundResult, TableMeld
 
 
 def faces(text: str) -> list[int]:

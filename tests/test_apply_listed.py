@@ -8,8 +8,9 @@ import random
 import pytest
 
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
+from handfoot.game.values import IllegalMoveError, Phase
 
 
 def _in_play(seed: int = 3) -> GameState:

@@ -11,8 +11,9 @@ from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.moves import WILD_MELD
+from handfoot.game.values import Phase
 from positions import position
 
 P13 = "partnership-13"

@@ -10,9 +10,10 @@ from handfoot.bots.heuristic import Bot, _kind_counts, _listed, _order
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout
+from handfoot.game.values import PlayerView
 from handfoot.runs.sim import derive_seed, play_game, simulate
 
 LEVELS = ("normal", "hard")

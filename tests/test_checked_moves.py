@@ -20,10 +20,11 @@ from handfoot.bots.heuristic import EasyBot
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.cards import RED_THREE
-from handfoot.game.engine import Effect, GameState, IllegalMoveError, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import decode_action, parse_move
 from handfoot.game.rules import Layout
+from handfoot.game.values import Effect, IllegalMoveError, Phase
 from positions import position
 
 NAMES = builtin_profile_names()

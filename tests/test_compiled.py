@@ -33,7 +33,8 @@ from pathlib import Path
 import pytest
 
 import handfoot
-from handfoot.game.engine import _STATE_FIELDS, GameState
+from handfoot.game.engine import GameState
+from handfoot.game.state import _STATE_FIELDS, State
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -298,4 +299,4 @@ def test_copy_is_written_as_the_state_fields_say() -> None:
     lines = [line.strip() for line in inspect.getsource(GameState.copy).splitlines()]
     body = [line for line in lines if line.startswith("c.")]
     assert body == [f"c.{name} = {how.format('self.' + name)}" for name, how in _STATE_FIELDS]
-    assert set(GameState.__slots__) == {name for name, _ in _STATE_FIELDS}
+    assert set(State.__slots__) == {name for name, _ in _STATE_FIELDS}

@@ -1,6 +1,6 @@
 """``GameState.copy()`` as a property: a copy equals its original in every field and stays
 independent of it, whatever is then played on either, in every phase of every built-in
-profile. The fields come from ``engine._STATE_FIELDS`` (the list ``__slots__`` and ``copy``
+profile. The fields come from ``state._STATE_FIELDS`` (the list ``__slots__`` and ``copy``
 are made from), so a field added there is covered here without a change."""
 
 from __future__ import annotations
@@ -15,16 +15,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from handfoot.bots.heuristic import HardBot
-from handfoot.game import engine
-from handfoot.game.engine import GameState, Phase
+from handfoot.game import moves as mv
+from handfoot.game import state
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.state import State
+from handfoot.game.values import Phase
 from positions import play, position
 
-FIELDS = tuple(name for name, _ in engine._STATE_FIELDS)
-COPIED = tuple(name for name, how in engine._STATE_FIELDS
-               if how not in (engine._SHARED, engine._FRESH))
+FIELDS = tuple(name for name, _ in state._STATE_FIELDS)
+COPIED = tuple(name for name, how in state._STATE_FIELDS
+               if how not in (state._SHARED, state._FRESH))
 """The fields a copy holds its own containers for (the others are immutable or shared)."""
-FRESH = tuple(name for name, how in engine._STATE_FIELDS if how == engine._FRESH)
+FRESH = tuple(name for name, how in state._STATE_FIELDS if how == state._FRESH)
 """The fields a copy does not take (a move's scratch, a cache): None in a copy."""
 COMPARED = tuple(name for name in FIELDS if name not in FRESH)
 
@@ -46,7 +49,7 @@ def _asking(name: str) -> GameState | None:
                          foot_turn_done=partners, knee_picked=range(p.layout.players),
                          melds={0: books}, stock_top="Q Q")
         play(state, "draw")
-        if state.check(engine.mv.parse_move(move)) is None:
+        if state.check(mv.parse_move(move)) is None:
             return play(state, move)
     raise AssertionError(f"{name}: no go-out to ask about")
 
@@ -122,7 +125,7 @@ def _scribble(state: GameState) -> None:
 
 
 def test_the_fields_are_the_slots() -> None:
-    assert GameState.__slots__ == FIELDS
+    assert State.__slots__ == FIELDS
     assert {"held", "melds", "staged", "undo_stack", "dealer"} <= set(FIELDS)
     assert set(COPIED) >= {"held", "held_n", "melds", "staged", "undo_stack", "pile", "stock"}
     assert "_facts" in FRESH and "dealer" in COMPARED

@@ -11,9 +11,11 @@ import pytest
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
-from handfoot.game.engine import Deal, DealError, GameState, check_deal, deal_round
+from handfoot.game.deal import check_deal, deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
+from handfoot.game.values import Deal, DealError
 
 
 def growing() -> GameState:
@@ -130,7 +132,7 @@ def test_seeded_rounds_continue_the_rotation_of_the_explicit_deals(
     after explicit deals moves the dealer and the first player one seat clockwise from the
     last explicit deal, whichever rule chose round 1's first player; the cards are the
     seed's."""
-    from handfoot.game.engine import deal_of_round
+    from handfoot.game.deal import deal_of_round
     from handfoot.game.rules import Layout
 
     assert isinstance(layout, Layout)

@@ -9,11 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from handfoot.game import cards, engine
+from handfoot.game import cards, deal
 from handfoot.game import moves as mv
-from handfoot.game.engine import DealError, GameState, Phase, RoundEnd, check_deal, deal_round
+from handfoot.game.deal import check_deal, deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.rules import Profile
+from handfoot.game.state import State
+from handfoot.game.values import DealError, Phase, RoundEnd
 from positions import must_fail, play, position
 
 # The five books partnership-13 needs to go out: two clean, two dirty, one all-wild.
@@ -333,7 +336,7 @@ def test_a_position_without_a_dealer_puts_the_dealer_right_before_the_first_play
         state = GameState.from_position(pos)
         assert (state.first_player, state.dealer) == (turn, (turn - 1) % 4)
         assert state.deal.dealer == (turn - 1) % 4
-        for name in GameState.__slots__:
+        for name in State.__slots__:
             getattr(state, name)  # every field is set
     for turn, to_act in ((-1, 0), (0, -1), (4, 0), (0, 4)):
         with pytest.raises(ValueError, match="seats are numbered 0 to 3"):
@@ -372,7 +375,7 @@ def _first_turned(p: Profile, seed: int) -> int:
     """The card turned first as the starter of round 1: the shuffled shoe's card after the
     packets (the shuffle of :func:`deal_round`, replayed)."""
     shoe = cards.build_shoe(p.decks(p.layout.players), p.jokers_per_deck)
-    random.Random(engine._derived_seed(seed, "round1")).shuffle(shoe)
+    random.Random(deal._derived_seed(seed, "round1")).shuffle(shoe)
     return shoe[p.layout.players * (p.hand_size_in(1) + p.knee_size + p.foot_size)]
 
 

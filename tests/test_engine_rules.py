@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import Phase
 from handfoot.game.loading import load_profile
 from handfoot.game.rules import Profile
+from handfoot.game.values import Phase
 from positions import must_fail, position
 
 

@@ -19,10 +19,11 @@ import pytest
 from handfoot.bots.heuristic import HardBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import Event, GameState, HistoryEntry, Phase, PublicView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder, record_from_state, to_json
 from handfoot.game.rules import Layout
+from handfoot.game.values import Event, HistoryEntry, Phase, PublicView
 from positions import play, position, reshuffle_hidden
 
 H = "hand-knee-foot"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from handfoot.game import cards
-from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.moves import (
     Answer,
     ClearStaged,
@@ -30,6 +30,7 @@ from handfoot.game.moves import (
     parse_move,
 )
 from handfoot.game.rules import Layout
+from handfoot.game.values import IllegalMoveError, Phase
 from positions import must_fail, play, position, snapshot
 
 P13 = "partnership-13"

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from handfoot.game.engine import GameState, IllegalMoveError, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import Move, PickUpKnee
 from handfoot.game.rules import Layout
+from handfoot.game.values import IllegalMoveError, Phase
 from positions import must_fail, play, position, snapshot
 
 S = "remastered-singles"

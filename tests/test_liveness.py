@@ -38,7 +38,7 @@ from handfoot.bots.registry import make_bot
 from handfoot.cli import main
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, RoundEnd
+from handfoot.game.engine import GameState
 from handfoot.game.loading import (
     OPTIONS,
     ProfileError,
@@ -48,6 +48,7 @@ from handfoot.game.loading import (
 )
 from handfoot.game.record import GameRecorder, from_json, replay, to_json
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import Phase, RoundEnd
 from handfoot.runs import sim
 from handfoot.runs.sim import derive_seed, play_game
 

@@ -39,8 +39,8 @@ class C:
 
 @functools.cache
 def _engine_mutants() -> tuple[str, list[Mutant]]:
-    source = (ROOT / "src" / "handfoot" / "game" / "engine.py").read_text(encoding="utf-8")
-    return source, mutants(source, "game/engine.py")
+    source = (ROOT / "src" / "handfoot" / "game" / "checks.py").read_text(encoding="utf-8")
+    return source, mutants(source, "game/checks.py")
 
 
 def _made(ms: list[Mutant]) -> set[tuple[str, str]]:
@@ -85,7 +85,7 @@ def test_the_sample_is_the_same_for_a_seed() -> None:
     source, every = _engine_mutants()
     assert len(every) > 1000
     first = sample(every, 50, seed=7)
-    assert first == sample(mutants(source, "game/engine.py"), 50, seed=7)
+    assert first == sample(mutants(source, "game/checks.py"), 50, seed=7)
     assert first != sample(every, 50, seed=8)
     assert [m.number for m in first] == sorted(m.number for m in first)
     assert sample(every[:10], 50, seed=7) == every[:10]
@@ -102,7 +102,7 @@ def test_the_equivalent_mutants_listed_are_mutants_of_today_s_code() -> None:
     assert listed, "tests/mutation_equivalent.txt lists none"
     by_module: dict[str, dict[str, Mutant]] = {}
     for e in listed:
-        if e.module == "game/engine.py":
+        if e.module == "game/checks.py":
             by_module[e.module] = {m.key: m for m in _engine_mutants()[1]}
         elif e.module not in by_module:
             path = ROOT / "src" / "handfoot" / e.module
@@ -122,7 +122,7 @@ def _tree_digest() -> str:
 
 def test_a_mutant_runs_in_a_copy_and_never_in_the_working_tree(tmp_path: Path) -> None:
     before = _tree_digest()
-    worker = Worker.make(ROOT, "game/engine.py", tmp_path)
+    worker = Worker.make(ROOT, "game/checks.py", tmp_path)
     try:
         assert worker.root.parent == tmp_path and worker.module_path.is_relative_to(tmp_path)
         mutation.check_copy(worker)  # the tests import the copy's package

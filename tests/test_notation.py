@@ -15,19 +15,8 @@ from hypothesis import strategies as st
 from handfoot.bots.heuristic import EasyBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import (
-    Deal,
-    GameState,
-    History,
-    Phase,
-    Position,
-    RoundEnd,
-    RoundResult,
-    ScoreLine,
-    SideScore,
-    TableMeld,
-    deal_round,
-)
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.notation import (
     HEADER,
@@ -37,6 +26,8 @@ from handfoot.game.notation import (
     position_text,
 )
 from handfoot.game.rules import Layout
+from handfoot.game.scoring import ScoreLine, SideScore
+from handfoot.game.values import Deal, History, Phase, Position, RoundEnd, RoundResult, TableMeld
 from positions import from_text, play, position, snapshot
 
 SEATINGS = [(name, layout) for name in builtin_profile_names()

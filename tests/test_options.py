@@ -25,10 +25,12 @@ from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import BLACK_THREE, KING, RED_THREE, SEVEN
-from handfoot.game.engine import GameState, IllegalMoveError, Phase, RoundResult, SideScore
+from handfoot.game.engine import GameState
 from handfoot.game.loading import OPTIONS, ProfileError, load_profile, value_to_toml
 from handfoot.game.moves import WILD_MELD, Discard, Draw, GoOut, parse_move
 from handfoot.game.rules import FIELDS, Layout, Profile
+from handfoot.game.scoring import SideScore
+from handfoot.game.values import IllegalMoveError, Phase, RoundResult
 from handfoot.runs.sim import play_game, simulate
 from positions import faces, must_fail, play, position
 

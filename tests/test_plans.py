@@ -8,8 +8,9 @@ import pytest
 from handfoot.bots.heuristic import HardBot
 from handfoot.bots.plans import Plan, PlanBot, PlanKind, plan_groups
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.values import Phase
 
 
 def _actions(cls: type[HardBot], profile: str, seed: int) -> list[int]:

@@ -9,8 +9,9 @@ import pytest
 
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.values import PlayerView
 
 
 @pytest.mark.parametrize("name", builtin_profile_names())

@@ -14,8 +14,10 @@ import pytest
 from handfoot.bots.heuristic import HardBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, History, Phase, Position
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.state import State
+from handfoot.game.values import History, Phase, Position
 from positions import play, position
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,8 +80,9 @@ ENGINE_SOURCES = {Path(sys.modules[cls.__module__].__file__ or "").with_suffix("
 
 def _private_names() -> set[str]:
     """The private attributes and methods of GameState."""
-    names = {n for n in GameState.__slots__ if n.startswith("_")}
-    names |= {n for n in vars(GameState) if n.startswith("_") and not n.startswith("__")}
+    names = {n for n in State.__slots__ if n.startswith("_")}
+    names |= {n for cls in GameState.__mro__ for n in vars(cls)
+              if n.startswith("_") and not n.startswith("__")}
     return names
 
 
@@ -99,7 +102,7 @@ def test_no_module_outside_the_engine_touches_a_private_field_of_a_state() -> No
         offences)
 
 
-# --- one list of fields: GameState.__slots__, made from engine._STATE_FIELDS -------------
+# --- one list of fields: State.__slots__, made from state._STATE_FIELDS -------------
 
 
 def _states() -> list[GameState]:
@@ -130,13 +133,13 @@ def _states() -> list[GameState]:
 
 
 def _same_fields(a: GameState, b: GameState) -> list[str]:
-    return [name for name in GameState.__slots__ if getattr(a, name) != getattr(b, name)]
+    return [name for name in State.__slots__ if getattr(a, name) != getattr(b, name)]
 
 
 def test_every_field_is_declared_once() -> None:
-    annotated = {name for name in GameState.__annotations__ if not name.startswith("__")}
-    assert annotated == set(GameState.__slots__)
-    assert len(GameState.__slots__) == len(set(GameState.__slots__))
+    annotated = {name for name in State.__annotations__ if not name.startswith("__")}
+    assert annotated == set(State.__slots__)
+    assert len(State.__slots__) == len(set(State.__slots__))
 
 
 def test_every_field_is_copied_and_goes_through_a_position() -> None:
@@ -149,11 +152,11 @@ def test_every_field_is_copied_and_goes_through_a_position() -> None:
     assert any(s.position().refused for s in states)
     for state in states:
         for made in (state.copy(), GameState.from_position(state.position())):
-            for name in GameState.__slots__:
+            for name in State.__slots__:
                 getattr(made, name)  # set (a slot never set raises AttributeError)
             assert not _same_fields(made, state)
         copy = state.copy()
-        for name in GameState.__slots__:
+        for name in State.__slots__:
             value, copied = getattr(state, name), getattr(copy, name)
             if isinstance(value, (list, dict)):
                 assert copied is not value, name
@@ -166,5 +169,5 @@ def test_every_field_is_copied_and_goes_through_a_position() -> None:
 def test_a_new_game_sets_every_field() -> None:
     for name in builtin_profile_names():
         state = GameState.new(load_profile(name), seed=1)
-        for field_name in GameState.__slots__:
+        for field_name in State.__slots__:
             getattr(state, field_name)

@@ -19,9 +19,10 @@ from pathlib import Path
 import pytest
 
 from handfoot.bots.heuristic import EasyBot
-from handfoot.game.engine import GameState, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import PlayerView
 from handfoot.runs.sim import SimulationStats, derive_seed, play_game, simulate
 
 NAMES = builtin_profile_names()

@@ -46,18 +46,12 @@ from handfoot.bots.heuristic import EasyBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, JOKER, RED_THREE, TWO
-from handfoot.game.engine import (
-    GameState,
-    IllegalMoveError,
-    Phase,
-    PlayerView,
-    RoundResult,
-    TableMeld,
-)
+from handfoot.game.engine import GameState
 from handfoot.game.loading import OPTIONS, builtin_profile_names, load_profile
 from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import GameRecorder, from_json, replay, to_json
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import IllegalMoveError, Phase, PlayerView, RoundResult, TableMeld
 from positions import position, reshuffle_hidden, snapshot
 
 MAX_ACTIONS = 500_000

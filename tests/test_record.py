@@ -16,7 +16,8 @@ import pytest
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import Deal, GameState, Phase, deal_round
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import (
     FORMAT,
@@ -36,6 +37,7 @@ from handfoot.game.record import (
     to_json,
 )
 from handfoot.game.rules import Layout
+from handfoot.game.values import Deal, Phase
 
 MAX_ACTIONS = 200_000
 Policy = Callable[[GameState], int]

@@ -10,8 +10,8 @@ import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from handfoot.bots.heuristic import RandomBot  # noqa: E402
-from handfoot.game.engine import IllegalMoveError  # noqa: E402
 from handfoot.game.loading import builtin_profile_names, load_profile  # noqa: E402
+from handfoot.game.values import IllegalMoveError  # noqa: E402
 from handfoot.rl.gymnasium import HandAndFootEnv  # noqa: E402
 
 

@@ -13,9 +13,9 @@ from pettingzoo.test import api_test, seed_test
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import IllegalMoveError, Phase
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout
+from handfoot.game.values import IllegalMoveError, Phase
 from handfoot.rl.pettingzoo import env, raw_env
 from positions import position
 

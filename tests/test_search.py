@@ -13,9 +13,10 @@ from handfoot.bots.registry import make_bot
 from handfoot.bots.search import SCOPES, ExpertBot, determinize, unseen_faces
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout
+from handfoot.game.values import Phase, PlayerView
 from handfoot.runs.sim import play_game
 
 

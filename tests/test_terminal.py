@@ -14,10 +14,11 @@ from rich.console import Console
 from handfoot.cli import main
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import from_json, replay
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import Phase, PlayerView
 from handfoot.terminal import play as terminal
 from handfoot.terminal.play import HELP_TEXT, TerminalGame, hand_text, parse_seats, render_view
 
@@ -420,7 +421,7 @@ def test_suits_typed_are_followed_or_said_not_to_matter() -> None:
 
 
 def test_melds_are_sorted_by_rank_with_books_first_and_points_melded_shown() -> None:
-    from handfoot.game.engine import TableMeld
+    from handfoot.game.values import TableMeld
 
     melds = [TableMeld(cards.FIVE, 3, 0, 0, tuple(cards.parse_faces("5C 5D 5H"))),
              TableMeld(mv.WILD_MELD, 0, 3, 0, tuple(cards.parse_faces("2C 2D 2H"))),
@@ -542,7 +543,7 @@ def test_small_frictions_in_words() -> None:
     assert " T," not in text and "pickup T" not in text  # tens are 10 on screen
     assert terminal.notation("meld T T T | K: 2") == "meld 10 10 10 | K: 2"
     # a meld onto the other side's 6s
-    from handfoot.game.engine import TableMeld
+    from handfoot.game.values import TableMeld
 
     view = dataclasses.replace(
         state.view(0), melds=((), (TableMeld(cards.SIX, 3, 0, 0,
@@ -621,7 +622,7 @@ def test_long_lines_wrap_between_melds_and_between_kinds_never_inside_one() -> N
     kinds of the hand (``K♦ K♥`` stays together), continuation lines indented."""
     import dataclasses
 
-    from handfoot.game.engine import TableMeld
+    from handfoot.game.values import TableMeld
 
     kinds = [cards.ACE, cards.KING, cards.QUEEN, cards.JACK, cards.TEN, cards.NINE,
              cards.EIGHT, cards.SEVEN, cards.SIX, cards.FIVE, cards.FOUR]

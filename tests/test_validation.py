@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from handfoot.game import cards
-from handfoot.game.engine import DealError, GameState, RoundEnd, deal_round
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import OPTIONS, ProfileError, builtin_profile_names, load_profile
 from handfoot.game.record import GameRecorder, RecordError, from_json, replay, to_json
 from handfoot.game.rules import MAX_PLAYERS, Layout
+from handfoot.game.values import DealError, RoundEnd
 
 EVERY_KIND = ["4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "joker", "black 3",
               "red 3"]
@@ -210,7 +212,7 @@ def test_why_small_feet_and_knees_are_refused() -> None:
     """Built without loading (dataclasses.replace), such rules leave a player with nothing
     to do but stage cards: the round could never go on."""
     from handfoot.game import moves as mv
-    from handfoot.game.engine import Phase
+    from handfoot.game.values import Phase
     from positions import position
 
     knee = dataclasses.replace(load_profile("hand-knee-foot"), knee_size=1)

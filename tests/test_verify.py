@@ -9,9 +9,10 @@ import pytest
 
 from handfoot.game import cards, engine
 from handfoot.game import moves as mv
-from handfoot.game.engine import Effect, GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import MeldGroup, parse_move
+from handfoot.game.values import Effect, IllegalMoveError
 from positions import play, position, snapshot
 
 BOOKS = ["4 4 4 4 4 4 4", "5 5 5 5 5 5 5", "6 6 6 6 6 2 2", "7 7 7 7 7 2 2",

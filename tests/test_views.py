@@ -1,6 +1,6 @@
 """What a seat's view shows, and what it hides.
 
-A :class:`~handfoot.game.engine.PlayerView` shows the seat its own cards, only counts of the
+A :class:`~handfoot.game.values.PlayerView` shows the seat its own cards, only counts of the
 other packets (every Foot and Knee, its own too until it picks them up), the top and size
 of the discard pile, the size of the stock, and the table; so two states that differ only
 in cards hidden from a seat give that seat the same view, and bots that see only views play
@@ -16,9 +16,10 @@ import pytest
 from handfoot.bots.heuristic import EasyBot, RandomBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout
+from handfoot.game.values import Phase, PlayerView
 from handfoot.runs.sim import play_game
 from positions import faces, position
 

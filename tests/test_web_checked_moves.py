@@ -20,8 +20,9 @@ from starlette.testclient import TestClient
 
 from asgi_socket import Socket
 from handfoot.game import moves as mv
-from handfoot.game.engine import Effect, GameState
+from handfoot.game.engine import GameState
 from handfoot.game.moves import parse_move
+from handfoot.game.values import Effect
 from handfoot.web.table import Table
 from web_client import client, new_game, token_of
 

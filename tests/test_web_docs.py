@@ -14,7 +14,7 @@ import pytest
 from starlette.routing import Route, WebSocketRoute
 from starlette.testclient import TestClient
 
-from handfoot.game import engine
+from handfoot.game import events
 from handfoot.web import protocol
 from handfoot.web.protocol import read_message
 from web_client import Person, client, new_game, token_of
@@ -154,7 +154,7 @@ def test_every_route_is_documented(tmp_path: Path) -> None:
 def test_every_event_type_is_documented() -> None:
     table = section(doc(), "### EVENT", "## Code layout")
     documented = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
-    assert documented == set(engine._EVENT_TYPES.values())
+    assert documented == set(events._EVENT_TYPES.values())
 
 
 # --- a real game's frames ---------------------------------------------------------------------

@@ -31,10 +31,11 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from asgi_socket import Socket
-from handfoot.game.engine import GameState, Phase
+from handfoot.game.engine import GameState
 from handfoot.game.events import advice_words
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import MoveSyntaxError, parse_move
+from handfoot.game.values import Phase
 from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily
 from positions import reshuffle_hidden

@@ -10,9 +10,9 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from handfoot.game.engine import Event
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import parse_move
+from handfoot.game.values import Event
 from handfoot.web import daily
 from handfoot.web.app import create_app
 from handfoot.web.protocol import (
@@ -464,8 +464,8 @@ def test_hello_gets_the_events_after_its_seq_within_the_round(tmp_path: Path) ->
 
 
 def test_everybody_sees_who_asks_may_i_go_out() -> None:
-    from handfoot.game.engine import Phase
     from handfoot.game.rules import Layout
+    from handfoot.game.values import Phase
     from handfoot.web.protocol import public_view_json, view_json
     from positions import play, position
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from handfoot.game.engine import IllegalMoveError, Phase
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import parse_move
 from handfoot.game.rulebook import describe_profile
+from handfoot.game.values import IllegalMoveError, Phase
 from handfoot.game.wording import book_requirement_text
 from positions import position
 

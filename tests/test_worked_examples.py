@@ -17,16 +17,13 @@ from __future__ import annotations
 import pytest
 
 from handfoot.game import cards
-from handfoot.game.engine import (
-    GameState,
-    IllegalMoveError,
-    Phase,
-    SideScore,
-    deal_round,
-)
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
 from handfoot.game.rules import Layout
+from handfoot.game.scoring import SideScore
+from handfoot.game.values import IllegalMoveError, Phase
 from positions import faces, must_fail, only_result, pass_turn, play, position, snapshot
 
 P13 = "partnership-13"

@@ -22,15 +22,13 @@ import pytest
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import (
-    GameState,
-    Phase,
-    SideScore,
-    deal_round,
-)
+from handfoot.game.deal import deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import WILD_MELD, parse_move
 from handfoot.game.rules import Layout
+from handfoot.game.scoring import SideScore
+from handfoot.game.values import Phase
 from handfoot.runs.sim import play_game
 from positions import faces, must_fail, only_result, pass_turn, play, position
 

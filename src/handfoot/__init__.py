@@ -17,22 +17,8 @@ from handfoot._version import __version__
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game.cards import CardError, Face, Kind, face_name, parse_face, parse_kind
-from handfoot.game.engine import (
-    Deal,
-    DealError,
-    GameState,
-    IllegalMoveError,
-    Phase,
-    PlayerView,
-    Position,
-    RoundEnd,
-    RoundResult,
-    ScoreLine,
-    SideScore,
-    TableMeld,
-    check_deal,
-    deal_round,
-)
+from handfoot.game.deal import check_deal, deal_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile
 from handfoot.game.moves import (
     NUM_ACTIONS,
@@ -68,11 +54,25 @@ from handfoot.game.rules import (
     Seat,
     Side,
 )
+from handfoot.game.scoring import ScoreLine, SideScore
 from handfoot.game.table import BookKind, Books
+from handfoot.game.values import (
+    Deal,
+    DealError,
+    IllegalMoveError,
+    Phase,
+    PlayerView,
+    Position,
+    RoundEnd,
+    RoundResult,
+    TableMeld,
+)
 from handfoot.runs.sim import GameSummary, play_game, simulate
 
-COMPILABLE: tuple[str, ...] = ("game.cards", "game.rules", "game.moves", "game.table",
-                               "game.engine", "bots.heuristic")
+COMPILABLE: tuple[str, ...] = (
+    "game.cards", "game.rules", "game.moves", "game.table", "game.scoring", "game.values",
+    "game.deal", "game.events", "game.state", "game.checks", "game.listing", "game.engine",
+    "bots.heuristic")
 """The modules (below ``handfoot``) that a wheel build compiles with mypyc when it can
 (setup.py reads this list); every other module is always Python."""
 

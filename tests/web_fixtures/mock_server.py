@@ -35,9 +35,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.rules import Layout
+from handfoot.game.values import IllegalMoveError
 from handfoot.runs.sim import bot_turn, hint
 from handfoot.web.protocol import events_for_move, public_view_json, view_json
 

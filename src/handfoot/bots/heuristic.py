@@ -1,6 +1,6 @@
 """Players that choose moves by themselves.
 
-A bot sees only its own seat's :class:`~handfoot.game.engine.PlayerView` (never the state), so
+A bot sees only its own seat's :class:`~handfoot.game.values.PlayerView` (never the state), so
 it cannot read a hidden card, and answers with one integer action from
 ``view.legal_actions``. :mod:`handfoot.bots.registry` names every level (``make_bot``).
 """
@@ -16,10 +16,10 @@ from mypy_extensions import mypyc_attr
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import JOKER, RANKS, TWO
-from handfoot.game.engine import Phase, PlayerView, TableMeld
 from handfoot.game.moves import WILD_MELD, MeldGroup, new_meld_group
 from handfoot.game.rules import FinalDiscard, PickupExistingMeld
 from handfoot.game.table import count_books, missing_books
+from handfoot.game.values import Phase, PlayerView, TableMeld
 
 __all__ = ["SETTINGS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "configure",
            "settings_of"]

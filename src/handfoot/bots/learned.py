@@ -40,8 +40,8 @@ from handfoot.bots.styles import Style, apply_shipped_style
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import RANKS
-from handfoot.game.engine import Phase, PlayerView
 from handfoot.game.table import count_books, missing_books
+from handfoot.game.values import Phase, PlayerView
 
 try:
     import numpy as np

@@ -33,9 +33,9 @@ from handfoot.bots.heuristic import (
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import RANKS
-from handfoot.game.engine import Phase, PlayerView
 from handfoot.game.moves import MeldGroup
 from handfoot.game.rules import PickupExistingMeld
+from handfoot.game.values import Phase, PlayerView
 
 __all__ = ["Plan", "PlanBot", "PlanKind", "candidate_plans", "is_decision", "plan_groups"]
 

@@ -25,7 +25,7 @@ paired difference. Trivial decisions (one choice, answering, staging the rest of
 plan, picking up a Knee) are the hard bot's.
 
 The bot sees only views: the determinization reads nothing but a
-:class:`~handfoot.game.engine.PlayerView` and the bot's own memory of the pile.
+:class:`~handfoot.game.values.PlayerView` and the bot's own memory of the pile.
 
 Construct it directly, ``ExpertBot(seed, time_budget=0.5)``, or by name
 (``make_bot("expert", seed)``). The environment variable ``HANDFOOT_EXPERT_BUDGET``
@@ -44,8 +44,9 @@ from dataclasses import replace
 from handfoot.bots.heuristic import HardBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, Phase, PlayerView
+from handfoot.game.engine import GameState
 from handfoot.game.rules import Layout
+from handfoot.game.values import Phase, PlayerView
 
 __all__ = ["DEFAULT_BUDGET", "SCOPES", "UNPLAYABLE", "ExpertBot", "determinize",
            "pick_candidate", "state_from_view", "unseen_faces"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots.heuristic import HardBot, configure
-from handfoot.game.engine import PlayerView
+from handfoot.game.values import PlayerView
 
 __all__ = ["Style", "StyledBot", "apply_shipped_style", "load_style", "style_path"]
 

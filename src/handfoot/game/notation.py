@@ -1,6 +1,6 @@
 """Positions in text: what FEN is to chess, for a round of Hand and Foot.
 
-:func:`position_text` writes a :class:`~handfoot.game.engine.Position` as a few lines of
+:func:`position_text` writes a :class:`~handfoot.game.values.Position` as a few lines of
 ``key: value`` that a person can read and edit; :func:`parse_position` reads them back
 (``parse_position(position_text(pos))`` is ``pos`` with an empty history). Cards are in the
 card notation of :mod:`handfoot.game.cards` (``KS TD 2C JK``), seats and sides are numbered from
@@ -9,7 +9,7 @@ key and the problem. The grammar, every key and what a text does not carry (the 
 played before: the history and its events) are in docs/engine.md, "Positions in text".
 
 >>> from handfoot.game.engine import GameState
->>> from handfoot.game.loading import load_profile
+>>> from handfoot.game.rules import load_profile
 >>> state = GameState.new(load_profile("partnership-13"), seed=5)
 >>> text = position_text(state.position())
 >>> text.splitlines()[:4]
@@ -33,22 +33,13 @@ from typing import Any, Final, TypeVar
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, JOKER, KIND_CODES, TWO, CardError
-from handfoot.game.engine import (
-    SCORE_LABELS,
-    Deal,
-    Phase,
-    Position,
-    RoundEnd,
-    RoundResult,
-    ScoreLine,
-    SideScore,
-    TableMeld,
-    deal_round,
-)
+from handfoot.game.deal import deal_round
 from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile
 from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import profile_spec
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.scoring import SCORE_LABELS, ScoreLine, SideScore
+from handfoot.game.values import Deal, Phase, Position, RoundEnd, RoundResult, TableMeld
 
 __all__ = ["HEADER", "POSITION_FIELDS", "PositionSyntaxError", "parse_position",
            "position_text"]
@@ -62,7 +53,7 @@ POSITION_FIELDS: Final = frozenset({
     "foot_turn_done", "totals", "permission", "stalled_turns", "refused", "pending",
     "pending_answerers", "picked_pile", "staged", "undo_stack", "results", "dealer",
     "first_player", "deal", "seed", "deals", "history"})
-"""The fields of :class:`~handfoot.game.engine.Position` this notation knows (the text carries
+"""The fields of :class:`~handfoot.game.values.Position` this notation knows (the text carries
 all of them but ``history``); a test fails when the engine adds a field not listed here."""
 
 _PHASES: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",

@@ -2,7 +2,7 @@
 
 A :class:`GameRecord` is self-contained: the rules (a built-in profile plus the parameters
 changed from it), the seats, and for every round where each card was dealt (the
-:class:`~handfoot.game.engine.Deal`), every player move in order (in the notation of
+:class:`~handfoot.game.values.Deal`), every player move in order (in the notation of
 :mod:`handfoot.game.moves`, with the seat that made it) and, once the round has ended, its result
 with the full score breakdown. The format is described field by field in ``docs/records.md``
 and by the JSON Schema shipped as ``handfoot/schema/record-v1.json``.
@@ -34,20 +34,12 @@ from typing import Any, Final
 from handfoot._version import __version__
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import (
-    Deal,
-    DealError,
-    GameState,
-    IllegalMoveError,
-    RoundEnd,
-    RoundResult,
-    ScoreLine,
-    SideScore,
-    check_deal,
-    deal_of_round,
-)
+from handfoot.game.deal import check_deal, deal_of_round
+from handfoot.game.engine import GameState
 from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile, value_to_toml
 from handfoot.game.rules import FIELDS, Layout, Profile
+from handfoot.game.scoring import ScoreLine, SideScore
+from handfoot.game.values import Deal, DealError, IllegalMoveError, RoundEnd, RoundResult
 
 __all__ = [
     "FORMAT",

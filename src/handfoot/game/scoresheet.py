@@ -4,7 +4,7 @@ A table counts, for each side at the end of a round, its books by kind, its red 
 went out, the points of the cards it melded and of the cards left in its hands and feet,
 and the tabletop-only bonuses and penalties its rules have. :func:`read_entry` checks one
 side's count (a :class:`SideEntry`), :func:`check_round` a round's counts together, and
-:func:`score_entry` scores a count with the engine's own :func:`~handfoot.game.engine.score_tally`,
+:func:`score_entry` scores a count with the engine's own :func:`~handfoot.game.scoring.score_tally`,
 so the breakdown has the lines of the game's round screen. A :class:`ScoreSheet` holds the
 rules, the names and the rounds; :meth:`ScoreSheet.view` gives every round's breakdown, the
 running totals, the next round's opening minimums and, at the end, the winners.
@@ -30,10 +30,10 @@ from typing import Any, Final
 
 from handfoot.game import cards
 from handfoot.game.cards import BLACK_THREE, JOKER, KIND_NAMES, KIND_PLURALS, RANKS, RED_THREE, TWO
-from handfoot.game.engine import SideScore, SideTally, score_tally
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.record import profile_spec
 from handfoot.game.rules import FIELDS, Layout, Profile
+from handfoot.game.scoring import SideScore, SideTally, score_tally
 from handfoot.game.table import Books, missing_books, opening_minimum
 
 __all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "RoundView", "ScoreSheet", "ScoreSheetError",

@@ -5,7 +5,7 @@ OpenSpiel). The core of handfoot never imports them: this package's ``__init__``
 nothing heavy, and each adapter module imports its framework only when it is imported.
 
 * :mod:`handfoot.rl.observation`: the flat observation vector every adapter shares, built
-  from a seat's :class:`~handfoot.game.engine.PlayerView` only.
+  from a seat's :class:`~handfoot.game.values.PlayerView` only.
 * :mod:`handfoot.rl.pettingzoo`: ``env(profile=..., players=..., render_mode=...)``, an AEC
   environment.
 * :mod:`handfoot.rl.openspiel`: the game ``python_hand_and_foot`` registered with

@@ -18,7 +18,7 @@ stages and clears cards forever would otherwise never finish a game).
 
 An action the mask does not allow changes nothing: with ``illegal="penalize"`` (the
 default) the step returns ``illegal_reward`` and ``info["illegal"] = True``; with
-``illegal="raise"`` it raises :class:`~handfoot.game.engine.IllegalMoveError`.
+``illegal="raise"`` it raises :class:`~handfoot.game.values.IllegalMoveError`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from typing import Any
 
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.moves import NUM_ACTIONS
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import IllegalMoveError
 from handfoot.rl import EXTRA_HINT
 from handfoot.rl.observation import ObservationEncoder, action_mask, describe_view, resolve_game
 

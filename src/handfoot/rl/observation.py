@@ -1,6 +1,6 @@
 """The observation every adapter shares: one flat float32 vector from a seat's view.
 
-The vector is built from a :class:`~handfoot.game.engine.PlayerView` and nothing else, so it
+The vector is built from a :class:`~handfoot.game.values.PlayerView` and nothing else, so it
 holds only what that seat may know: states that differ in cards hidden from the seat give
 the same vector. Seats and sides are *relative* to the observer: relative seat ``k`` is
 seat ``(seat + k) % players`` (0 is the observer, 1 the next to play), relative side ``k``
@@ -16,11 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from handfoot.game import cards
-from handfoot.game.engine import Phase, PlayerView
 from handfoot.game.loading import apply_overrides, load_profile
 from handfoot.game.moves import NUM_ACTIONS, NUM_TARGETS, WILD_MELD
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.table import BookKind
+from handfoot.game.values import Phase, PlayerView
 from handfoot.rl import EXTRA_HINT
 
 try:

@@ -13,7 +13,7 @@ mask covers the engine's 108 action ids and is all 0 for an agent that is not to
 agent to act is whoever the engine says must act now (``state.to_act``), so a partner
 answers "May I go out?" in its own step. Rewards come at the end of each round: every agent
 gets its side's score for that round, so partners share it. At the end of the game every
-agent is terminated. An illegal action raises :class:`~handfoot.game.engine.IllegalMoveError`
+agent is terminated. An illegal action raises :class:`~handfoot.game.values.IllegalMoveError`
 and changes nothing.
 """
 

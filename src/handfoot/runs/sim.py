@@ -17,10 +17,11 @@ from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.moves import Move
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.rules import Layout, Profile, Seat
+from handfoot.game.values import IllegalMoveError
 from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 
 __all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulatedGame",

@@ -26,8 +26,9 @@ from typing import Any
 
 from handfoot.bots.registry import check_bot, make_bot
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.rules import Layout, Profile, Seat
+from handfoot.game.values import IllegalMoveError
 from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
 from handfoot.runs.sim import derive_seed, play_game
 

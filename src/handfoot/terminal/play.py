@@ -7,7 +7,7 @@ sharing the keyboard, "pass and play"). A person types moves in the notation of
 announced one line each.
 
 Everything shown to a person is drawn from their seat's
-:class:`~handfoot.game.engine.PlayerView` (the renderers below take a view, never the state), so
+:class:`~handfoot.game.values.PlayerView` (the renderers below take a view, never the state), so
 no hidden card can reach the screen. Input and output are injected (an input function and a
 Rich :class:`~rich.console.Console`), so a game can be scripted in tests.
 
@@ -31,7 +31,7 @@ from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import JOKER_FACE, KIND_NAMES, KIND_PLURALS, RANKS, CardError
-from handfoot.game.engine import GameState, IllegalMoveError, Phase, PlayerView, TableMeld
+from handfoot.game.engine import GameState
 from handfoot.game.moves import WILD_MELD, MoveSyntaxError, format_groups, parse_move
 from handfoot.game.record import (
     GameRecord,
@@ -43,6 +43,7 @@ from handfoot.game.record import (
 )
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.table import BookKind, opening_minimum, opens_with_clean_book
+from handfoot.game.values import IllegalMoveError, Phase, PlayerView, TableMeld
 from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
 

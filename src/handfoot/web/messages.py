@@ -15,8 +15,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from handfoot.game.engine import Event
 from handfoot.game.moves import PlayerMove
+from handfoot.game.values import Event
 from handfoot.web.protocol import event_json, hint_json
 
 __all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pong", "presence",

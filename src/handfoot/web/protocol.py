@@ -16,16 +16,9 @@ from typing import Any, Final, TypeGuard
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, face_name
-from handfoot.game.engine import (
-    Event,
-    GameState,
-    MeldOptions,
-    Phase,
-    PlayerView,
-    RoundResult,
-    TableMeld,
-)
+from handfoot.game.engine import GameState
 from handfoot.game.events import advice_words
+from handfoot.game.values import Event, MeldOptions, Phase, PlayerView, RoundResult, TableMeld
 
 __all__ = [
     "KIND_JSON",

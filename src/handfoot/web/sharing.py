@@ -25,8 +25,9 @@ import asyncio
 import logging
 from typing import Any, Protocol
 
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.moves import MoveSyntaxError
+from handfoot.game.values import IllegalMoveError
 from handfoot.web.connection import Connection
 from handfoot.web.store import MoveRow, Store
 from handfoot.web.tokens import REMATCH_SECRET

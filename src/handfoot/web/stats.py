@@ -12,8 +12,9 @@ from typing import Any, Final
 
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND
-from handfoot.game.engine import GameState, RoundResult
+from handfoot.game.engine import GameState
 from handfoot.game.rules import Profile
+from handfoot.game.values import RoundResult
 
 __all__ = ["GameStats", "SeatStats", "Tally", "table_tally"]
 

@@ -31,11 +31,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from handfoot.game import moves as mv
-from handfoot.game.engine import Effect, Event, GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.events import move_words
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
+from handfoot.game.values import Effect, Event, IllegalMoveError
 from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import messages
 from handfoot.web.connection import Connection

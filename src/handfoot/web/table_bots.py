@@ -29,8 +29,9 @@ from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.bots.search import ExpertBot
 from handfoot.game import moves as mv
-from handfoot.game.engine import GameState, IllegalMoveError
+from handfoot.game.engine import GameState
 from handfoot.game.moves import format_move
+from handfoot.game.values import IllegalMoveError
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.settings import Settings
 

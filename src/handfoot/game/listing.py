@@ -1,0 +1,414 @@
+"""What a seat may do and see: the legal integer actions (the staging of cards one at a
+time included, pruned to what could make a legal meld), where each kind of card in a hand can
+go, and the views of a seat and of a spectator.
+
+The listing is the hot loop of every bot and simulation: its code is written for the
+compiled build (locals typed exactly, no generic operations on items, flags worked out once
+per move and kept; docs/performance.md, "Compiled build"), and each such place says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.cards import (
+    ACE,
+    BLACK_THREE,
+    FACE_KIND,
+    FOUR,
+    JOKER,
+    NUM_KINDS,
+    RED_THREE,
+    TWO,
+)
+from handfoot.game.checks import _FINAL_DISCARD_FORBIDDEN, _FINAL_DISCARD_REQUIRED, Checks
+from handfoot.game.moves import WILD_MELD, ActionId, MeldGroup
+from handfoot.game.rules import Seat
+from handfoot.game.values import (
+    _ANSWER,
+    _DRAW,
+    _GAME_OVER,
+    IllegalMoveError,
+    MeldOptions,
+    PlayerView,
+    PublicView,
+)
+
+__all__ = ["Listing"]
+
+_NO_KINDS: Final[list[int]] = [0] * NUM_KINDS
+"""No card staged, by kind (read only)."""
+_NOTHING_STAGED: Final = (True, False, False, False)
+""":meth:`Checks._target_flags` of a rank with nothing on the table or staged, that the
+pile's top card does not join: a natural may start a meld, nothing else."""
+_NONE_STAGED: Final[dict[int, list[int]]] = {}
+"""No staged cards (never changed): flags as if nothing were staged."""
+
+
+class Listing(Checks):
+    """A game's listings and views (see the module docstring)."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[ActionId]:
+        """The legal integer actions for the seat to act, in increasing order.
+
+        The listing is kept (with the plans of the commits it checked) for
+        :meth:`apply_listed` until the next move.
+        """
+        return self._list_legal(None)[:]
+
+    def _list_legal(self, groups: tuple[MeldGroup, ...] | None,
+                    kept: list[Any] | None = None) -> list[ActionId]:
+        """:meth:`legal_actions`, the list itself (the one kept for :meth:`apply_listed`:
+        not to be changed). ``groups`` are :meth:`staged_groups` if the caller has them
+        (None: worked out here when needed); ``kept`` is for :meth:`_stage_actions`."""
+        phase = self.phase
+        if phase == _GAME_OVER:
+            return []
+        if phase == _ANSWER:
+            return [mv.ANSWER_YES, mv.ANSWER_NO]
+        seat, side = self.seat, self.side_of[self.seat]
+        p = self.profile
+        held = self.held[seat]
+        out: list[int] = []
+        checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]] = {}
+        staging = self.staged
+        if self.knees[seat] and self.knee_open(side):
+            out.append(mv.KNEE)
+        if phase == _DRAW:
+            out.append(mv.DRAW)
+            if self.pickup_blocker() is None:
+                # the checks is_legal makes, called directly (the listing is hot): the
+                # phase is known, and no move object is built. Staged cards must include a
+                # group the top card joins (else the pickup's plan fails: it must meld the
+                # top card, or, where it joins the hand, no group may be staged at all).
+                if staging:
+                    top_kind = FACE_KIND[self.pile[-1]]
+                    top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
+                    may_pick = p.pickup_melds_top and (top_target * 2 in staging
+                                                       or top_target * 2 + 1 in staging)
+                else:
+                    may_pick = not p.pickup_melds_top
+                if may_pick:
+                    if groups is None:
+                        groups = self.staged_groups()
+                    try:
+                        plan, rest = self._verify_pickup(groups)
+                        out.append(mv.PICKUP)
+                        checked[mv.PICKUP] = (groups, plan, rest)
+                    except IllegalMoveError:
+                        pass
+                if staging:
+                    out.append(mv.CLEAR)
+                self._stage_actions(out, seat, side, held, kept)
+            return self._keep_listing(out, checked)
+        # PLAY
+        if staging:
+            if groups is None:
+                groups = self.staged_groups()
+            if not self._starts_short(side, groups):
+                try:
+                    checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
+                    out.append(mv.CONFIRM)
+                except IllegalMoveError:
+                    pass
+            out.append(mv.CLEAR)
+        else:
+            groups = ()
+        if self.undo_stack:
+            out.append(mv.UNDO)
+        must_knock = self.picked_pile and not p.discard_after_pickup
+        if must_knock:
+            out.append(mv.KNOCK)
+        if self.in_last_packet(seat) and not self._refused:
+            left = self.held_n[seat] - self._staged_total()
+            if left == 0 and p.final_discard != _FINAL_DISCARD_REQUIRED:
+                try:
+                    checked[mv.GO_OUT] = (groups, self._verify_go_out(groups, None), None)
+                    out.append(mv.GO_OUT)
+                except IllegalMoveError:
+                    pass
+            elif left == 1 and p.final_discard != _FINAL_DISCARD_FORBIDDEN and not must_knock:
+                for k in range(RED_THREE):
+                    if held[k] - self._staged_kind(k) == 1:
+                        try:
+                            checked[mv.GO_OUT_DISCARD + k] = (
+                                groups, self._verify_go_out(groups, k), None)
+                            out.append(mv.GO_OUT_DISCARD + k)
+                        except IllegalMoveError:
+                            pass
+                        break
+        if not must_knock:
+            last = self.in_last_packet(seat)
+            n = self.held_n[seat]
+            if last and n == 1:  # the last card: going out, or holding none
+                for k in range(RED_THREE):
+                    if held[k] and not self._discard_locked(seat, k):
+                        try:
+                            self._verify_discard(k)
+                            out.append(mv.DISCARD + k)
+                        except IllegalMoveError:
+                            pass
+            elif not (last and n - 1 < p.min_cards_kept):
+                locked = p.discard_locked_until_clean_book
+                discard = mv.DISCARD
+                for k in range(RED_THREE):
+                    if held[k] and not (locked and self._discard_locked(seat, k)):
+                        out.append(discard + k)
+        self._stage_actions(out, seat, side, held, kept)
+        return self._keep_listing(out, checked)
+
+    def _starts_short(self, side: int, groups: tuple[MeldGroup, ...]) -> bool:
+        """Whether one of the staged ``groups`` starts a meld (the side has none of its
+        target that takes cards) with fewer cards than a meld needs, which :meth:`_plan`
+        refuses: asked first, as staging a new meld card by card passes through it."""
+        least = self.profile.min_meld_size
+        for g in groups:
+            if (not g.new and g.naturals + g.twos + g.jokers < least
+                    and self._current_meld(side, g.target) < 0):
+                return True
+        return False
+
+    def _keep_listing(self, out: list[int],
+                      checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
+                      ) -> list[int]:
+        """Sort a listing and keep it for :meth:`apply_listed`."""
+        out.sort()
+        self._listed = (out, checked)
+        return out
+
+    def _stage_actions(self, out: list[int], seat: int, side: int, held: list[int],
+                       kept: list[Any] | None = None) -> None:
+        """Append the legal staging actions (their flags are :meth:`_target_flags`).
+
+        A target with nothing on the table, nothing staged, that the pile's top card does
+        not join, has the flags :meth:`_target_flags` gives such a target without asking.
+        The flags of a target with nothing staged change only with a move: given
+        ``kept`` (a list kept from one move to the next, empty at first), they are
+        worked out once and kept there, with the side's meld sizes and the top target.
+        """
+        staged = self.staged
+        # (locals typed exactly, so that the compiled build indexes and compares natively)
+        staged_k: list[int] = _NO_KINDS
+        if staged:
+            staged_k = [0] * NUM_KINDS
+            for key, group in staged.items():
+                k = key >> 1  # (no `+=` on an item: the compiled build does it generically)
+                staged_k[k] = staged_k[k] + group[0]
+                staged_k[TWO] = staged_k[TWO] + group[1]
+                staged_k[JOKER] = staged_k[JOKER] + group[2]
+        existing: list[int]
+        top_target: int
+        unstaged: list[tuple[bool, bool, bool, bool]] | None
+        if kept:
+            existing, top_target, unstaged = kept
+        else:
+            existing = self._existing_sizes(side)
+            top_target = self._top_target()
+            unstaged = None
+        flags = self._target_flags
+        stage_natural: int = mv.STAGE_NATURAL
+        more_twos = held[TWO] > staged_k[TWO]
+        more_jokers = held[JOKER] > staged_k[JOKER]
+        if more_twos or more_jokers:
+            if unstaged is None:
+                # every target's flags with nothing staged for it
+                unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
+                for t in range(WILD_MELD):
+                    if existing[t]:
+                        unstaged[t] = flags(t, existing[t], top_target, _NONE_STAGED)
+                if 0 <= top_target < WILD_MELD:
+                    unstaged[top_target] = flags(top_target, existing[top_target],
+                                                 top_target, _NONE_STAGED)
+                unstaged[WILD_MELD] = flags(WILD_MELD, existing[WILD_MELD], top_target,
+                                            _NONE_STAGED)
+                if kept is not None:
+                    kept[:] = (existing, top_target, unstaged)
+            wild_flags = unstaged[:]
+            for key in staged:
+                t = key >> 1
+                wild_flags[t] = flags(t, existing[t], top_target)
+            for k in range(FOUR, ACE + 1):
+                if held[k] > staged_k[k]:
+                    nat0, _, nat1, _ = wild_flags[k]
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+            for base, more in ((mv.STAGE_WILD, more_twos),
+                               (mv.STAGE_WILD + mv.NUM_TARGETS * 2, more_jokers)):
+                if more:
+                    for t in range(mv.NUM_TARGETS):
+                        _, wild0, _, wild1 = wild_flags[t]
+                        if wild0:
+                            out.append(base + t * 2)
+                        if wild1:
+                            out.append(base + t * 2 + 1)
+            return
+        for k in range(FOUR, ACE + 1):
+            if held[k] > staged_k[k]:
+                if existing[k] or k == top_target or (staged and (2 * k in staged
+                                                                 or 2 * k + 1 in staged)):
+                    nat0, _, nat1, _ = flags(k, existing[k], top_target)
+                    if nat0:
+                        out.append(stage_natural + k * 2)
+                    if nat1:
+                        out.append(stage_natural + k * 2 + 1)
+                else:
+                    out.append(stage_natural + k * 2)
+
+    def meld_options(self, seat: Seat) -> tuple[MeldOptions, ...]:
+        """For each kind of card ``seat`` holds (in kind order), where one such card can go
+        on its side's table as it stands now (see :class:`MeldOptions`), each answer found
+        by the checks a meld of it would pass or fail."""
+        side = self.side_of[seat]
+        p = self.profile
+        melds = self.melds[side]
+        current: dict[int, int] = {}  # target -> its meld that still takes cards
+        for m in melds:
+            if m.target not in current:
+                current[m.target] = self._current_meld(side, m.target)
+        wild_new = p.all_wild_melds or any(r not in p.wild_free_ranks for r in cards.RANKS)
+        out = []
+        for kind, count in enumerate(self.held[seat]):
+            if not count:
+                continue
+            wild = kind in (TWO, JOKER)
+            joins: list[int] = []
+            reason: str | None = None
+            for target, index in sorted(current.items(), key=lambda item: item[1]):
+                if index < 0 or not (wild or target == kind):
+                    continue
+                group = MeldGroup(target, 0 if wild else 1, int(kind == TWO),
+                                  int(kind == JOKER))
+                try:
+                    self._plan(side, seat, (group,))
+                except IllegalMoveError as exc:
+                    reason = reason or str(exc)
+                    continue
+                joins.append(index)
+            if wild:
+                new = wild_new
+            elif kind in (BLACK_THREE, RED_THREE):
+                new, reason = False, "threes can never be melded"
+            else:  # a new meld of the least size a meld of this rank may start with
+                size = max(p.min_meld_size, p.new_meld_min_naturals, 1)
+                extra = [0] * NUM_KINDS
+                extra[kind] = size
+                try:
+                    self._plan(side, seat, (MeldGroup(kind, size, new=kind in current),),
+                               extra=extra)
+                    new = True
+                except IllegalMoveError as exc:
+                    new = False
+                    reason = reason or str(exc)
+            out.append(MeldOptions(kind, tuple(joins), new,
+                                   None if joins or new else reason))
+        return tuple(out)
+
+    def action_mask(self) -> list[int]:
+        """A 0/1 list over every action id: 1 where the action is legal now."""
+        mask = [0] * mv.NUM_ACTIONS
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
+
+    # --- views ---------------------------------------------------------------------------
+
+    def public_view(self) -> PublicView:
+        """What every seat and spectator may see: the table and counts, no hidden card."""
+        return PublicView(
+            profile=self.profile,
+            players=self.players,
+            sides=self.sides,
+            round_number=self.round_number,
+            rounds=self.profile.rounds,
+            phase=self.phase,
+            turn=self.seat,
+            to_act=self.actor,
+            opening_minimums=tuple(self.opening_minimum_of(s) for s in range(self.sides)),
+            hand_counts=tuple(self.held_n),
+            foot_counts=tuple(len(f) for f in self.feet),
+            knee_counts=tuple(len(k) for k in self.knees),
+            in_foot=tuple(self.foot_picked),
+            melds=tuple(tuple(m) for m in self.melds),
+            red_threes=tuple(tuple(r) for r in self.red_threes),
+            opened=tuple(self.opened),
+            discard_top=self.pile[-1] if self.pile else None,
+            discard_size=len(self.pile),
+            stock_size=len(self.stock),
+            totals=tuple(self.totals),
+            results=tuple(self.results),
+            asking=self.seat if self.phase == _ANSWER else None,
+            stalled_turns=self.stalled_turns,
+            pickup_size=self.pickup_size(),
+        )
+
+    def view(self, seat: Seat) -> PlayerView:
+        """Everything ``seat`` may know, and nothing more."""
+        return self._view(seat, self._view_fields(seat))
+
+    def play_view(self, seat: Seat) -> PlayerView:
+        """:meth:`view`, for a play loop that changes the state only through its moves
+        (:meth:`apply_listed`, :meth:`apply_action`, :meth:`apply`): the fields that only
+        a committed move changes (the hand, the table, the counts, the scores) are kept
+        from this seat's last ``play_view`` while no move has been committed since, so a
+        view between two staging steps costs only its staged cards and its listing."""
+        kept = self._viewed
+        if kept is not None and kept[0] is self._log and kept[1] == seat:
+            return self._view(seat, kept[2], kept[3])
+        fields = self._view_fields(seat)
+        listing: list[Any] = []
+        self._viewed = (self._log, seat, fields, listing)
+        return self._view(seat, fields, listing)
+
+    def _view_fields(self, seat: Seat) -> tuple[Any, ...]:
+        """The fields of ``seat``'s view up to ``asking``, in order: none of them changes
+        but by a committed move (staging changes none)."""
+        side = self.side_of[seat]
+        acting = self.actor == seat and self.phase != _GAME_OVER
+        return (
+            self.profile,
+            seat,
+            side,
+            self.players,
+            self.sides,
+            self.round_number,
+            self.profile.rounds,
+            self.phase,
+            self.seat,
+            self.actor,
+            self.opening_minimum_of(side),
+            tuple(cards.faces_from_counts(self.held_faces[seat])),
+            tuple(self.held_n),
+            tuple(map(len, self.feet)),
+            tuple(map(len, self.knees)),
+            tuple(self.foot_picked),
+            tuple(map(tuple, self.melds)),
+            tuple(map(tuple, self.red_threes)),
+            tuple(self.opened),
+            self.pile[-1] if self.pile else None,
+            len(self.pile),
+            len(self.stock),
+            tuple(self.totals),
+            tuple(self.results),
+            self.seat if self.phase == _ANSWER and acting else None,
+        )
+
+    def _view(self, seat: Seat, fields: tuple[Any, ...],
+              kept: list[Any] | None = None) -> PlayerView:
+        """``seat``'s view from :meth:`_view_fields`: with its staged cards and listing
+        (``kept``: what listings keep until the next move, for :meth:`play_view`)."""
+        groups = self.staged_groups() if seat == self.seat and self.staged else ()
+        acting = self.actor == seat and self.phase != _GAME_OVER
+        legal = tuple(self._list_legal(groups, kept)) if acting else ()
+        return _new_player_view(*fields, groups, legal, self.stalled_turns,
+                                self.pickup_size())
+
+
+_new_player_view: Final[Callable[..., PlayerView]] = mv.fast_constructor(PlayerView)
+"""``PlayerView(...)``, built faster (every field by keyword)."""
