@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from handfoot.game import cards, engine
+from handfoot.game import cards, checks
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
@@ -70,8 +70,8 @@ def test_is_legal_words_no_reason(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_wording(*args: object) -> str:
         raise AssertionError("a reason was worded")
 
-    monkeypatch.setattr(engine, "_group_text", no_wording)
-    monkeypatch.setattr(engine, "_target_plural", no_wording)
+    monkeypatch.setattr(checks, "_group_text", no_wording)
+    monkeypatch.setattr(checks, "_target_plural", no_wording)
     state = position("partnership-13", hands={0: "K K 9 9 9 5"}, stock_top="4C 5C")
     play(state, "draw")
     assert not state.is_legal(parse_move("meld K K"))

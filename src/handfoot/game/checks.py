@@ -25,7 +25,7 @@ from handfoot.game.cards import (
     TWO,
 )
 from handfoot.game.moves import WILD_MELD, MeldGroup
-from handfoot.game.rules import FinalDiscard, PickupExistingMeld, PickupOpeningCounts
+from handfoot.game.rules import FinalDiscard, PickupExistingMeld, PickupOpeningCounts, Seat
 from handfoot.game.state import _INF, State
 from handfoot.game.table import (
     Books,
@@ -295,24 +295,34 @@ class Checks(State):
         self._check_remaining(seat, remaining, plan)
         return plan
 
+    def meld_must_leave(self, seat: Seat) -> int:
+        """The fewest cards a meld may leave in ``seat``'s hand now, unless it goes out: none
+        while emptying the hand brings another packet (the Foot, or the Knee once the side
+        has a book), else one to discard and ``min_cards_kept`` to hold (none where a player
+        may hold no cards)."""
+        if not self.foot_picked[seat]:
+            return 0  # emptying the Hand brings the Foot
+        if self.knees[seat] and self.knee_open(self.side_of[seat]):
+            return 0  # emptying the hand brings the Knee
+        keep = self.profile.min_cards_kept
+        return keep + 1 if keep else 0
+
     def _check_remaining(self, seat: int, remaining: int, plan: _Plan | None = None) -> None:
         """A player may not meld themselves into a corner they cannot leave."""
-        if not self.foot_picked[seat]:
-            return  # emptying the Hand brings the Foot
-        if self.knees[seat] and (self.knee_open(self.side_of[seat])
-                                 or (plan is not None and plan.books_made > 0)):
-            return  # emptying the hand brings the Knee
-        keep = self.profile.min_cards_kept
-        if remaining == 0 and keep == 0:
+        if (self.foot_picked[seat] and self.knees[seat] and plan is not None
+                and plan.books_made > 0):
+            return  # the book this meld makes opens the Knee, which an empty hand brings
+        least = self.meld_must_leave(seat)
+        if remaining >= least:
             return
         if remaining == 0:
             raise IllegalMoveError(
                 "melding every card would leave nothing to discard; to finish the round, go "
                 "out instead")
-        if remaining < keep + 1:
-            raise IllegalMoveError(lambda:
-                f"you must keep at least {keep + 1} cards after melding (one to discard, "
-                f"{keep} to hold) unless you go out")
+        keep = least - 1
+        raise IllegalMoveError(lambda:
+            f"you must keep at least {keep + 1} cards after melding (one to discard, "
+            f"{keep} to hold) unless you go out")
 
     def _check_opening(self, side: int, plan: _Plan) -> None:
         if self.opened[side] or not plan.steps:

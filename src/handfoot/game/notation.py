@@ -9,7 +9,7 @@ key and the problem. The grammar, every key and what a text does not carry (the 
 played before: the history and its events) are in docs/engine.md, "Positions in text".
 
 >>> from handfoot.game.engine import GameState
->>> from handfoot.game.rules import load_profile
+>>> from handfoot.game.loading import load_profile
 >>> state = GameState.new(load_profile("partnership-13"), seed=5)
 >>> text = position_text(state.position())
 >>> text.splitlines()[:4]

@@ -110,6 +110,8 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
                      options=state.meld_options(seat) if acting else ())
     if acting and state.phase == Phase.DRAW:
         data["legal"]["pickup_alone"] = pickup_alone(state)
+    if acting and state.phase == Phase.PLAY:
+        data["legal"]["meld_leaves"] = state.meld_must_leave(seat)
     return data
 
 

@@ -129,9 +129,10 @@ export function doMeld() {
     stageSelection();
     return null;
   }
-  if (legal().go_out && handEntries().length - sel.length < 2) {
-    // a meld leaving fewer than two cards is only allowed as part of going out: stage it,
-    // and Go out lays the staged melds down with the selected discard
+  if (legal().go_out && handEntries().length - sel.length < (legal().meld_leaves ?? 0)) {
+    // a meld leaving fewer cards than the rules keep in hand is only allowed as part of
+    // going out (the view says how many): stage it, and Go out lays the staged melds down
+    // with the selected discard
     if (stageSelection()) setMessage("info", "Staged: these cards go down when you go out. Select your discard (if any) and press <b>Go out</b> <kbd>G</kbd>.");
     return null;
   }
