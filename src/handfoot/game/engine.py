@@ -324,30 +324,24 @@ class GameState(Listing):
         self._listed = None
         if isinstance(move, Effect):
             self._apply_checked(move)
-            return
-        try:
-            checked = self._verify(move)
-        except IllegalMoveError as exc:
-            str(exc)  # word the reason now, while the state is the one it is about
-            raise
-        if checked[0] is not None:
-            self._commit_move(checked)
-        elif isinstance(move, mv.Stage):
-            self._stage(move.kind, move.target, move.slot)
         else:
-            self.staged = {}  # ClearStaged
+            self._commit_checked(move, self._worded_verify(move))
 
     def verify(self, move: mv.Move) -> Effect:
         """Check a move without playing it: raise :class:`IllegalMoveError` with the reason
         (the one :meth:`apply` would give), or return the checked move, an :class:`Effect`
         that says what it will do (whether it ends the round or the game included) and
         that :meth:`apply` commits as it is."""
+        return self._effect(move, self._worded_verify(move))
+
+    def _worded_verify(self, move: mv.Move) -> _Checked:
+        """:meth:`_verify`, its reason worded at once if the move is illegal (while the
+        state is the one the reason is about)."""
         try:
-            checked = self._verify(move)
+            return self._verify(move)
         except IllegalMoveError as exc:
             str(exc)
             raise
-        return self._effect(move, checked)
 
     def _apply_checked(self, effect: Effect) -> None:
         """Commit a move :meth:`verify` checked, if the state is still where it was."""
@@ -355,7 +349,10 @@ class GameState(Listing):
         if (not isinstance(at, tuple) or at[0] is not self or at[1] is not self._log
                 or (at[2] is not None and at[2] != self._staged_now())):
             raise ValueError("this move was checked in another position: verify it again")
-        move, checked = at[3], at[4]
+        self._commit_checked(at[3], at[4])
+
+    def _commit_checked(self, move: mv.Move, checked: _Checked) -> None:
+        """Commit a move its checks found legal: a player move, or a staging action."""
         if checked[0] is not None:
             self._commit_move(checked)
         elif isinstance(move, mv.Stage):
