@@ -115,6 +115,7 @@ class GameState(Listing):
         self._facts = None
         self._listed = None
         self._viewed = None
+        self._options = None
         self._start_round(1)
         return self
 
@@ -246,6 +247,7 @@ class GameState(Listing):
         self._facts = None
         self._listed = None
         self._viewed = None
+        self._options = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -309,6 +311,7 @@ class GameState(Listing):
         c._facts = None
         c._listed = None
         c._viewed = None
+        c._options = None
         return c
 
     # --- applying moves ------------------------------------------------------------------

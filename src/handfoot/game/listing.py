@@ -264,51 +264,83 @@ class Listing(Checks):
     def meld_options(self, seat: Seat) -> tuple[MeldOptions, ...]:
         """For each kind of card ``seat`` holds (in kind order), where one such card can go
         on its side's table as it stands now (see :class:`MeldOptions`), each answer found
-        by the checks a meld of it would pass or fail."""
+        by the checks a meld of it would pass or fail.
+
+        The checks of one card ask the hand for that card (which it holds), so an answer
+        depends only on the kind and on the counts of the melds it could join (of its rank,
+        or every rank's for a wild card): each is worked out once per state and kept (a
+        server asks at every move, of tables that change a meld or two at a time)."""
         side = self.side_of[seat]
-        p = self.profile
         melds = self.melds[side]
-        current: dict[int, int] = {}  # target -> its meld that still takes cards
+        current: dict[int, int] = {}  # target -> its meld that still takes cards (or -1)
         for m in melds:
             if m.target not in current:
                 current[m.target] = self._current_meld(side, m.target)
-        wild_new = p.all_wild_melds or any(r not in p.wild_free_ranks for r in cards.RANKS)
+        open_melds = tuple(sorted(
+            (index, target, melds[index].naturals, melds[index].twos, melds[index].jokers)
+            for target, index in current.items() if index >= 0))
+        kept = self._options
+        if kept is None:
+            kept = self._options = {}
         out = []
         for kind, count in enumerate(self.held[seat]):
             if not count:
                 continue
-            wild = kind in (TWO, JOKER)
-            joins: list[int] = []
-            reason: str | None = None
-            for target, index in sorted(current.items(), key=lambda item: item[1]):
-                if index < 0 or not (wild or target == kind):
-                    continue
-                group = MeldGroup(target, 0 if wild else 1, int(kind == TWO),
-                                  int(kind == JOKER))
-                try:
-                    self._plan(side, seat, (group,))
-                except IllegalMoveError as exc:
-                    reason = reason or str(exc)
-                    continue
-                joins.append(index)
-            if wild:
-                new = wild_new
-            elif kind in (BLACK_THREE, RED_THREE):
-                new, reason = False, "threes can never be melded"
-            else:  # a new meld of the least size a meld of this rank may start with
-                size = max(p.min_meld_size, p.new_meld_min_naturals, 1)
-                extra = [0] * NUM_KINDS
-                extra[kind] = size
-                try:
-                    self._plan(side, seat, (MeldGroup(kind, size, new=kind in current),),
-                               extra=extra)
-                    new = True
-                except IllegalMoveError as exc:
-                    new = False
-                    reason = reason or str(exc)
-            out.append(MeldOptions(kind, tuple(joins), new,
-                                   None if joins or new else reason))
+            if kind in (TWO, JOKER):
+                key: tuple[Any, ...] = (kind, open_melds)
+            else:
+                index = current.get(kind, -1)
+                key = (kind, kind in current, index,
+                       next((m for m in open_melds if m[0] == index), None))
+            answer = kept.get(key)
+            if answer is None:
+                answer = kept[key] = self._meld_options_of(side, seat, kind, open_melds,
+                                                           kind in current)
+            out.append(answer)
         return tuple(out)
+
+    def _meld_options_of(self, side: int, seat: int, kind: int,
+                         open_melds: tuple[tuple[int, int, int, int, int], ...],
+                         has_rank: bool) -> MeldOptions:
+        """:meth:`meld_options` for one kind: ``open_melds`` are the side's melds that
+        still take cards (index, target, counts), ``has_rank`` whether it has any meld of
+        the kind's rank."""
+        if kind in (BLACK_THREE, RED_THREE):
+            return MeldOptions(kind, (), False, "threes can never be melded")
+        p = self.profile
+        wild = kind in (TWO, JOKER)
+        joins: list[int] = []
+        failed: IllegalMoveError | None = None  # worded only if it is the answer
+        for index, target, _, _, _ in open_melds:
+            if wild or target == kind:
+                why = self._fits(side, seat, MeldGroup(
+                    target, 0 if wild else 1, int(kind == TWO), int(kind == JOKER)))
+                if why is None:
+                    joins.append(index)
+                else:
+                    failed = failed or why
+        if wild:
+            return MeldOptions(kind, tuple(joins), p.all_wild_melds or any(
+                r not in p.wild_free_ranks for r in cards.RANKS))
+        # a new meld of the least size a meld of this rank may start with
+        size = max(p.min_meld_size, p.new_meld_min_naturals, 1)
+        extra = [0] * NUM_KINDS
+        extra[kind] = size
+        new_failed = self._fits(side, seat, MeldGroup(kind, size, new=has_rank), extra)
+        reason = None if joins or new_failed is None else str(failed or new_failed)
+        return MeldOptions(kind, tuple(joins), new_failed is None, reason)
+
+    def _fits(self, side: int, seat: int, group: MeldGroup,
+              extra: list[int] | None = None) -> IllegalMoveError | None:
+        """Why one meld group breaks a rule (not worded yet), or None if it fits."""
+        try:
+            self._plan(side, seat, (group,), extra=extra)
+        except IllegalMoveError as exc:
+            # kept without its traceback: the frames in it and the reason's closures refer
+            # to each other, a cycle only the garbage collector frees (its full collections
+            # were the longest stalls of a server's event loop)
+            return exc.with_traceback(None)
+        return None
 
     def action_mask(self) -> list[int]:
         """A 0/1 list over every action id: 1 where the action is legal now."""

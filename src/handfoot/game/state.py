@@ -36,6 +36,7 @@ from handfoot.game.values import (
     Deal,
     Event,
     History,
+    MeldOptions,
     Phase,
     RoundResult,
     TableMeld,
@@ -116,6 +117,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_facts", _FRESH),
     ("_listed", _FRESH),
     ("_viewed", _FRESH),
+    ("_options", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` is made from and ``copy`` follows. ``new``/``_start_round``, ``position`` and
@@ -180,6 +182,9 @@ class State:
     """For :meth:`play_view`: the history node, the seat, the fields of that seat's view
     that only a move changes, and what its listings keep until the next move (see
     :meth:`_stage_actions`) (a cache, not state: None in copies)."""
+    _options: dict[tuple[Any, ...], MeldOptions] | None
+    """For :meth:`meld_options`: each kind's answer, by what it depends on besides the
+    rules (a cache, not state: None in copies)."""
 
     # --- queries -----------------------------------------------------------------------
 

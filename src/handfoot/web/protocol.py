@@ -103,14 +103,16 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
 def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None = None, *,
                    public: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """:func:`view_json` of ``seat``'s view of ``state``, with where each kind of its cards
-    can go when it is the seat to act in the draw or play phase (the others cannot meld
-    now: their ``kinds`` are empty)."""
-    acting = state.to_act == seat and state.phase in (Phase.DRAW, Phase.PLAY)
+    can go and how many a meld must leave when it is the seat to act in the play phase (the
+    others cannot meld now: their ``kinds`` are empty), and the pickup it may make with no
+    card of its hand when it is to draw."""
+    acting = state.to_act == seat
+    playing = acting and state.phase == Phase.PLAY
     data = view_json(state.view(seat), side_names, public=public,
-                     options=state.meld_options(seat) if acting else ())
+                     options=state.meld_options(seat) if playing else ())
     if acting and state.phase == Phase.DRAW:
         data["legal"]["pickup_alone"] = pickup_alone(state)
-    if acting and state.phase == Phase.PLAY:
+    if playing:
         data["legal"]["meld_leaves"] = state.meld_must_leave(seat)
     return data
 
