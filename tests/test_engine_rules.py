@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.loading import load_profile
@@ -111,3 +113,34 @@ def test_complete_and_start_holds_for_an_all_wild_meld_too() -> None:
                      pile="8S 2S")
     state.apply(mv.parse_move("pickup 2 | new 2 2 2"))
     assert [(m.target, m.size) for m in state.melds[0]] == [(mv.WILD_MELD, 7), (mv.WILD_MELD, 3)]
+
+
+# --- a red 3 taken with the pile is laid and replaced at once (issue 27, item 1) -----------
+
+@pytest.mark.parametrize("profile", ["hand-knee-foot", "remastered-teams"])
+def test_a_red_three_picked_up_with_the_pile_is_laid_and_replaced_at_once(profile: str) -> None:
+    # 3H lies among the cards the pickup takes (remastered-teams takes the top three)
+    state = position(profile, hands={0: "KH KD 9S 9C 8S 6C 5S"}, melds={0: ["QS QH QD"]},
+                     pile="4C 3H 5C KS", stock_top="7C 7D")
+    red = cards.parse_face("3H")
+    stock_before = len(state.stock)
+    state.apply(mv.parse_move("pickup K K"))
+    assert state.held[0][cards.RED_THREE] == 0
+    assert state.red_threes[0] == [red]
+    assert len(state.stock) == stock_before - 1  # replaced from the stock
+    assert state.held_faces[0][cards.parse_face("7C")] == 1  # the replacement card
+    assert state.phase == Phase.PLAY
+
+
+def test_a_red_three_picked_up_with_the_pile_scores_as_laid_not_caught() -> None:
+    # one stock card replaces the red 3; the next seat's draw finds the stock empty
+    state = position("remastered-teams", hands={0: "KH KD 9S 9C 8S 6C 5S"},
+                     melds={0: ["QS QH QD"]}, pile="4C 3H 5C KS", stock_size=1)
+    state.apply(mv.parse_move("pickup K K"))
+    state.apply(mv.parse_move("discard 6"))
+    state.apply(mv.parse_move("draw"))
+    result = state.results[0]
+    assert result.reason == "stock exhausted"
+    lines = {line.key: line for line in result.scores[0].lines}
+    assert (lines["red_threes"].count, lines["red_threes"].points) == (1, 100)
+    assert lines["red_threes_caught"].count == 0

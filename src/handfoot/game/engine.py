@@ -574,6 +574,9 @@ class GameState(Listing):
         self.picked_pile = True
         self.phase = _PLAY
         self.undo_stack = []
+        # a red 3 taken with the pile is laid and replaced at once, as from a draw
+        if not self._lay_red_threes(seat):
+            return
         if foot_due and self.held_n[seat]:
             self._pick_up_foot(seat)  # a delayed Foot comes after the pickup
         else:
