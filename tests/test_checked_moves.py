@@ -147,6 +147,18 @@ def test_red_threes_that_run_the_stock_out_end_the_round_at_the_draw() -> None:
     assert state.results[-1].reason == "red 3 not replaced"
 
 
+@pytest.mark.parametrize(("stock", "ends"), [(0, True), (1, False)])
+def test_a_red_three_taken_with_the_pile_is_forecast(stock: int, ends: bool) -> None:
+    # the red 3 below the top is laid at once; with no stock card to replace it the
+    # pickup ends the round
+    state = position("remastered-teams", hands={0: "KH KD 9S 9C 8S 6C 5S"},
+                     melds={0: ["QS QH QD"]}, pile="4C 3H 5C KS", stock_size=stock)
+    effect = state.verify(parse_move("pickup K K"))
+    assert effect.ends_round == ends
+    state.apply(effect)
+    assert (state.results[-1:] != []) == ends
+
+
 def test_a_draw_from_an_empty_stock_ends_the_round() -> None:
     state = position("partnership-13", hands={0: "K K K 9"}, stock_size=1)
     effect = state.verify(parse_move("draw"))

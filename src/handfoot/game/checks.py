@@ -741,10 +741,12 @@ class Checks(State):
             held = self.held_n[seat] + len(rest) + top_held - sum(plan.used)
             reds = (self.held[seat][RED_THREE] + self._reds_in(rest)
                     + (top_held and FACE_KIND[self.pile[-1]] == RED_THREE))
+            left = self._reds_end(reds, len(self.stock))  # laid and replaced at once
+            if left < 0:
+                return True
             if self.held_n[seat] == 0 and not self.foot_picked[seat] and held:
-                reds += self._reds_in(self.feet[seat])  # the delayed Foot
-                return self._reds_end(reds, len(self.stock)) < 0
-            return self._after_meld_ends(seat, plan, held, reds, kept=False)
+                return self._reds_end(self._reds_in(self.feet[seat]), left) < 0  # the Foot
+            return self._after_meld_ends(seat, plan, held, 0, kept=False, stock=left)
         return False  # Undo
 
     def _draw_ends(self, seat: int) -> bool:
@@ -765,14 +767,16 @@ class Checks(State):
         return False
 
     def _after_meld_ends(self, seat: int, plan: _Plan, held: int, reds: int, *,
-                         kept: bool) -> bool:
+                         kept: bool, stock: int | None = None) -> bool:
         """:meth:`_after_cards_left_hand` once a plan is laid and the seat holds ``held``
         cards, ``reds`` of them red 3s; ``kept``: the melds can be taken back until the
-        turn ends (a meld; a pickup's cannot), so ending it keeps them."""
+        turn ends (a meld; a pickup's cannot), so ending it keeps them; ``stock``: the
+        stock's size by then (else as the state has it)."""
         p = self.profile
         side = self.side_of[seat]
         knee_open = self.knee_open(side) or plan.books_made > 0
-        stock = len(self.stock)
+        if stock is None:
+            stock = len(self.stock)
         if p.knee_auto_pickup and self.knees[seat] and knee_open:
             return self._reds_end(reds + self._reds_in(self.knees[seat]), stock) < 0
         if held:
