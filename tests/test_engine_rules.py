@@ -144,3 +144,74 @@ def test_a_red_three_picked_up_with_the_pile_scores_as_laid_not_caught() -> None
     lines = {line.key: line for line in result.scores[0].lines}
     assert (lines["red_threes"].count, lines["red_threes"].points) == (1, 100)
     assert lines["red_threes_caught"].count == 0
+
+
+# --- a second meld of a rank laid in the same move as its first (issue 27, item 1) ---------
+
+def _second_book(name: str = "remastered-teams") -> Profile:
+    """Books grow past 7 with naturals, or a second meld of the rank starts beside them."""
+    return load_profile(name, overrides={"second_book": True})
+
+
+def test_a_second_meld_of_a_rank_may_be_laid_in_the_same_opening() -> None:
+    state = position(_second_book(), phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC KC KH KD 9C 9D 5S 6S"}, opened=())
+    state.apply(mv.parse_move("meld K K K K K K K | new K K K"))
+    assert [(m.target, m.size) for m in state.melds[0]] == [(cards.KING, 7), (cards.KING, 3)]
+    assert state.opened[0]
+
+
+def test_a_second_meld_of_a_rank_may_be_laid_in_the_same_meld_as_its_book() -> None:
+    state = position(_second_book(), phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC KC KH KD 9C 9D 5S 6S"},
+                     melds={0: ["QS QH QD"]})
+    state.apply(mv.parse_move("meld K K K K K K K | new K K K"))
+    assert [m.size for m in state.melds[0] if m.target == cards.KING] == [7, 3]
+
+
+def test_a_second_meld_in_the_same_move_still_needs_its_first_to_be_a_book() -> None:
+    state = position(_second_book(), phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC KC KH 9C 9D 5S 6S"},
+                     melds={0: ["QS QH QD"]})
+    must_fail(state, "meld K K K K K K | new K K K", "unfinished")
+
+
+def test_without_the_option_a_second_meld_in_the_same_move_is_refused() -> None:
+    p = load_profile("remastered-teams", overrides={"book_max": "none"})
+    state = position(p, phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC KC KH KD 9C 9D 5S 6S"},
+                     melds={0: ["QS QH QD"]})
+    must_fail(state, "meld K K K K K K K | new K K K", "second meld of a rank is not allowed")
+
+
+def test_a_second_meld_is_listed_for_staging_once_the_staged_cards_make_the_first_a_book(
+        ) -> None:
+    state = position(_second_book(), phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC KC KH KD 9C 9D 5S 6S"}, opened=())
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    for _ in range(6):
+        assert stage1 not in state.legal_actions()
+        must_fail(state, mv.Stage(cards.KING, cards.KING, 1), "could never")
+        state.apply_action(stage0)
+    state.apply_action(stage0)  # the seventh king: a book
+    for _ in range(3):
+        assert stage1 in state.legal_actions()
+        state.apply_action(stage1)
+    assert mv.CONFIRM in state.legal_actions()
+    state.apply_action(mv.CONFIRM)
+    assert [m.size for m in state.melds[0]] == [7, 3]
+
+
+def test_at_a_pickup_the_top_card_counts_toward_the_book_a_second_meld_needs() -> None:
+    state = position(_second_book(), hands={0: "KS KS KH KH KD KD KC KC KH 9C 9D 5S 6S"},
+                     pile="5C 6C KD")
+    stage0, stage1 = (mv.encode_stage(cards.KING, cards.KING, s) for s in (0, 1))
+    for _ in range(6):
+        assert stage1 not in state.legal_actions()
+        state.apply_action(stage0)
+    assert stage1 in state.legal_actions()  # six staged and the top king: a book
+    for _ in range(3):
+        state.apply_action(stage1)
+    assert mv.PICKUP in state.legal_actions()
+    state.apply_action(mv.PICKUP)
+    assert [m.size for m in state.melds[0]] == [7, 3]

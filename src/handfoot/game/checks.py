@@ -418,9 +418,10 @@ class Checks(State):
             table_meld, plan_meld, old_n, old_t, old_j = state
             if g.new and state != _NO_MELD:
                 current_size = old_n + old_t + old_j
-                if (t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size
-                        and table_meld is not None):
-                    state = _NO_MELD  # a second meld beside a book that still grows
+                if t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size:
+                    # a second meld beside a book that still grows, on the table or
+                    # made by this move (several melds may make up an opening, 001)
+                    state = _NO_MELD
                 elif t != WILD_MELD and current_size >= book_size:
                     raise IllegalMoveError(lambda t=t:
                         f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
@@ -700,7 +701,8 @@ class Checks(State):
         wild0 = ok0 and wild_ok and (wild_target or existing > 0 or bool(g0 and g0[0]))
         if t == top_target:
             s0 += 1
-        beside_book = not wild_target and p.second_meld_of_rank and existing >= book_size
+        # beside a book that still grows: on the table, or made by the cards staged now
+        beside_book = not wild_target and p.second_meld_of_rank and existing + s0 >= book_size
         fills = (wild_target or p.new_meld_after_book) and existing + s0 >= cap
         ok1 = (fills or beside_book) and s1 < cap_rank
         wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
