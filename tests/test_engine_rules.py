@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.rules import Profile
 from handfoot.game.values import Phase
@@ -215,3 +218,81 @@ def test_at_a_pickup_the_top_card_counts_toward_the_book_a_second_meld_needs() -
     assert mv.PICKUP in state.legal_actions()
     state.apply_action(mv.PICKUP)
     assert [m.size for m in state.melds[0]] == [7, 3]
+
+
+# --- hand-knee-foot: the Knee comes only once the side has a book (issue 27, item 1) ------
+
+def test_in_the_foot_a_meld_without_a_book_keeps_cards_while_the_knee_waits() -> None:
+    # the Knee is still to come but the side has no book: an empty hand would bring
+    # nothing, so a meld keeps a card to discard and one to hold
+    state = position("hand-knee-foot", phase=Phase.PLAY, hands={0: "KS KH KD 5C"},
+                     in_foot=[0], melds={0: ["QS QH QD"]})
+    must_fail(state, "meld K K K", "keep at least 2 cards")
+
+
+def test_in_the_foot_a_meld_that_makes_a_book_may_leave_one_card_for_the_knee() -> None:
+    state = position("hand-knee-foot", phase=Phase.PLAY,
+                     hands={0: "KS KS KH KH KD KD KC 5C"}, in_foot=[0],
+                     melds={0: ["QS QH QD"]})
+    state.apply(mv.parse_move("meld K K K K K K K"))
+    assert state.held_n[0] == 1 and state.knees[0]  # the book opens the Knee
+    state.apply(mv.PickUpKnee())
+    assert state.held_n[0] == 1 + 13
+
+
+def test_emptying_the_hand_without_a_book_brings_the_foot_not_the_knee() -> None:
+    state = position("hand-knee-foot", phase=Phase.PLAY, hands={0: "KS KH KD"},
+                     melds={0: ["QS QH QD"]})
+    knee = sorted(state.knees[0])
+    foot = sorted(state.feet[0])
+    state.apply(mv.parse_move("meld K K K"))
+    assert sorted(state.knees[0]) == knee and state.feet[0] == []
+    assert sorted(state.hand(0)) == foot
+
+
+def test_the_forecast_of_emptying_the_hand_without_a_book_looks_at_the_foot() -> None:
+    # the Foot holds a red 3 and the stock is empty: picking it up ends the round (the
+    # Knee, which holds none, does not come without a book)
+    state = position("hand-knee-foot", phase=Phase.PLAY, hands={0: "KS KH KD"},
+                     feet={0: "3H 4C 4D 4H 4S 5C 5D 5H 5S 6C 6D 6H 6S"},
+                     melds={0: ["QS QH QD"]}, stock_size=0)
+    assert cards.RED_THREE not in [cards.kind_of(f) for f in state.knees[0]]
+    effect = state.verify(mv.parse_move("meld K K K"))
+    assert effect.ends_round
+    state.apply(effect)
+    assert state.results[-1].reason == "red 3 not replaced"
+
+
+# --- the staging listing is what the staging check allows (issue 27, item 1) ---------------
+
+STAGING = range(mv.STAGE_NATURAL, mv.KNEE)
+
+
+@pytest.mark.parametrize(("name", "overrides"), [
+    ("partnership-13", {}), ("remastered-teams", {"second_book": True}),
+    ("hand-knee-foot", {}), ("remastered-singles", {"second_book": True}),
+    ("biegames", {})])
+def test_the_staging_listed_is_the_staging_the_check_allows(
+        name: str, overrides: dict[str, object]) -> None:
+    """At every draw (a pickup's staging, with the pile's top card joining its target)
+    and play of random games, a staging action is listed exactly when checking it finds
+    nothing wrong."""
+    profile = load_profile(name, overrides={"rounds": 1, **overrides})
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(3):
+        state = GameState.new(profile, seed=seed)
+        for _ in range(3000):
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            if state.phase in (Phase.DRAW, Phase.PLAY):
+                listed = {a for a in legal if a in STAGING}
+                allowed = {a for a in STAGING if state.check(mv.decode_action(a)) is None}
+                assert listed == allowed, (state.phase, state.staged_groups())
+                compared += 1
+            stages = [a for a in legal if a in STAGING]
+            # stage often, so that melds (and pickups) are staged card by card
+            action = rng.choice(stages if stages and rng.random() < 0.6 else legal)
+            state.apply_action(action)
+    assert compared > 200

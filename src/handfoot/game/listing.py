@@ -251,8 +251,10 @@ class Listing(Checks):
             return
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
-                if existing[k] or k == top_target or (staged and (2 * k in staged
-                                                                 or 2 * k + 1 in staged)):
+                # a rank with no meld that takes cards and nothing staged may only start a
+                # meld, even the pile's top rank: the top card alone never fills one (a
+                # book has at least 3 cards), so a second meld beside it cannot be staged yet
+                if existing[k] or (staged and (2 * k in staged or 2 * k + 1 in staged)):
                     nat0, _, nat1, _ = flags(k, existing[k], top_target)
                     if nat0:
                         out.append(stage_natural + k * 2)
