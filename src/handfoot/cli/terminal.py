@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import random
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from handfoot.bots.registry import BOTS
 from handfoot.cli.options import UsageError, add_rule_options, check_record_file, profile_and_layout
 from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE
-from handfoot.game.record import from_json
+from handfoot.game.record import read_record, to_json
 from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name
 from handfoot.terminal.play import (
     HUMAN,
@@ -26,6 +27,7 @@ from handfoot.terminal.play import (
     parse_seats,
     resume_state,
 )
+from handfoot.terminal.saves import SAVE_PREFIX, SaveFile, saved_games
 from handfoot.terminal.score_keeper import ScoreKeeper, new_sheet_names
 
 __all__ = ["add_play_command", "add_score_command", "cmd_play", "cmd_score"]
@@ -38,7 +40,8 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
         description="Play a full game against bots in the terminal: you see only your own "
                     "seat's cards and type moves such as draw, meld K K K | 9 9 2, "
                     "discard 5 (type help during the game; see docs/terminal.md). A game "
-                    "you leave (quit, Ctrl-C) is saved; --resume FILE continues it. "
+                    "you leave (quit, Ctrl-C) is saved, never over another saved game; "
+                    "--resume FILE continues it and --list lists the saved games. "
                     "Exit 0 when the game is played out, 1 when you leave it.")
     add_rule_options(play)
     play.add_argument("--seats", metavar="SEAT,SEAT,...",
@@ -49,12 +52,16 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
                       help="the seed (default: a random one, printed at the start)")
     play.add_argument("--record", metavar="FILE",
                       help="write the game's record to FILE (also where a game you leave is "
-                           "saved; default handfoot-game-SEED.json)")
+                           "saved; default handfoot-game-SEED.json, or -2, -3, ... when "
+                           "that file holds another game)")
     play.add_argument("--force", action="store_true",
                       help="with --record: overwrite FILE if it exists")
     play.add_argument("--resume", metavar="FILE",
                       help="continue a game you left (its saved record); the rules, seats "
                            "and seed come from the file")
+    play.add_argument("--list", nargs="?", const=".", metavar="DIR",
+                      help="list the saved games in DIR (default: this folder) with the "
+                           "command that resumes each, and play nothing")
     play.add_argument("--pass-and-play", action="store_true",
                       help=f"several people at one keyboard: {HUMAN!r} in several --seats; "
                            "each hand is hidden until its player presses Enter")
@@ -63,7 +70,12 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Play one game in the terminal against bots."""
+    command = (os.environ.get("HANDFOOT_PLAY_COMMAND")
+               or f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} play")
+    if args.list is not None:
+        return _list_saved(args, command)
     state: GameState | None = None
+    save: SaveFile
     if args.resume:
         given = [name for name, value in (("--profile", args.profile != DEFAULT_PROFILE),
                                           ("--set", args.set), ("--layout", args.layout),
@@ -73,14 +85,21 @@ def cmd_play(args: argparse.Namespace) -> int:
         if given:
             raise UsageError(f"--resume takes the rules, seats and seed from the saved game: "
                              f"leave out {', '.join(given)}")
-        record = from_json(Path(args.resume).read_text(encoding="utf-8"))
+        try:
+            record = read_record(args.resume)
+        except OSError as exc:
+            raise UsageError(f"--resume {args.resume}: cannot read the file: "
+                             f"{exc.strerror or exc} (handfoot play --list lists the saved "
+                             "games here)") from None
         state = resume_state(record)
         profile, layout = state.profile, state.layout
         seats = _saved_seats(record.metadata.get("seats"), [s.name for s in record.seats])
         seed = state.seed if state.seed is not None else 0
-        save = Path(args.record) if args.record else Path(args.resume)
         if args.record and Path(args.record) != Path(args.resume):
             check_record_file(args.record, force=args.force)
+            save = SaveFile(args.record, own=args.force)
+        else:
+            save = SaveFile(args.resume, own=True)  # the same game, further on
     else:
         profile, layout = profile_and_layout(args)
         try:
@@ -90,19 +109,47 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         if args.record:
-            save = check_record_file(args.record, force=args.force)
+            save = SaveFile(check_record_file(args.record, force=args.force), own=args.force)
         else:
-            save = Path(f"handfoot-game-{seed}.json")
+            save = SaveFile.default(seed)
     console = Console(highlight=False)
     game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console,
                         state=state, save_to=save, pause=sys.stdin.isatty(),
-                        command=os.environ.get("HANDFOOT_PLAY_COMMAND")
-                        or f"{os.environ.get('HANDFOOT_COMMAND') or 'handfoot'} play")
+                        command=command)
     code = game.run()
     if code == 0 and (args.record or args.resume):
-        game.write_record(save)
-        console.print(f"record written to {save}", markup=False, soft_wrap=True)
+        written = save.write(to_json(game.record()))
+        console.print(f"record written to {written}", markup=False, soft_wrap=True)
     return code
+
+
+def _list_saved(args: argparse.Namespace, command: str) -> int:
+    """``play --list [DIR]``: the saved games of a folder and how to resume each."""
+    given = [name for name, value in (("--resume", args.resume), ("--record", args.record),
+                                      ("--seats", args.seats), ("--seed", args.seed is not None),
+                                      ("--pass-and-play", args.pass_and_play)) if value]
+    if given:
+        raise UsageError(f"--list only lists the saved games: leave out {', '.join(given)}")
+    folder = Path(args.list)
+    if not folder.is_dir():
+        raise UsageError(f"--list {folder}: no such folder")
+    games = saved_games(folder)
+    if not games:
+        print(f"No saved games in {folder} (a game you leave is saved as "
+              f"{SAVE_PREFIX}SEED.json).")
+        return 0
+    rows = [("FILE", "RULES", "MOVES", "SAVED", "RESUME WITH")]
+    for game in games:
+        shown = game.path if args.list != "." else Path(game.path.name)
+        how = (f"{command} --resume {shlex.quote(str(shown))}" if game.problem is None
+               else f"(cannot be resumed: {game.problem})")
+        rows.append((str(shown), game.profile, str(game.moves),
+                     game.saved.strftime("%Y-%m-%d %H:%M"), how))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1]),
+                         row[2].rjust(widths[2]), row[3].ljust(widths[3]), row[4]]))
+    return 0
 
 
 def _saved_seats(saved: object, names: list[str]) -> list[str]:

@@ -9,7 +9,8 @@ and by the JSON Schema shipped as ``handfoot/schema/record-v1.json``.
 
 * :class:`GameRecorder` wraps a :class:`~handfoot.game.engine.GameState` while it is played and
   logs every committed move; :meth:`GameRecorder.record` gives the record.
-* :func:`to_json` and :func:`from_json` write and read records; reading validates against
+* :func:`to_json` and :func:`from_json` write and read records (:func:`read_record` reads a
+  file, at most :data:`MAX_RECORD_BYTES` of it); reading validates against
   the schema and the rules and raises :class:`RecordError` naming the JSON path and the
   problem (``rounds[0].deal.hands[2][5]: 'KX' is not a card: ...``).
 * :func:`replay` plays a record again from its deals, re-checking every move, and compares
@@ -25,6 +26,7 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +58,7 @@ __all__ = [
     "format_breakdown",
     "from_json",
     "profile_spec",
+    "read_record",
     "record_from_data",
     "record_from_state",
     "record_schema",
@@ -388,8 +391,17 @@ def _dump(value: Any, indent: int) -> str:
 def from_json(text: str) -> GameRecord:
     """Read a record, checking it against the schema and the rules.
 
-    Raises :class:`RecordError` naming the JSON path and the problem.
+    Raises :class:`RecordError` naming the JSON path and the problem. A text longer than
+    :data:`MAX_RECORD_BYTES` or with more than :data:`MAX_RECORD_MOVES` moves is refused
+    before it is parsed.
     """
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(_too_big(len(text)))
+    moves = text.count('"move"')  # an upper bound on the moves, counted before parsing
+    if moves > MAX_RECORD_MOVES:
+        raise RecordError(f"not a handfoot game record: it holds about {moves:,} moves; a "
+                          f"record holds at most {MAX_RECORD_MOVES:,} (a long game has "
+                          "about 1,000)")
     depth = _nesting(text)
     if depth > MAX_NESTING:
         raise RecordError(f"not a handfoot game record: its arrays and objects are nested "
@@ -404,6 +416,33 @@ def from_json(text: str) -> GameRecord:
     return record_from_data(data)
 
 
+def read_record(path: str | os.PathLike[str]) -> GameRecord:
+    """The record in the file at ``path`` (see :func:`from_json`). At most
+    :data:`MAX_RECORD_BYTES` are read, so an endless or huge file (``/dev/zero``) is refused
+    at once. Raises :class:`RecordError`, or :class:`OSError` when the file cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(_too_big(None))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError("cannot read the file: it is not UTF-8 text") from None
+    return from_json(text)
+
+
+def _too_big(size: int | None) -> str:
+    what = f"{size:,} characters" if size is not None else "more than that"
+    return (f"not a handfoot game record: a record file holds at most "
+            f"{MAX_RECORD_BYTES // 2**20} MiB (a long game takes about 50 KiB), this one "
+            f"{what}")
+
+
+MAX_RECORD_BYTES: Final = 4 * 2**20
+"""The largest record file read (4 MiB; a long hand-knee-foot game's record is about
+50 KiB)."""
+MAX_RECORD_MOVES: Final = 50_000
+"""The most moves a record may hold (a long game has about 1,000)."""
 MAX_NESTING: Final = 64
 """The deepest nesting of arrays and objects a record file may have (a record's own
 structure is 6 deep; its metadata may add some)."""
@@ -911,15 +950,10 @@ def replay_command(path: str, *, json_output: bool) -> tuple[int, str]:
     or is not a valid record.
     """
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        record = read_record(path)
+        result = replay(record)
     except OSError as exc:
         return _fail(path, f"cannot read the file: {exc.strerror}", json_output)
-    except UnicodeDecodeError:
-        return _fail(path, "cannot read the file: it is not UTF-8 text", json_output)
-    try:
-        record = from_json(text)
-        result = replay(record)
     except RecordError as exc:
         return _fail(path, str(exc), json_output)
     code = 0 if result.ok else 1

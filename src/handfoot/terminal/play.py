@@ -46,6 +46,7 @@ from handfoot.game.table import BookKind, opening_minimum, opens_with_clean_book
 from handfoot.game.values import IllegalMoveError, Phase, PlayerView, TableMeld
 from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
+from handfoot.terminal.saves import SaveFile, write_atomically
 
 __all__ = [
     "ASCII",
@@ -595,7 +596,9 @@ class TerminalGame:
     :data:`handfoot.bots.registry.BOTS` elsewhere. ``read`` is called with a prompt and returns a
     line (raising :class:`EOFError` at the end of input, which leaves the game); all
     output goes to ``console``. ``state`` continues a game (see :func:`resume_state`);
-    ``save_to`` is where a game left unfinished is saved (None: not saved).
+    ``save_to`` is where a game left unfinished is saved (None: not saved; a path is
+    this game's file to rewrite; a :class:`~handfoot.terminal.saves.SaveFile` may pick a
+    free name instead).
     With ``pause`` the game waits for Enter between rounds (and, with several people,
     before showing the next person's hand). ``command`` is how the person started the
     game, for the line that says how to continue it (``scripts/play`` runs ``handfoot play``
@@ -604,7 +607,7 @@ class TerminalGame:
 
     def __init__(self, profile: Profile, layout: Layout, seats: Sequence[str], seed: int,
                  read: InputFn, console: Console, *, state: GameState | None = None,
-                 save_to: str | Path | None = None, pause: bool = True,
+                 save_to: str | Path | SaveFile | None = None, pause: bool = True,
                  symbols: Symbols | None = None, command: str = "handfoot play") -> None:
         seats = list(seats)
         if seats.count(HUMAN) < 1:
@@ -620,7 +623,8 @@ class TerminalGame:
         self.read = read
         self.console = console
         self.sym = symbols if symbols is not None else symbols_for(console.encoding)
-        self.save_to = Path(save_to) if save_to is not None else None
+        self.save_to = (SaveFile(save_to, own=True) if isinstance(save_to, (str, Path))
+                        else save_to)
         self.pause = pause
         self.command = command
         several = len(self.people) > 1
@@ -717,9 +721,9 @@ class TerminalGame:
         if self.save_to is None:
             self.say("You left the game.")
             return
-        self.write_record(self.save_to)
-        self.say(f"You left the game. It is saved in {self.save_to}; continue it with:")
-        self.say(f"  {self.command} --resume {self.save_to}")
+        saved = self.save_to.write(to_json(self.record()))  # never over another game
+        self.say(f"You left the game. It is saved in {saved}; continue it with:")
+        self.say(f"  {self.command} --resume {saved}")
 
     def _ask(self, prompt: str) -> bool | None:
         """A yes/no question: True, False, or None at the end of input."""
@@ -1020,7 +1024,7 @@ class TerminalGame:
 
     def write_record(self, path: str | Path) -> None:
         """Write the game so far as a record (JSON)."""
-        Path(path).write_text(to_json(self.record()), encoding="utf-8")
+        write_atomically(path, to_json(self.record()))
 
 
 def _go_out_detail(groups: Sequence[mv.MeldGroup], discard: int | None) -> str:
