@@ -387,3 +387,51 @@ def test_a_correction_cannot_end_a_first_to_n_game_before_rounds_played_after_it
     sheet.set_round(2, sheet.read_round([{"melded": 8000}, {}], 2))  # the last round may
     assert sheet.over and sheet.view().winners == [0]
     sheet.read_round([{"melded": 1000}, {}], 1)  # a correction that ends nothing early
+
+
+# --- issue 27 --------------------------------------------------------------------------------
+
+
+def test_csv_leaves_the_count_empty_for_lines_given_as_points() -> None:
+    """Cards melded or left given as a points total have no card count: the CSV's count is
+    empty there (it said 0), and holds the count where the table counted by card."""
+    p = load_profile("remastered-teams")
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    sheet.set_round(1, sheet.read_round(
+        [{"books": {"clean": 1}, "melded": 900, "left": 85},
+         {"melded": {"K": 5, "Q": 4}, "left": {"A": 1}}], 1))
+    rows = [row.split(",") for row in sheet.csv().splitlines()[1:]]
+    by = {(side, line): count for _, side, line, count, _ in rows}
+    assert by[("Us", "Cards on the table")] == ""
+    assert by[("Us", "Cards left in hands and feet")] == ""
+    assert by[("Us", "Clean books")] == "1"
+    assert by[("Them", "Cards on the table")] == "9"
+    assert by[("Them", "Cards left in hands and feet")] == "1"
+
+
+def test_round_problems_gives_every_reason_with_the_answers_it_concerns() -> None:
+    p = load_profile("remastered-teams")
+    sheet = ScoreSheet.new(p, p.layout, ["Us", "Them"])
+    data = [{"went_out": True, "books": {"clean": 1}, "red_threes": 40, "melded": 500},
+            {"went_out": True, "melded": {"K": 90}, "books": {"dirty": 15}}]
+    entries, problems = sheet.round_problems(data, 1)
+    messages = [x.message for x in problems]
+    assert any(m.startswith("Us cannot have gone out") for m in messages)
+    assert any(m.startswith("Them cannot have gone out") for m in messages)
+    assert any(m.startswith("Them: 15 books hold at least") for m in messages)
+    assert "only one side goes out in a round, not Us and Them" in messages
+    assert any(m.startswith("40 red 3s in one round") for m in messages)
+    assert any(m.startswith("90 kings in one round") for m in messages)
+    parts = {x.message.split(" ")[0]: x.parts for x in problems}
+    assert parts["40"] == ((0, "red_threes"),)
+    assert parts["90"] == ((1, "melded"),)
+    # the first problem is read_round's one reason
+    with pytest.raises(ScoreSheetError) as info:
+        sheet.read_round(data, 1)
+    assert str(info.value) == messages[0]
+    good = [{"books": {"clean": 1}, "melded": 500}, {}]
+    entries, problems = sheet.round_problems(good, 1)
+    assert problems == [] and entries == sheet.read_round(good, 1)
+    # a part that cannot be read concerns every answer of its side
+    _, problems = sheet.round_problems([{"red_threes": -1}, {}], 1)
+    assert len(problems) == 1 and {side for side, _ in problems[0].parts} == {0}

@@ -36,9 +36,10 @@ from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.game.scoring import SideScore, SideTally, score_tally
 from handfoot.game.table import Books, missing_books, opening_minimum
 
-__all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "RoundView", "ScoreSheet", "ScoreSheetError",
-           "SheetView", "SideEntry", "adjustments", "check_round", "clean_name", "entry_form",
-           "read_entry", "score_entry", "score_json", "special_ranks", "tabletop_rules"]
+__all__ = ["FORMAT", "MAX_NAME", "TABLETOP", "Problem", "RoundView", "ScoreSheet",
+           "ScoreSheetError", "SheetView", "SideEntry", "adjustments", "check_round",
+           "clean_name", "entry_form", "read_entry", "round_problems", "score_entry",
+           "score_json", "special_ranks", "tabletop_rules"]
 
 FORMAT: Final = "handfoot-score-sheet"
 """The ``format`` of a score sheet's JSON export."""
@@ -82,6 +83,17 @@ _MELDABLE: Final = (*RANKS, TWO, JOKER)
 
 class ScoreSheetError(ValueError):
     """An entry that cannot be right; the message says why, in a player's words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason a round cannot be right, with the answers it concerns: (side, part)
+    pairs, a part being ``went_out``, ``books``, ``red_threes``, ``melded``,
+    ``unfinished``, ``left`` (the 3s left with it) or ``tabletop:KEY``; a front end asks
+    again for those answers only (:func:`round_problems`)."""
+
+    message: str
+    parts: tuple[tuple[int, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +190,12 @@ def _tabletop_points_text(profile: Profile, key: str) -> str:
 # --- reading and checking entries --------------------------------------------------------
 
 
-def read_entry(profile: Profile, data: Any, *, who: str = "this side") -> SideEntry:
+def read_entry(profile: Profile, data: Any, *, who: str = "this side",
+               together: bool = True) -> SideEntry:
     """A side's entry from JSON, checked on its own (:func:`check_round` checks a round's
-    entries together); a :class:`ScoreSheetError` names what cannot be right."""
+    entries together); a :class:`ScoreSheetError` names what cannot be right. Without
+    ``together`` each part is checked alone, not against the others (books against the
+    cards melded, going out against the books: :func:`round_problems` does that)."""
     if not isinstance(data, Mapping):
         raise ScoreSheetError(f"{who}: an entry is an object of counts")
     books = data.get("books", {})
@@ -244,53 +259,83 @@ def read_entry(profile: Profile, data: Any, *, who: str = "this side") -> SideEn
         wild_books=wild, red_threes=_count(data.get("red_threes", 0), f"{who}: red 3s laid"),
         went_out=went_out, melded=melded, unfinished=unfinished, left=left,
         black_threes_left=black, red_threes_left=red_left, tabletop=tuple(tabletop))
-    _check_side(profile, entry, who)
+    if together:
+        _check_side(profile, entry, who)
     return entry
 
 
 def check_round(profile: Profile, layout: Layout, entries: Sequence[SideEntry],
                 side_names: Sequence[str]) -> None:
     """Refuse a round's entries that cannot all be right together: two sides going out,
-    more books, red 3s or cards of a kind than the decks hold."""
+    more books, red 3s or cards of a kind than the decks hold (the first of
+    :func:`round_problems`)."""
+    problems = round_problems(profile, layout, entries, side_names)
+    if problems:
+        raise ScoreSheetError(problems[0].message)
+
+
+def round_problems(profile: Profile, layout: Layout, entries: Sequence[SideEntry],
+                   side_names: Sequence[str]) -> list[Problem]:
+    """Every reason a round's entries (each read by :func:`read_entry`) cannot all be
+    right together, each side's own checks included, with the answers each concerns."""
     if len(entries) != layout.sides:
         raise ScoreSheetError(f"a round has an entry for each of the {layout.sides} sides")
-    out = [name for name, e in zip(side_names, entries, strict=True) if e.went_out]
-    if len(out) > 1:
-        raise ScoreSheetError(f"only one side goes out in a round, not {' and '.join(out)}")
+    out: list[Problem] = []
+    for side, (name, e) in enumerate(zip(side_names, entries, strict=True)):
+        out += _side_problems(profile, e, name, side)
+    out_sides = [s for s, e in enumerate(entries) if e.went_out]
+    if len(out_sides) > 1:
+        out.append(Problem(
+            "only one side goes out in a round, not "
+            + " and ".join(side_names[s] for s in out_sides),
+            tuple((s, "went_out") for s in out_sides)))
     per_side = layout.seats_per_side
-    for name, e in zip(side_names, entries, strict=True):
+    for side, (name, e) in enumerate(zip(side_names, entries, strict=True)):
         perfect = dict(e.tabletop).get("perfect_deals", 0)
         if perfect > per_side:
-            raise ScoreSheetError(
+            out.append(Problem(
                 f"{name}: {perfect} players with a perfect deal, but the side has "
-                f"{_plural(per_side, 'player')}")
-    dealers = [name for name, e in zip(side_names, entries, strict=True)
-               if "dealer_off" in dict(e.tabletop)]
+                f"{_plural(per_side, 'player')}", ((side, "tabletop:perfect_deals"),)))
+    dealers = [s for s, e in enumerate(entries) if "dealer_off" in dict(e.tabletop)]
     if len(dealers) > 1:
-        raise ScoreSheetError(f"one player deals a round: the cards the dealer was off go to "
-                              f"one side, not {' and '.join(dealers)} (leave the others empty)")
+        out.append(Problem(
+            "one player deals a round: the cards the dealer was off go to one side, not "
+            + " and ".join(side_names[s] for s in dealers) + " (leave the others empty)",
+            tuple((s, "tabletop:dealer_off") for s in dealers)))
     decks = profile.decks(layout.players)
     limits = _deck_limits(profile, decks)
-    used = {
-        "books": sum(e.all_clean_books + e.dirty_books + e.wild_books for e in entries),
-        "clean": sum(e.all_clean_books for e in entries),
-        "wild": sum(e.wild_books for e in entries),
-        "red 3s": sum(e.red_threes + e.red_threes_left + _n(e.left, RED_THREE)
-                      for e in entries),
-        "black 3s": sum(e.black_threes_left + _n(e.left, BLACK_THREE) for e in entries),
-    }
+    sides = range(len(entries))
+
+    def parts(part: str, counts: Sequence[int]) -> tuple[tuple[int, str], ...]:
+        return tuple((s, part) for s in sides if counts[s])
+
+    books = [e.all_clean_books + e.dirty_books + e.wild_books for e in entries]
+    clean = [e.all_clean_books for e in entries]
+    wild = [e.wild_books for e in entries]
+    red_laid = [e.red_threes for e in entries]
+    red_left = [e.red_threes_left + _n(e.left, RED_THREE) for e in entries]
+    black = [e.black_threes_left + _n(e.left, BLACK_THREE) for e in entries]
+    used: list[tuple[str, int, tuple[tuple[int, str], ...]]] = [
+        ("books", sum(books), parts("books", books)),
+        ("clean", sum(clean), parts("books", clean)),
+        ("wild", sum(wild), parts("books", wild)),
+        ("red 3s", sum(red_laid) + sum(red_left),
+         parts("red_threes", red_laid) + parts("left", red_left)),
+        ("black 3s", sum(black), parts("left", black)),
+    ]
     for rank in special_ranks(profile):
-        used[f"clean books of {KIND_PLURALS[rank]}"] = sum(
-            dict(e.special_books).get(rank, 0) for e in entries)
-    for what, n in used.items():
+        of_rank = [dict(e.special_books).get(rank, 0) for e in entries]
+        used.append((f"clean books of {KIND_PLURALS[rank]}", sum(of_rank),
+                     parts("books", of_rank)))
+    for kind in _MELDABLE:
+        by_part = {part: [_n(getattr(e, part), kind) for e in entries]
+                   for part in ("melded", "unfinished", "left")}
+        used.append((KIND_PLURALS[kind], sum(sum(v) for v in by_part.values()),
+                     tuple(p for part, v in by_part.items() for p in parts(part, v))))
+    for what, n, concerned in used:
         if n > limits[what]:
-            raise ScoreSheetError(_too_many(what, n, limits[what], decks))
-    for kind in (*_MELDABLE,):
-        n = sum(_n(e.melded, kind) + _n(e.unfinished, kind) + _n(e.left, kind)
-                for e in entries)
-        if n > limits[KIND_PLURALS[kind]]:
-            raise ScoreSheetError(_too_many(KIND_PLURALS[kind], n, limits[KIND_PLURALS[kind]],
-                                            decks))
+            out.append(Problem(_too_many(what, n, limits[what], decks), concerned))
+    return out
 
 
 def score_entry(profile: Profile, side: int, entry: SideEntry) -> SideScore:
@@ -397,6 +442,41 @@ class ScoreSheet:
     def read_round(self, data: Any, round_number: int) -> list[SideEntry]:
         """A round's entries from JSON (a list, one per side), checked; the round may be
         the next one or one already entered (a correction)."""
+        self._check_round_number(data, round_number)
+        entries = [read_entry(self.profile, d, who=self.sides[i]) for i, d in enumerate(data)]
+        check_round(self.profile, self.layout, entries, self.sides)
+        late = self._ends_too_early(entries, round_number)
+        if late:
+            raise ScoreSheetError(late)
+        return entries
+
+    def round_problems(self, data: Any, round_number: int,
+                       ) -> tuple[list[SideEntry], list[Problem]]:
+        """Like :meth:`read_round`, but every reason the round cannot be right at once,
+        each with the answers it concerns (a side's part that cannot be read concerns
+        every answer of that side); the entries are good to store when there is none.
+        A wrong round number or a game over still raise :class:`ScoreSheetError`."""
+        self._check_round_number(data, round_number)
+        every = ("went_out", "books", "red_threes", "melded", "unfinished", "left",
+                 *(f"tabletop:{key}" for key in TABLETOP))
+        entries: list[SideEntry] = []
+        problems: list[Problem] = []
+        for side, d in enumerate(data):
+            try:
+                entries.append(read_entry(self.profile, d, who=self.sides[side],
+                                          together=False))
+            except ScoreSheetError as exc:
+                problems.append(Problem(str(exc), tuple((side, x) for x in every)))
+        if problems:
+            return [], problems
+        problems = round_problems(self.profile, self.layout, entries, self.sides)
+        late = None if problems else self._ends_too_early(entries, round_number)
+        if late:
+            problems.append(Problem(late, tuple((side, x) for side in range(len(entries))
+                                                for x in every)))
+        return entries, problems
+
+    def _check_round_number(self, data: Any, round_number: int) -> None:
         if not isinstance(round_number, int) or isinstance(round_number, bool) or \
                 not 1 <= round_number <= len(self.rounds) + 1:
             raise ScoreSheetError(f"round: {len(self.rounds) + 1} is the next round to enter"
@@ -408,21 +488,22 @@ class ScoreSheet:
                 len(data) != self.layout.sides:
             raise ScoreSheetError(f"a round has an entry for each of the {self.layout.sides} "
                                   "sides")
-        entries = [read_entry(self.profile, d, who=self.sides[i]) for i, d in enumerate(data)]
-        check_round(self.profile, self.layout, entries, self.sides)
+
+    def _ends_too_early(self, entries: list[SideEntry], round_number: int) -> str | None:
+        """Why a correction may not stand: it ends the game before rounds that were played
+        after it."""
         target = self.profile.target_score
         if target is not None and round_number < len(self.rounds):
-            # a correction may not end the game before rounds that were played after it
             totals = self.totals(round_number - 1)
             for side, entry in enumerate(entries):
                 totals[side] += score_entry(self.profile, side, entry).total
             if max(totals) >= target:
                 who = self.sides[totals.index(max(totals))]
-                raise ScoreSheetError(
-                    f"with this correction {who} reach {max(totals):,} after round "
-                    f"{round_number}, which ends the game at {target:,}, but round "
-                    f"{round_number + 1} was played after it: correct the later rounds first")
-        return entries
+                return (f"with this correction {who} reach {max(totals):,} after round "
+                        f"{round_number}, which ends the game at {target:,}, but round "
+                        f"{round_number + 1} was played after it: correct the later rounds "
+                        "first")
+        return None
 
     def set_round(self, round_number: int, entries: list[SideEntry]) -> None:
         if round_number == len(self.rounds) + 1:
@@ -511,10 +592,12 @@ class ScoreSheet:
         out.writerow(["round", "side", "line", "count", "points"])
         view = self.view()
         for r in view.rounds:
-            for sc in r.scores:
-                for line in sc.lines:
-                    out.writerow([r.round, self.sides[sc.side], line.label, line.count,
-                                  line.points])
+            for sc, entry in zip(r.scores, r.entries, strict=True):
+                for line in score_json(sc, entry)["lines"]:
+                    count = line["count"]  # none for a line given as a points total
+                    out.writerow([r.round, self.sides[sc.side], line["label"],
+                                  "" if count is None or line["key"] == "adjustment"
+                                  else count, line["points"]])
                 out.writerow([r.round, self.sides[sc.side], "Round total", "", sc.total])
                 out.writerow([r.round, self.sides[sc.side], "Game total", "",
                               r.totals[sc.side]])
@@ -622,19 +705,28 @@ def _cards_points(value: int | tuple[tuple[int, int], ...], values: Sequence[int
 
 
 def _check_side(profile: Profile, entry: SideEntry, who: str) -> None:
+    problems = _side_problems(profile, entry, who, 0)
+    if problems:
+        raise ScoreSheetError(problems[0].message)
+
+
+def _side_problems(profile: Profile, entry: SideEntry, who: str, side: int) -> list[Problem]:
+    """What cannot be right in one side's entry, its parts checked together."""
+    out = []
     size = profile.book_size
     books = entry.all_clean_books + entry.dirty_books + entry.wild_books
     if not isinstance(entry.melded, int):
         melded = sum(n for _, n in entry.melded)
         if melded < books * size:
-            raise ScoreSheetError(
+            out.append(Problem(
                 f"{who}: {books} books hold at least {books * size} cards, but only {melded} "
-                "cards melded are counted")
+                "cards melded are counted", ((side, "books"), (side, "melded"))))
         wilds = sum(n for k, n in entry.melded if k in (TWO, JOKER))
         if entry.wild_books * size > wilds:
-            raise ScoreSheetError(f"{who}: {entry.wild_books} all-wild books hold at least "
-                                  f"{entry.wild_books * size} wild cards, but {wilds} are "
-                                  "counted")
+            out.append(Problem(
+                f"{who}: {entry.wild_books} all-wild books hold at least "
+                f"{entry.wild_books * size} wild cards, but {wilds} are counted",
+                ((side, "books"), (side, "melded"))))
     if entry.went_out:
         by_rank = [0] * len(RANKS)
         for rank, n in entry.special_books:
@@ -642,8 +734,9 @@ def _check_side(profile: Profile, entry: SideEntry, who: str) -> None:
         missing = missing_books(profile, Books(entry.all_clean_books, entry.dirty_books,
                                                entry.wild_books, tuple(by_rank)))
         if missing:
-            raise ScoreSheetError(f"{who} cannot have gone out: it still lacks "
-                                  f"{_join(missing)}")
+            out.append(Problem(f"{who} cannot have gone out: it still lacks {_join(missing)}",
+                               ((side, "went_out"), (side, "books"))))
+    return out
 
 
 def _deck_limits(profile: Profile, decks: int) -> dict[str, int]:
