@@ -40,6 +40,9 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a table's WebSocket or send a
     ``POST`` (``--allowed-origin``), like ``"https://cards.example.org"``."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to (``--allowed-host``, like ``"cards.example.org"``
+    or ``"*.example.org"``); a request with another ``Host`` gets ``400``. Empty: any."""
     message_rate: float = 50.0
     """Messages a second one WebSocket may send, on average (a token bucket)."""
     message_burst: int = 200
