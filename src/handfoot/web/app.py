@@ -41,7 +41,13 @@ from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
-from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
+from handfoot.web.guard import (
+    FloodWatch,
+    OpenLimiter,
+    OriginGuard,
+    TokenBucket,
+    quiet_frame_logs,
+)
 from handfoot.web.headers import SecurityHeaders
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
@@ -445,13 +451,14 @@ class _Api:
         table.join(conn, hello.seq)
         settings = self.tables.settings
         bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        flood = FloodWatch(settings.flood_limit, settings.flood_window)
         try:
             while True:
                 frame = await conn.receive()
                 if frame is None:
                     break
                 if not bucket.take():
-                    flooding = bucket.refused >= settings.flood_limit
+                    flooding = flood.refused()
                     conn.send(messages.error(
                         None, "rate_limited", f"too many messages (at most "
                         f"{settings.message_burst} at once, {settings.message_rate:g} a "
