@@ -192,4 +192,4 @@ def test_the_server_mounts_the_pages(tmp_path: Path) -> None:
         link = game["seats"][0]["link"]
         assert link.startswith(f"/game/{game['game_id']}#t=")
         table = c.get(link.split("#")[0]).text
-        assert "/static/site.css" in table and "/static/links.js" in table
+        assert "/static/site.css" in table and "/static/site.js" in table

@@ -44,6 +44,10 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                        help="another site whose pages may use this server, like "
                             "https://cards.example.org (repeatable; the server's own pages "
                             "always may)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="HOST",
+                       help="a host name the server answers to, like cards.example.org or "
+                            "*.example.org (repeatable; default: any); other Host headers "
+                            "get 400")
     serve.add_argument("--no-open-limits", dest="open_limits", action="store_false",
                        help="do not limit new games, table connections and score sheets "
                             "per client address (for tests and load benchmarks on one "
@@ -203,6 +207,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                              "https://cards.example.org")
     settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
                         allowed_origins=tuple(args.allowed_origin),
+                        allowed_hosts=tuple(args.allowed_host),
                         open_limits=args.open_limits)
     _serve_database(settings.database_url, args.workers)
     # no permessage-deflate: a state frame is a few KB, and compressing every frame for

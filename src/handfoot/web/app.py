@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -40,7 +41,14 @@ from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
-from handfoot.web.guard import OpenLimiter, OriginGuard, TokenBucket, quiet_frame_logs
+from handfoot.web.guard import (
+    FloodWatch,
+    OpenLimiter,
+    OriginGuard,
+    TokenBucket,
+    quiet_frame_logs,
+)
+from handfoot.web.headers import SecurityHeaders
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
@@ -112,8 +120,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
     limits = settings.open_limit_list()
-    if limits:  # outermost: a refused request costs the least
+    if limits:  # outermost but for the two below: a refused request costs the least
         middleware.insert(0, Middleware(OpenLimiter, limits=limits))
+    if settings.allowed_hosts:
+        middleware.insert(0, Middleware(TrustedHostMiddleware,
+                                        allowed_hosts=list(settings.allowed_hosts)))
+    middleware.insert(0, Middleware(SecurityHeaders))  # on every answer, refusals too
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
     app.state.tables = tables
@@ -439,13 +451,14 @@ class _Api:
         table.join(conn, hello.seq)
         settings = self.tables.settings
         bucket = TokenBucket(settings.message_rate, settings.message_burst)
+        flood = FloodWatch(settings.flood_limit, settings.flood_window)
         try:
             while True:
                 frame = await conn.receive()
                 if frame is None:
                     break
                 if not bucket.take():
-                    flooding = bucket.refused >= settings.flood_limit
+                    flooding = flood.refused()
                     conn.send(messages.error(
                         None, "rate_limited", f"too many messages (at most "
                         f"{settings.message_burst} at once, {settings.message_rate:g} a "

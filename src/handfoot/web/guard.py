@@ -18,6 +18,7 @@ import logging
 import math
 import re
 import time
+from collections import deque
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Final
@@ -28,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from handfoot.web import messages
 
-__all__ = ["FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
+__all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
            "normalize_origin", "open_kind", "origin_allowed", "quiet_frame_logs"]
 
 ORIGIN_CLOSE: Final = 4403
@@ -170,6 +171,37 @@ class TokenBucket:
             return True
         self.refused += 1
         return False
+
+
+class FloodWatch:
+    """The refusals of one connection for its rate in a sliding window: a client refused
+    ``limit`` times within ``window`` seconds is flooding, however it spaces its messages
+    (a pause that lets a token or two back in only made the count of refusals *in a row*
+    start again). Keeps at most ``limit`` times.
+
+    >>> t = [0.0]
+    >>> watch = FloodWatch(3, 10.0, clock=lambda: t[0])
+    >>> watch.refused(), watch.refused()
+    (False, False)
+    >>> t[0] = 11.0  # the first two are forgotten
+    >>> watch.refused(), watch.refused(), watch.refused()
+    (False, False, True)
+    """
+
+    def __init__(self, limit: int, window: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.times: deque[float] = deque(maxlen=max(1, limit))
+
+    def refused(self) -> bool:
+        """Note one refusal: True if it makes ``limit`` within the window (close now)."""
+        now = self.clock()
+        while self.times and self.times[0] <= now - self.window:
+            self.times.popleft()
+        self.times.append(now)
+        return len(self.times) >= self.limit
 
 
 @dataclass(frozen=True)

@@ -40,12 +40,18 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open a table's WebSocket or send a
     ``POST`` (``--allowed-origin``), like ``"https://cards.example.org"``."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to (``--allowed-host``, like ``"cards.example.org"``
+    or ``"*.example.org"``); a request with another ``Host`` gets ``400``. Empty: any."""
     message_rate: float = 50.0
     """Messages a second one WebSocket may send, on average (a token bucket)."""
     message_burst: int = 200
     """Messages one WebSocket may send at once (the bucket's size)."""
     flood_limit: int = 100
-    """Messages refused in a row for the rate after which the connection is closed."""
+    """Messages refused for the rate within :attr:`flood_window` seconds after which the
+    connection is closed (code 4429)."""
+    flood_window: float = 10.0
+    """The sliding window over which refusals are counted (see :attr:`flood_limit`)."""
     idle_timeout: float = 300.0
     """Seconds a game stays in memory with nobody connected to it or asking for it; then
     it is dropped, and rebuilt from the database (by replay) when next asked for."""
