@@ -536,10 +536,9 @@ def test_the_seed_source_hook_gives_repeatable_games_and_is_off_by_default(
 def test_go_out_is_not_offered_after_the_partner_said_no() -> None:
     """After "May I go out?" was answered No, the seat may not go out this turn: the view's
     ``legal.go_out`` says so (it offered Go out while staged cards might have made it)."""
-    from test_illegal_moves import TWO_BY_TWO, asking, refused
-
     from handfoot.game.values import Phase
     from handfoot.web.protocol import seat_view_json
+    from test_illegal_moves import TWO_BY_TWO, asking, refused
 
     before = asking("partnership-13", TWO_BY_TWO)
     state = refused("partnership-13", TWO_BY_TWO)
