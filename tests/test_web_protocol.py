@@ -531,3 +531,20 @@ def test_the_seed_source_hook_gives_repeatable_games_and_is_off_by_default(
             store = c.app.state.store  # type: ignore[attr-defined]
             random_seeds.add(c.portal.call(store.game, g["game_id"]).seed)  # type: ignore[union-attr]
     assert len(random_seeds) == 2 and all(s >= 0 for s in random_seeds)
+
+
+def test_go_out_is_not_offered_after_the_partner_said_no() -> None:
+    """After "May I go out?" was answered No, the seat may not go out this turn: the view's
+    ``legal.go_out`` says so (it offered Go out while staged cards might have made it)."""
+    from handfoot.game.values import Phase
+    from handfoot.web.protocol import seat_view_json
+    from test_illegal_moves import TWO_BY_TWO, asking, refused
+
+    before = asking("partnership-13", TWO_BY_TWO)
+    state = refused("partnership-13", TWO_BY_TWO)
+    assert state.phase == Phase.PLAY and state.to_act == 0
+    assert before.to_act == 2
+    assert seat_view_json(state, 0)["legal"]["go_out"] is False
+    # the seat can still do something else this turn
+    legal = seat_view_json(state, 0)["legal"]
+    assert legal["discard"] and not legal["go_out"]

@@ -83,19 +83,20 @@ def _cards(faces: Sequence[int]) -> list[str]:
 
 def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
               public: Mapping[str, Any] | None = None,
-              options: Sequence[MeldOptions] = ()) -> dict[str, Any]:
+              options: Sequence[MeldOptions] = (), refused: bool = False) -> dict[str, Any]:
     """A seat's view as the ``VIEW`` JSON of the contract (its own hand, staged cards and
     what it may do now). ``public``: :func:`public_view_json` of any seat's view of the
     same moment, when the caller has it already (a broadcast builds it once). ``options``:
     the seat's :meth:`~handfoot.game.engine.GameState.meld_options` (given to the seat to
-    act: where each kind of card in its hand can go)."""
+    act: where each kind of card in its hand can go). ``refused``: the partner said No to
+    "May I go out?" this turn (see :func:`legal_json`)."""
     data = public_view_json(view, side_names) if public is None else dict(public)
     data["seat"] = view.seat
     data["side"] = view.side
     data["opening_minimum"] = view.opening_minimum
     data["hand"] = _cards(view.hand)
     data["staged"] = [mv.format_group(g) for g in view.staged]
-    data["legal"] = legal_json(view)
+    data["legal"] = legal_json(view, refused=refused)
     data["kinds"] = [options_json(o) for o in options]
     return data
 
@@ -108,8 +109,11 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     card of its hand when it is to draw."""
     acting = state.to_act == seat
     playing = acting and state.phase == Phase.PLAY
-    data = view_json(state.view(seat), side_names, public=public,
-                     options=state.meld_options(seat) if playing else ())
+    view = state.view(seat)
+    # the refusal is asked of the state only when the view alone would offer Go out
+    refused = playing and view.in_foot[seat] and state.position().refused
+    data = view_json(view, side_names, public=public,
+                     options=state.meld_options(seat) if playing else (), refused=refused)
     if acting and state.phase == Phase.DRAW:
         data["legal"]["pickup_alone"] = pickup_alone(state)
     if playing:
@@ -275,9 +279,10 @@ def meld_json(meld: TableMeld, book_size: int) -> dict[str, Any]:
     }
 
 
-def legal_json(view: PlayerView) -> dict[str, Any]:
+def legal_json(view: PlayerView, *, refused: bool = False) -> dict[str, Any]:
     """What the seat may do now, by button. ``pickup``, ``meld`` and ``go_out`` say the
-    move is worth trying (the exact cards are checked when sent)."""
+    move is worth trying (the exact cards are checked when sent); ``go_out`` is false all
+    turn once the partner said No (``refused``), as the engine then refuses it."""
     legal = view.legal_actions
     stages = any(a >= mv.STAGE_NATURAL and a != mv.KNEE for a in legal)
     playing = view.phase == Phase.PLAY
@@ -288,8 +293,8 @@ def legal_json(view: PlayerView) -> dict[str, Any]:
         "discard": [KIND_JSON[a - mv.DISCARD] for a in legal
                     if mv.DISCARD <= a < mv.STAGE_NATURAL],
         "go_out": any(mv.GO_OUT <= a < mv.DISCARD for a in legal)
-        or (playing and view.in_foot[view.seat] and view.knee_counts[view.seat] == 0
-            and bool(legal)),
+        or (playing and not refused and view.in_foot[view.seat]
+            and view.knee_counts[view.seat] == 0 and bool(legal)),
         "undo": mv.UNDO in legal,
         "knock": mv.KNOCK in legal,
         "knee": mv.KNEE in legal,

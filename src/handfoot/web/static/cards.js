@@ -186,7 +186,7 @@ export function cardBack({ width = 64, label = "card, face down" } = {}) {
     lattice += `M${8 + i} 8 L${8 + i + 124} 132 M${92 - i} 8 L${92 - i - 124} 132 `;
   }
   return `<svg class="card back" width="${width}" height="${h}" viewBox="0 0 100 140" ` +
-    `role="img" aria-label="${label}" focusable="false">` +
+    `${label === "" ? 'aria-hidden="true"' : `role="img" aria-label="${label}"`} focusable="false">` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="8" fill="#fff" stroke="#8d8f96" stroke-width="1.5"/>` +
     `<svg x="8" y="8" width="84" height="124" viewBox="8 8 84 124">` +
     `<rect x="8" y="8" width="84" height="124" fill="#24508f"/>` +

@@ -63,6 +63,12 @@ function seatPanel(seat, index, count) {
 
 export const CAN_ADD = ", your selection can be added";
 
+/** A meld button's name: what it shows first (so the name holds the visible text, for voice
+ * control), then in words; `glow`: the selection can join it. */
+export function meldName(visible, words, glow) {
+  return glow ? `${visible} add: ${words}${CAN_ADD}` : `${visible}: ${words}`;
+}
+
 /** One meld; `index` is its place in view.melds[side] (the view's `kinds` name melds so). */
 function meldHtml(meld, index, side, mine) {
   const w = window.innerWidth < 700 ? 30 : 40;
@@ -75,33 +81,38 @@ function meldHtml(meld, index, side, mine) {
   // your side's melds, books too, are buttons: the selection is added to the one pressed
   const button = mine && !isSpectator();
   const flash = `data-flash="meld-${side}-${target}"`;
+  // the cards are drawn for the eye; the meld's name says what they are
+  const face = (c, width) => cardSvg(c, { width, fourColour: app.fourColour, label: button ? "" : undefined });
   if (meld.book) {
     const top = cardsIn.find((c) => !parseCard(c).wild) || cardsIn[0];
     const text = { clean: "Clean", dirty: "Dirty", wild: "Wild" }[meld.book] || meld.book;
-    const aria = `${esc(name)}: ${text.toLowerCase()} book of ${meld.size}${wilds ? `, ${wilds} wild` : ""}${glow ? CAN_ADD : ""}`;
+    const visible = `${label} ${meld.size} ${text}`;
+    const words = `${esc(name)}, ${text.toLowerCase()} book of ${meld.size}${wilds ? `, ${wilds} wild` : ""}`;
     const tag = button ? "button" : "div";
-    return `<${tag} class="tb-meld book book-${meld.book}${glow ? " glow" : ""}" ${flash} ${meldAttrs(button, target, index, aria)}>` +
-      `<div class="book-stack">${cardSvg(top || "JK", { width: Math.round(w * 0.72), fourColour: app.fourColour })}</div>` +
-      `<div class="book-label tb-meld-label"><span><b>${label}</b> <span class="book-size">${meld.size}</span></span><span class="book-kind">${text}</span>` +
-      `${glow ? '<span class="glow-tag">add</span>' : ""}</div></${tag}>`;
+    return `<${tag} class="tb-meld book book-${meld.book}${glow ? " glow" : ""}" ${flash} ${meldAttrs(button, target, index, visible, words, glow)}>` +
+      `<div class="book-stack">${face(top || "JK", Math.round(w * 0.72))}</div>` +
+      `<div class="book-label tb-meld-label"><span><b>${label}</b> <span class="book-size">${meld.size}</span></span> <span class="book-kind">${text}</span>` +
+      `${glow ? ' <span class="glow-tag">add</span>' : ""}</div></${tag}>`;
   }
   const need = meld.book_size || 7;
-  const tag = mine ? "button" : "div";
-  const aria = `${esc(name)}: ${meld.size} of ${need}${wilds ? `, ${wilds} wild` : ", clean so far"}${mine && glow ? CAN_ADD : ""}`;
+  const tag = button ? "button" : "div";
+  const visible = `${label} ${meld.size}/${need}${wilds ? ` ${wilds}W` : ""}`;
+  const words = `${esc(name)}, ${meld.size} of ${need}${wilds ? `, ${wilds} wild` : ", clean so far"}`;
   const stride = Math.max(9, Math.round(w * 0.34));
   const fanW = w + stride * Math.max(0, cardsIn.length - 1);
   const fan = cardsIn.map((c, i) =>
-    `<span class="tb-fan-card" style="left:${i * stride}px">${cardSvg(c, { width: w, fourColour: app.fourColour })}</span>`).join("");
-  return `<${tag} class="tb-meld open${wilds ? " has-wild" : ""}${glow ? " glow" : ""}" ${flash} ${meldAttrs(mine, target, index, aria)}>` +
+    `<span class="tb-fan-card" style="left:${i * stride}px">${face(c, w)}</span>`).join("");
+  return `<${tag} class="tb-meld open${wilds ? " has-wild" : ""}${glow ? " glow" : ""}" ${flash} ${meldAttrs(button, target, index, visible, words, glow)}>` +
     `<div class="tb-meld-label"><b>${label}</b> <span class="progress">${meld.size}/${need}</span>` +
-    `${wilds ? `<span class="wildcount">${wilds}W</span>` : ""}${glow ? '<span class="glow-tag">add</span>' : ""}</div>` +
+    `${wilds ? ` <span class="wildcount">${wilds}W</span>` : ""}${glow ? ' <span class="glow-tag">add</span>' : ""}</div>` +
     `<div class="meld-fan" style="width:${fanW}px;height:${Math.round(w * 1.4)}px">${fan}</div></${tag}>`;
 }
 
-function meldAttrs(button, target, index, aria) {
+function meldAttrs(button, target, index, visible, words, glow) {
   return button
-    ? `type="button" data-drop="meld" data-target="${esc(target)}" data-meld="${index}" aria-label="${aria}"`
-    : `role="img" aria-label="${aria}"`;
+    ? `type="button" data-drop="meld" data-target="${esc(target)}" data-meld="${index}" ` +
+      `data-visible="${esc(visible)}" data-words="${words}" aria-label="${meldName(esc(visible), words, glow)}"`
+    : `role="img" aria-label="${meldName(esc(visible), words, false)}"`;
 }
 
 /** Books first, then by rank (A K Q ... 4), the all-wild meld last; each with its index. */
@@ -152,16 +163,17 @@ export function renderBoard() {
   const d = v.discard || {};
   const canDraw = !!l.draw;
   const canPick = !!l.pickup;
+  // the buttons are named by what they show (with words for the eye-less only): a name that
+  // holds the visible text is the one a voice-control user can say
   const stock = `<button type="button" class="pile-btn tb-stock${canDraw ? " can" : ""}" id="stock-btn" data-flash="stock" ` +
-    `${canDraw ? "" : 'aria-disabled="true"'} aria-label="stock, ${v.stock} cards${canDraw ? ", tap to draw" : ""}">` +
-    `${cardBack({ width: w, label: "stock" })}<span class="pile-cap"><b>Stock</b> ${number(v.stock)}</span>` +
-    `${canDraw ? '<span class="pile-hint">tap to draw</span>' : ""}</button>`;
-  const top = d.top ? cardSvg(d.top, { width: w, fourColour: app.fourColour }) :
+    `${canDraw ? "" : 'aria-disabled="true"'}>` +
+    `${cardBack({ width: w, label: "" })}<span class="pile-cap"><b>Stock</b> ${number(v.stock)}<span class="visually-hidden"> cards</span></span>` +
+    `${canDraw ? ' <span class="pile-hint">tap to draw</span>' : ""}</button>`;
+  const top = d.top ? cardSvg(d.top, { width: w, fourColour: app.fourColour, label: "" }) :
     `<svg class="card empty" width="${w}" height="${Math.round(w * 1.4)}" viewBox="0 0 100 140" aria-hidden="true"><rect x="2" y="2" width="96" height="136" rx="8" fill="none" stroke="#9aa" stroke-dasharray="6 5" stroke-width="2"/></svg>`;
-  const pile = `<button type="button" class="pile-btn tb-pile${canPick ? " can" : ""}" id="pile-btn" data-drop="pile" data-flash="pile" ` +
-    `aria-label="discard pile, ${d.size ?? 0} cards${d.top ? `, ${cardLabel(d.top)} on top` : ", empty"}${canPick ? ", tap to pick up" : ""}">` +
-    `${top}<span class="pile-cap"><b>Pile</b> ${number(d.size ?? 0)}</span>` +
-    (d.top && d.pickup_size ? `<span class="pile-sub">${pickupSize(d.pickup_size)}</span>` : "") +
-    `${canPick ? '<span class="pile-hint">tap to pick up</span>' : ""}</button>`;
+  const pile = `<button type="button" class="pile-btn tb-pile${canPick ? " can" : ""}" id="pile-btn" data-drop="pile" data-flash="pile">` +
+    `${top}<span class="pile-cap"><b>Pile</b> ${number(d.size ?? 0)}<span class="visually-hidden"> cards${d.top ? `, ${esc(cardLabel(d.top))} on top` : ", empty"}</span></span>` +
+    (d.top && d.pickup_size ? ` <span class="pile-sub">${pickupSize(d.pickup_size)}</span>` : "") +
+    `${canPick ? ' <span class="pile-hint">tap to pick up</span>' : ""}</button>`;
   $("#center").innerHTML = stock + pile;
 }

@@ -4,7 +4,7 @@
 // view's `kinds` alone: selecting cards sends nothing to the server.
 
 import { cardBack, cardChip, cardLabel, cardSvg, kindOf } from "./cards.js";
-import { CAN_ADD } from "./table-board.js";
+import { meldName } from "./table-board.js";
 import { groupText } from "./table-notation.js";
 import {
   $, app, bottomSeat, forgetHtml, handEntries, isSpectator, joinableMelds, legal, link,
@@ -340,9 +340,11 @@ export function applyGlow() {
     el.classList.toggle("glow", on);
     const label = el.querySelector(".tb-meld-label");
     const tag = label?.querySelector(".glow-tag");
-    if (on && !tag) label?.insertAdjacentHTML("beforeend", '<span class="glow-tag">add</span>');
-    if (!on && tag) tag.remove();
-    const base = (el.getAttribute("aria-label") || "").replace(CAN_ADD, "");
-    el.setAttribute("aria-label", on ? `${base}${CAN_ADD}` : base);
+    if (on && !tag) label?.insertAdjacentHTML("beforeend", ' <span class="glow-tag">add</span>');
+    if (!on && tag) {
+      if (tag.previousSibling?.nodeType === Node.TEXT_NODE) tag.previousSibling.remove();
+      tag.remove();
+    }
+    el.setAttribute("aria-label", meldName(el.dataset.visible, el.dataset.words, on));
   });
 }
