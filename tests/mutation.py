@@ -1,20 +1,23 @@
 """Mutation testing of the engine: does the suite notice when the code is wrong?
 
 Run by ``scripts/mutation`` (never by the default test run). It samples N mutants of one
-module (``--module``: engine.py, rules.py, loading.py, moves.py or record.py) with a fixed
-``--seed``. A mutant is one small change to the source: a comparison flipped, ``and``/``or``
-swapped, a condition negated, an integer moved by one, a statement deleted, ``+``/``-``
-swapped, ``True``/``False`` swapped, a returned value replaced by ``None``.
+module (``--module``: one of :data:`MODULES`, the engine's modules and the web server's
+``web/table.py``) with a fixed ``--seed``. A mutant is one small change to the source: a
+comparison flipped, ``and``/``or`` swapped, a condition negated, an integer moved by one, a
+statement deleted, ``+``/``-`` swapped, ``True``/``False`` swapped, a returned value
+replaced by ``None``.
 
 The working tree is never written to: each worker copies ``src/``, ``tests/`` and the files
 the tests read into a temporary folder, writes the mutant there and runs pytest with
 ``PYTHONPATH`` pointing at the copy. A killed run leaves nothing behind but that folder.
 
-Each mutant runs the fast engine tests first (``-x``, a CPU-time limit per run: a mutant that
-loops forever is stopped and counts as killed by timeout); a mutant they do not kill runs the
-broad suite (every test file but the browser, web-server, PostgreSQL, soak, cluster, RL and
-benchmark tests, see :data:`BROAD_EXCLUDED`). Mutants listed in ``tests/mutation_equivalent.txt``
-(equivalent to the original: no test can tell them apart) are set aside, not run.
+Each mutant runs its module's fast tests first (:data:`MODULE_FAST_TESTS`, the engine's
+example tests by default; ``-x``, a CPU-time limit per run: a mutant that loops forever is
+stopped and counts as killed by timeout); a mutant they do not kill runs the broad suite
+(every test file but the browser, web-server, PostgreSQL, soak, cluster, RL and benchmark
+tests, see :data:`BROAD_EXCLUDED`; for ``web/table.py``, the web server's tests instead).
+Mutants listed in ``tests/mutation_equivalent.txt`` (equivalent to the original: no test
+can tell them apart) are set aside, not run.
 
     scripts/mutation --module engine.py -n 200 --seed 7 -j 2
     scripts/mutation --list                  # every mutant of the module, with its id
@@ -51,7 +54,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = ("game/engine.py", "game/checks.py", "game/listing.py", "game/state.py",
            "game/deal.py", "game/scoring.py", "game/events.py", "game/values.py",
-           "game/rules.py", "game/loading.py", "game/moves.py", "game/record.py")
+           "game/rules.py", "game/loading.py", "game/moves.py", "game/record.py",
+           "web/table.py")
 """The modules that can be mutated, as paths below src/handfoot."""
 EQUIVALENT_FILE = ROOT / "tests" / "mutation_equivalent.txt"
 
@@ -84,17 +88,65 @@ BROAD_EXCLUDED = (
     "tests/test_rl_",  # the RL frameworks (NumPy, PettingZoo, OpenSpiel, Gymnasium)
     "tests/test_benchmarks.py",  # timings
     "tests/test_mutation_tool.py",  # this tool's own test
+    "tests/test_compiled.py",  # reads pytest's cache, which a mutant's run has not got
 )
 """Test files the second stage leaves out (prefixes): they need a browser, a server, a
 database or a framework, or drive a user interface; they take long and test the engine only
 through what the rest tests."""
 
+_RULES_FAST = (
+    "tests/test_profiles.py",  # every profile field's check and its reason
+    "tests/test_cli_rules.py",  # the rules files and options on the command line
+    *FAST_TESTS,
+    "tests/test_generated_profiles.py",
+    "tests/test_hostile_files.py",
+)
+
+MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
+    "game/rules.py": _RULES_FAST,
+    "game/loading.py": _RULES_FAST,
+    "game/moves.py": (
+        "tests/test_wording.py",  # the moves' text, both ways
+        "tests/test_meld_options.py",
+        *FAST_TESTS,
+        "tests/test_checked_moves.py",
+        "tests/test_verify.py",
+        "tests/test_apply_listed.py",
+        "tests/test_options.py",
+    ),
+    "game/record.py": (
+        "tests/test_record.py",  # the record's format, its checks, its replay
+        *FAST_TESTS,
+        "tests/test_hostile_files.py",
+        "tests/test_resume.py",
+        "tests/test_trajectories.py",
+    ),
+    "web/table.py": (  # the tests that play through a table, fastest first
+        "tests/test_web_tally.py",
+        "tests/test_web_checked_moves.py",
+        "tests/test_web_broadcast.py",
+        "tests/test_web_rematch.py",
+        "tests/test_web_restore.py",
+        "tests/test_web_idle.py",
+        "tests/test_web_protocol.py",
+    ),
+}
+"""The fast stage of each module whose own tests are not the engine's example tests
+(:data:`FAST_TESTS`): the files that exercise it most, first, so that few mutants need the
+broad stage (minutes a mutant)."""
+
+WEB_MODULES = ("web/table.py",)
+"""Modules of the web server: their broad stage is the web server's tests."""
+
 STAGE_OPTIONS: dict[str, tuple[str, ...]] = {
     "fast": ("-p", "no:xdist", "-p", "no:asyncio", "-p", "no:anyio"),
     "broad": ("-n", "0"),
+    "web fast": ("-p", "no:xdist"),
+    "web broad": ("-n", "0"),
 }
-"""pytest options of each stage: the fast tests need none of the plugins for parallel or
-asynchronous tests, whose loading is most of a short run's start-up (1.1 s of CPU of 1.3)."""
+"""pytest options of each stage: the engine's fast tests need none of the plugins for
+parallel or asynchronous tests, whose loading is most of a short run's start-up (1.1 s of
+CPU of 1.3); the web server's tests need the asynchronous ones."""
 
 COPIED = ("src", "tests", "docs", "examples", "benchmarks", "README.md", "pyproject.toml")
 """What a worker's copy holds: the package and what its tests read."""
@@ -451,10 +503,27 @@ def read_equivalents(path: Path = EQUIVALENT_FILE) -> list[Equivalent]:
 # --- running -----------------------------------------------------------------------------
 
 
-def broad_tests(root: Path) -> list[str]:
-    """The second stage's test files: every tests/test_*.py but :data:`BROAD_EXCLUDED`."""
-    return sorted(str(p.relative_to(root)) for p in (root / "tests").glob("test_*.py")
-                  if not str(p.relative_to(root)).startswith(BROAD_EXCLUDED))
+def broad_tests(root: Path, module: str = "game/engine.py") -> list[str]:
+    """The second stage's test files: every tests/test_*.py but :data:`BROAD_EXCLUDED` and
+    the module's fast tests (a mutant that reaches it has passed them); for a web module,
+    every tests/test_web_*.py but its fast ones."""
+    fast = MODULE_FAST_TESTS.get(module, FAST_TESTS)
+    if module in WEB_MODULES:
+        found = sorted(str(p.relative_to(root)) for p in (root / "tests").glob("test_web_*.py"))
+    else:
+        found = sorted(str(p.relative_to(root)) for p in (root / "tests").glob("test_*.py")
+                       if not str(p.relative_to(root)).startswith(BROAD_EXCLUDED))
+    return [t for t in found if t not in fast]
+
+
+def stages(root: Path, module: str, *, fast_only: bool = False) -> list[tuple[str, list[str]]]:
+    """A module's stages, as (name, test files): its fast tests, then the broad suite."""
+    web = "web " if module in WEB_MODULES else ""
+    out = [(web + "fast", [t for t in MODULE_FAST_TESTS.get(module, FAST_TESTS)
+                           if (root / t).exists()])]
+    if not fast_only:
+        out.append((web + "broad", broad_tests(root, module)))
+    return out
 
 
 @dataclass
@@ -643,10 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     to_run = [m for m in chosen if (m.module, m.key) not in equivalents]
     set_aside = [m for m in chosen if (m.module, m.key) in equivalents]
-    stages: list[tuple[str, Sequence[str]]] = [
-        ("fast", [t for t in FAST_TESTS if (ROOT / t).exists()])]
-    if not args.fast_only:
-        stages.append(("broad", broad_tests(ROOT)))
+    run_stages = stages(ROOT, args.module, fast_only=args.fast_only)
     print(f"{len(chosen)} of {len(every)} mutants of {args.module} (seed {args.seed}), "
           f"{len(set_aside)} set aside as equivalent; {args.j} worker(s)", flush=True)
 
@@ -666,13 +732,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a mutant first needs them); the workers share one dict of limits
         for w in workers[1:]:
             w.limits = workers[0].limits
-        baseline(workers[0], *stages[0])
+        baseline(workers[0], *run_stages[0])
         free = list(workers)
 
         def job(m: Mutant) -> Outcome:
             w = free.pop()
             try:
-                return run_mutant(w, m, stages)
+                return run_mutant(w, m, run_stages)
             finally:
                 free.append(w)
 
