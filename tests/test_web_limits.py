@@ -96,7 +96,7 @@ def test_limits_off(tmp_path: Path) -> None:
 
 def test_the_defaults_limit_and_serve_can_turn_them_off() -> None:
     kinds = {limit.kind: limit for limit in Settings().open_limit_list()}
-    assert set(kinds) == {"game", "socket", "sheet"}
+    assert set(kinds) == {"game", "socket", "sheet", "post"}
     assert Settings(open_limits=False).open_limit_list() == ()
     assert build_parser().parse_args(["serve"]).open_limits is True
     assert build_parser().parse_args(["serve", "--no-open-limits"]).open_limits is False
@@ -167,9 +167,10 @@ def test_quiet_addresses_are_forgotten() -> None:
     ("http", "POST", "/api/games", "game"),
     ("http", "POST", "/api/daily", "game"),
     ("http", "POST", "/api/games/abc/rematch", "game"),
-    ("http", "POST", "/api/games/abc/status", None),
+    ("http", "POST", "/api/games/abc/status", "post"),
+    ("http", "POST", "/api/rules/check", "post"),
     ("http", "POST", "/api/scores", "sheet"),
-    ("http", "POST", "/api/scores/abc/rounds/1", None),
+    ("http", "POST", "/api/scores/abc/rounds/1", "post"),
     ("http", "GET", "/api/scores", None),
     ("websocket", "GET", "/ws/abc", "socket"),
     ("http", "GET", "/ws/abc", None),

@@ -56,6 +56,7 @@ from handfoot.web.requests import (
     error_response,
     profile_from_request,
     read_body,
+    rules_from_request,
 )
 from handfoot.web.scoresheets import score_routes
 from handfoot.web.settings import Settings
@@ -180,6 +181,19 @@ def _seat_rows(body: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
     return out
 
 
+def _differences(profile: Profile) -> list[Any]:
+    """How house rules differ from the built-in profile they extend (none for others)."""
+    name = profile.extends or profile.name
+    if name not in builtin_profile_names():
+        return []
+    base = load_profile(name)
+    return diff_profiles(base, profile, names=(base.name, "your rule set"))
+
+
+def _nothing(_profile: Profile) -> None:
+    return None
+
+
 class _Api:
     def __init__(self, store: Store, tables: Tables) -> None:
         self.store = store
@@ -219,13 +233,9 @@ class _Api:
     async def check_rules(self, request: Request) -> Response:
         try:
             body = await read_body(request)
-            profile = profile_from_request(body)
+            profile, differences = await rules_from_request(body, _differences)
         except (RequestError, ProfileError, ValueError) as exc:
             return JSONResponse({"ok": False, "error": str(exc)})
-        base = load_profile(profile.extends or profile.name) \
-            if (profile.extends or profile.name) in builtin_profile_names() else None
-        differences = diff_profiles(base, profile, names=(base.name, "your rule set")) \
-            if base is not None else []
         return JSONResponse({"ok": True, "name": profile.name,
                              "layouts": [str(x) for x in profile.layouts],
                              "differences": differences})
@@ -235,7 +245,7 @@ class _Api:
     async def create_game(self, request: Request) -> Response:
         try:
             body = await read_body(request)
-            profile = profile_from_request(body)
+            profile, _ = await rules_from_request(body, _nothing)
             layout = _layout(body, profile)
             seats = _seat_rows(body, layout.players)
             absent = body.get("absent", "wait")

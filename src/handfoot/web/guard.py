@@ -210,7 +210,7 @@ class OpenLimit:
     ``per_minute`` on average (a :class:`TokenBucket` per address)."""
 
     kind: str
-    """``"game"``, ``"socket"`` or ``"sheet"`` (see :func:`open_kind`)."""
+    """``"game"``, ``"socket"``, ``"sheet"`` or ``"post"`` (see :func:`open_kind`)."""
     burst: int
     per_minute: float
     what: str
@@ -223,12 +223,16 @@ _REMATCH: Final = re.compile(r"/api/games/[^/]+/rematch")
 def open_kind(kind: str, method: str, path: str) -> str | None:
     """Which limit a request counts against: ``"game"`` for a new game (``POST
     /api/games``, ``/api/daily``, a rematch), ``"socket"`` for a table's WebSocket,
-    ``"sheet"`` for a new score sheet (``POST /api/scores``); None for anything else.
+    ``"sheet"`` for a new score sheet (``POST /api/scores``), ``"post"`` for any other
+    ``POST`` (a rules check, a game's status, a score sheet's round); None for anything
+    else.
 
     >>> open_kind("http", "POST", "/api/games"), open_kind("websocket", "GET", "/ws/abc")
     ('game', 'socket')
     >>> open_kind("http", "GET", "/api/games/abc/record") is None
     True
+    >>> open_kind("http", "POST", "/api/rules/check")
+    'post'
     """
     if kind == "websocket":
         return "socket" if path.startswith("/ws/") else None
@@ -238,7 +242,7 @@ def open_kind(kind: str, method: str, path: str) -> str | None:
         return "game"
     if path == "/api/scores":
         return "sheet"
-    return None
+    return "post"
 
 
 class OpenLimiter:

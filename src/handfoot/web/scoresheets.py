@@ -34,7 +34,7 @@ from handfoot.game.scoresheet import (
     score_json,
 )
 from handfoot.web.protocol import is_token
-from handfoot.web.requests import RequestError, error_response, profile_from_request, read_body
+from handfoot.web.requests import RequestError, error_response, read_body, rules_from_request
 from handfoot.web.store import Store, now, score_rounds, score_sheets, token_hash
 from handfoot.web.tokens import new_token
 
@@ -117,7 +117,7 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
     async def create(request: Request) -> Response:
         try:
             body = await body_of(request)
-            profile = profile_from_request(body)
+            profile, _ = await rules_from_request(body, lambda _p: None)
             text = body.get("layout")
             if text is not None and not isinstance(text, str):
                 raise RequestError("layout: like \"2x2\"")

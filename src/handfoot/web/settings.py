@@ -57,7 +57,7 @@ class Settings:
     it is dropped, and rebuilt from the database (by replay) when next asked for."""
     open_limits: bool = True
     """Whether new games, table WebSockets and new score sheets are limited per client
-    address (the six fields below; ``--no-open-limits``): False only for tests and
+    address (the eight fields below; ``--no-open-limits``): False only for tests and
     benchmarks that open hundreds of tables from one address."""
     games_burst: int = 20
     """New games (and daily deals and rematches) one address may make at once..."""
@@ -71,6 +71,12 @@ class Settings:
     """New score sheets one address may make at once..."""
     sheets_per_minute: float = 10.0
     """... and then on average a minute."""
+    posts_burst: int = 120
+    """Other ``POST`` requests (rules checks, games' status, a score sheet's rounds) one
+    address may send at once (the history page asks for the status of every game the
+    browser holds)..."""
+    posts_per_minute: float = 240.0
+    """... and then on average a minute."""
 
     def open_limit_list(self) -> tuple[OpenLimit, ...]:
         """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""
@@ -80,4 +86,5 @@ class Settings:
                 OpenLimit("socket", self.sockets_burst, self.sockets_per_minute,
                           "table connections"),
                 OpenLimit("sheet", self.sheets_burst, self.sheets_per_minute,
-                          "new score sheets"))
+                          "new score sheets"),
+                OpenLimit("post", self.posts_burst, self.posts_per_minute, "requests"))
