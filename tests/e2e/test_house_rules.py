@@ -30,4 +30,16 @@ def test_a_parameter_changed_in_the_lobby_form_is_checked_and_kept(new_context: 
     page.click("#check-rules")
     expect(result.locator(".notice.error")).to_contain_text(
         "clean_book_bonus: -5 is out of range (0 to 100000)")
+    # the deal described as the house rules make it, not as the rule set's own 13-card packets
+    page.locator("#param-hand_size").fill("5")
+    page.locator("#param-foot_size").fill("3")
+    page.locator("#param-foot_size").press("Tab")
+    expect(page.locator("#quick-summary")).to_contain_text("a 5-card hand and a 3-card foot")
+    expect(page.locator("#profiles")).not_to_contain_text("13-card packets")
+    # the pile-pickup box takes "all" (the whole pile), checked by the engine
+    page.locator("#param-clean_book_bonus").fill("")
+    page.locator("#param-pickup_count").fill("all")
+    page.locator("#param-pickup_count").press("Tab")
+    page.click("#check-rules")
+    expect(result.locator(".notice.ok")).to_contain_text("the whole pile")
     assert errors == []

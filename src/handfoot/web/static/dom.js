@@ -36,14 +36,22 @@ export function paramField(p, value, onchange) {
     input = el("select", {id, "data-param": p.key, "data-type": "str"},
       el("option", {value: "", text: base ? `as the rule set (${base})` : "as the rule set"}),
       ...p.choices.map((c) => el("option", {value: c, text: c})));
-  } else if (p.type === "int" || p.type === "opt_int") {
+  } else if (p.type === "int") {
     input = el("input", {type: "number", id, "data-param": p.key, "data-type": p.type, inputmode: "numeric",
-      min: p.min ?? null, max: p.max ?? null, placeholder: base || (p.type === "opt_int" ? "none" : "")});
+      min: p.min ?? null, max: p.max ?? null, placeholder: base});
+  } else if (p.type === "opt_int") {
+    // a number or a word ("all" cards of the pile, "none"): a text box, the server judges it
+    const word = p.key === "pickup_count" ? "all" : "none";
+    input = el("input", {type: "text", id, "data-param": p.key, "data-type": p.type, autocomplete: "off",
+      spellcheck: "false", placeholder: base || word, "aria-describedby": `${id}-words`});
   } else {
     return null;
   }
   if (onchange) input.addEventListener("change", onchange);
+  const words = p.type === "opt_int"
+    ? el("span", {class: "hint", id: `${id}-words`, text: `a number, or "${p.key === "pickup_count" ? "all" : "none"}"`})
+    : null;
   return el("div", {class: "field param"},
     el("label", {for: id}, label, el("span", {class: "hint", text: p.text || ""})),
-    input);
+    input, words);
 }

@@ -100,7 +100,7 @@ function renderProfiles() {
     box.append(el("label", {class: "profile-choice", for: id},
       input,
       el("span", {},
-        el("strong", {text: p.title}),
+        el("strong", {class: "profile-title", text: p.title}),
         p.name === state.data.default ? el("span", {class: "badge ok", text: "default"}) : null,
         el("span", {class: "small muted profile-summary", text: profileLine(p)}),
       ),
@@ -113,6 +113,17 @@ function renderProfiles() {
 function profileLine(p) {
   const m = /^seed [^:]*:\s*(.+)$/.exec(p.source || "");
   return m ? m[1] : p.summary || p.source || "";
+}
+
+/** The deal the game will have, house rules (the form's) included: "13-card packets", or
+ * "a 5-card hand and a 3-card foot". */
+function dealText() {
+  const values = state.profile.values || {};
+  const form = state.house.mode === "form" ? formOverrides().overrides : {};
+  const hand = Number(form.hand_size ?? values.hand_size);
+  const foot = Number(form.foot_size ?? values.foot_size);
+  if (!hand || !foot) return "";
+  return hand === foot ? `${hand}-card packets` : `a ${hand}-card hand and a ${foot}-card foot`;
 }
 
 function chooseProfile(name) {
@@ -260,8 +271,21 @@ function updateSummary() {
   }
   const rounds = Number($("rounds").value) || state.profile.rounds;
   const house = state.house.checked && state.house.checked.ok ? ` with house rules (${state.house.checked.differences.length} changes)` : "";
-  const title = state.profile.title;
+  const deal = dealText();
+  const packets = /\b\d+-card packets\b/;
+  // the rule set's title may name its deal: the deal the house rules make instead
+  const title = !deal ? state.profile.title : packets.test(state.profile.title)
+    ? state.profile.title.replace(packets, deal) : `${state.profile.title}, ${deal}`;
   $("quick-summary").textContent = `${who}: ${title}${house}, ${rounds} round${rounds === 1 ? "" : "s"}.`;
+  // the chosen rule set's line tells of the deal its house rules make, not of its own
+  for (const p of state.data.profiles) {
+    const label = document.querySelector(`input[name="profile"][value="${CSS.escape(p.name)}"]`)?.closest("label");
+    const line = label?.querySelector(".profile-summary");
+    const head = label?.querySelector(".profile-title");
+    const mine = p === state.profile && deal;
+    if (line) line.textContent = mine ? profileLine(p).replace(packets, deal) : profileLine(p);
+    if (head) head.textContent = mine ? p.title.replace(packets, deal) : p.title;
+  }
   $("quick-summary").append(" ", el("a", {href: "#setup", text: "Change"}));
 }
 
@@ -334,7 +358,9 @@ function formOverrides() {
     if (raw === "") continue;
     const type = input.dataset.type;
     if (type === "bool") overrides[input.dataset.param] = raw === "true";
-    else if (type === "int" || type === "opt_int") overrides[input.dataset.param] = Number(raw);
+    else if (type === "int") overrides[input.dataset.param] = Number(raw);
+    // "all" or "none" go as words (the server names a typo); a number as a number
+    else if (type === "opt_int") overrides[input.dataset.param] = /^-?\d+$/.test(raw) ? Number(raw) : raw.toLowerCase();
     else overrides[input.dataset.param] = raw;
   }
   return {overrides, options};

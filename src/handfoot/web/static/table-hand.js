@@ -97,7 +97,7 @@ export function renderTray() {
     `title="Staged melds are laid down together${opened ? "" : `; the opening needs ${number(openingMinimum(mySide()))}`}">` +
     `<span><b>Staged</b> <span class="tray-caret" aria-hidden="true">${open ? "▾" : "▸"}</span></span><span class="tray-mark ${state}">${mark}</span></button>` +
     `<div class="tray-groups">${groups.map((g, i) =>
-      `<div class="tray-group"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: cardW, fourColour: app.fourColour })).join("")}</span>` +
+      `<div class="tray-group" data-drop="staged" data-group="${i}"><span class="tray-cards">${g.map((c) => cardSvg(c, { width: cardW, fourColour: app.fourColour })).join("")}</span>` +
       `<button type="button" class="tray-x" data-untray="${i}" aria-label="return ${esc(groupText(g))} to your hand">✕</button></div>`).join("")}</div>` +
     (draw
       ? `<button type="button" class="btn btn-primary" id="btn-tray-pickup" ${app.busy || !legal().pickup ? "disabled" : ""}>Pick up <kbd>P</kbd></button>`

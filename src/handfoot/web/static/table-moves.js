@@ -83,6 +83,7 @@ function stageSelection() {
     return false;
   }
   app.tray.push(keys);
+  if (app.message?.kind === "error") setMessage(null); // the staged melds say how they stand
   app.selection.clear();
   app.glow.clear();
   checkTray();
@@ -142,13 +143,80 @@ export function doMeld() {
   return sendMove(`meld ${groupText(codes)}`);
 }
 
-/** The selection onto the side's meld of `target` (a meld's `target` in the view). */
-export function addTo(target) {
+/** The selection onto the side's meld of `target` (a meld's `target` in the view), the
+ * meld at `index` of the side's melds when known (the one tapped or dropped on): the cards
+ * join that meld or none. A card the view's `kinds` says cannot go there is refused with
+ * the reason, before anything is sent; the rest is the engine's to judge. */
+export function addTo(target, index = null) {
   const codes = selectedCodes();
   if (!codes.length) return needSelection("Select the cards to add first.");
-  const why = whyNot(codes);
+  const why = whyNot(codes) || (index === null ? null : whyNotThere(codes, target, Number(index)));
   if (why) return refuse(why);
   return sendMove(`meld ${addGroupText(target, codes)}`);
+}
+
+/** Why some card of `codes` cannot join the side's meld at `index` (of `target`), from the
+ * view's `kinds` (where the engine says each kind can go), or null. */
+function whyNotThere(codes, target, index) {
+  for (const code of codes) {
+    const kind = kindOf(code);
+    const entry = (app.view?.kinds || []).find((k) => k.kind === kind);
+    if (!entry || entry.melds.includes(index)) continue;
+    const wild = kind === "2" || kind === "JK";
+    const card = cardLabel(code);
+    const melds = myMelds();
+    const name = (i) => {
+      const m = melds[i];
+      return m?.target === "wild" ? "your all-wild meld" : `your ${m?.label || m?.target}`;
+    };
+    const here = target === "wild" ? "the all-wild meld" : `the ${melds[index]?.label || target}`;
+    let why;
+    if (target === "wild" && !wild) why = `the ${card} can't go onto ${here}: an all-wild meld holds only wild cards`;
+    else if (target !== "wild" && !wild && kindOf(code) !== target) why = `the ${card} can't go onto ${here}: a meld holds one rank`;
+    else if (melds[index]?.book && !wild) why = `the ${card} can't go onto ${here}: that book takes no more cards now`;
+    else continue; // the engine's own reason follows the move
+    const elsewhere = entry.melds.map(name);
+    if (elsewhere.length) why += `; it can go onto ${elsewhere.join(" or ")}`;
+    else if (entry.new) why += "; it can start a new meld (drop it on your meld area)";
+    return why;
+  }
+  return null;
+}
+
+/** A drop on the meld area: the selection starts a new meld, staged (a card or two at a time
+ * grows it: each drop adds to the staged group of its rank); three or more cards with
+ * nothing staged after the side has opened are melded at once, as Meld does. */
+export function dropOnMeldArea() {
+  const phase = app.view?.phase;
+  if (!(legal().meld || (phase === "draw" && legal().pickup))) return setMessage("info", "You can meld after you draw.");
+  const keys = selectedKeys();
+  if (!keys.length) return null;
+  const opened = app.view.opened?.[mySide()];
+  if (phase === "play" && opened && !app.tray.length && keys.length >= 3) return doMeld();
+  const naturals = new Set(codesOf(keys).map(kindOf).filter((k) => k !== "2" && k !== "JK"));
+  const rank = naturals.size === 1 ? [...naturals][0] : null;
+  const group = app.tray.findIndex((g) => {
+    const own = new Set(codesOf(g).map(kindOf).filter((k) => k !== "2" && k !== "JK"));
+    return rank !== null ? own.has(rank) : naturals.size === 0 && own.size > 0;
+  });
+  if (group >= 0) return dropOnStaged(group);
+  return stageSelection();
+}
+
+/** A drop on a staged group: the selection joins it. */
+export function dropOnStaged(group) {
+  const keys = selectedKeys();
+  if (!keys.length || !app.tray[group]) return null;
+  const why = whyNot(codesOf(keys));
+  if (why) return refuse(why);
+  app.tray[group] = [...app.tray[group], ...keys];
+  if (app.message?.kind === "error") setMessage(null);
+  app.selection.clear();
+  app.glow.clear();
+  checkTray();
+  renderMe();
+  applyGlow();
+  return true;
 }
 
 export function doAdd() {

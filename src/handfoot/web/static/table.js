@@ -22,7 +22,8 @@ import {
 import { addEvents, applyFlash, renderLog } from "./table-log.js";
 import {
   addTo, answer, checkTray, doAdd, doContinue, doDiscard, doDraw, doGoOut, doHint, doKnee,
-  doKnock, doMeld, doPickup, doRematch, doUndo, layDown, onRematch, playHint,
+  doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
+  playHint,
 } from "./table-moves.js";
 import { renderOverlay, showOverlayTab } from "./table-overlay.js";
 import {
@@ -133,7 +134,7 @@ function onClick(ev) {
   }
   if (t.dataset.drop === "meld") {
     if (!app.selection.size) return setMessage("info", "Select cards in your hand, then tap this meld to add them.");
-    return addTo(t.dataset.target);
+    return addTo(t.dataset.target, t.dataset.meld);
   }
   if (t.classList.contains("ov-tab")) return showOverlayTab(t.dataset.tab);
   if (t.dataset.untray !== undefined) {
@@ -187,11 +188,9 @@ function wire() {
     onDrop: (target) => {
       const kind = target.dataset.drop;
       if (kind === "pile") return doDiscard();
-      if (kind === "meld") return addTo(target.dataset.target);
-      if (kind === "melds") {
-        if (!legal().meld) return setMessage("info", "You can meld after you draw.");
-        return doMeld();
-      }
+      if (kind === "meld") return addTo(target.dataset.target, target.dataset.meld);
+      if (kind === "melds") return dropOnMeldArea();
+      if (kind === "staged") return dropOnStaged(Number(target.dataset.group));
       return null;
     },
   });
