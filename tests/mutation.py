@@ -106,6 +106,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
     "game/rules.py": _RULES_FAST,
     "game/loading.py": _RULES_FAST,
     "game/moves.py": (
+        "tests/test_move_encoding_edges.py",  # the action ids, the notation's corners
         "tests/test_wording.py",  # the moves' text, both ways
         "tests/test_meld_options.py",
         *FAST_TESTS,
