@@ -95,6 +95,7 @@ database or a framework, or drive a user interface; they take long and test the 
 through what the rest tests."""
 
 _RULES_FAST = (
+    "tests/test_profile_answers.py",  # seatings, sizes and minimums by round, wild limits
     "tests/test_profiles.py",  # every profile field's check and its reason
     "tests/test_cli_rules.py",  # the rules files and options on the command line
     *FAST_TESTS,
