@@ -117,6 +117,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_options.py",
     ),
     "game/record.py": (
+        "tests/test_record_edges.py",  # results at their bounds, mismatches, replay's text
         "tests/test_record.py",  # the record's format, its checks, its replay
         *FAST_TESTS,
         "tests/test_hostile_files.py",
