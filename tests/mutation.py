@@ -95,6 +95,7 @@ database or a framework, or drive a user interface; they take long and test the 
 through what the rest tests."""
 
 _RULES_FAST = (
+    "tests/test_profile_answers.py",  # seatings, sizes and minimums by round, wild limits
     "tests/test_profiles.py",  # every profile field's check and its reason
     "tests/test_cli_rules.py",  # the rules files and options on the command line
     *FAST_TESTS,
@@ -106,6 +107,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
     "game/rules.py": _RULES_FAST,
     "game/loading.py": _RULES_FAST,
     "game/moves.py": (
+        "tests/test_move_encoding_edges.py",  # the action ids, the notation's corners
         "tests/test_wording.py",  # the moves' text, both ways
         "tests/test_meld_options.py",
         *FAST_TESTS,
@@ -115,6 +117,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_options.py",
     ),
     "game/record.py": (
+        "tests/test_record_edges.py",  # results at their bounds, mismatches, replay's text
         "tests/test_record.py",  # the record's format, its checks, its replay
         *FAST_TESTS,
         "tests/test_hostile_files.py",
@@ -122,6 +125,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_trajectories.py",
     ),
     "web/table.py": (  # the tests that play through a table, fastest first
+        "tests/test_web_table_rounds.py",  # the bots across a round's end at a restore
         "tests/test_web_tally.py",
         "tests/test_web_checked_moves.py",
         "tests/test_web_broadcast.py",
