@@ -105,16 +105,17 @@ def test_every_field_of_a_position_has_its_text() -> None:
         pos, profile=profile, melds=(pos.melds[0] + (wild_kings,), ()),
         hands=(pos.hands[0][1:], *pos.hands[1:]), knees=((knee_card,), (), (), ()),
         stock=pos.stock[3:], refused=True, picked_pile=True, permission=(True, False),
-        pending=mv.GoOut((mv.MeldGroup(cards.NINE, 2),), 3), pending_answerers=(2,),
-        phase=Phase.ANSWER, to_act=2, results=(result,), totals=(-20, 0), deals=deals,
+        results=(result,), totals=(-20, 0), deals=deals,
+        # taking back gives back the same cards: the Knee's card left the hand, and the
+        # wild kings came onto the table, before the melds taken back
+        undo_stack=tuple((_without(hand, knee_card), (*melds, wild_kings), opened, played)
+                         for hand, melds, opened, played in pos.undo_stack),
         stalled_turns=5,
         seed=None, dealer=None, first_player=None, deal=None)
     assert [cards.face_name(f) for f in pos.stock[:3]] == ["2C", "2D", "JK"]
     text = round_trips(made)
     for words in ("melds 1: QC QC QC | KD KH KS JK | K: 2C 2D JK", "staged: 9 9",
                   "refused: yes", "pile taken: yes", "permission: 1", "stalled turns: 5",
-                  "asking: goout 9 9 discard 7",
-                  "answerers: 3", "to act: 3", "phase: answer",
                   f"knee 1: {cards.face_name(knee_card)}", "set: rounds = 3",
                   'set: special_book_bonus = { "5" = 3000, "7" = 4000 }',
                   "result 1: went out, seat 3 ; totals -20 0 ; side 1: melded 3 30, "
@@ -123,6 +124,21 @@ def test_every_field_of_a_position_has_its_text() -> None:
         assert words in text, words
     assert "dealt" not in text and "seed:" not in text and "dealer:" not in text
     assert parse_position(text).results[0].scores[0].lines[1] == line
+    # a question asked (a position the engine reaches: the go-out asked is legal)
+    books = ["4 4 4 4 4 4 4", "5 5 5 5 5 5 5", "6 6 6 6 6 2 2", "7 7 7 7 7 2 2",
+             "JK JK 2 2 2 2 2"]
+    asked = position("partnership-13", phase=Phase.PLAY, hands={0: "9 9 9 9"},
+                     in_foot=[0, 2], foot_played=[2], foot_turn_done=[2], melds={0: books})
+    play(asked, "goout 9 9 9 discard 9")
+    text = round_trips(asked.position())
+    for words in ("asking: goout 9 9 9 discard 9", "answerers: 3", "to act: 3",
+                  "phase: answer"):
+        assert words in text, words
+
+
+def _without(faces: tuple[int, ...], face: int) -> tuple[int, ...]:
+    i = faces.index(face)
+    return faces[:i] + faces[i + 1:]
 
 
 def test_the_deal_is_written_shortly_when_it_can_be() -> None:

@@ -25,7 +25,6 @@ import functools
 import json
 import random
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -34,7 +33,7 @@ from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, JOKER, KIND_CODES, TWO, CardError
 from handfoot.game.deal import deal_round
-from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile
+from handfoot.game.loading import ProfileError, builtin_profile_names, load_profile, parse_toml
 from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import profile_spec
 from handfoot.game.rules import Layout, Profile
@@ -66,6 +65,8 @@ class PositionSyntaxError(ValueError):
     """A position text could not be read: ``line 7, hand 2: 'QX' is not a card: ...``."""
 
     def __init__(self, key: str, problem: str, line: int | None = None) -> None:
+        if len(key) > 40:  # a hostile key is named by its start
+            key = key[:24] + "..."
         where = key if line is None else f"line {line}, {key}" if key else f"line {line}"
         super().__init__(f"{where}: {problem}" if where else problem)
         self.key = key
@@ -260,6 +261,13 @@ class _Line:
         return PositionSyntaxError(self.key, problem, self.number)
 
 
+_MOST: Final = 10**15
+"""The largest number a position holds (seeds, totals, score lines)."""
+_MOST_CARDS: Final = 10_000
+"""The largest ``+N`` of a packet (far more than any shoe holds)."""
+_KEY_DIGITS: Final = 4
+"""The most digits of a number in a key (a seat, side, deal, undo or result number)."""
+
 _SINGLE: Final = frozenset({
     "profile", "layout", "round", "seed", "dealer", "first player", "phase", "turn", "to act",
     "totals", "stock", "pile", "opened", "in foot", "played from foot", "foot turn done",
@@ -318,7 +326,7 @@ def parse_position(text: str) -> Position:
             _NO_CARDS),
         "staged": reader.one("staged", _staged, _NO_STAGED),
         "undo_stack": tuple(reader.numbered("undo", _undo)),
-        "results": tuple(reader.numbered("result", lambda ln: _round_result(ln, sides))),
+        "results": tuple(reader.numbered("result", lambda ln: _round_result(ln, sides, n))),
     }
     if round_number is None or phase is None or turn is None:
         missing = [k for k, v in (("round", round_number), ("phase", phase), ("turn", turn))
@@ -341,6 +349,7 @@ def parse_position(text: str) -> Position:
     reader.finish()
     pos = Position(**pos_fields, deal=deal, deals=tuple(deals))
     _check_shoe(pos)
+    _check_playable(pos, reader)
     return pos
 
 
@@ -379,6 +388,8 @@ class _Reader:
                 continue
             if not _known(ln.key):
                 raise ln.fail("unknown key (see docs/engine.md, 'Positions in text')")
+            if any(len(w) > _KEY_DIGITS for w in ln.key.split() if w.isdigit()):
+                raise ln.fail(f"a number in a key has at most {_KEY_DIGITS} digits")
             if ln.key in self.keys:
                 raise ln.fail(f"given twice (also on line {self.keys[ln.key].number})")
             self.keys[ln.key] = ln
@@ -394,7 +405,7 @@ class _Reader:
             if key == "stock" and words[-1].lower() == "rest":
                 self.fills.append((ln, None))
             elif key != "stock" and re.fullmatch(r"\+\d+", words[-1]):
-                self.fills.append((ln, int(words[-1])))
+                self.fills.append((ln, _int(ln, words[-1][1:], _MOST_CARDS, "+N")))
             else:
                 continue
             self.keys[key] = _Line(ln.number, ln.key, " ".join(words[:-1]) or _NONE)
@@ -484,8 +495,8 @@ def _load_profile(ln: _Line, sets: tuple[_Line, ...]) -> Profile:
     overrides: dict[str, Any] = {}
     for s in sets:
         try:
-            data = tomllib.loads(s.value)
-        except tomllib.TOMLDecodeError as exc:
+            data = parse_toml(s.value, "set")
+        except ProfileError as exc:
             raise s.fail(f"write 'set: parameter = value' in TOML ({exc})") from None
         if len(data) != 1:
             raise s.fail("one parameter per 'set' line")
@@ -513,11 +524,17 @@ def _known(key: str) -> bool:
     return name in _PER_SEAT | _PER_SIDE | _NUMBERED
 
 
-def _int(ln: _Line, word: str) -> int:
+def _int(ln: _Line, word: str, most: int = _MOST, what: str = "") -> int:
+    """A whole number of at most ``most`` (and at least ``-most``)."""
+    if len(word) > 24:  # (int() of thousands of digits is slow, then refused)
+        raise ln.fail(f"{word[:12]}...: a number of {len(word)} characters is far too large")
     try:
-        return int(word)
+        value = int(word)
     except ValueError:
         raise ln.fail(f"{word!r} is not a whole number") from None
+    if abs(value) > most:
+        raise ln.fail(f"{(what + ' ') if what else ''}{value} is too large (at most {most})")
+    return value
 
 
 def _count(ln: _Line, low: int, high: int) -> int:
@@ -657,7 +674,7 @@ def _undo(ln: _Line) -> tuple[tuple[int, ...], tuple[TableMeld, ...], bool, bool
             "played from foot" in flags)
 
 
-def _round_result(ln: _Line, sides: int) -> RoundResult:
+def _round_result(ln: _Line, sides: int, players: int) -> RoundResult:
     parts = [p.strip() for p in ln.value.split(";")]
     reason_text, _, seat_text = parts[0].partition(",")
     try:
@@ -670,7 +687,7 @@ def _round_result(ln: _Line, sides: int) -> RoundResult:
         words = seat_text.split()
         if len(words) != 2 or words[0] != "seat":
             raise ln.fail(f"{seat_text.strip()!r}: write ', seat N' for who went out")
-        went_out = _int(ln, words[1]) - 1
+        went_out = _index(ln, words[1], players, "seat")
     totals: tuple[int, ...] = ()
     scores: list[SideScore] = []
     for part in parts[1:]:
@@ -696,11 +713,17 @@ def _score_line(ln: _Line, text: str) -> ScoreLine:
     if label is None:
         if key not in SCORE_LABELS:
             raise ln.fail(f"{key!r} is not a score line: one of {', '.join(SCORE_LABELS)}")
-        return ScoreLine(key, SCORE_LABELS[key], int(count), int(points))
-    return ScoreLine(key, json.loads(label), int(count), int(points))
+        return ScoreLine(key, SCORE_LABELS[key], _int(ln, count), _int(ln, points))
+    try:
+        text_label = json.loads(label)
+    except ValueError:
+        raise ln.fail(f"{label}: a label is a string in double quotes") from None
+    if not isinstance(text_label, str):
+        raise ln.fail(f"{label}: a label is a string in double quotes")
+    return ScoreLine(key, text_label, _int(ln, count), _int(ln, points))
 
 
-_FILL_LAST: Final = 4_000
+_FILL_LAST: Final = 10_000_000
 
 
 def _fill_order(key: str) -> int:
@@ -708,7 +731,7 @@ def _fill_order(key: str) -> int:
     above :data:`_FILL_LAST` for every other key."""
     words = key.split()
     if len(words) == 2 and words[0] in ("hand", "foot", "knee") and words[1].isdigit():
-        return ("hand", "foot", "knee").index(words[0]) * 1000 + int(words[1])
+        return ("hand", "foot", "knee").index(words[0]) * 100_000 + int(words[1])
     return _FILL_LAST - 1 if key == "stock" else _FILL_LAST + 1
 
 
@@ -739,7 +762,8 @@ def _fill(fills: list[tuple[_Line, int | None]], fields: dict[str, Any]) -> None
             unplaced.remove(f)
         name, number = ln.key.split()
         packets = list(fields[names[name]])
-        packets[int(number) - 1] += tuple(dealt)
+        seat = _index(ln, number, players, "seat")
+        packets[seat] += tuple(dealt)
         fields[names[name]] = tuple(packets)
 
 
@@ -776,3 +800,79 @@ def _check_shoe(pos: Position) -> None:
     raise PositionSyntaxError("cards", f"not the shoe of {p.name} for {players} players "
                                        f"({sum(shoe)} cards, {len(found)} in the text); "
                               + "; ".join(problems))
+
+
+def _check_playable(pos: Position, reader: _Reader) -> None:
+    """What parses, plays: the seat to act has a legal move in a state the engine can reach
+    (a question asked by the seat whose turn it is and answered by its partners, the Foot
+    packet gone once picked up, staged cards held, melds to take back only in play)."""
+    from handfoot.game.engine import GameState  # (the engine does not import notation)
+
+    def fail(key: str, problem: str) -> PositionSyntaxError:
+        ln = reader.keys.get(key)
+        return PositionSyntaxError(key, problem, ln.number if ln else None)
+
+    layout, turn, phase = pos.layout, pos.turn, pos.phase
+    partners = [s for s in layout.seats_of(layout.side_of(turn)) if s != turn]
+    if phase == Phase.ANSWER:
+        if pos.pending is None:
+            raise fail("phase", "phase answer, but nobody asks to go out: give the question "
+                                "('asking: goout ...') and who answers it ('answerers: ...')")
+        if not pos.pending_answerers:
+            raise fail("answerers", "missing: a question is answered by the partners of the "
+                                    f"seat asking (seat {turn + 1})")
+        answerers = list(pos.pending_answerers)
+        strangers = [s + 1 for s in answerers if s not in partners]
+        if strangers or len(set(answerers)) != len(answerers):
+            raise fail("answerers", f"the partners of seat {turn + 1} (seats "
+                                    f"{' '.join(str(s + 1) for s in partners) or 'none'}) "
+                                    "answer, each once")
+        if pos.to_act != answerers[0]:
+            raise fail("to act", f"seat {answerers[0] + 1}, the first answerer, acts")
+        asked = GameState.from_position(dataclasses.replace(
+            pos, phase=Phase.PLAY, to_act=turn, pending=None, pending_answerers=()))
+        reason = asked.check(pos.pending)
+        if reason is not None:
+            raise fail("asking", f"seat {turn + 1} could not go out so: {reason}")
+    else:
+        if pos.pending is not None or pos.pending_answerers:
+            raise fail("asking" if pos.pending is not None else "answerers",
+                       "a question is asked only in the answer phase")
+        if pos.to_act != turn and phase != Phase.GAME_OVER:
+            raise fail("to act", f"the seat whose turn it is (seat {turn + 1}) acts, but "
+                                 "when answering a question")
+    for s in range(layout.players):
+        if pos.foot_picked[s] and pos.feet[s]:
+            raise fail("in foot", f"seat {s + 1} is in its Foot, but its Foot packet still "
+                                  "holds cards")
+    if pos.undo_stack and phase not in (Phase.PLAY, Phase.ANSWER):
+        raise fail("undo 1", "melds are taken back only in the play phase (or when a "
+                             "question asked is answered no)")
+    side = layout.side_of(turn)
+    now = cards.face_counts(list(pos.hands[turn])
+                            + [f for m in pos.melds[side] for f in m.faces])
+    for i, (hand, melds, _, _) in enumerate(pos.undo_stack, 1):
+        then = cards.face_counts(list(hand) + [f for m in melds for f in m.faces])
+        if then != now:
+            raise fail(f"undo {i}", f"taking back must give back the cards of seat {turn + 1}'s "
+                                    "hand and its side's melds now, no other cards")
+    if pos.staged:
+        held = cards.kind_counts(pos.hands[turn])
+        staged = [0] * len(held)
+        for key, n, tw, jk in pos.staged:
+            staged[key >> 1] += n
+            staged[TWO] += tw
+            staged[JOKER] += jk
+        for kind, count in enumerate(staged):
+            if count > held[kind]:
+                raise fail("staged", f"{count} {cards.KIND_PLURALS[kind]} staged, but seat "
+                                     f"{turn + 1} holds {held[kind]}")
+    if phase == Phase.GAME_OVER:
+        return
+    state = GameState.from_position(pos)
+    if not state.legal_actions():
+        actor = state.actor
+        what = ("holds no cards" + ("" if pos.feet[actor] or pos.knees[actor]
+                                    else " and has no Foot to pick up")
+                if not pos.hands[actor] else "has no legal move")
+        raise fail("phase", f"seat {actor + 1} is to act ({_PHASES[phase]}) but {what}")
