@@ -36,16 +36,16 @@ from handfoot.game.moves import WILD_MELD, MoveSyntaxError, format_groups, parse
 from handfoot.game.record import (
     GameRecord,
     RecordError,
-    format_breakdown,
     record_from_state,
     replay,
     to_json,
 )
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.table import BookKind, opening_minimum, opens_with_clean_book
-from handfoot.game.values import IllegalMoveError, Phase, PlayerView, TableMeld
+from handfoot.game.values import IllegalMoveError, Phase, PlayerView, RoundResult, TableMeld
 from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
+from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
 
 __all__ = [
     "ASCII",
@@ -397,7 +397,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     title = Text(f"Round {view.round_number} of {view.rounds}", style="bold")
     title.append(f"{d}{p.name}{d}", style="dim")
     title.append(_status_line(view, names), style="bold cyan")
-    parts.append(title)
+    parts.append(_Flow(title, d))
 
     for side in range(view.sides):
         seats = [s for s in range(view.players) if s % view.sides == side]
@@ -425,7 +425,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
                 head.append_text(table_text(view.melds[side], p.book_size, sym))
             parts.append(_Flow(head, d))
             continue
-        parts.append(head)
+        parts.append(_Flow(head, d))
         who = Text("  ")
         for i, s in enumerate(seats):
             if i:
@@ -433,7 +433,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             who.append(f"{sym.turn} " if s == view.turn else "")
             who.append(names[s], style="bold" if s == view.seat else "")
             who.append(f": {_seat_cards(view, s)}")
-        parts.append(who)
+        parts.append(_Flow(who, d))
         parts.append(_Flow(Text("  ") + table_text(view.melds[side], p.book_size, sym), d))
 
     table = Text("Pile: ")
@@ -451,7 +451,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
         left = max(stall_limit * view.players - view.stalled_turns, 0)
         table.append(f"{d}the round ends in {_plural(left, 'turn')} unless someone draws "
                      "or lays a card", style="bold")
-    parts.append(table)
+    parts.append(_Flow(table, d))
 
     where = "Foot" if view.in_foot[view.seat] else "hand"
     mine = Text(f"Your {where} ({len(view.hand)}): ", style="bold")
@@ -963,11 +963,11 @@ class TerminalGame:
             names = self._names()
             view = self.view()
             side_names = [_side_name(s, names, view) for s in range(self.layout.sides)]
-            self.say(format_breakdown(result,
-                                      side_names=[f"Side {s + 1}" if self.layout.seats_per_side
-                                                  > 1 else short_name(names[s])
-                                                  for s in range(self.layout.sides)],
-                                      seat_names=[short_name(n) for n in names]))
+            self.say(round_breakdown(result,
+                                     [f"Side {s + 1}" if self.layout.seats_per_side > 1
+                                      else short_name(names[s])
+                                      for s in range(self.layout.sides)],
+                                     [short_name(n) for n in names], self.console.width))
             self.say("Running totals: " + f" {self.sym.dot} ".join(
                 f"{side_names[s]} {t}" for s, t in enumerate(result.totals)), style="bold")
             self._dirty = True
@@ -1021,6 +1021,30 @@ class TerminalGame:
     def write_record(self, path: str | Path) -> None:
         """Write the game so far as a record (JSON)."""
         Path(path).write_text(to_json(self.record()), encoding="utf-8")
+
+
+def round_breakdown(result: RoundResult, side_names: Sequence[str], seat_names: Sequence[str],
+                    width: int) -> str:
+    """A round's breakdown for the screen: each line's count and points in columns of their
+    own, laid out to fit ``width`` (:func:`~handfoot.terminal.breakdown.breakdown_text`)."""
+    how = result.reason if result.went_out is None else \
+        f"{result.reason} ({seat_names[result.went_out]})"
+    keys: dict[str, str] = {}
+    for score in result.scores:
+        for line in score.lines:
+            keys.setdefault(line.key, line.label)
+    rows = []
+    for key, label in keys.items():
+        cells: list[tuple[str, str] | None] = []
+        for score in result.scores:
+            line = next((x for x in score.lines if x.key == key), None)
+            cells.append(None if line is None else (str(line.count), str(line.points)))
+        rows.append(BreakdownRow(label, cells))
+    totals = [("Round total", [str(sc.total) for sc in result.scores])]
+    if result.totals:
+        totals.append(("Game total", [str(t) for t in result.totals]))
+    return breakdown_text(f"Round {result.round_number}: {how}", side_names, rows, totals,
+                          width)
 
 
 def _go_out_detail(groups: Sequence[mv.MeldGroup], discard: int | None) -> str:
