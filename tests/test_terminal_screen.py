@@ -85,3 +85,53 @@ def test_the_round_breakdown_fits_the_terminal_with_counts_and_points_apart(widt
             assert any(f" {line.count} {line.points}" in x[len(line.label):] for x in row), \
                 (line, lines)
     assert any(x.split()[-2:] == ["count", "points"] for x in lines)
+
+
+# --- pass and play ---------------------------------------------------------------------------
+
+
+def _pass_and_play(state: GameState | None = None, limit: int = 30,
+                   ) -> tuple[TerminalGame, list[tuple[str, str]]]:
+    """A pass-and-play game of two people and two bots; each prompt with the output before
+    it."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    prompts: list[tuple[str, str]] = []
+    buf = io.StringIO()
+    holder: list[TerminalGame] = []
+    policy = _policy(holder)
+
+    def read(prompt: str) -> str:
+        prompts.append((prompt, buf.getvalue()))
+        if len(prompts) > limit:
+            raise EOFError
+        return "" if prompt.startswith("Pass the keyboard") else policy(prompt)
+
+    game = TerminalGame(profile, Layout(2, 2), ["you", "easy", "you", "easy"], 5, read=read,
+                        console=Console(file=buf, width=100, color_system=None), state=state)
+    holder.append(game)
+    game.run()
+    return game, prompts
+
+
+def test_pass_and_play_waits_before_the_first_turn_and_clears_the_scrollback() -> None:
+    """The first person's hand was shown without the pause, and the clear between turns
+    left the last hand in the scrollback."""
+    _, prompts = _pass_and_play()
+    first, before = prompts[0]
+    assert first == "Pass the keyboard to Seat 1 (you), then press Enter "
+    assert "Your hand" not in before
+    later = [(p, out) for p, out in prompts[1:] if p.startswith("Pass the keyboard")]
+    assert later
+    for prompt, out in later:
+        # the screen and its scrollback were cleared after the last hand shown
+        assert out.rfind("\x1b[3J") > out.rfind("Your hand"), prompt
+        assert "\x1b[2J" in out
+
+
+def test_a_resumed_pass_and_play_game_waits_before_its_first_turn() -> None:
+    game, _ = _pass_and_play(limit=12)
+    state = game.state.copy()
+    assert state.to_act in (0, 2) and state.moves_played
+    _, prompts = _pass_and_play(state)
+    first, before = prompts[0]
+    assert first.startswith("Pass the keyboard to Seat") and "Your hand" not in before

@@ -49,6 +49,7 @@ from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
 
 __all__ = [
     "ASCII",
+    "CLEAR_SCREEN",
     "HELP_TEXT",
     "HINT_BOT",
     "HUMAN",
@@ -68,6 +69,9 @@ __all__ = [
     "symbols_for",
     "table_text",
 ]
+
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+"""Home, erase the screen, erase the scrollback: between two people's turns."""
 
 HUMAN = "you"
 """The seat name that marks a person in ``--seats``."""
@@ -691,7 +695,7 @@ class TerminalGame:
         self.say("Type help for the move notation, legal for what you can do, "
                  "hint for advice, quit to leave"
                  + (" (your game is saved)." if self.save_to is not None else "."))
-        self._last_person = self.state.to_act if self.state.to_act in self.people else None
+        self._last_person: int | None = None  # pass and play: even the first turn waits
         self._report_rounds()
         try:
             while not self.state.is_over and not self.quit:
@@ -736,12 +740,13 @@ class TerminalGame:
             self.say("Please answer y or n.")
 
     def _pass_keyboard(self) -> None:
-        """With several people: hide the last one's hand and wait for the next to sit."""
+        """With several people: hide the last one's hand and wait for the next to sit
+        (before the first turn too, and the first turn of a resumed game)."""
         seat = self.state.to_act
         if len(self.people) == 1 or seat == self._last_person:
             return
         if self._last_person is not None:
-            self.console.clear()
+            self._clear_screen()
         try:
             self.read(f"Pass the keyboard to {self.names[seat]}, then press Enter ")
         except (EOFError, KeyboardInterrupt):
@@ -750,6 +755,12 @@ class TerminalGame:
             return
         self._last_person = seat
         self._dirty = True
+
+    def _clear_screen(self) -> None:
+        """Clear the screen and its scrollback (``clear``'s codes: home, erase the screen,
+        erase the saved lines), so the last person's hand cannot be scrolled back to."""
+        self.console.file.write(CLEAR_SCREEN)
+        self.console.file.flush()
 
     def _human_step(self) -> None:
         self._flush()
