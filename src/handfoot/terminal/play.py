@@ -46,6 +46,7 @@ from handfoot.game.values import IllegalMoveError, Phase, PlayerView, RoundResul
 from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
 from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
+from handfoot.terminal.meldable import meldable
 
 __all__ = [
     "ASCII",
@@ -489,7 +490,9 @@ def legal_lines(view: PlayerView, is_legal: Callable[[mv.Move], bool] | None = N
     """What the seat can do now, in words (empty when it is not its turn).
 
     ``is_legal`` (the engine's check, where the caller has it) picks a pickup example that
-    works; without it the example only uses cards the seat holds.
+    works, and the ranks listed as meldable are those of melds it accepts
+    (:func:`~handfoot.terminal.meldable.meldable`); without it the example only uses cards
+    the seat holds and the ranks are those a card of which may be staged.
     """
     legal = set(view.legal_actions)
     if not legal:
@@ -522,6 +525,10 @@ def legal_lines(view: PlayerView, is_legal: Callable[[mv.Move], bool] | None = N
             out.append(f"pickup ...: take the pile ({_plural(taken, 'card')}{whole}, {top} "
                        "on top) if you can meld its top card (with the rest of an opening "
                        "when your side has not opened)")
+    if view.phase == Phase.PLAY and is_legal is not None:
+        can = meldable(view, is_legal)
+        naturals = list(can.ranks)
+        wild_targets = list(can.wilds_onto) + ([WILD_MELD] if can.all_wild else [])
     if view.phase == Phase.PLAY and (naturals or wild_targets):
         ranks = ", ".join(KIND_PLURALS[r] for r in naturals)
         text = "meld ...: you can meld"
@@ -1048,8 +1055,8 @@ def round_breakdown(result: RoundResult, side_names: Sequence[str], seat_names: 
     for key, label in keys.items():
         cells: list[tuple[str, str] | None] = []
         for score in result.scores:
-            line = next((x for x in score.lines if x.key == key), None)
-            cells.append(None if line is None else (str(line.count), str(line.points)))
+            found = next((x for x in score.lines if x.key == key), None)
+            cells.append(None if found is None else (str(found.count), str(found.points)))
         rows.append(BreakdownRow(label, cells))
     totals = [("Round total", [str(sc.total) for sc in result.scores])]
     if result.totals:
