@@ -8,6 +8,7 @@ import dataclasses
 import io
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -135,3 +136,17 @@ def test_a_resumed_pass_and_play_game_waits_before_its_first_turn() -> None:
     _, prompts = _pass_and_play(state)
     first, before = prompts[0]
     assert first.startswith("Pass the keyboard to Seat") and "Your hand" not in before
+
+
+def test_prompts_show_bracketed_text_as_typed(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The prompts went through Rich markup: ``[b]`` in a file name (or a name) vanished."""
+    from handfoot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\ny\n"))
+    assert main(["play", "--seats", "you,easy", "--layout", "2x1", "--profile", "biegames",
+                 "--seed", "3", "--record", "[b]game.json"]) == 1
+    out = capsys.readouterr().out
+    assert "Leave the game? (it will be saved in [b]game.json) y/n:" in out
