@@ -25,6 +25,8 @@ def script(*steps: tuple[str, str]) -> tuple[Callable[[str], str], list[str]]:
 
     def read(prompt: str) -> str:
         prompts.append(prompt)
+        if len(prompts) > 2000:  # a prompt asked without end
+            raise AssertionError(f"still asking: {prompts[-3:]}")
         if queue and queue[0][0] in prompt:
             return queue.pop(0)[1]
         if "Enter to count" in prompt and not queue:
@@ -42,12 +44,12 @@ def test_two_rounds_a_refusal_kept_answers_and_a_correction(tmp_path: Path) -> N
         ("Clean books", "3"), ("Dirty books", "3"), ("All-wild books", "1"),
         ("Cards melded", "1450"),
         ("Clean books", "1"), ("Cards melded", "K=5 Q=4"), ("Cards left", "A=1 b3=1"),
-        # round 2: Them go out without the books; refused, then given the books
+        # round 2: Them go out without the books; refused, then asked again for who went
+        # out and Them's books only, and given the books
         ("Enter to count", ""), ("Who went out", "2"), ("Cards melded", "300"),
         ("Cards melded", "900"),
-        ("Who went out", ""), ("Cards melded", ""),
+        ("Who went out", ""),
         ("Clean books", "3"), ("Dirty books", "3"), ("All-wild books", "1"),
-        ("Cards melded", ""),
         ("c N corrects", "c 1"), ("Who went out", ""), ("Cards left", ""),
         ("Cards left", "A=2"),
     )
@@ -55,10 +57,16 @@ def test_two_rounds_a_refusal_kept_answers_and_a_correction(tmp_path: Path) -> N
                          console=Console(file=out, width=100))
     assert keeper.run() == 0  # the game is over after round 2 (and its correction)
     text = out.getvalue()
-    assert "Not saved: Them cannot have gone out: it still lacks" in text
+    assert "Not saved: this cannot be right:\n  - Them cannot have gone out: it still lacks" \
+        in text
     assert "Your answers are kept" in text
-    # the refused round's answers come back as the defaults in brackets
-    assert any("Cards melded: points, or cards like K=5 2=1 [900]" in p for p in prompts)
+    # the refused round's answers are kept: only the ones the reason concerns are asked
+    # again, with what was given in brackets
+    again = prompts[next(i for i, p in enumerate(prompts) if "[2] >" in p):]
+    assert again[0].startswith("Who went out?")
+    assert [p.split(" [")[0].strip() for p in again[1:4]] == [
+        "Clean books", "Dirty books", "All-wild books"]
+    assert not any("Cards melded" in p for p in again[:4])
     view = sheet.view()
     assert view.over
     assert view.winners == [max(range(2), key=lambda side: view.totals[side])]

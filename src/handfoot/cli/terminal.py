@@ -28,7 +28,7 @@ from handfoot.terminal.play import (
     resume_state,
 )
 from handfoot.terminal.saves import SAVE_PREFIX, SaveFile, saved_games
-from handfoot.terminal.score_keeper import ScoreKeeper, new_sheet_names
+from handfoot.terminal.score_keeper import ScoreKeeper, new_sheet_names, plain_reader
 
 __all__ = ["add_play_command", "add_score_command", "cmd_play", "cmd_score"]
 
@@ -113,7 +113,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             save = SaveFile.default(seed)
     console = Console(highlight=False)
-    game = TerminalGame(profile, layout, seats, seed, read=console.input, console=console,
+    game = TerminalGame(profile, layout, seats, seed, read=plain_reader(console), console=console,
                         state=state, save_to=save, pause=sys.stdin.isatty(),
                         command=command)
     code = game.run()
@@ -200,7 +200,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                          f"{path / 'score.json'}")
     if path.exists():
         try:
-            keeper = ScoreKeeper.open(path, read=console.input, console=console)
+            keeper = ScoreKeeper.open(path, read=plain_reader(console), console=console)
         except OSError as exc:
             raise UsageError(f"--sheet {path}: cannot read the file: {exc.strerror}") from None
         except UnicodeDecodeError:
@@ -210,7 +210,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                              f"line {exc.lineno}, column {exc.colno})") from None
         except (ValueError, ScoreSheetError) as exc:
             raise UsageError(f"--sheet {path}: {exc}") from None
-        keeper.who = clean_name(args.who)[:MAX_NAME]
+        keeper.who = clean_name(args.who)[:MAX_NAME] or keeper.who
         keeper.command = command
         done = len(keeper.sheet.rounds)
         console.print(f"Continuing the sheet in {path} ({keeper.sheet.profile.title}, "
@@ -233,8 +233,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             if args.players else None
     else:
         try:
-            sides, players = new_sheet_names(console.input, layout.sides,
-                                             layout.seats_per_side, say=console.print)
+            sides, players = new_sheet_names(plain_reader(console), layout.sides,
+                                             layout.seats_per_side,
+                                             say=lambda t: console.print(t, markup=False))
         except (EOFError, KeyboardInterrupt):
             console.print("\nStopped before the sheet was made; nothing was saved.",
                           markup=False)
@@ -243,7 +244,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         sheet = ScoreSheet.new(profile, layout, sides, players, args.title)
     except ScoreSheetError as exc:
         raise UsageError(str(exc)) from None
-    keeper = ScoreKeeper(sheet, path, read=console.input, console=console,
+    keeper = ScoreKeeper(sheet, path, read=plain_reader(console), console=console,
                          who=clean_name(args.who)[:MAX_NAME], command=command)
     keeper.save()
     console.print(f"Keeping score under {profile.title} in {path}.", markup=False,

@@ -36,20 +36,22 @@ from handfoot.game.moves import WILD_MELD, MoveSyntaxError, format_groups, parse
 from handfoot.game.record import (
     GameRecord,
     RecordError,
-    format_breakdown,
     record_from_state,
     replay,
     to_json,
 )
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.table import BookKind, opening_minimum, opens_with_clean_book
-from handfoot.game.values import IllegalMoveError, Phase, PlayerView, TableMeld
+from handfoot.game.values import IllegalMoveError, Phase, PlayerView, RoundResult, TableMeld
 from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
+from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
+from handfoot.terminal.meldable import meldable
 from handfoot.terminal.saves import SaveFile, write_atomically
 
 __all__ = [
     "ASCII",
+    "CLEAR_SCREEN",
     "HELP_TEXT",
     "HINT_BOT",
     "HUMAN",
@@ -69,6 +71,9 @@ __all__ = [
     "symbols_for",
     "table_text",
 ]
+
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
+"""Home, erase the screen, erase the scrollback: between two people's turns."""
 
 HUMAN = "you"
 """The seat name that marks a person in ``--seats``."""
@@ -398,7 +403,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
     title = Text(f"Round {view.round_number} of {view.rounds}", style="bold")
     title.append(f"{d}{p.name}{d}", style="dim")
     title.append(_status_line(view, names), style="bold cyan")
-    parts.append(title)
+    parts.append(_Flow(title, d))
 
     for side in range(view.sides):
         seats = [s for s in range(view.players) if s % view.sides == side]
@@ -426,7 +431,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
                 head.append_text(table_text(view.melds[side], p.book_size, sym))
             parts.append(_Flow(head, d))
             continue
-        parts.append(head)
+        parts.append(_Flow(head, d))
         who = Text("  ")
         for i, s in enumerate(seats):
             if i:
@@ -434,7 +439,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
             who.append(f"{sym.turn} " if s == view.turn else "")
             who.append(names[s], style="bold" if s == view.seat else "")
             who.append(f": {_seat_cards(view, s)}")
-        parts.append(who)
+        parts.append(_Flow(who, d))
         parts.append(_Flow(Text("  ") + table_text(view.melds[side], p.book_size, sym), d))
 
     table = Text("Pile: ")
@@ -452,7 +457,7 @@ def render_view(view: PlayerView, names: Sequence[str], sym: Symbols = UNICODE,
         left = max(stall_limit * view.players - view.stalled_turns, 0)
         table.append(f"{d}the round ends in {_plural(left, 'turn')} unless someone draws "
                      "or lays a card", style="bold")
-    parts.append(table)
+    parts.append(_Flow(table, d))
 
     where = "Foot" if view.in_foot[view.seat] else "hand"
     mine = Text(f"Your {where} ({len(view.hand)}): ", style="bold")
@@ -486,7 +491,9 @@ def legal_lines(view: PlayerView, is_legal: Callable[[mv.Move], bool] | None = N
     """What the seat can do now, in words (empty when it is not its turn).
 
     ``is_legal`` (the engine's check, where the caller has it) picks a pickup example that
-    works; without it the example only uses cards the seat holds.
+    works, and the ranks listed as meldable are those of melds it accepts
+    (:func:`~handfoot.terminal.meldable.meldable`); without it the example only uses cards
+    the seat holds and the ranks are those a card of which may be staged.
     """
     legal = set(view.legal_actions)
     if not legal:
@@ -519,6 +526,10 @@ def legal_lines(view: PlayerView, is_legal: Callable[[mv.Move], bool] | None = N
             out.append(f"pickup ...: take the pile ({_plural(taken, 'card')}{whole}, {top} "
                        "on top) if you can meld its top card (with the rest of an opening "
                        "when your side has not opened)")
+    if view.phase == Phase.PLAY and is_legal is not None:
+        can = meldable(view, is_legal)
+        naturals = list(can.ranks)
+        wild_targets = list(can.wilds_onto) + ([WILD_MELD] if can.all_wild else [])
     if view.phase == Phase.PLAY and (naturals or wild_targets):
         ranks = ", ".join(KIND_PLURALS[r] for r in naturals)
         text = "meld ...: you can meld"
@@ -695,7 +706,7 @@ class TerminalGame:
         self.say("Type help for the move notation, legal for what you can do, "
                  "hint for advice, quit to leave"
                  + (" (your game is saved)." if self.save_to is not None else "."))
-        self._last_person = self.state.to_act if self.state.to_act in self.people else None
+        self._last_person: int | None = None  # pass and play: even the first turn waits
         self._report_rounds()
         try:
             while not self.state.is_over and not self.quit:
@@ -740,12 +751,13 @@ class TerminalGame:
             self.say("Please answer y or n.")
 
     def _pass_keyboard(self) -> None:
-        """With several people: hide the last one's hand and wait for the next to sit."""
+        """With several people: hide the last one's hand and wait for the next to sit
+        (before the first turn too, and the first turn of a resumed game)."""
         seat = self.state.to_act
         if len(self.people) == 1 or seat == self._last_person:
             return
         if self._last_person is not None:
-            self.console.clear()
+            self._clear_screen()
         try:
             self.read(f"Pass the keyboard to {self.names[seat]}, then press Enter ")
         except (EOFError, KeyboardInterrupt):
@@ -754,6 +766,12 @@ class TerminalGame:
             return
         self._last_person = seat
         self._dirty = True
+
+    def _clear_screen(self) -> None:
+        """Clear the screen and its scrollback (``clear``'s codes: home, erase the screen,
+        erase the saved lines), so the last person's hand cannot be scrolled back to."""
+        self.console.file.write(CLEAR_SCREEN)
+        self.console.file.flush()
 
     def _human_step(self) -> None:
         self._flush()
@@ -967,11 +985,11 @@ class TerminalGame:
             names = self._names()
             view = self.view()
             side_names = [_side_name(s, names, view) for s in range(self.layout.sides)]
-            self.say(format_breakdown(result,
-                                      side_names=[f"Side {s + 1}" if self.layout.seats_per_side
-                                                  > 1 else short_name(names[s])
-                                                  for s in range(self.layout.sides)],
-                                      seat_names=[short_name(n) for n in names]))
+            self.say(round_breakdown(result,
+                                     [f"Side {s + 1}" if self.layout.seats_per_side > 1
+                                      else short_name(names[s])
+                                      for s in range(self.layout.sides)],
+                                     [short_name(n) for n in names], self.console.width))
             self.say("Running totals: " + f" {self.sym.dot} ".join(
                 f"{side_names[s]} {t}" for s, t in enumerate(result.totals)), style="bold")
             self._dirty = True
@@ -1025,6 +1043,30 @@ class TerminalGame:
     def write_record(self, path: str | Path) -> None:
         """Write the game so far as a record (JSON)."""
         write_atomically(path, to_json(self.record()))
+
+
+def round_breakdown(result: RoundResult, side_names: Sequence[str], seat_names: Sequence[str],
+                    width: int) -> str:
+    """A round's breakdown for the screen: each line's count and points in columns of their
+    own, laid out to fit ``width`` (:func:`~handfoot.terminal.breakdown.breakdown_text`)."""
+    how = result.reason if result.went_out is None else \
+        f"{result.reason} ({seat_names[result.went_out]})"
+    keys: dict[str, str] = {}
+    for score in result.scores:
+        for line in score.lines:
+            keys.setdefault(line.key, line.label)
+    rows = []
+    for key, label in keys.items():
+        cells: list[tuple[str, str] | None] = []
+        for score in result.scores:
+            found = next((x for x in score.lines if x.key == key), None)
+            cells.append(None if found is None else (str(found.count), str(found.points)))
+        rows.append(BreakdownRow(label, cells))
+    totals = [("Round total", [str(sc.total) for sc in result.scores])]
+    if result.totals:
+        totals.append(("Game total", [str(t) for t in result.totals]))
+    return breakdown_text(f"Round {result.round_number}: {how}", side_names, rows, totals,
+                          width)
 
 
 def _go_out_detail(groups: Sequence[mv.MeldGroup], discard: int | None) -> str:

@@ -12,18 +12,60 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name, entry_form
+from handfoot.game.scoresheet import (
+    MAX_NAME,
+    ScoreSheet,
+    ScoreSheetError,
+    clean_name,
+    entry_form,
+    read_entry,
+    score_json,
+)
+from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
 
-__all__ = ["ScoreKeeper"]
+__all__ = ["MAX_DIGITS", "ScoreKeeper", "parse_whole", "plain_reader"]
 
 Read = Callable[[str], str]
+
+MAX_DIGITS: Final = 7
+"""The most digits a number typed at the score keeper has (a round's points total is far
+below 10 million)."""
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_whole(text: str) -> int:
+    """A whole number typed by a person: ASCII digits only (``²`` or ``٣`` are not), at most
+    :data:`MAX_DIGITS` of them, an optional sign; a :class:`ValueError` says what is wrong
+    in a player's words.
+
+    >>> parse_whole("-45"), parse_whole("+3")
+    (-45, 3)
+    """
+    text = text.strip()
+    if not _WHOLE.fullmatch(text):
+        raise ValueError(f"{text[:20]!r} is not a whole number: type digits, like 3")
+    if len(text.lstrip("+-")) > MAX_DIGITS:
+        raise ValueError(f"a number of at most {MAX_DIGITS} digits, not "
+                         f"{len(text.lstrip('+-'))}")
+    return int(text)
+
+
+def plain_reader(console: Console) -> Read:
+    """``console.input`` with its prompt shown as typed: names and answers in a prompt are
+    never read as Rich markup (``[red]Gran`` stays ``[red]Gran``)."""
+    def read(prompt: str) -> str:
+        return console.input(prompt, markup=False, emoji=False)
+    return read
 
 
 class _LeaveRound(Exception):
@@ -50,6 +92,7 @@ class ScoreKeeper:
         self.who = who
         self.changes = changes or []
         self.draft = draft
+        self.form = entry_form(sheet.profile)
 
     @classmethod
     def open(cls, path: Path, *, read: Read, console: Console) -> ScoreKeeper:
@@ -62,12 +105,20 @@ class ScoreKeeper:
                 and len(draft["entries"]) == len(sheet.sides)
                 and all(isinstance(e, dict) for e in draft["entries"])):
             draft = None  # none, or no longer the next round's
-        return cls(sheet, path, read=read, console=console,
-                   changes=list(data.get("changes") or []), draft=draft)
+        changes = list(data.get("changes") or [])
+        # the keeper's name, kept in the file (or the last change's): not asked again
+        who = data.get("keeper")
+        if not isinstance(who, str) or not who:
+            last = changes[-1] if changes and isinstance(changes[-1], dict) else {}
+            who = last.get("who") if isinstance(last.get("who"), str) else ""
+        return cls(sheet, path, read=read, console=console, changes=changes, draft=draft,
+                   who=clean_name(who)[:MAX_NAME])
 
     def save(self) -> None:
         data = self.sheet.json()
         data["changes"] = self.changes
+        if self.who:
+            data["keeper"] = self.who
         if self.draft is not None:
             data["draft"] = self.draft
         tmp = self.path.with_name(self.path.name + ".tmp")
@@ -120,15 +171,20 @@ class ScoreKeeper:
                 self.say(f"written to {target}")
                 continue
             if answer.lower().startswith("c"):
-                number = answer[1:].strip()
-                if not number.isdigit() or not 1 <= int(number) <= len(self.sheet.rounds):
+                try:
+                    number = parse_whole(answer[1:])
+                except ValueError:
+                    number = 0
+                if not 1 <= number <= len(self.sheet.rounds):
                     self.say(f"c N: N is a round already entered (1 to "
                              f"{len(self.sheet.rounds)})")
                     continue
-                self.enter_round(int(number))
+                self.enter_round(number)
                 continue
             if answer:
-                self.say("Press Enter to count the next round, or type c N, csv FILE or q.")
+                self.say("Type c N to correct round N, csv FILE to export, or press Enter "
+                         "to end." if ended else
+                         "Press Enter to count the next round, or type c N, csv FILE or q.")
                 continue
             assert view.next_round is not None
             self.enter_round(view.next_round)
@@ -148,12 +204,17 @@ class ScoreKeeper:
                 :MAX_NAME] or "keeper"
         self.say(f"Round {number}" + (" (correction)" if correcting else "") + ": count "
                  "each side; Enter keeps the value in brackets; q leaves the round unsaved.")
+        wrong: set[tuple[int, str]] | None = None  # the answers to ask again (None: all)
         while True:
             try:
-                out = self.ask_went_out(drafts)
+                if wrong is None or any(part == "went_out" for _, part in wrong):
+                    out = self.ask_went_out(drafts)
+                    for side, draft in enumerate(drafts):
+                        draft["went_out"] = side == out
                 for side, draft in enumerate(drafts):
-                    draft["went_out"] = side == out
-                    self.ask_side(side, draft)
+                    parts = None if wrong is None else {p for s, p in wrong if s == side}
+                    if parts is None or parts - {"went_out"}:
+                        self.ask_side(side, draft, parts)
             except _LeaveRound:
                 if correcting:
                     self.say(f"Round {number} left unsaved; it stays as it was.")
@@ -166,12 +227,15 @@ class ScoreKeeper:
                 if not correcting:
                     self.keep_draft(number, drafts)
                 raise
-            try:
-                entries = sheet.read_round(drafts, number)
-            except ScoreSheetError as exc:
-                self.say(f"Not saved: {exc}. Your answers are kept: fix what is wrong.")
-                continue
-            break
+            entries, problems = sheet.round_problems(drafts, number)
+            if not problems:
+                break
+            self.say("Not saved: " + ("this cannot be right:" if len(problems) == 1 else
+                                      f"{len(problems)} things cannot be right:"))
+            for problem in problems:
+                self.say(f"  - {problem.message}")
+            self.say("Your answers are kept: give again only the ones these concern.")
+            wrong = {x for problem in problems for x in problem.parts}
         after = [e.json() for e in entries]
         if before == after:
             self.say("Nothing changed.")
@@ -209,121 +273,175 @@ class ScoreKeeper:
             answer = self._ask(f"Who went out? 0 nobody, {choices} [{shown}] > ")
             if not answer:
                 return current
-            if answer.isdigit() and 0 <= int(answer) <= len(names):
-                return None if answer == "0" else int(answer) - 1
-            self.say(f"a number from 0 to {len(names)}")
+            try:
+                n = parse_whole(answer)
+            except ValueError:
+                n = -1
+            if 0 <= n <= len(names):
+                return None if n == 0 else n - 1
+            self.say(f"  a number from 0 to {len(names)}: 0 if nobody went out")
 
-    def ask_side(self, side: int, draft: dict[str, Any]) -> None:
-        form = entry_form(self.sheet.profile)
+    def ask_side(self, side: int, draft: dict[str, Any],
+                 parts: Collection[str] | None = None) -> None:
+        """Ask for a side's counts: every one, or those of ``parts`` (see
+        :class:`~handfoot.game.scoresheet.Problem`). Each answer is checked as it is given
+        and asked again, with the reason, until it can be right on its own."""
+        form = self.form
         name = self.sheet.sides[side]
         self.say(f"-- {name}")
-        books = dict(draft.get("books") or {})
-        for item in form["books"]:
-            books[item["key"]] = self.ask_number(f"{item['label']}", books.get(item["key"]))
-        special = dict(books.get("special") or {})
-        for item in form["special"]:
-            special[item["key"]] = self.ask_number(item["label"], special.get(item["key"]))
-        books["special"] = special
-        draft["books"] = books
-        draft["red_threes"] = self.ask_number("Red 3s laid", draft.get("red_threes"))
-        draft["melded"] = self.ask_cards("Cards melded", draft.get("melded"))
-        if form["unfinished"]:
+
+        def wanted(part: str) -> bool:
+            return parts is None or part in parts
+
+        def check(part: dict[str, Any]) -> str | None:
+            try:
+                read_entry(self.sheet.profile, part, who=name, together=False)
+            except ScoreSheetError as exc:
+                return str(exc)
+            return None
+
+        def check_at(*path: str) -> Callable[[Any], str | None]:
+            """The check of one answer, at ``path`` in an entry (``books``, ``clean``)."""
+            def check_value(value: Any) -> str | None:
+                part: Any = value
+                for key in reversed(path):
+                    part = {key: part}
+                return check(part)
+            return check_value
+
+        if wanted("books"):
+            books = dict(draft.get("books") or {})
+            for item in form["books"]:
+                key = item["key"]
+                books[key] = self.ask_number(
+                    item["label"], books.get(key),
+                    check=check_at("books", key))
+            special = dict(books.get("special") or {})
+            for item in form["special"]:
+                key = item["key"]
+                special[key] = self.ask_number(
+                    item["label"], special.get(key),
+                    check=check_at("books", "special", key))
+            books["special"] = special
+            draft["books"] = books
+        if wanted("red_threes"):
+            draft["red_threes"] = self.ask_number(
+                "Red 3s laid", draft.get("red_threes"),
+                check=lambda v: check({"red_threes": v}))
+        if wanted("melded"):
+            draft["melded"] = self.ask_cards("Cards melded", draft.get("melded"),
+                                             lambda v: check({"melded": v}))
+        if form["unfinished"] and wanted("unfinished"):
             draft["unfinished"] = self.ask_cards("Unfinished second melds",
-                                                 draft.get("unfinished"))
-        draft["left"] = self.ask_cards("Cards left in hands and feet", draft.get("left"))
-        if isinstance(draft["left"], int):
-            draft["black_threes_left"] = self.ask_number("Black 3s left",
-                                                         draft.get("black_threes_left"))
-            draft["red_threes_left"] = self.ask_number("Red 3s left",
-                                                       draft.get("red_threes_left"))
-        else:
-            draft.pop("black_threes_left", None)
-            draft.pop("red_threes_left", None)
+                                                 draft.get("unfinished"),
+                                                 lambda v: check({"unfinished": v}))
+        if wanted("left"):
+            draft["left"] = self.ask_cards("Cards left in hands and feet", draft.get("left"),
+                                           lambda v: check({"left": v}))
+            if isinstance(draft["left"], int):
+                for key, label in (("black_threes_left", "Black 3s left"),
+                                   ("red_threes_left", "Red 3s left")):
+                    draft[key] = self.ask_number(label, draft.get(key),
+                                                 check=check_at(key))
+            else:
+                draft.pop("black_threes_left", None)
+                draft.pop("red_threes_left", None)
         tabletop = dict(draft.get("tabletop") or {})
         for item in form["tabletop"]:
-            tabletop[item["key"]] = self.ask_number(
-                f"{item['label']} ({item['points']})", tabletop.get(item["key"]),
-                blank=item["optional"])
+            key = item["key"]
+            if wanted(f"tabletop:{key}"):
+                tabletop[key] = self.ask_number(
+                    f"{item['label']} ({item['points']})", tabletop.get(key),
+                    blank=item["optional"],
+                    check=check_at("tabletop", key))
         draft["tabletop"] = tabletop
 
-    def ask_number(self, label: str, current: Any, *, blank: bool = False) -> Any:
-        """A count; a text that is not a number is kept as typed, for the sheet to refuse
-        with its reason."""
-        shown = "" if current is None else str(current)
-        answer = self._ask(f"  {label} [{shown or ('none' if blank else '0')}] > ")
-        if not answer:
-            return current if current is not None else (None if blank else 0)
-        if answer.lower() == "none" and blank:
-            return None
-        try:
-            return int(answer)
-        except ValueError:
-            return answer
+    def ask_number(self, label: str, current: Any, *, blank: bool = False,
+                   check: Callable[[Any], str | None] | None = None) -> Any:
+        """A count (``none`` for an optional one): asked again, with the reason, until it is
+        a whole number ``check`` finds nothing wrong with (Enter keeps ``current``)."""
+        while True:
+            shown = "" if current is None else str(current)
+            answer = self._ask(f"  {label} [{shown or ('none' if blank else '0')}] > ")
+            value: Any
+            if not answer:
+                value = current if current is not None else (None if blank else 0)
+            elif answer.lower() == "none" and blank:
+                value = None
+            else:
+                try:
+                    value = parse_whole(answer)
+                except ValueError as exc:
+                    self.say(f"  {exc}" + (" (or none)" if blank else ""))
+                    continue
+            reason = check(value) if check is not None and value is not None else None
+            if reason is None:
+                return value
+            self.say(f"  {reason}")
 
-    def ask_cards(self, label: str, current: Any) -> Any:
-        """A points total (``1450``) or counts by card (``K=5 Q=4 2=1 joker=1 b3=1``)."""
-        shown = _cards_text(current)
-        answer = self._ask(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ")
-        if not answer:
-            return current if current is not None else 0
-        if "=" not in answer:
-            try:
-                return int(answer)
-            except ValueError:
-                return answer
-        counts: dict[str, Any] = {}
-        for part in answer.replace(",", " ").split():
-            card, _, n = part.partition("=")
-            try:
-                counts[card] = int(n)
-            except ValueError:
-                counts[card] = n
-        return counts
+    def ask_cards(self, label: str, current: Any,
+                  check: Callable[[Any], str | None] | None = None) -> Any:
+        """A points total (``1450``) or counts by card (``K=5 Q=4 2=1 joker=1 b3=1``), asked
+        again with the reason until ``check`` finds nothing wrong."""
+        while True:
+            shown = _cards_text(current)
+            answer = self._ask(f"  {label}: points, or cards like K=5 2=1 [{shown}] > ")
+            value: Any
+            if not answer:
+                value = current if current is not None else 0
+            else:
+                try:
+                    value = _read_cards(answer)
+                except ValueError as exc:
+                    self.say(f"  {exc}")
+                    continue
+            reason = check(value) if check is not None else None
+            if reason is None:
+                return value
+            self.say(f"  {reason}")
 
     # -- showing the sheet ------------------------------------------------------------------
 
     def show_round(self, number: int) -> None:
+        """A round's breakdown: each line's count and points in columns of their own, the
+        sides side by side where the terminal is wide enough."""
         view = self.sheet.view()
         r = view.rounds[number - 1]
         out = "nobody went out" if r.went_out is None else \
             f"{self.sheet.sides[r.went_out]} went out"
-        table = Table(title=f"Round {number}: {out}", title_justify="left")
-        table.add_column("Score")
-        for name in self.sheet.sides:
-            table.add_column(name, justify="right")
+        scores = [score_json(sc, e) for sc, e in zip(r.scores, r.entries, strict=True)]
         keys: list[tuple[str, str]] = []
-        for score in r.scores:
-            for line in score.lines:
-                if (line.key, line.label) not in keys:
-                    keys.append((line.key, line.label))
+        for score in scores:
+            for line in score["lines"]:
+                if (line["key"], line["label"]) not in keys:
+                    keys.append((line["key"], line["label"]))
+        rows = []
         for key, label in keys:
-            cells = []
-            for score, entry in zip(r.scores, r.entries, strict=True):
-                found = [x for x in score.lines if (x.key, x.label) == (key, label)]
+            cells: list[tuple[str, str] | None] = []
+            for score in scores:
+                found = [x for x in score["lines"] if (x["key"], x["label"]) == (key, label)]
                 if not found:
-                    cells.append("-")
+                    cells.append(None)
                     continue
-                line = found[0]
-                total_only = (key == "melded" and isinstance(entry.melded, int)) or (
-                    key == "cards_left" and isinstance(entry.left, int)) or (
-                    key == "unfinished_second_melds" and isinstance(entry.unfinished, int))
-                count = "" if total_only or key == "adjustment" else f"{line.count} x "
-                cells.append(f"{count}{line.points:,}")
-            table.add_row(label, *cells)
-        table.add_row("This round", *(f"{s.total:,}" for s in r.scores), style="bold")
-        table.add_row("Game total", *(f"{t:,}" for t in r.totals), style="bold")
-        self.console.print(table)
+                count = found[0]["count"]
+                cells.append(("" if count is None or key == "adjustment" else f"{count:,}",
+                              f"{found[0]['points']:,}"))
+            rows.append(BreakdownRow(label, cells))
+        self.say(breakdown_text(
+            f"Round {number}: {out}", self.sheet.sides, rows,
+            [("This round", [f"{s.total:,}" for s in r.scores]),
+             ("Game total", [f"{t:,}" for t in r.totals])], self.console.width))
 
     def show_totals(self) -> None:
         view = self.sheet.view()
-        table = Table(title=self.sheet.title or "Totals", title_justify="left")
+        table = Table(title=escape(self.sheet.title) or "Totals", title_justify="left")
         table.add_column("Side" if self.sheet.layout.seats_per_side > 1 else "Player")
         table.add_column("Total", justify="right")
         if view.next_minimums is not None:
             table.add_column(f"Round {view.next_round} opening", justify="right")
         for i, name in enumerate(self.sheet.sides):
             players = [p for p in self.sheet.players[i] if p != name]
-            row = [name + (f" ({', '.join(players)})" if players else ""),
+            row = [escape(name + (f" ({', '.join(players)})" if players else "")),
                    f"{view.totals[i]:,}"]
             if view.next_minimums is not None:
                 m = view.next_minimums[i]
@@ -353,6 +471,23 @@ def chart_text(sheet: ScoreSheet, width: int = 40) -> str:
             bar = ("#" if t >= 0 else "-") * round(abs(t) * width / peak)
             lines.append(f"R{r.round:<3}{name:<{label_w}}  {bar} {t:,}")
     return "\n".join(lines)
+
+
+def _read_cards(answer: str) -> int | dict[str, int]:
+    """``1450`` or ``K=5 Q=4 2=1``; a :class:`ValueError` says what cannot be read (the
+    card names are the sheet's to check)."""
+    if "=" not in answer:
+        return parse_whole(answer)
+    counts: dict[str, int] = {}
+    for part in answer.replace(",", " ").split():
+        card, sign, n = part.partition("=")
+        if not sign or not card:
+            raise ValueError(f"{part[:20]!r}: give each card as CARD=COUNT, like K=5")
+        try:
+            counts[card] = counts.get(card, 0) + parse_whole(n)
+        except ValueError as exc:
+            raise ValueError(f"{card[:10]}: {exc}") from None
+    return counts
 
 
 def _cards_text(value: Any) -> str:
