@@ -26,7 +26,7 @@ import functools
 import hmac
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -57,6 +57,11 @@ from handfoot.web.table_bots import TableBots
 from handfoot.web.tokens import rematch_token
 
 __all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
+
+ADVICE: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="handfoot-advice")
+"""The thread hints and checks are worked out in, off the event loop. One: they hold
+Python's lock while they compute, and a second thread would only make the event loop wait
+longer for it."""
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
@@ -383,9 +388,9 @@ class Table:
         elif msg.type == "move":
             await self._move(conn, msg)
         elif msg.type == "check":
-            self._check(conn, msg)
+            await self._check(conn, msg)
         elif msg.type == "hint":
-            self._hint(conn, msg)
+            await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
         elif msg.type == "hello":
@@ -430,25 +435,30 @@ class Table:
             self.broadcast()
         self.wake.set()
 
-    def _check(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _check(self, conn: Connection, msg: ClientMessage) -> None:
+        """Whether a move would be legal now, worked out off the event loop (on a copy of
+        the state: moves go on meanwhile)."""
         refused = self.refusal(conn.seat)
         if refused is not None:
             conn.send(messages.checked(msg.id, refused[1]))
             return
         assert msg.move is not None
-        try:
-            reason = self.state.check(parse_move(msg.move))
-        except MoveSyntaxError as exc:
-            reason = str(exc)
+        reason = await asyncio.get_running_loop().run_in_executor(
+            ADVICE, _check_move, self.state.copy(), msg.move)
         conn.send(messages.checked(msg.id, reason))
 
-    def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+        """The hard bot's advice, worked out off the event loop (on a copy of the state).
+        One connection's messages are read one after another, so a burst of hints waits
+        its turn instead of holding the other tables up."""
         refused = self.refusal(conn.seat)
         if refused is not None or conn.seat is None:
             conn.send(messages.hint(msg.id, None,
                                     refused[1] if refused else "spectators get no hints"))
             return
-        advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
+        advice = await asyncio.get_running_loop().run_in_executor(
+            ADVICE, hint, self.state.copy(), conn.seat,
+            derive_seed(self.row.seed, "hint", self.seq))
         if advice is None:
             conn.send(messages.hint(msg.id, None, "the hard bot has no advice here"))
         else:
@@ -521,6 +531,14 @@ class Table:
         data["rounds"] = self.profile.rounds
         return {"move": move, "words": None if move is None else move_words(_stored_move(move)),
                 "seat": seat, "round": round_number or state.round_number, "state": data}
+
+
+def _check_move(state: GameState, notation: str) -> str | None:
+    """Why a move would be refused in ``state``, or None (in the :data:`ADVICE` thread)."""
+    try:
+        return state.check(parse_move(notation))
+    except MoveSyntaxError as exc:
+        return str(exc)
 
 
 @functools.lru_cache(maxsize=4096)
