@@ -22,6 +22,7 @@ has pressed Continue for the round just ended; moves are refused meanwhile.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import hmac
 import time
@@ -38,7 +39,7 @@ from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.values import Effect, Event, IllegalMoveError
 from handfoot.runs.sim import derive_seed, hint
-from handfoot.web import messages
+from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
 from handfoot.web.messages import StateMessage
 from handfoot.web.protocol import (
@@ -86,8 +87,11 @@ class Table:
     """A game being played: the state, who is connected, and the bots."""
 
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
-                 pool: Callable[[], ProcessPoolExecutor]) -> None:
+                 pool: Callable[[], ProcessPoolExecutor], *,
+                 today: Callable[[], dt.date] = daily.today) -> None:
         self.id = row.id
+        self.today = today
+        """The current UTC date (when a daily game ends)."""
         self.row = row
         self.profile = profile
         self.layout = Layout.parse(row.layout)
@@ -235,10 +239,16 @@ class Table:
             return False
         return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
 
+    def day_over(self) -> bool:
+        """Whether this is a daily game whose day has ended (it can no longer move)."""
+        return self.daily is not None and \
+            daily.is_over(dt.date.fromisoformat(self.daily), self.today())
+
     def bots_may_play(self) -> bool:
-        """Whether bots may move now: the game goes on, somebody is connected, this
-        process plays the table's bots, and the table waits for nobody's Continue."""
-        return not self.state.is_over and bool(self.connections) \
+        """Whether bots may move now: the game goes on (a daily game within its day),
+        somebody is connected, this process plays the table's bots, and the table waits for
+        nobody's Continue."""
+        return not self.state.is_over and not self.day_over() and bool(self.connections) \
             and self.sharing.drives_bots and self.waiting() is None
 
     def waiting(self) -> dict[str, Any] | None:
@@ -257,6 +267,9 @@ class Table:
             return "not_your_turn", "you are watching: spectators cannot move"
         if self.state.is_over:
             return "illegal", "the game is over"
+        if self.day_over():
+            return "illegal", (f"the daily deal of {self.daily} ended at midnight UTC: its "
+                               "games can no longer move")
         wait = self.waiting()
         if wait is not None:
             return "waiting", (f"round {wait['round']} is over: waiting for everyone to "
@@ -491,7 +504,7 @@ class Table:
 
     def record_data(self) -> dict[str, Any]:
         data = record_to_data(self.record())
-        if self.daily is not None and self.daily >= now().date().isoformat():
+        if self.daily is not None and not self.day_over():
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
 
