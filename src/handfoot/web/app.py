@@ -335,7 +335,7 @@ class _Api:
             return error_response("no such game", 404)
         if not table.state.is_over:
             return error_response("the game is not over", 403)
-        if table.daily is not None and not daily.is_over(dt.date.fromisoformat(table.daily)):
+        if table.daily is not None and not table.day_over():
             # everybody plays this deal today: its cards stay hidden until the day is over
             return error_response(f"a daily deal's record opens once its day ({table.daily}) "
                                   "is over (UTC)", 403)
@@ -406,7 +406,7 @@ class _Api:
         name = body.get("name")
         name = " ".join(name.split())[:MAX_NAME] if isinstance(name, str) else ""
         name = name or "Anonymous"
-        date = daily.today()
+        date = self.tables.today()
         secret = await self.store.secret(daily.SECRET_NAME)
         fixed = daily.DAILY_SETTINGS
         profile = profile_from_request(fixed)
@@ -426,7 +426,7 @@ class _Api:
         except ValueError:
             return error_response("a date is written YYYY-MM-DD")
         seed = None
-        if daily.is_over(date):
+        if daily.is_over(date, self.tables.today()):  # none of its games can move now
             seed = str(daily.daily_seed(await self.store.secret(daily.SECRET_NAME), date))
         return JSONResponse({"date": date.isoformat(), "settings": daily.DAILY_SETTINGS,
                              "seed": seed,

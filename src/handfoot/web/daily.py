@@ -2,9 +2,13 @@
 
 Its seed is HMAC-SHA256(server secret, date): the code is open, so a seed derived from the
 date alone would let anybody compute the deal in advance. The secret is made once per
-database (256 random bits, table ``server_secrets``). The seed is published (by
-``GET /api/daily/{date}``) only once that date is over in UTC; until then a daily game's
-record leaves it out.
+database (256 random bits, table ``server_secrets``).
+
+A daily game ends with its day: from midnight UTC after its date, it can no longer move
+(:meth:`Table.refusal <handfoot.web.table.Table.refusal>`: no move, hint, check or bot
+move), and only then is the seed published (by ``GET /api/daily/{date}``; until then a
+daily game's record leaves it out). So the seed never helps a game still being played, and
+the leaderboard counts only games finished within their day.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import hashlib
 import hmac
 from typing import Any, Final
 
-__all__ = ["DAILY_SETTINGS", "daily_seed", "today"]
+__all__ = ["DAILY_SETTINGS", "daily_seed", "is_over", "today"]
 
 SECRET_NAME: Final = "daily"
 
@@ -42,6 +46,13 @@ def daily_seed(secret: bytes, date: dt.date) -> int:
     return int.from_bytes(digest[:16], "big")
 
 
-def is_over(date: dt.date) -> bool:
-    """Whether a UTC date has ended (its seed may be published)."""
-    return date < today()
+def is_over(date: dt.date, now: dt.date | None = None) -> bool:
+    """Whether a UTC date has ended as of the date ``now`` (default :func:`today`): its
+    games can no longer move, and its seed may be published.
+
+    >>> is_over(dt.date(2026, 12, 4), now=dt.date(2026, 12, 5))
+    True
+    >>> is_over(dt.date(2026, 12, 5), now=dt.date(2026, 12, 5))
+    False
+    """
+    return date < (today() if now is None else now)

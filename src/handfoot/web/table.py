@@ -22,11 +22,12 @@ has pressed Continue for the round just ended; moves are refused meanwhile.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import hmac
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -38,7 +39,7 @@ from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.values import Effect, Event, IllegalMoveError
 from handfoot.runs.sim import derive_seed, hint
-from handfoot.web import messages
+from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
 from handfoot.web.messages import StateMessage
 from handfoot.web.protocol import (
@@ -57,6 +58,11 @@ from handfoot.web.table_bots import TableBots
 from handfoot.web.tokens import rematch_token
 
 __all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
+
+ADVICE: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="handfoot-advice")
+"""The thread hints and checks are worked out in, off the event loop. One: they hold
+Python's lock while they compute, and a second thread would only make the event loop wait
+longer for it."""
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
@@ -81,8 +87,11 @@ class Table:
     """A game being played: the state, who is connected, and the bots."""
 
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
-                 pool: Callable[[], ProcessPoolExecutor]) -> None:
+                 pool: Callable[[], ProcessPoolExecutor], *,
+                 today: Callable[[], dt.date] = daily.today) -> None:
         self.id = row.id
+        self.today = today
+        """The current UTC date (when a daily game ends)."""
         self.row = row
         self.profile = profile
         self.layout = Layout.parse(row.layout)
@@ -230,10 +239,16 @@ class Table:
             return False
         return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
 
+    def day_over(self) -> bool:
+        """Whether this is a daily game whose day has ended (it can no longer move)."""
+        return self.daily is not None and \
+            daily.is_over(dt.date.fromisoformat(self.daily), self.today())
+
     def bots_may_play(self) -> bool:
-        """Whether bots may move now: the game goes on, somebody is connected, this
-        process plays the table's bots, and the table waits for nobody's Continue."""
-        return not self.state.is_over and bool(self.connections) \
+        """Whether bots may move now: the game goes on (a daily game within its day),
+        somebody is connected, this process plays the table's bots, and the table waits for
+        nobody's Continue."""
+        return not self.state.is_over and not self.day_over() and bool(self.connections) \
             and self.sharing.drives_bots and self.waiting() is None
 
     def waiting(self) -> dict[str, Any] | None:
@@ -252,6 +267,9 @@ class Table:
             return "not_your_turn", "you are watching: spectators cannot move"
         if self.state.is_over:
             return "illegal", "the game is over"
+        if self.day_over():
+            return "illegal", (f"the daily deal of {self.daily} ended at midnight UTC: its "
+                               "games can no longer move")
         wait = self.waiting()
         if wait is not None:
             return "waiting", (f"round {wait['round']} is over: waiting for everyone to "
@@ -383,9 +401,9 @@ class Table:
         elif msg.type == "move":
             await self._move(conn, msg)
         elif msg.type == "check":
-            self._check(conn, msg)
+            await self._check(conn, msg)
         elif msg.type == "hint":
-            self._hint(conn, msg)
+            await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
         elif msg.type == "hello":
@@ -430,25 +448,30 @@ class Table:
             self.broadcast()
         self.wake.set()
 
-    def _check(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _check(self, conn: Connection, msg: ClientMessage) -> None:
+        """Whether a move would be legal now, worked out off the event loop (on a copy of
+        the state: moves go on meanwhile)."""
         refused = self.refusal(conn.seat)
         if refused is not None:
             conn.send(messages.checked(msg.id, refused[1]))
             return
         assert msg.move is not None
-        try:
-            reason = self.state.check(parse_move(msg.move))
-        except MoveSyntaxError as exc:
-            reason = str(exc)
+        reason = await asyncio.get_running_loop().run_in_executor(
+            ADVICE, _check_move, self.state.copy(), msg.move)
         conn.send(messages.checked(msg.id, reason))
 
-    def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+    async def _hint(self, conn: Connection, msg: ClientMessage) -> None:
+        """The hard bot's advice, worked out off the event loop (on a copy of the state).
+        One connection's messages are read one after another, so a burst of hints waits
+        its turn instead of holding the other tables up."""
         refused = self.refusal(conn.seat)
         if refused is not None or conn.seat is None:
             conn.send(messages.hint(msg.id, None,
                                     refused[1] if refused else "spectators get no hints"))
             return
-        advice = hint(self.state, conn.seat, derive_seed(self.row.seed, "hint", self.seq))
+        advice = await asyncio.get_running_loop().run_in_executor(
+            ADVICE, hint, self.state.copy(), conn.seat,
+            derive_seed(self.row.seed, "hint", self.seq))
         if advice is None:
             conn.send(messages.hint(msg.id, None, "the hard bot has no advice here"))
         else:
@@ -481,7 +504,7 @@ class Table:
 
     def record_data(self) -> dict[str, Any]:
         data = record_to_data(self.record())
-        if self.daily is not None and self.daily >= now().date().isoformat():
+        if self.daily is not None and not self.day_over():
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
 
@@ -521,6 +544,14 @@ class Table:
         data["rounds"] = self.profile.rounds
         return {"move": move, "words": None if move is None else move_words(_stored_move(move)),
                 "seat": seat, "round": round_number or state.round_number, "state": data}
+
+
+def _check_move(state: GameState, notation: str) -> str | None:
+    """Why a move would be refused in ``state``, or None (in the :data:`ADVICE` thread)."""
+    try:
+        return state.check(parse_move(notation))
+    except MoveSyntaxError as exc:
+        return str(exc)
 
 
 @functools.lru_cache(maxsize=4096)

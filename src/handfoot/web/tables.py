@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import json
 import logging
@@ -21,12 +22,13 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Profile
+from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.settings import Settings
 from handfoot.web.store import CHANNEL, Store, read_move_payload
@@ -62,6 +64,8 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
+        self.today: Callable[[], dt.date] = daily.today
+        """The current UTC date (a test may set its own clock): when daily games end."""
         # several processes (a shared database): see the section "other processes"
         self.worker: str | None = None
         self.listener: Listener | None = None
@@ -103,7 +107,8 @@ class Tables:
                 return None
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
-            table = Table(row, profile, self.store, self.settings, self.pool)
+            table = Table(row, profile, self.store, self.settings, self.pool,
+                          today=lambda: self.today())
             await asyncio.to_thread(table.replay, rows, continued)
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
