@@ -21,7 +21,7 @@ async function sendMove(move, { clear = true } = {}) {
   // a hint stays until a move is played: the decision it is for is still to be made
   if (app.message?.kind !== "hint") setMessage(null);
   renderActions();
-  const reply = await link.sock.request({ type: "move", move });
+  const reply = await requestMove(move);
   app.busy = false;
   if (reply.type === "ack") {
     if (clear) {
@@ -43,6 +43,27 @@ async function sendMove(move, { clear = true } = {}) {
     }
   }
   if (app.view) renderMe();
+  return reply;
+}
+
+/** How long to wait before each resend of a move the server was too busy to play (its
+ * database did not answer: it says "busy" and keeps the socket). */
+export const BUSY_RETRY_MS = [1000, 2000, 4000, 8000];
+
+/** Send a move; a "busy" answer (the move was not played) is shown and the move sent again
+ * after a back-off, a few times; resolves with the last answer. */
+async function requestMove(move) {
+  let reply = await link.sock.request({ type: "move", move });
+  for (const wait of BUSY_RETRY_MS) {
+    if (reply.type !== "error" || reply.code !== "busy") break;
+    setMessage("info", "The server is busy; your move was not played, retrying…");
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
+    reply = await link.sock.request({ type: "move", move });
+  }
+  if (reply.type === "error" && reply.code === "busy") {
+    return { ...reply, message: "the server is still busy, so your move was not played: try it again in a moment" };
+  }
+  if (app.message?.kind === "info" && app.message.html.startsWith("The server is busy")) setMessage(null);
   return reply;
 }
 
