@@ -62,6 +62,7 @@ def test_partner_asks_permission_to_go_out(new_context: Any, live_server: str,
             asked += 1
             # the asker waits for the answer; the partner's page shows the question
             expect(me.page.locator("#status")).to_contain_text("answer")
+            expect(me.page.locator("#log")).to_contain_text("You ask: may I go out?")
             expect(partner.page.locator("#dlg-ask")).to_be_visible()
     assert asked >= 1 and answered >= 1
     for seat in seats.values():

@@ -196,9 +196,10 @@ def hint_reason(state: GameState, move: mv.PlayerMove) -> str:
             return f"draw: taking the pile ({cards.face_label(top)} on top) does not pay now"
         case mv.Pickup(groups):
             n = state.pickup_size()
-            return f"take the pile: {n} card{'s' if n != 1 else ''}, " + _melds_text(groups)
+            return (f"take the pile: {n} card{'s' if n != 1 else ''} for your hand, and "
+                    + _melds_why(state, groups))
         case mv.Meld(groups):
-            return _melds_text(groups)
+            return _melds_why(state, groups)
         case mv.Discard(kind):
             name = cards.KIND_NAMES[kind]
             if kind == cards.BLACK_THREE:
@@ -217,6 +218,40 @@ def hint_reason(state: GameState, move: mv.PlayerMove) -> str:
         case mv.Undo():
             return "take back your last meld"
     return mv.format_move(move)
+
+
+def _melds_why(state: GameState, groups: tuple[mv.MeldGroup, ...]) -> str:
+    """Why melding ``groups`` pays, in a player's words: the opening it makes, the book it
+    completes, how far it brings a meld toward a book (not the move said again)."""
+    p = state.profile
+    side = state.side_of[state.to_act]
+    values = p.kind_values
+    points = sum(values[g.target] * g.naturals if g.target != mv.WILD_MELD else 0
+                 for g in groups) + sum(values[cards.TWO] * g.twos + values[cards.JOKER] * g.jokers
+                                        for g in groups)
+    reasons: list[str] = []
+    if not state.opened[side]:
+        need = state.opening_minimum_of(side)
+        reasons.append(f"{points:,} points lay your side's opening (it needs {need:,})")
+    sizes: dict[int, int] = {}
+    for m in state.melds[side]:
+        if m.size < p.book_size:
+            sizes.setdefault(m.target, m.size)
+    for g in groups:
+        name = "all-wild meld" if g.target == mv.WILD_MELD else cards.KIND_PLURALS[g.target]
+        size = sizes.get(g.target, 0) + g.naturals + g.twos + g.jokers
+        sizes[g.target] = size
+        if size >= p.book_size:
+            reasons.append(f"it completes a book of {name}" if g.target != mv.WILD_MELD
+                           else "it completes an all-wild book")
+        elif size - g.naturals - g.twos - g.jokers > 0:
+            reasons.append(f"your {name} reach {size} of {p.book_size}, closer to a book")
+        elif state.opened[side]:
+            reasons.append(f"a new meld of {name} puts {size} cards on the table, where they "
+                           "score instead of counting against you")
+    if not reasons:
+        return _melds_text(groups)
+    return "; ".join(dict.fromkeys(reasons))
 
 
 def _melds_text(groups: tuple[mv.MeldGroup, ...]) -> str:

@@ -2,7 +2,7 @@
 // any date (GET /api/daily/{date}); a day's seed is shown once the day is over.
 
 import {esc, number} from "/static/text.js";
-import {games, rememberGame} from "/static/links.js";
+import {games, parseLink, rememberGame} from "/static/links.js";
 
 const $ = (id) => document.getElementById(id);
 const today = $("daily").dataset.today;
@@ -77,11 +77,21 @@ async function loadBoard(date) {
   if (!rows.length) {
     board.innerHTML = `<p class="muted">${date === today ? "Nobody has finished today's deal yet: be the first." : "Nobody played the deal of that day."}</p>`;
   } else {
-    let rank = 0;
+    // equal scores share a place, the next score takes the place after them (1, 1, 3)
+    let place = 0;
+    let seen = 0;
+    let last = null;
+    const ranks = rows.map((row) => {
+      if (!row.finished) return "";
+      seen += 1;
+      if (Number(row.score) !== last) place = seen;
+      last = Number(row.score);
+      return place;
+    });
     board.innerHTML = `<div class="table-scroll"><table class="data-table">
       <thead><tr><th scope="col">#</th><th scope="col">Name</th><th scope="col" class="num">Score</th><th scope="col">Result</th></tr></thead>
-      <tbody>${rows.map((row) => {
-        const place = row.finished ? ++rank : "";
+      <tbody>${rows.map((row, i) => {
+        const place = ranks[i];
         const result = !row.finished ? `<span class="badge live">still playing</span>` : row.won ? `<span class="badge ok">won</span>` : `<span class="badge">lost</span>`;
         return `<tr><td class="rank">${place}</td><td>${esc(row.name)}</td><td class="num">${row.finished ? number(Number(row.score)) : ""}</td><td>${result}</td></tr>`;
       }).join("")}</tbody></table></div>`;
@@ -121,6 +131,27 @@ async function playToday(e) {
   }
 }
 
+/** Today's game played in this browser: back to it while it goes on, its score once over. */
+async function showMine(mine) {
+  const box = $("daily-status");
+  const link = `<a href="${esc(mine.link)}">`;
+  box.innerHTML = `<p class="notice mine">You have started today's deal in this browser: ${link}go back to your game</a>.</p>`;
+  const parsed = parseLink(mine.link);
+  if (!parsed) return;
+  let status = null;
+  try {
+    const r = await fetch(`/api/games/${encodeURIComponent(mine.game_id)}/status`, {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({token: parsed.token}),
+    });
+    status = r.ok ? await r.json() : null;
+  } catch { /* the server does not answer: the link stays */ }
+  if (!status || !status.over) return;
+  const score = Array.isArray(status.totals) ? status.totals[0] : null;
+  const won = Array.isArray(status.winners) && status.winners.includes(0);
+  box.innerHTML = `<p class="notice mine">You have played today's deal${score === null ? "" : `: ${number(Number(score))} points, ${won ? "a win" : "a loss"}`}. ` +
+    `${link}See the end of your game</a>; a new deal comes at midnight (UTC).</p>`;
+}
+
 async function profileTitles() {
   try {
     const r = await fetch("/api/profiles");
@@ -144,11 +175,7 @@ async function start() {
     if (/^\d{4}-\d{2}-\d{2}$/.test(d)) loadBoard(d > today ? today : d);
   });
   const mine = games().find((g) => g.profile === `daily ${today}` && g.role === "player");
-  if (mine) {
-    $("daily-status").innerHTML = `<p class="notice" style="color:var(--ink)">You have started today's deal in this browser:
-      <a href="${esc(mine.link)}">go back to your game</a>.</p>`;
-  }
-  const [data, titles] = await Promise.all([loadBoard(today), profileTitles()]);
+  const [data, titles] = await Promise.all([loadBoard(today), profileTitles(), mine ? showMine(mine) : null]);
   if (data && data.settings && titles[data.settings.profile]) data.settings.profile_title = titles[data.settings.profile];
   const items = settingsItems(data && data.settings);
   if (items.length) $("settings").innerHTML = items.map((t) => `<li>${esc(t)}</li>`).join("");

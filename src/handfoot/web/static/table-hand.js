@@ -163,7 +163,10 @@ export function renderHand() {
   const hidden = trayKeys();
   const entries = handEntries().filter((e) => !hidden.has(e.key));
   const hinted = hintedKeys();
-  const focusKey = document.activeElement?.dataset?.key || app.focusKey;
+  const active = document.activeElement;
+  const focusKey = active?.dataset?.key || app.focusKey;
+  // the focus fell to the page when its card left the hand (played, staged): a neighbour
+  const lost = !active || active === document.body || (el.contains(active) && !!active.dataset?.key);
   // layout: rows of overlapping cards, a small gap between kinds, every card at least 44 px
   // visible (a touch target); as few rows as fit, the cards shared evenly between them
   const w = handCardWidth();
@@ -214,10 +217,30 @@ export function renderHand() {
       `</button>`;
   }).join("") + `</div>`);
   if (focusKey) {
-    const f = el.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    let f = el.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (!f && lost && app.handKeys.includes(focusKey)) {
+      f = neighbour(el, app.handKeys, focusKey);
+      app.focusKey = f?.dataset?.key || null;
+      if (!f) el.focus({ preventScroll: true }); // no card left: the hand itself
+    }
     if (f && el.contains(document.activeElement) === false && app.focusKey) f.focus({ preventScroll: true });
     else if (f && document.activeElement?.dataset?.key) f.focus({ preventScroll: true });
   }
+  app.handKeys = placed.map((e) => e.key);
+}
+
+/** The card shown next to `key` (which has left the hand) in the hand as it was (`before`,
+ * its keys in order): the next one still there, else the one before. */
+function neighbour(el, before, key) {
+  const i = before.indexOf(key);
+  for (let d = 1; d < before.length; d++) {
+    for (const j of [i + d, i - d]) {
+      const k = before[j];
+      const f = k && el.querySelector(`[data-key="${CSS.escape(k)}"]`);
+      if (f) return f;
+    }
+  }
+  return null;
 }
 
 function handCardWidth() {

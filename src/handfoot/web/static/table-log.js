@@ -33,7 +33,8 @@ export function describeEvent(e, { name = true } = {}) {
       return `${who} discarded ${e.card ? chips([e.card]) : ""}`;
     case "go_out":
       // with partners the move is a question; it is carried out on a yes (see "answer")
-      return e.asked ? `${who} asks: may I go out?` : `${who} ${esc(e.words)}`;
+      if (e.asked) return `${who} ${name && e.seat === app.seat ? "ask" : "asks"}: may I go out?`.trim();
+      return `${who} ${esc(e.words)}`;
     case "answer": {
       const t = `${who} answered ${e.yes === false ? "no" : "yes"}`;
       if (e.going_out_words) {

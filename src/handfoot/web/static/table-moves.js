@@ -18,9 +18,10 @@ import { esc } from "./text.js";
 async function sendMove(move, { clear = true } = {}) {
   if (app.busy || !link.sock) return null;
   app.busy = true;
-  setMessage(null);
+  // a hint stays until a move is played: the decision it is for is still to be made
+  if (app.message?.kind !== "hint") setMessage(null);
   renderActions();
-  const reply = await link.sock.request({ type: "move", move });
+  const reply = await requestMove(move);
   app.busy = false;
   if (reply.type === "ack") {
     if (clear) {
@@ -30,6 +31,7 @@ async function sendMove(move, { clear = true } = {}) {
       app.glow.clear();
     }
     app.hint = null;
+    if (app.message?.kind === "hint") setMessage(null);
   } else if (reply.type === "error") {
     const reason = reply.message || "not allowed";
     if (app.tray.length && move === meldText(trayGroups())) {
@@ -44,14 +46,45 @@ async function sendMove(move, { clear = true } = {}) {
   return reply;
 }
 
+/** How long to wait before each resend of a move the server was too busy to play (its
+ * database did not answer: it says "busy" and keeps the socket). */
+export const BUSY_RETRY_MS = [1000, 2000, 4000, 8000];
+
+/** Send a move; a "busy" answer (the move was not played) is shown and the move sent again
+ * after a back-off, a few times; resolves with the last answer. */
+async function requestMove(move) {
+  let reply = await link.sock.request({ type: "move", move });
+  for (const wait of BUSY_RETRY_MS) {
+    if (reply.type !== "error" || reply.code !== "busy") break;
+    setMessage("info", "The server is busy; your move was not played, retrying…");
+    await new Promise((resolve) => { setTimeout(resolve, wait); });
+    reply = await link.sock.request({ type: "move", move });
+  }
+  if (reply.type === "error" && reply.code === "busy") {
+    return { ...reply, message: "the server is still busy, so your move was not played: try it again in a moment" };
+  }
+  if (app.message?.kind === "info" && app.message.html.startsWith("The server is busy")) setMessage(null);
+  return reply;
+}
+
 function needSelection(text) {
   setMessage("info", esc(text));
   return null;
 }
 
+/** A refused move's reason; the hint for this decision, if one was shown, stays under it. */
 function refuse(reason) {
-  setMessage("error", `<b>Not allowed:</b> ${esc(reason)}`);
+  const hint = app.hint?.move ? `<br>${hintHtml()}` : "";
+  setMessage("error", `<b>Not allowed:</b> ${esc(reason)}${hint}`,
+    hint ? `<button type="button" class="btn small" id="btn-play-hint">Play it</button>` : "");
   return null;
+}
+
+/** The hint shown: the move in words (the notation on the element as data-move) and why. */
+function hintHtml() {
+  const h = app.hint;
+  return `<b>Hint${app.learn ? " (first-game mode)" : ""}:</b> <span class="hint-move" data-move="${esc(h.move)}">${esc(h.words)}</span>` +
+    `${h.reason ? ` — ${esc(h.reason)}` : ""}`;
 }
 
 export function doDraw() {
@@ -273,18 +306,16 @@ export async function doHint() {
   }
   // the move in words (the server's); `kinds` marks its cards in the hand, `move` (the
   // notation, on the element as data-move) is what Play it sends
-  app.hint = { move: r.move, words: r.words, kinds: r.kinds || [] };
+  app.hint = { move: r.move, words: r.words, kinds: r.kinds || [], reason: r.reason };
   app.hintSeq = app.seq;
-  const advice = `<span class="hint-move" data-move="${esc(r.move)}">${esc(r.words)}</span>` +
-    `${r.reason ? ` — ${esc(r.reason)}` : ""}`;
   if ($("#dlg-ask").open) {
     // the question is a modal dialog: the hint goes into it, not behind it
     const box = $("#ask-hint");
-    box.innerHTML = `<b>Hint:</b> ${advice}`;
+    box.innerHTML = hintHtml().replace(" (first-game mode)", "");
     box.hidden = false;
     return;
   }
-  setMessage("hint", `<b>Hint${app.learn ? " (first-game mode)" : ""}:</b> ${advice}`,
+  setMessage("hint", hintHtml(),
     `<button type="button" class="btn small" id="btn-play-hint">Play it</button>`);
   renderHand();
 }

@@ -17,23 +17,44 @@ export function renderOverlay() {
   $("#btn-show-scores").hidden = !(show && app.overlayHidden);
   if (!show || app.overlayHidden) {
     el.hidden = true;
+    setModal(null);
     return;
   }
+  const opening = el.hidden;
   el.hidden = false;
   const last = results[results.length - 1];
   const names = Array.from({ length: sides() }, (_, s) => sideName(s));
   const [head, foot] = over ? gameOver(last) : roundOver(last);
-  el.innerHTML = `<div class="overlay-card" role="dialog" aria-modal="false" aria-labelledby="overlay-title">` +
-    `<button type="button" class="overlay-x" id="btn-hide-overlay">Look at the table</button>` +
+  // a modal dialog: the table behind it is inert, its Replay (or Continue) the first stop
+  el.innerHTML = `<div class="overlay-card" role="dialog" aria-modal="true" aria-labelledby="overlay-title" tabindex="-1">` +
     `<div id="overlay-title">${head}</div>` +
     overlayTabs(over && Array.isArray(v.stats) && v.stats.length) +
     `<div class="overlay-body" data-tab="${app.overlayTab}"><div class="col col-breakdown" id="ov-breakdown" role="tabpanel">${breakdownTable(last)}</div>` +
     `<div class="col col-chart" id="ov-chart" role="tabpanel"><h3>Scores by round</h3><div class="tb-chart-box"></div></div>` +
-    (over ? `<div class="col col-players" id="ov-players" role="tabpanel">${statsTable(v.stats)}</div>` : "") + `</div>` + foot + `</div>`;
+    (over ? `<div class="col col-players" id="ov-players" role="tabpanel">${statsTable(v.stats)}</div>` : "") + `</div>` + foot +
+    `<button type="button" class="overlay-x" id="btn-hide-overlay">Look at the table</button></div>`;
   const series = names.map((label, s) => ({ label, values: [0, ...results.map((r) => r.totals?.[s] ?? 0)] }));
   $("#overlay .tb-chart-box").append(lineChart(series, { width: 360, height: 200 }));
-  const focusTarget = $("#btn-continue") || $("#btn-join-rematch") || $("#btn-rematch");
-  if (focusTarget && !el.contains(document.activeElement)) focusTarget.focus({ preventScroll: true });
+  setModal(el);
+  // between rounds Continue has the focus; at the end the dialog itself (its title is read),
+  // so that the first Tab goes to Replay
+  const focusTarget = $("#btn-continue") || $("#overlay .overlay-card");
+  if (focusTarget && (opening || !el.contains(document.activeElement))) focusTarget.focus({ preventScroll: true });
+}
+
+/** Everything on the page but `dialog` (and what holds it) inert; null: nothing. */
+function setModal(dialog) {
+  document.querySelectorAll("[data-inert-by-overlay]").forEach((e) => {
+    e.inert = false;
+    e.removeAttribute("data-inert-by-overlay");
+  });
+  for (let node = dialog; node && node !== document.body; node = node.parentElement) {
+    for (const sib of node.parentElement?.children || []) {
+      if (sib === node || sib.inert || ["SCRIPT", "DIALOG"].includes(sib.tagName)) continue;
+      sib.inert = true;
+      sib.setAttribute("data-inert-by-overlay", "");
+    }
+  }
 }
 
 /** The head and foot of the last screen: who won, then Replay, Rematch, New game. */
@@ -45,11 +66,12 @@ function gameOver(last) {
     totals.map((t, i) => (t === best ? i : -1)).filter((i) => i >= 0);
   const mine = winners.includes(mySide()) && !isSpectator();
   const seatsOf = (side) => Array.from({ length: players() }, (_, s) => s).filter((s) => sideOf(s) === side);
+  // the winners named as the scoreline and the totals under the title name the sides
   let title;
   if (winners.length > 1) title = `A tie: ${winners.map((s) => esc(sideName(s))).join(" and ")}`;
-  else if (mine && seatsOf(winners[0]).length === 1) title = "You win!";
-  else if (mine) title = `You and ${seatsOf(winners[0]).filter((s) => s !== app.seat).map((s) => esc(seatName(s))).join(" and ")} win!`;
   else title = `${esc(sideName(winners[0]))} ${seatsOf(winners[0]).length > 1 ? "win" : "wins"}`;
+  const you = seatsOf(mySide()).length > 1 ? "your side" : "you";
+  if (mine) title += winners.length > 1 ? ` (${you === "you" ? "you share" : "your side shares"} the win)` : ` — ${you} won!`;
   const head = `<div class="banner ${mine ? "won" : ""}"><span class="trophy" aria-hidden="true">★</span><h2>${title}</h2>` +
     `<p>${totals.map((t, i) => `${esc(sideName(i))} ${number(t)}`).join(" · ")}</p></div>`;
   const id = encodeURIComponent(app.gameId);
@@ -87,19 +109,24 @@ function breakdownTable(result) {
       labels[line.key] = line.label;
     }
   }
+  // each side's count and points in columns of their own: "3" books, "1,500" points in all
   const cell = (s, key) => {
     const line = (s.lines || []).find((l) => l.key === key);
-    if (!line) return `<td class="num">–</td>`;
-    const count = line.count !== undefined && line.count !== null && line.count !== "" ? `<span class="count">${number(line.count)} ×</span> ` : "";
-    return `<td class="num${line.points < 0 ? " neg" : ""}">${count}${number(line.points)}</td>`;
+    if (!line) return `<td class="num count">–</td><td class="num">–</td>`;
+    const has = line.count !== undefined && line.count !== null && line.count !== "";
+    return `<td class="num count">${has ? number(line.count) : ""}</td>` +
+      `<td class="num${line.points < 0 ? " neg" : ""}">${number(line.points)}</td>`;
   };
   const totals = result.totals || [];
   const how = result.went_out !== null && result.went_out !== undefined ? `${seatName(result.went_out)} went out` : result.reason || "";
+  const mine = (s) => (s.side === mySide() && !isSpectator() ? ' class="mine"' : "");
+  const sum = (value) => `<td class="count"></td><td class="num">${number(value)}</td>`;
   return `<table class="breakdown"><caption>Round ${result.round}: ${esc(how)}</caption>` +
-    `<thead><tr><th scope="col">Score</th>${scores.map((s) => `<th scope="col"${s.side === mySide() && !isSpectator() ? ' class="mine"' : ""}>${esc(sideName(s.side))}</th>`).join("")}</tr></thead>` +
+    `<thead><tr><th scope="col" rowspan="2">Score</th>${scores.map((s) => `<th scope="colgroup" colspan="2"${mine(s)}>${esc(sideName(s.side))}</th>`).join("")}</tr>` +
+    `<tr class="sub">${scores.map(() => '<th scope="col" class="count">count</th><th scope="col">points</th>').join("")}</tr></thead>` +
     `<tbody>${keys.map((k) => `<tr><th scope="row">${esc(labels[k])}</th>${scores.map((s) => cell(s, k)).join("")}</tr>`).join("")}</tbody>` +
-    `<tfoot><tr class="round-total"><th scope="row">This round</th>${scores.map((s) => `<td class="num">${number(s.total)}</td>`).join("")}</tr>` +
-    `<tr class="game-total"><th scope="row">Game total</th>${scores.map((s) => `<td class="num">${number(totals[s.side])}</td>`).join("")}</tr></tfoot></table>`;
+    `<tfoot><tr class="round-total"><th scope="row">This round</th>${scores.map((s) => sum(s.total)).join("")}</tr>` +
+    `<tr class="game-total"><th scope="row">Game total</th>${scores.map((s) => sum(totals[s.side])).join("")}</tr></tfoot></table>`;
 }
 
 function statsTable(stats) {

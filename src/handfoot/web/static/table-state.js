@@ -34,6 +34,7 @@ export const app = {
   hint: null, // {move, words, kinds}
   hintSeq: -1,
   focusKey: null,
+  handKeys: [], // the hand's card keys as last shown, in order (for the focus's neighbour)
   fourColour: localStorage.getItem("handfoot.fourColour") === "1",
   learn: params.get("learn") === "1" || localStorage.getItem("handfoot.learn") === "1",
   overlayHidden: false,

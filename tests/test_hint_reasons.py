@@ -1,0 +1,38 @@
+"""The coach's reasons (a hint's ``reason``) say why a meld pays, not the move again
+("meld 5 — meld your 5s" was the reason of every meld)."""
+
+from __future__ import annotations
+
+from handfoot.game import moves as mv
+from handfoot.game.values import Phase
+from handfoot.runs.sim import hint_reason
+from positions import position
+
+
+def test_a_meld_that_completes_a_book_says_so() -> None:
+    state = position("biegames", hands={0: "K K 9 4 5"}, melds={0: ["K K K K K"]},
+                     phase=Phase.PLAY)
+    reason = hint_reason(state, mv.parse_move("meld K: K K"))
+    assert reason == "it completes a book of kings", reason
+
+
+def test_a_meld_toward_a_book_says_how_far() -> None:
+    state = position("biegames", hands={0: "K 9 4 5 6"}, melds={0: ["K K K"]},
+                     phase=Phase.PLAY)
+    reason = hint_reason(state, mv.parse_move("meld K: K"))
+    assert reason == "your kings reach 4 of 7, closer to a book", reason
+
+
+def test_an_opening_says_what_it_is_worth_against_the_minimum() -> None:
+    state = position("biegames", hands={0: "K K K 9 9 9 4"}, phase=Phase.PLAY)
+    reason = hint_reason(state, mv.parse_move("meld K K K | 9 9 9"))
+    need = state.opening_minimum_of(0)
+    assert reason.startswith(f"60 points lay your side's opening (it needs {need:,})"), reason
+    assert "meld your" not in reason
+
+
+def test_a_new_meld_after_the_opening_says_why_it_pays() -> None:
+    state = position("biegames", hands={0: "9 9 9 4 5"}, melds={0: ["K K K"]},
+                     phase=Phase.PLAY)
+    reason = hint_reason(state, mv.parse_move("meld 9 9 9"))
+    assert "meld your" not in reason and "score instead of counting against you" in reason
