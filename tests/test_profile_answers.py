@@ -89,3 +89,11 @@ def test_a_value_in_a_message_is_cut_after_60_characters() -> None:
     assert len(shown("y" * 500)) == 60
     assert shown(2 ** 300) == "an integer of about 90 digits"
     assert shown(2 ** 64 - 1) == str(2 ** 64 - 1)
+
+
+def test_a_value_that_cannot_be_shown_is_named_by_its_type() -> None:
+    nested: list[object] = []
+    for _ in range(100_000):
+        nested = [nested]
+    assert shown(nested) == "a list that cannot be shown"  # its repr recurses too deep
+    assert shown({"n": 10 ** 5000}) == "a table that cannot be shown"  # too many digits

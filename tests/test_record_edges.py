@@ -17,6 +17,7 @@ from handfoot.game.record import (
     RecordError,
     ReplayProblem,
     check_record,
+    format_breakdown,
     from_json,
     replay,
     replay_command,
@@ -124,3 +125,22 @@ def test_a_wrong_type_is_named_with_its_value() -> None:
 def test_the_small_game_round_trips() -> None:
     text = small_game_text()
     assert to_json(from_json(text)) == text
+
+
+def test_a_breakdown_names_who_went_out() -> None:
+    result = played("biegames", "2x1", 3).state.results[0]
+    out = dataclasses.replace(result, went_out=1)
+    assert format_breakdown(out).splitlines()[0] == f"Round 1: {result.reason} (seat 2)"
+    assert format_breakdown(out, seat_names=["Ann", "Bob"]).splitlines()[0] == \
+        f"Round 1: {result.reason} (Bob)"
+
+
+def test_a_replay_s_text_names_the_house_rules(tmp_path: Path) -> None:
+    path = tmp_path / "rules.json"
+    path.write_text(edited(
+        lambda d: d["profile"]["overrides"].update(rounds=4, going_out_bonus=100)))
+    code, out = replay_command(str(path), json_output=False)
+    record = played("biegames", "2x1", 3).record
+    assert code == 0, out
+    assert out.splitlines()[0] == (f"{path}: biegames with going_out_bonus = 100, rounds = 4, 2x1, "
+                                   f"4 rounds, {record.moves} moves")
