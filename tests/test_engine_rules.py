@@ -10,8 +10,9 @@ from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
+from handfoot.game.notation import PositionSyntaxError, parse_position, position_text
 from handfoot.game.rules import Profile
-from handfoot.game.values import Phase
+from handfoot.game.values import TAKE_BACKS_PER_TURN, Phase
 from positions import must_fail, position
 
 
@@ -296,3 +297,57 @@ def test_the_staging_listed_is_the_staging_the_check_allows(
             action = rng.choice(stages if stages and rng.random() < 0.6 else legal)
             state.apply_action(action)
     assert compared > 200
+
+
+# --- a turn takes back at most TAKE_BACKS_PER_TURN times (issue 27, item 5) ---------------
+
+def _meld_and_undo_position() -> GameState:
+    return position("partnership-13", phase=Phase.PLAY, hands={0: "KS KH KD 5C 6C 7C"},
+                    melds={0: ["QS QH QD"]})
+
+
+def test_a_turn_cannot_meld_and_undo_forever() -> None:
+    state = _meld_and_undo_position()
+    for i in range(TAKE_BACKS_PER_TURN):
+        state.apply(mv.parse_move("meld K K K"))
+        assert mv.UNDO in state.legal_actions()
+        state.apply(mv.Undo())
+        assert state.take_backs == i + 1
+    state.apply(mv.parse_move("meld K K K"))
+    assert mv.UNDO not in state.legal_actions()
+    must_fail(state, mv.Undo(), f"taken back {TAKE_BACKS_PER_TURN} times this turn")
+    state.apply(mv.parse_move("discard 5"))  # the turn goes on, and ends
+    assert state.seat == 1 and state.take_backs == 0  # the next turn may take back again
+
+
+def test_clearing_staged_cards_counts_as_a_take_back() -> None:
+    state = _meld_and_undo_position()
+    stage = mv.encode_stage(cards.KING, cards.KING, 0)
+    for _ in range(TAKE_BACKS_PER_TURN // 2):
+        state.apply(mv.parse_move("meld K K K"))
+        state.apply(mv.Undo())
+        state.apply_action(stage)
+        state.apply_action(mv.CLEAR)
+    assert state.take_backs == TAKE_BACKS_PER_TURN
+    state.apply_action(stage)
+    assert mv.CLEAR not in state.legal_actions()
+    must_fail(state, mv.ClearStaged(), "the most a turn allows")
+    assert mv.CONFIRM not in state.legal_actions()  # one king: no meld
+    state.apply_action(stage)
+    state.apply_action(stage)
+    state.apply_action(mv.CONFIRM)  # the staged kings are melded
+    assert [m.target for m in state.melds[0]] == [cards.QUEEN, cards.KING]
+
+
+def test_the_take_backs_of_a_turn_are_in_copies_positions_and_their_text() -> None:
+    state = _meld_and_undo_position()
+    for _ in range(3):
+        state.apply(mv.parse_move("meld K K K"))
+        state.apply(mv.Undo())
+    assert state.copy().take_backs == 3
+    assert GameState.from_position(state.position()).take_backs == 3
+    text = position_text(state.position())
+    assert "take backs: 3" in text
+    assert parse_position(text).take_backs == 3
+    with pytest.raises(PositionSyntaxError, match="take backs"):
+        parse_position(text.replace("take backs: 3", f"take backs: {TAKE_BACKS_PER_TURN + 1}"))

@@ -1,4 +1,5 @@
-"""Every round of every profile ends, within a bound on its turns (issue 13).
+"""Every round of every profile ends, within a bound on its turns (issue 13) and on its
+actions (issue 27).
 
 Why a round ends (docs/profiles.md, "Every round ends"): every turn starts with a draw or a
 pickup. A draw takes a card from the stock, which nothing refills during a round; a pickup
@@ -14,6 +15,17 @@ C cards, at a table of P players::
 
 (at most S + C turns draw or lay, fewer than N stalled turns come between two of them and
 at most N after the last). A turn is counted by its draw or pickup, the move that starts it.
+
+Within a turn, with T = ``TAKE_BACKS_PER_TURN`` take-backs (undos and clears) at most::
+
+    melds  <= (T + 1) * C             each lays a card; only an undo gives cards back
+    stages <= (melds + 2T + 1) * C    each stages a card held; a meld, an undo or a
+                                      clear empties the staged cards
+    actions per turn <= stages + melds + 2T + P + 4
+                        (+ T take-backs of each kind, P - 1 answers and a go-out, the
+                        draw or pickup, a Knee, the discard or knock)
+
+so a round takes at most (turn bound) × (actions per turn) actions.
 
 Games are one round each, at every profile and seating, under the random, easy, normal and
 hard bots and under :class:`PileCycler`, an adversary that takes the pile whenever it may,
@@ -48,7 +60,7 @@ from handfoot.game.loading import (
 )
 from handfoot.game.record import GameRecorder, from_json, replay, to_json
 from handfoot.game.rules import Layout, Profile
-from handfoot.game.values import Phase, RoundEnd
+from handfoot.game.values import TAKE_BACKS_PER_TURN, Phase, RoundEnd
 from handfoot.runs import sim
 from handfoot.runs.sim import derive_seed, play_game
 
@@ -56,7 +68,7 @@ NAMES = builtin_profile_names()
 PROFILES: dict[str, Profile] = {name: load_profile(name, overrides={"rounds": 1})
                                 for name in NAMES}
 CONFIGS = [(name, layout) for name in NAMES for layout in PROFILES[name].layouts]
-POLICIES = ("random", "easy", "normal", "hard", "cycler")
+POLICIES = ("random", "easy", "normal", "hard", "cycler", "taker-back")
 SCALE = int(os.environ.get("HANDFOOT_PROPERTY_SCALE", "1"))
 SEEDS = st.integers(0, 2**32 - 1)
 PHASES = (HPhase.explicit, HPhase.reuse, HPhase.generate)  # a smaller seed is no simpler game
@@ -70,6 +82,47 @@ def turn_bound(profile: Profile, layout: Layout, stock: int) -> int:
     limit = profile.stalled_turns_each
     n = 1 if limit is None else limit * layout.players
     return (stock + shoe + 1) * n
+
+
+def turn_action_bound(profile: Profile, layout: Layout) -> int:
+    """The most actions one turn may take (see the module docstring)."""
+    shoe = profile.decks(layout.players) * (52 + profile.jokers_per_deck)
+    t = TAKE_BACKS_PER_TURN
+    melds = (t + 1) * shoe
+    stages = (melds + 2 * t + 1) * shoe
+    return stages + melds + 2 * t + layout.players + 4
+
+
+class TakerBack:
+    """The adversary within a turn: undoes every meld it may and lays it again (meld,
+    undo, meld, ...), clears staged cards half the time, else plays as the easy bot (which
+    stages and melds). Its choice is an action or, to lay a meld again, that move."""
+
+    name = "taker-back"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._bot = EasyBot(seed)
+        self._meld: mv.Meld | None = None
+
+    def played(self, move: mv.Move | None) -> None:
+        if isinstance(move, mv.Meld):
+            self._meld = move
+
+    def choose(self, state: GameState) -> int | mv.Move:
+        legal = state.legal_actions()
+        if state.phase == Phase.ANSWER:
+            return mv.ANSWER_NO
+        if state.phase == Phase.DRAW:
+            self._meld = None
+        if mv.UNDO in legal:
+            return mv.UNDO
+        if self._meld is not None and state.is_legal(self._meld):
+            return self._meld
+        if mv.CLEAR in legal and self._rng.random() < 0.5:
+            return mv.CLEAR
+        action = self._bot.choose(state.view(state.to_act))
+        return action
 
 
 class PileCycler:
@@ -121,31 +174,51 @@ class PileCycler:
 
 def play_round(profile: Profile, layout: Layout, seed: int, policy: str,
                ) -> tuple[GameState, int, int]:
-    """Play a one-round game; returns the state, the turns the round took and its bound."""
+    """Play a one-round game; returns the state, the turns the round took and its bound.
+    Every action is counted too: a turn within :func:`turn_action_bound`, the round within
+    that times the turn bound."""
     state = GameState.new(profile, layout=layout, seed=seed)
     bound = turn_bound(profile, layout, len(state.deal.stock))
-    turns = actions = 0
-    players: list[Bot] | list[PileCycler]
-    if policy == "cycler":
-        cyclers = [PileCycler(derive_seed(seed, "cycler", s)) for s in range(layout.players)]
+    per_turn = turn_action_bound(profile, layout)
+    turns = actions = turn_actions = 0
+    turn_key = (state.round_number, state.seat)
+    players: list[Bot]
+
+    def count(move: mv.Move | None) -> None:
+        """One action played: counted to the turn it was played in."""
+        nonlocal turns, actions, turn_actions, turn_key
+        actions += 1
+        turn_actions += 1
+        if isinstance(move, mv.Draw | mv.Pickup):
+            turns += 1
+            assert turns <= bound, f"{turns} turns, more than the bound {bound}"
+        assert turn_actions <= per_turn, f"{turn_actions} actions in a turn, bound {per_turn}"
+        assert actions <= bound * per_turn, f"{actions} actions, bound {bound * per_turn}"
+        if (state.round_number, state.seat) != turn_key:  # that action ended the turn
+            turn_key, turn_actions = (state.round_number, state.seat), 0
+
+    if policy in ("cycler", "taker-back"):
+        kind = PileCycler if policy == "cycler" else TakerBack
+        seats = [kind(derive_seed(seed, policy, s)) for s in range(layout.players)]
         turn = (state.round_number, state.seat)
+        in_turn = 0
         while not state.is_over:
-            move = state.apply_action(cyclers[state.to_act].choose(state))
-            actions += 1
-            if isinstance(move, mv.Draw | mv.Pickup):
-                turns += 1
-                assert turns <= bound, f"{turns} turns, more than the bound {bound}"
+            seat = seats[state.to_act]
+            choice = seat.choose(state)
+            move = (state.apply_action(choice) if isinstance(choice, int)
+                    else state.apply(choice))
+            if isinstance(seat, TakerBack):
+                seat.played(move)
+            count(move)
+            in_turn += 1
             if (state.round_number, state.seat) != turn:
-                turn, actions = (state.round_number, state.seat), 0
-            assert actions <= MAX_TURN_ACTIONS, "the cycler is stuck within a turn"
+                turn, in_turn = (state.round_number, state.seat), 0
+            assert in_turn <= MAX_TURN_ACTIONS, f"the {policy} is stuck within a turn"
         return state, turns, bound
     players = [make_bot(policy, derive_seed(seed, "bot", s)) for s in range(layout.players)]
 
     def on_action(seat: int, move: mv.Move | None, think_ns: int) -> None:
-        nonlocal turns
-        if isinstance(move, mv.Draw | mv.Pickup):
-            turns += 1
-            assert turns <= bound, f"{turns} turns, more than the bound {bound}"
+        count(move)
 
     play_game(profile, seed, players, state=state, on_action=on_action)
     return state, turns, bound

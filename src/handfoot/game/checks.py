@@ -33,7 +33,15 @@ from handfoot.game.table import (
     missing_books,
     opens_with_clean_book,
 )
-from handfoot.game.values import _ANSWER, _DRAW, _GAME_OVER, _PLAY, IllegalMoveError, Phase
+from handfoot.game.values import (
+    _ANSWER,
+    _DRAW,
+    _GAME_OVER,
+    _PLAY,
+    TAKE_BACKS_PER_TURN,
+    IllegalMoveError,
+    Phase,
+)
 from handfoot.game.wording import book_requirement_text, wild_rule_text
 
 __all__ = ["Checks"]
@@ -167,6 +175,7 @@ class Checks(State):
         if isinstance(move, mv.ClearStaged):
             if not self.staged:
                 raise IllegalMoveError("no cards are staged")
+            self._check_take_backs()
             return (None, None, None)
         if isinstance(move, mv.Answer):
             if self.phase != _ANSWER:
@@ -573,6 +582,15 @@ class Checks(State):
             raise IllegalMoveError(
                 "there is nothing to undo: only melds made since your last draw, pickup or "
                 "Foot can be taken back")
+        self._check_take_backs()
+
+    def _check_take_backs(self) -> None:
+        """A turn takes back (undoes melds, clears staged cards) at most
+        :data:`TAKE_BACKS_PER_TURN` times, so that it ends."""
+        if self.take_backs >= TAKE_BACKS_PER_TURN:
+            raise IllegalMoveError(
+                f"you have taken back {TAKE_BACKS_PER_TURN} times this turn, the most a turn "
+                "allows: play on (meld, or end your turn)")
 
     def _verify_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
         if self.phase != _PLAY:

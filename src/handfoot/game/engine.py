@@ -150,6 +150,7 @@ class GameState(Listing):
         self.pending_answerers = []
         self.picked_pile = False
         self.stalled_turns = 0
+        self.take_backs = 0
         self.undo_stack = []
         self.staged = {}
         self.seat = self.actor = deal.first_player
@@ -175,7 +176,7 @@ class GameState(Listing):
             totals=tuple(self.totals), permission=tuple(self.permission),
             refused=self._refused, pending=self.pending,
             pending_answerers=tuple(self.pending_answerers), picked_pile=self.picked_pile,
-            stalled_turns=self.stalled_turns,
+            stalled_turns=self.stalled_turns, take_backs=self.take_backs,
             staged=tuple((key, n, tw, jk) for key, (n, tw, jk) in sorted(self.staged.items())),
             undo_stack=tuple((tuple(cards.faces_from_counts(faces)), tuple(melds), opened,
                               played)
@@ -239,6 +240,7 @@ class GameState(Listing):
         self.pending_answerers = list(pos.pending_answerers)
         self.picked_pile = pos.picked_pile
         self.stalled_turns = pos.stalled_turns
+        self.take_backs = pos.take_backs
         self.undo_stack = [(cards.face_counts(hand), cards.kind_counts(hand), len(hand),
                             list(melds), opened, played)
                            for hand, melds, opened, played in pos.undo_stack]
@@ -305,6 +307,7 @@ class GameState(Listing):
         c.pending_answerers = self.pending_answerers[:]
         c.picked_pile = self.picked_pile
         c.stalled_turns = self.stalled_turns
+        c.take_backs = self.take_backs
         c.undo_stack = self.undo_stack[:]
         c.staged = {k: v[:] for k, v in self.staged.items()}
         c._log = self._log
@@ -362,6 +365,7 @@ class GameState(Listing):
             self._stage(move.kind, move.target, move.slot)
         else:
             self.staged = {}  # ClearStaged
+            self.take_backs += 1
 
     def is_legal(self, move: mv.Move) -> bool:
         """Whether :meth:`apply` would play ``move`` now (cheap: no reason is worded)."""
@@ -762,6 +766,7 @@ class GameState(Listing):
         self._refused = False
         self.picked_pile = False
         self.stalled_turns += 1  # until the turn draws or lays a card
+        self.take_backs = 0
         self.undo_stack = []
         self.staged = {}
         p = self.profile
@@ -773,6 +778,7 @@ class GameState(Listing):
     def _undo(self) -> None:
         seat, side = self.seat, self.side_of[self.seat]
         hf, hk, hn, melds, opened, played = self.undo_stack.pop()
+        self.take_backs += 1
         if self._facts is not None:
             now = self.held_faces[seat]
             self._facts.append(("returned", [f for f in range(NUM_FACES)

@@ -38,7 +38,15 @@ from handfoot.game.moves import WILD_MELD
 from handfoot.game.record import profile_spec
 from handfoot.game.rules import Layout, Profile
 from handfoot.game.scoring import SCORE_LABELS, ScoreLine, SideScore
-from handfoot.game.values import Deal, Phase, Position, RoundEnd, RoundResult, TableMeld
+from handfoot.game.values import (
+    TAKE_BACKS_PER_TURN,
+    Deal,
+    Phase,
+    Position,
+    RoundEnd,
+    RoundResult,
+    TableMeld,
+)
 
 __all__ = ["HEADER", "POSITION_FIELDS", "PositionSyntaxError", "parse_position",
            "position_text"]
@@ -49,7 +57,8 @@ HEADER: Final = "handfoot position 1"
 POSITION_FIELDS: Final = frozenset({
     "profile", "layout", "round_number", "phase", "turn", "to_act", "hands", "feet", "knees",
     "stock", "pile", "melds", "red_threes", "opened", "foot_picked", "foot_played",
-    "foot_turn_done", "totals", "permission", "stalled_turns", "refused", "pending",
+    "foot_turn_done", "totals", "permission", "stalled_turns", "take_backs", "refused",
+    "pending",
     "pending_answerers", "picked_pile", "staged", "undo_stack", "results", "dealer",
     "first_player", "deal", "seed", "deals", "history"})
 """The fields of :class:`~handfoot.game.values.Position` this notation knows (the text carries
@@ -123,6 +132,8 @@ def position_text(pos: Position) -> str:
             out.append(f"{key}: {_numbers(i for i, flag in enumerate(flags) if flag)}")
     if pos.stalled_turns:
         out.append(f"stalled turns: {pos.stalled_turns}")
+    if pos.take_backs:
+        out.append(f"take backs: {pos.take_backs}")
     if pos.refused:
         out.append("refused: yes")
     if pos.picked_pile:
@@ -271,7 +282,8 @@ _KEY_DIGITS: Final = 4
 _SINGLE: Final = frozenset({
     "profile", "layout", "round", "seed", "dealer", "first player", "phase", "turn", "to act",
     "totals", "stock", "pile", "opened", "in foot", "played from foot", "foot turn done",
-    "permission", "stalled turns", "refused", "pile taken", "asking", "answerers", "staged"})
+    "permission", "stalled turns", "take backs", "refused", "pile taken", "asking",
+    "answerers", "staged"})
 _PER_SEAT: Final = frozenset({"hand", "foot", "knee"})
 _PER_SIDE: Final = frozenset({"melds", "red 3s"})
 _NUMBERED: Final = frozenset({"undo", "result"})
@@ -318,6 +330,8 @@ def parse_position(text: str) -> Position:
         "foot_turn_done": reader.flags("foot turn done", n, "seat"),
         "permission": reader.flags("permission", sides, "side"),
         "stalled_turns": reader.one("stalled turns", lambda ln: _count(ln, 0, 1 << 30), 0),
+        "take_backs": reader.one("take backs",
+                                 lambda ln: _count(ln, 0, TAKE_BACKS_PER_TURN), 0),
         "refused": reader.one("refused", _yes_no, False),
         "picked_pile": reader.one("pile taken", _yes_no, False),
         "pending": reader.one("asking", _go_out, None),

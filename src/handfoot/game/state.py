@@ -111,6 +111,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("pending_answerers", _LIST),
     ("picked_pile", _SHARED),
     ("stalled_turns", _SHARED),
+    ("take_backs", _SHARED),
     ("undo_stack", _LIST),
     ("staged", _DICT),
     ("_log", _SHARED),
@@ -169,6 +170,9 @@ class State:
     """Turns in a row, this one included, in which no card has been drawn from the stock
     or laid on the table for good; the round ends when it reaches ``stalled_turns_each``
     × players at a turn's end."""
+    take_backs: int
+    """Undos and clears of staged cards this turn; at :data:`TAKE_BACKS_PER_TURN` they are
+    refused until the next turn."""
     undo_stack: list[tuple[list[int], list[int], int, list[TableMeld], bool, bool]]
     staged: dict[int, list[int]]
     _log: _LogNode | None

@@ -30,6 +30,7 @@ from handfoot.game.table import (
 )
 
 __all__ = [
+    "TAKE_BACKS_PER_TURN",
     "Deal",
     "DealError",
     "Effect",
@@ -46,6 +47,11 @@ __all__ = [
     "RoundResult",
     "TableMeld",
 ]
+
+TAKE_BACKS_PER_TURN: Final = 30
+"""The most take-backs a turn may make: undoing a meld (``undo``) or clearing staged cards
+(``clear``) each counts one; past it they are refused, so that every turn, and every round,
+ends after a bounded number of actions under any legal play."""
 
 
 class IllegalMoveError(ValueError):
@@ -495,6 +501,8 @@ class Position(ByFields):
     or laid on the table for good (``stalled_turns_each``)."""
     staged: tuple[tuple[int, int, int, int], ...] = ()
     """Staged cards: (target * 2 + slot, naturals, twos, jokers)."""
+    take_backs: int = 0
+    """Take-backs (undos, staged cards cleared) made this turn (:data:`TAKE_BACKS_PER_TURN`)."""
     undo_stack: tuple[tuple[tuple[int, ...], tuple[TableMeld, ...], bool, bool], ...] = ()
     """Melds this turn can take back: (the hand, the side's melds, opened, played from
     the Foot) as they were before each."""
