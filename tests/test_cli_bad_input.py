@@ -89,6 +89,9 @@ BAD_COMMANDS = {
                         "cannot use a 'foo' database"),
     "db upgrade not a URL": (["db", "upgrade", "--database-url", "foo"],
                              "not a database URL"),
+    "simulate --games abc": (["simulate", "--games", "abc"], "invalid int value: 'abc'"),
+    "an unknown option": (["simulate", "--bogus"], "unrecognized arguments: --bogus"),
+    "no command": ([], "the following arguments are required: COMMAND"),
 }
 
 

@@ -16,6 +16,7 @@ import io
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from handfoot import build
 from handfoot._version import __version__
@@ -32,9 +33,19 @@ __all__ = ["build_parser", "main"]
 Command = Callable[[argparse.Namespace], int]
 
 
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line: the problem and where help is
+    (``handfoot simulate: error: argument --games: invalid int value: 'abc' (handfoot
+    simulate --help shows the options)``), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows the "
+                     "options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand; each sets ``func`` to its command."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog=PROG, description="Hand and Foot: rules as data, bots, simulation and records.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
