@@ -11,9 +11,12 @@ exit code 2.
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from handfoot import build
 from handfoot._version import __version__
@@ -30,9 +33,19 @@ __all__ = ["build_parser", "main"]
 Command = Callable[[argparse.Namespace], int]
 
 
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line: the problem and where help is
+    (``handfoot simulate: error: argument --games: invalid int value: 'abc' (handfoot
+    simulate --help shows the options)``), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows the "
+                     "options)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand; each sets ``func`` to its command."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog=PROG, description="Hand and Foot: rules as data, bots, simulation and records.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -48,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``handfoot`` command line and return its exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        plain_text_where_unicode_cannot_go(stream)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -60,6 +75,58 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    except (ProfileError, RecordError, UsageError, OSError) as exc:
+    except (ProfileError, RecordError, UsageError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file that cannot be read or written: its name and why
+        print(f"{PROG}: error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
+
+
+ASCII_FALLBACK = "handfoot-ascii"
+"""The codec error handler that writes ``×`` as ``x``, ``µ`` as ``u``, a suit as its
+letter, and any other character the output cannot show as ``?``."""
+
+
+def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    from handfoot.terminal.play import _TO_ASCII
+
+    out = []
+    for char in exc.object[exc.start:exc.end].translate(_TO_ASCII):
+        try:
+            char.encode(exc.encoding)
+        except (UnicodeEncodeError, LookupError):
+            char = "?"
+        out.append(char)
+    return "".join(out), exc.end
+
+
+codecs.register_error(ASCII_FALLBACK, _ascii_fallback)
+
+
+def plain_text_where_unicode_cannot_go(stream: object) -> None:
+    """Make ``stream`` (standard output or error) write what its encoding cannot show in
+    plain letters (:data:`ASCII_FALLBACK`) instead of raising ``UnicodeEncodeError``, as
+    under ``PYTHONIOENCODING=ascii`` or a cp1252 console. Streams that raise nothing are
+    left as they are."""
+    if not isinstance(stream, io.TextIOWrapper) or stream.errors != "strict":
+        return
+    try:
+        "×µ♠".encode(stream.encoding)
+    except (UnicodeEncodeError, LookupError):
+        stream.reconfigure(errors=ASCII_FALLBACK)
+
+
+def os_error_text(exc: OSError) -> str:
+    """An operating-system error as a person reads it: the file and the reason, without
+    the ``[Errno 2]``.
+
+    >>> os_error_text(FileNotFoundError(2, "No such file or directory", "game.json"))
+    'game.json: No such file or directory'
+    """
+    if exc.strerror is None:
+        return str(exc)
+    where = f"{exc.filename}: " if exc.filename is not None else ""
+    return f"{where}{exc.strerror}"

@@ -19,6 +19,7 @@ from handfoot.game.rules import Layout, Profile
 from handfoot.runs.cluster import ClusterError, PartialMismatch, add_runner_options, runner_options
 
 __all__ = [
+    "MAX_GAMES",
     "PROG",
     "RunOptions",
     "UsageError",
@@ -26,6 +27,7 @@ __all__ = [
     "add_run_options",
     "add_table_options",
     "check_bots",
+    "check_games",
     "check_record_file",
     "check_records_folder",
     "parse_overrides",
@@ -37,6 +39,10 @@ __all__ = [
 ]
 
 PROG = "handfoot"
+
+MAX_GAMES = 1_000_000
+"""The most games one ``simulate`` or ``tournament`` run plays (days of computing; more is
+a typing slip)."""
 
 
 class UsageError(ValueError):
@@ -107,6 +113,19 @@ def table_of(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
     return profile, layout, bots
 
 
+def check_games(games: int, per_task: int = 1, what: str = "games") -> None:
+    """``--games`` at least 1 and, counting ``per_task`` games for each, at most
+    :data:`MAX_GAMES` in all; a :class:`UsageError` otherwise."""
+    most = MAX_GAMES // per_task
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    if games > most:
+        shown = str(games) if len(str(games)) <= 30 else f"{str(games)[:27]}..."
+        raise UsageError(f"--games {shown}: a run plays at most {MAX_GAMES:,} games"
+                         + (f", so at most {most:,} {what} here" if per_task > 1 else "")
+                         + "; split a larger run into several with other seeds")
+
+
 def check_bots(bots: list[str]) -> None:
     """Every bot a level or a spec with settings (``hard:hold=1``), or a UsageError."""
     for bot in bots:
@@ -157,7 +176,11 @@ def check_records_folder(path: str, *, force: bool = False) -> Path:
         existing = existing.parent
     if not existing.is_dir() or not os.access(existing, os.W_OK):
         raise UsageError(f"--records {path}: you may not write there")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--records {path}: the folder cannot be made: "
+                         f"{exc.strerror or exc}") from None
     for old in earlier:
         old.unlink()
     return folder

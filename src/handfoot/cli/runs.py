@@ -17,6 +17,7 @@ from handfoot.cli.options import (
     add_run_options,
     add_table_options,
     check_bots,
+    check_games,
     check_record_file,
     check_records_folder,
     profile_and_layout,
@@ -74,8 +75,7 @@ def add_run_commands(commands: argparse._SubParsersAction[argparse.ArgumentParse
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` games and print statistics (or JSON); optionally write records."""
     profile, layout, bots = table_of(args)
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+    check_games(args.games)
     run = run_options(args)
     if args.records and run.resume:
         raise UsageError("--records and --resume: a resumed run cannot write the records of "
@@ -199,8 +199,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     check_bots(bots)
     if len(set(bots)) != len(bots):
         raise UsageError("--bots: name each bot once")
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
+    pairings = len(bots) * (len(bots) - 1) // 2
+    check_games(args.games, 2 * pairings, "duplicate pairs per pairing")
     run = run_options(args)
     profile, layout = profile_and_layout(args)
     if layout.sides != 2:

@@ -82,7 +82,7 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise UsageError(f"the web game needs the web extra ({exc.name} is missing): "
                          "pip install 'handfoot[web]'") from None
-    store = Store(args.database_url or default_database_url())
+    store = _open_store(Store, args.database_url or default_database_url())
 
     applied = _migrate(store)
     where = store.engine.url.render_as_string(hide_password=True)
@@ -91,6 +91,27 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
     else:
         print(f"{where}: already at revision {migrations.head()}")
     return 0
+
+
+DATABASE_URLS = "sqlite:///FILE or postgresql://USER:PASSWORD@HOST/NAME"
+
+
+def _open_store(store_class: type[Store], url: str) -> Store:
+    """``store_class(url)`` (the web extra's Store, imported lazily), or a
+    :class:`UsageError` naming what is wrong with the URL (without its password)."""
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    scheme = url.partition("://")[0] if "://" in url else ""
+    try:
+        return store_class(url)
+    except NoSuchModuleError:
+        raise UsageError(f"--database-url: handfoot cannot use a {scheme[:40]!r} database; "
+                         f"give {DATABASE_URLS}") from None
+    except (ArgumentError, ValueError):
+        raise UsageError(f"--database-url: not a database URL; give {DATABASE_URLS}") from None
+    except ImportError as exc:
+        raise UsageError(f"--database-url: the driver for {scheme[:40]!r} is not installed "
+                         f"({exc.name}); give {DATABASE_URLS}") from None
 
 
 def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extra)
@@ -106,7 +127,8 @@ def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extr
     try:
         applied: list[str] = asyncio.run(migrate())
     except Exception as exc:
-        raise UsageError(f"the database could not be opened and migrated: {exc}") from None
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"the database could not be opened and migrated: {first}") from None
     return applied
 
 
@@ -123,7 +145,7 @@ def _serve_database(url: str | None, workers: int) -> None:
 
     if workers < 1:
         raise UsageError("--workers: at least 1")
-    store = Store(url or default_database_url())
+    store = _open_store(Store, url or default_database_url())
     kind = store.engine.dialect.name
     if workers > 1 and not store.shared:
         raise UsageError(f"--workers {workers} needs a database that processes can share: "

@@ -17,7 +17,9 @@ run starts and ends its own. :func:`run_tasks` drives a runner for a whole run: 
 results by key (a task run twice, on a worker that died and on another, is counted once),
 skips the tasks a :class:`PartialFile` already holds and adds each new result to it, so an
 interrupted run resumes without replaying finished games. What is counted depends only on
-the keys and the seeds, never on which machine played a task or when.
+the keys and the seeds, never on which machine played a task or when. A run's tasks may be a
+:class:`TaskList`, made one by one as the runners take them (a runner keeps only a few
+chunks in flight), so a run of millions of games starts at once, in little memory.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import itertools
 import json
 import os
+import re
 import subprocess
 import uuid
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence, Sized
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
@@ -47,6 +51,7 @@ __all__ = [
     "PartialMismatch",
     "ProcessRunner",
     "Runner",
+    "TaskList",
     "add_runner_options",
     "fingerprint",
     "handfoot_version",
@@ -66,6 +71,10 @@ MAX_CHUNK = 8
 """Tasks sent to a worker at once, at most: fewer round trips, yet a balanced load and
 frequent progress (a chunk holds at most a quarter of a worker's share)."""
 
+IN_FLIGHT = 4
+"""Chunks per worker sent ahead of the results: enough to keep every worker busy; the
+rest of a run's tasks are made only as these finish."""
+
 R = TypeVar("R")
 Task = tuple[int, tuple[Any, ...]]
 """A task's key and the arguments of the run's function."""
@@ -81,9 +90,48 @@ class ClusterError(RuntimeError):
 class Runner(Protocol):
     """Plays independent tasks somewhere and yields ``(key, result)`` as each finishes."""
 
-    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+    def run(self, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
         """``fn(*args)`` for every ``(key, args)`` of ``tasks``, in any order."""
         ...
+
+
+class TaskList(Sequence[Task]):
+    """``count`` tasks made only when asked for: task ``i`` is ``(i, args_of(i))``. A run's
+    schedule without a list of every task (a million games take no memory before they are
+    played)."""
+
+    def __init__(self, count: int, args_of: Callable[[int], tuple[Any, ...]]) -> None:
+        self.size = count
+        self.args_of = args_of
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index: Any) -> Any:  # an int gives a task, a slice a list
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.size))]
+        if not -self.size <= index < self.size:
+            raise IndexError(index)
+        index %= self.size
+        return index, self.args_of(index)
+
+    def __iter__(self) -> Iterator[Task]:
+        return (self[i] for i in range(self.size))
+
+
+class _Todo:
+    """The tasks of ``tasks`` whose key is not in ``held``, taken one by one."""
+
+    def __init__(self, tasks: Sequence[Task], held: set[int]) -> None:
+        self.tasks = tasks
+        self.left = len(tasks) - len(held)
+        self.held = held
+
+    def __len__(self) -> int:
+        return self.left
+
+    def __iter__(self) -> Iterator[Task]:
+        return (task for task in self.tasks if task[0] not in self.held)
 
 
 def add_runner_options(parser: argparse.ArgumentParser, *, default_workers: int = 1) -> None:
@@ -96,6 +144,11 @@ def add_runner_options(parser: argparse.ArgumentParser, *, default_workers: int 
                         help="play on the workers of the Dask cluster whose scheduler is at "
                              f"ADDRESS, e.g. tcp://host:8786 (default: ${SCHEDULER_ENV}; "
                              "'none' for this machine); results do not depend on it")
+
+
+SCHEDULER_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}")
+"""A Dask scheduler's address: ``[tcp://]HOST:PORT`` (tls, ws, wss and ucx too)."""
 
 
 def runner_options(workers: int | None, scheduler: str | None, *, default_workers: int = 1,
@@ -116,7 +169,11 @@ def runner_options(workers: int | None, scheduler: str | None, *, default_worker
                          "workers play the games; give one or the other"
                          + (" (or --scheduler none)" if origin != "--scheduler" else ""))
     if scheduler is not None:
-        return 1, scheduler
+        if not SCHEDULER_ADDRESS.fullmatch(scheduler.strip()):
+            raise ValueError(f"{origin} {scheduler[:80]!r}: not a Dask scheduler address; "
+                             "write tcp://HOST:PORT, like tcp://10.0.0.5:8786 (or none for "
+                             "this machine)")
+        return 1, scheduler.strip()
     return (default_workers if workers is None else workers), None
 
 
@@ -138,35 +195,47 @@ def run_tasks(fn: Callable[..., R], tasks: Sequence[Task], runner: Runner, *,
               partial: PartialFile | None = None,
               encode: Callable[[R], object] | None = None,
               decode: Callable[[Any], R] | None = None,
-              on_result: Callable[[int, R, int], None] | None = None) -> dict[int, R]:
+              on_result: Callable[[int, R, int], None] | None = None,
+              keep: bool = True) -> dict[int, R]:
     """Every task's result by key, playing only those ``partial`` does not hold yet.
 
     Each new result is added to ``partial`` (as ``encode(result)``, JSON-ready; ``decode``
     turns it back) and ``on_result(key, result, finished)`` is called in this process with
     the number of tasks finished so far (those read from ``partial`` included). A result
-    for a key already held (a task run again after its worker died) is ignored.
+    for a key already held (a task run again after its worker died) is ignored. With
+    ``keep`` false, new results go to ``on_result`` only (the dict holds those read from
+    ``partial``), so a long run's memory does not grow with its results. ``tasks`` may be a
+    :class:`TaskList` (keys ``0`` to ``len - 1``), taken one by one as the runner plays.
     """
-    keys = {key for key, _ in tasks}
-    if len(keys) != len(tasks):
-        raise ValueError("every task needs its own key")
+    holds: Callable[[int], bool]
+    if isinstance(tasks, TaskList):
+        holds = range(len(tasks)).__contains__
+    else:
+        keys = {key for key, _ in tasks}
+        if len(keys) != len(tasks):
+            raise ValueError("every task needs its own key")
+        holds = keys.__contains__
     results: dict[int, R] = {}
+    held: set[int] = set()
     if partial is not None:
         if decode is None or encode is None:
             raise ValueError("a partial file needs encode and decode")
-        results = {key: decode(data) for key, data in partial.done.items() if key in keys}
-    todo = [task for task in tasks if task[0] not in results]
-    with contextlib.closing(runner.run(fn, todo)) as finished:
+        results = {key: decode(data) for key, data in partial.done.items() if holds(key)}
+        held.update(results)
+    with contextlib.closing(runner.run(fn, _Todo(tasks, set(held)))) as finished:
         for key, result in finished:
-            if key in results or key not in keys:
+            if key in held or not holds(key):
                 continue
-            results[key] = result
+            held.add(key)
+            if keep:
+                results[key] = result
             if partial is not None and encode is not None:
                 partial.add(key, encode(result))
             if on_result is not None:
-                on_result(key, result, len(results))
-    missing = keys - results.keys()
-    if missing:
-        raise ClusterError(f"{len(missing)} task(s) never finished, e.g. {min(missing)}")
+                on_result(key, result, len(held))
+    if len(held) != len(tasks):
+        first = next(key for key, _ in tasks if key not in held)
+        raise ClusterError(f"{len(tasks) - len(held)} task(s) never finished, e.g. {first}")
     return results
 
 
@@ -182,7 +251,7 @@ class InlineRunner:
     def __exit__(self, *exc: object) -> None:
         return None
 
-    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+    def run(self, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
         for key, args in tasks:
             yield key, fn(*args)
 
@@ -207,8 +276,8 @@ class ProcessRunner:
         if pool is not None:  # interrupted: drop what has not started, do not wait for it
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
-        if not tasks:
+    def run(self, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
+        if isinstance(tasks, Sized) and not len(tasks):
             return
         if self._pool is not None:
             yield from self._play(self._pool, fn, tasks)
@@ -218,14 +287,20 @@ class ProcessRunner:
             yield from self._play(self._pool, fn, tasks)
 
     def _play(self, pool: ProcessPoolExecutor, fn: Callable[..., R],
-              tasks: Sequence[Task]) -> Results[R]:
-        pending: set[Future[list[tuple[int, R]]]] = {
-            pool.submit(_run_chunk, fn, chunk) for chunk in _chunks(tasks, self.workers)}
+              tasks: Iterable[Task]) -> Results[R]:
+        chunks = _chunks(tasks, self.workers)
+        pending: set[Future[list[tuple[int, R]]]] = set()
+
+        def submit() -> None:  # a few chunks per worker in flight, made as they are sent
+            for chunk in itertools.islice(chunks, IN_FLIGHT * self.workers - len(pending)):
+                pending.add(pool.submit(_run_chunk, fn, chunk))
         try:
+            submit()
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     yield from fut.result()
+                submit()
         finally:  # interrupted: what has not started is not played
             for fut in pending:
                 fut.cancel()
@@ -256,7 +331,7 @@ class DaskRunner:
         if client is not None:
             client.close()
 
-    def run(self, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+    def run(self, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
         if self._client is not None:
             yield from self._play(self._client, fn, tasks)
             return
@@ -281,20 +356,25 @@ class DaskRunner:
             raise
         return client
 
-    def _play(self, client: Any, fn: Callable[..., R], tasks: Sequence[Task]) -> Results[R]:
+    def _play(self, client: Any, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
         import distributed
         from distributed.client import FutureCancelledError
         from distributed.scheduler import KilledWorker
 
-        futures = []
+        futures: list[Any] = []
         try:
             workers = max(1, sum(client.nthreads().values()))
             run_id = uuid.uuid4().hex[:12]
-            futures = [client.submit(_run_chunk, fn, chunk, key=f"handfoot-{run_id}-{i}",
-                                     pure=False)
-                       for i, chunk in enumerate(_chunks(tasks, workers))]
+            chunks = enumerate(_chunks(tasks, workers))
+
+            def submit(n: int) -> list[Any]:  # made as they are sent, a few per worker
+                new = [client.submit(_run_chunk, fn, chunk, key=f"handfoot-{run_id}-{i}",
+                                     pure=False) for i, chunk in itertools.islice(chunks, n)]
+                futures.extend(new)
+                return new
             dask: Any = distributed
-            for fut in dask.as_completed(futures, loop=client.loop):
+            completed = dask.as_completed(submit(IN_FLIGHT * workers), loop=client.loop)
+            for fut in completed:
                 try:
                     chunk_results = fut.result()
                 except KilledWorker as exc:
@@ -304,6 +384,9 @@ class DaskRunner:
                 except FutureCancelledError as exc:
                     raise ClusterError(f"the cluster cancelled a task: {exc}") from None
                 fut.release()
+                futures.remove(fut)
+                for new in submit(1):
+                    completed.add(new)
                 yield from chunk_results
         finally:
             if futures:
@@ -328,9 +411,13 @@ def _run_chunk(fn: Callable[..., R], chunk: list[Task]) -> list[tuple[int, R]]:
     return [(key, fn(*args)) for key, args in chunk]
 
 
-def _chunks(tasks: Sequence[Task], workers: int) -> list[list[Task]]:
-    size = max(1, min(MAX_CHUNK, len(tasks) // (workers * 4)))
-    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
+def _chunks(tasks: Iterable[Task], workers: int) -> Iterator[list[Task]]:
+    """The tasks in chunks, made one chunk at a time."""
+    count = len(tasks) if isinstance(tasks, Sized) else MAX_CHUNK * workers * 4
+    size = max(1, min(MAX_CHUNK, count // (workers * 4)))
+    it = iter(tasks)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
 
 
 def handfoot_version() -> str:

@@ -22,7 +22,14 @@ from handfoot.game.moves import Move
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.rules import Layout, Profile, Seat
 from handfoot.game.values import IllegalMoveError
-from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
+from handfoot.runs.cluster import (
+    PartialFile,
+    TaskList,
+    fingerprint,
+    handfoot_version,
+    make_runner,
+    run_tasks,
+)
 
 __all__ = ["HINT_BOT", "GameSummary", "Hint", "SafetyCapReached", "SimulatedGame",
            "SimulationStats", "bot_turn", "hint", "play_game", "play_simulated_game",
@@ -417,14 +424,22 @@ def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None =
     runner = make_runner(workers, scheduler)
     lay = str(layout)
     keep_state = on_game is not None
-    tasks = [(i, (profile, lay, names, seed, i, games, record, keep_state))
-             for i in range(games)]
+    tasks = TaskList(games, lambda i: (profile, lay, names, seed, i, games, record,
+                                       keep_state))  # made as they are played
     file = None
     if partial is not None:
         run = simulation_run(profile, games, seed, layout, names)
         file = PartialFile.resume(partial, run) if resume else PartialFile.create(partial, run)
+    stats = SimulationStats(profile.name, lay, names, seed)
+    waiting: dict[int, GameSummary] = {}  # finished before an earlier game: added after it
+
+    def add(index: int, summary: GameSummary) -> None:  # in game order, as it finishes
+        waiting[index] = summary
+        while stats.games in waiting:
+            stats.add(waiting.pop(stats.games))
 
     def on_result(index: int, game: SimulatedGame, finished: int) -> None:
+        add(index, game.summary)
         if on_game is not None and game.state is not None:
             on_game(index, game.state, game.summary, game.record)
         if progress is not None:
@@ -433,13 +448,13 @@ def simulate(profile: Profile, games: int, seed: int, *, layout: Layout | None =
     try:
         if progress is not None:
             progress(len(file.done) if file is not None else 0, games)
-        results = run_tasks(play_simulated_game, tasks, runner, partial=file,
-                            encode=_game_to_json, decode=_game_from_json,
-                            on_result=on_result)
+        for index, data in sorted(file.done.items() if file is not None else ()):
+            if 0 <= index < games:  # the games of the partial file, first
+                add(index, _game_from_json(data).summary)
+        run_tasks(play_simulated_game, tasks, runner, partial=file, encode=_game_to_json,
+                  decode=_game_from_json, on_result=on_result, keep=False)
     finally:
         if file is not None:
             file.close()
-    stats = SimulationStats(profile.name, lay, names, seed)
-    for i in range(games):
-        stats.add(results[i].summary)
+    assert stats.games == games and not waiting
     return stats

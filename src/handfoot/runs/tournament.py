@@ -29,7 +29,14 @@ from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.rules import Layout, Profile, Seat
 from handfoot.game.values import IllegalMoveError
-from handfoot.runs.cluster import PartialFile, fingerprint, handfoot_version, make_runner, run_tasks
+from handfoot.runs.cluster import (
+    PartialFile,
+    TaskList,
+    fingerprint,
+    handfoot_version,
+    make_runner,
+    run_tasks,
+)
 from handfoot.runs.sim import derive_seed, play_game
 
 __all__ = [
@@ -447,8 +454,9 @@ def run_tournament(profile: Profile, bots: Sequence[str], games: int, seed: int,
     runner = make_runner(workers, scheduler)
     pairings = list(combinations(names, 2))
     lay = str(layout)
-    tasks = [(i * games + pair, (profile, lay, p, seed, i, pair))
-             for i, p in enumerate(pairings) for pair in range(games)]
+    tasks = TaskList(len(pairings) * games,  # task i * games + pair, made as it is played
+                     lambda k: (profile, lay, pairings[k // games], seed, k // games,
+                                k % games))
     total = 2 * len(tasks)
     file = None
     if partial is not None:
