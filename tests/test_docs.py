@@ -97,3 +97,55 @@ def test_house_rule_example_in_profiles_md_loads(tmp_path: Path) -> None:
         assert p.options
     p = handfoot.game.loading.load_profile(tmp_path / "example-0.toml")
     assert p.rounds == 20 and p.target_score == 10000  # the explicit parameter won
+
+
+# --- issue 27, item 8 --------------------------------------------------------------------------
+
+_NO_NUMPY = """
+import sys
+sys.modules["numpy"] = None  # as if NumPy were not installed
+try:
+    exec(compile(IMPORTS, "block", "exec"), {})
+except ImportError as exc:
+    print("needs:", exc)
+"""
+
+
+@pytest.mark.parametrize("path", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_a_python_example_that_needs_numpy_says_so_in_its_block(path: Path) -> None:
+    """Each ``python`` block's imports run without NumPy; a block they fail in must say
+    in the block itself that it needs NumPy (docs/bots.md's learned-bot example did not)."""
+    import subprocess
+    import sys
+
+    for block in _python_blocks(path):
+        imports = "\n".join(line for line in block.splitlines()
+                            if line.startswith(("import ", "from ")))
+        if not imports:
+            continue
+        done = subprocess.run([sys.executable, "-c",
+                               _NO_NUMPY.replace("IMPORTS", repr(imports))],
+                              capture_output=True, text=True, timeout=120, check=True)
+        if done.stdout.startswith("needs:"):
+            assert "needs NumPy" in block, (path.name, block[:200])
+
+
+def _option_ids() -> list[str]:
+    return sorted({o.id for o in handfoot.game.loading.OPTIONS.values()})
+
+
+def test_the_number_of_optional_rules_is_counted_from_the_options_data() -> None:
+    """"OPT-01 to OPT-24" were 25 options with OPT-07a: where the README and the docs name
+    the range they give the count and the extra ids, from the options data."""
+    ids = _option_ids()
+    numbered = [i for i in ids if re.fullmatch(r"OPT-\d\d", i)]
+    extra = [i for i in ids if i not in numbered]
+    phrase = (f"{len(ids)} options: {numbered[0]} to {numbered[-1]}"
+              + "".join(f" and {i}" for i in extra))
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    assert phrase in readme
+    for path in [DOCS.parent / "README.md", *DOCS.glob("*.md")]:
+        text = path.read_text(encoding="utf-8")
+        for found in re.finditer(rf"{numbered[0]} to {numbered[-1]}", text):
+            around = text[max(0, found.start() - 40):found.end() + 40]
+            assert str(len(ids)) in around, (path.name, around)

@@ -164,3 +164,33 @@ def test_quick_start_scripts_exist_and_parse() -> None:
     subprocess.run(["bash", "-n", str(ROOT / "scripts" / "_venv")], check=True)
     text = (ROOT / "scripts" / "_venv").read_text(encoding="utf-8")
     assert "pyproject.toml" in text and "sha256" in text  # installs only when it changed
+
+
+def test_the_first_screen_speaks_to_families_and_the_extras_are_a_table() -> None:
+    """Issue 27: the README opened for families and then turned to mypyc, OpenSpiel ratios
+    and issue targets; those live in docs/ now. Five lines say how to play, and a table
+    says what each extra adds and how to install it (every extra of pyproject.toml that a
+    user installs)."""
+    import tomllib
+
+    text = README.read_text(encoding="utf-8")
+    first = text.split("## Play in the browser", 1)[0]
+    for word in ("mypyc", "gin rummy", "issue ", "rounds/s", "\u00b5s", "p99", "target"):
+        assert word not in first, word
+    steps = re.findall(r"^(\d)\. ", text.split("## How to play", 1)[1].split("\n## ", 1)[0],
+                       re.M)
+    assert steps == ["1", "2", "3", "4", "5"]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    rows = {m.group(1): m.group(2) for m in
+            re.finditer(r"^\| (\w+) \| [^|]+ \| `(pip install [^`]+)` \|$", text, re.M)}
+    assert set(rows) == {"core", "web", "rl", "cluster"}
+    assert rows["core"] == "pip install ."
+    for extra in ("web", "rl", "cluster"):
+        assert extra in extras and rows[extra] == f"pip install '.[{extra}]'"
+    for gone in ("251 rounds/s", "5.80\u00d7", "\u2265 60%: **not reached**"):
+        assert gone not in text
+    performance = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    assert "5.80\u00d7" in performance and "251 rounds/s" in performance
+    assert "[docs/performance.md](docs/performance.md)" in text
+    assert "[docs/rl.md](docs/rl.md)" in text

@@ -239,3 +239,37 @@ def test_random_text_at_every_prompt_is_taken_or_asked_again(answers: list[str],
         if prompt == again and "Enter to count" not in prompt and "c N" not in prompt:
             assert after > at, f"{prompt!r} asked again without a reason"
     ScoreSheet.from_json(json.loads((tmp_path / "fuzz.json").read_text(encoding="utf-8")))
+
+
+def test_the_terminal_examples_in_docs_score_keeper_md_are_what_it_prints(
+        tmp_path: Path) -> None:
+    """docs/score-keeper.md shows an answer asked again and a round refused for two reasons:
+    each line of those examples is printed or asked as shown."""
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "score-keeper.md").read_text(
+        encoding="utf-8").split("## In the terminal", 1)[1]
+    fenced = [part.split("\n", 1)[1] for part in docs.split("```")[1::2]]
+    examples = [b for b in fenced if "Red 3s laid" in b or "Not saved" in b]
+    assert len(examples) == 2
+    red = iter(["-1", "6", "5"])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 100:
+            raise EOFError
+        if prompt.startswith("Who went out"):
+            return "1" if "Not saved" not in out.getvalue() else "q"
+        if "Red 3s laid" in prompt:
+            return next(red, "")
+        return ""
+
+    k, out = keeper(tmp_path, read, profile=load_profile("remastered-teams"))
+    k.run()
+    said = out.getvalue()
+    for block in examples:
+        for line in block.splitlines():
+            if line.endswith(">") or line.endswith("> -1"):
+                asked = line.removesuffix(" -1")
+                assert any(p.rstrip() == asked for p in prompts), (line, prompts)
+            else:
+                assert line in said.splitlines(), (line, said)

@@ -150,3 +150,28 @@ def test_prompts_show_bracketed_text_as_typed(tmp_path: Path,
                  "--seed", "3", "--record", "[b]game.json"]) == 1
     out = capsys.readouterr().out
     assert "Leave the game? (it will be saved in [b]game.json) y/n:" in out
+
+
+def test_the_breakdowns_in_docs_terminal_md_are_what_the_game_prints() -> None:
+    """docs/terminal.md shows one round's breakdown at 80 and at 60 columns: every line it
+    shows (but ``...``) is a line the game prints, in the same order."""
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "terminal.md").read_text(
+        encoding="utf-8")
+    fenced = [part.split("\n", 1)[1] for part in docs.split("```")[1::2]]
+    blocks = [b for b in fenced if b.startswith("Round 1: went out (hard 4)")]
+    assert len(blocks) == 2
+    for width, block in zip((80, 60), blocks, strict=True):
+        profile = load_profile("biegames", overrides={"rounds": 1})
+        holder: list[TerminalGame] = []
+        buf = io.StringIO()
+        game = TerminalGame(profile, Layout(2, 2), ["you", "hard", "hard", "hard"], 6,
+                            read=_policy(holder), pause=False,
+                            console=Console(file=buf, width=width, color_system=None))
+        holder.append(game)
+        assert game.run() == 0
+        printed = ("Round 1: " + buf.getvalue().split("Round 1: ", 1)[1]).splitlines()
+        at = 0
+        for line in block.splitlines():
+            if line.strip() == "...":
+                continue
+            at = printed.index(line, at) + 1  # ValueError: not printed (or out of order)

@@ -92,9 +92,10 @@ def meldable(view: PlayerView, is_legal: Callable[[mv.Move], bool]) -> Meldable:
                        key=lambda r: -values[r] * counts[r])
     opened = view.opened[side]
 
-    def extras(group: MeldGroup) -> list[MeldGroup]:
+    def extras(group: MeldGroup, boost: bool) -> list[MeldGroup]:
         """What an opening adds to ``group``: the other ranks' natural melds, most points
-        first, then their pairs made up to a meld with the wild cards ``group`` leaves."""
+        first, then their pairs made up to a meld with the wild cards ``group`` leaves;
+        with ``boost``, the wild cards still left go one each onto those natural melds."""
         out = [MeldGroup(r, counts[r]) for r in by_points
                if counts[r] >= least and r != group.target]
         t_left, j_left = twos - group.twos, jokers - group.jokers
@@ -105,6 +106,14 @@ def meldable(view: PlayerView, is_legal: Callable[[mv.Move], bool]) -> Meldable:
             t = min(need, t_left)
             out.append(MeldGroup(r, counts[r], t, need - t))
             t_left, j_left = t_left - t, j_left - (need - t)
+        if boost:
+            for i, g in enumerate(out):
+                if t_left + j_left == 0:
+                    break
+                if not (g.twos or g.jokers):
+                    t = int(t_left > 0)
+                    out[i] = MeldGroup(g.target, g.naturals, t, 1 - t)
+                    t_left, j_left = t_left - t, j_left - (1 - t)
         return out
 
     def try_group(group: MeldGroup) -> bool:
@@ -112,9 +121,12 @@ def meldable(view: PlayerView, is_legal: Callable[[mv.Move], bool]) -> Meldable:
             return True
         if opened:
             return False
-        others = extras(group)
-        return any(accepted((group, *others[:k])) for k in range(1, len(others) + 1)) or \
-            any(accepted((group, other)) for other in others[1:])
+        for boost in (False, True):
+            others = extras(group, boost)
+            if any(accepted((group, *others[:k])) for k in range(1, len(others) + 1)) or \
+                    any(accepted((group, other)) for other in others[1:]):
+                return True
+        return False
 
     for rank in sorted(RANKS, key=lambda r: -r):
         wanted = (counts[rank] > 0 and rank not in ranks) or (wild_total and rank in on_table

@@ -298,20 +298,27 @@ function breakdownTable(r) {
     if (!keys.includes(key)) keys.push(key);
     labels[key] = line.label;
   }
-  const cell = (s, key) => {
+  // each line's count and points in cells of their own ("3" and "2,100": three books,
+  // 2,100 points in all), as the game's breakdown has them; a total has no count
+  const cells = (s, key) => {
     const line = s.lines.find((l) => (l.key === "adjustment" ? `adj:${l.label}` : l.key) === key);
-    if (!line) return el("td", {class: "num", text: "–"});
-    const count = line.count !== null && line.key !== "adjustment" ? el("span", {class: "count", text: `${fmt(line.count)} ×`}) : null;
-    return el("td", {class: `num${line.points < 0 ? " neg" : ""}`}, count, count ? " " : null, fmt(line.points));
+    if (!line) return [el("td", {class: "num count", text: ""}), el("td", {class: "num", text: "–"})];
+    const count = line.count !== null && line.key !== "adjustment" ? fmt(line.count) : "";
+    return [el("td", {class: "num count", text: count}),
+      el("td", {class: `num${line.points < 0 ? " neg" : ""}`, text: fmt(line.points)})];
   };
+  const pointsOnly = (value) => [el("td", {class: "num count", text: ""}), el("td", {class: "num", text: fmt(value)})];
   const how = r.went_out !== null ? `${d.sides[r.went_out].name} went out` : "nobody went out";
   return el("table", {class: "breakdown"},
     el("caption", {class: "visually-hidden", text: `Round ${r.round}: ${how}`}),
-    el("thead", {}, el("tr", {}, el("th", {scope: "col", text: "Score"}), ...r.scores.map((s) => el("th", {scope: "col", text: d.sides[s.side].name})))),
-    el("tbody", {}, ...keys.map((k) => el("tr", {}, el("th", {scope: "row", text: labels[k]}), ...r.scores.map((s) => cell(s, k))))),
+    el("thead", {},
+      el("tr", {}, el("th", {scope: "col", text: "Score"}), ...r.scores.map((s) => el("th", {scope: "colgroup", colspan: "2", text: d.sides[s.side].name}))),
+      // (its first cell empty, and sticky like the labels under it)
+      el("tr", {class: "count-points"}, el("th", {text: ""}), ...r.scores.flatMap(() => [el("th", {scope: "col", class: "count", text: "count"}), el("th", {scope: "col", text: "points"})]))),
+    el("tbody", {}, ...keys.map((k) => el("tr", {}, el("th", {scope: "row", text: labels[k]}), ...r.scores.flatMap((s) => cells(s, k))))),
     el("tfoot", {},
-      el("tr", {class: "round-total"}, el("th", {scope: "row", text: "This round"}), ...r.scores.map((s) => el("td", {class: "num", text: fmt(s.total)}))),
-      el("tr", {class: "game-total"}, el("th", {scope: "row", text: "Game total"}), ...r.scores.map((s) => el("td", {class: "num", text: fmt(r.totals[s.side])})))));
+      el("tr", {class: "round-total"}, el("th", {scope: "row", text: "This round"}), ...r.scores.flatMap((s) => pointsOnly(s.total))),
+      el("tr", {class: "game-total"}, el("th", {scope: "row", text: "Game total"}), ...r.scores.flatMap((s) => pointsOnly(r.totals[s.side])))));
 }
 
 function renderRounds() {
