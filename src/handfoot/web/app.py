@@ -45,6 +45,7 @@ from handfoot.web.guard import (
     FloodWatch,
     OpenLimiter,
     OriginGuard,
+    OutageGuard,
     TokenBucket,
     quiet_frame_logs,
 )
@@ -60,7 +61,15 @@ from handfoot.web.requests import (
 )
 from handfoot.web.scoresheets import score_routes
 from handfoot.web.settings import Settings
-from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
+from handfoot.web.store import (
+    GameRow,
+    SeatRow,
+    Store,
+    default_database_url,
+    is_outage,
+    now,
+    token_hash,
+)
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
@@ -126,6 +135,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     if settings.allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware,
                                         allowed_hosts=list(settings.allowed_hosts)))
+    middleware.insert(0, Middleware(OutageGuard))
     middleware.insert(0, Middleware(SecurityHeaders))  # on every answer, refusals too
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
@@ -448,7 +458,18 @@ class _Api:
             await ws.send_text(messages.encode(messages.error(None, "bad_message", str(exc))))
             await _close(ws, 1008, "not a hello")
             return
-        table = await self.tables.get(ws.path_params["game_id"])
+        try:
+            table = await self.tables.get(ws.path_params["game_id"])
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            log.warning("a table could not be loaded: the database did not answer (%s)",
+                        type(exc).__name__)
+            await ws.send_text(messages.encode(messages.error(
+                hello.id, "busy", "the server is busy (its database does not answer): "
+                "connecting again in a moment")))
+            await _close(ws, 1013, "try again later")
+            return
         ok, seat = (False, None) if table is None or hello.type != "hello" or \
             hello.token is None else table.authenticate(hello.token)
         if table is None or not ok:
@@ -486,7 +507,16 @@ class _Api:
                 except MessageError as exc:
                     conn.send(messages.error(None, "bad_message", str(exc)))
                     continue
-                await table.handle(conn, msg)
+                try:
+                    await table.handle(conn, msg)
+                except Exception as exc:  # the socket stays: the client may try again
+                    if not is_outage(exc):
+                        raise
+                    log.warning("game %s: a %s met a database outage (%s)", table.id,
+                                msg.type, type(exc).__name__)
+                    conn.send(messages.error(msg.id, "busy", "the server is busy (its "
+                                             "database does not answer): try again in a "
+                                             "moment"))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

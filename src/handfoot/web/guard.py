@@ -25,12 +25,14 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from handfoot.web import messages
+from handfoot.web.store import is_outage
 
-__all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
-           "normalize_origin", "open_kind", "origin_allowed", "quiet_frame_logs"]
+__all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard",
+           "OutageGuard", "TokenBucket", "normalize_origin", "open_kind", "origin_allowed",
+           "quiet_frame_logs"]
 
 ORIGIN_CLOSE: Final = 4403
 """The close code of a WebSocket refused for its origin."""
@@ -327,6 +329,48 @@ class OpenLimiter:
         for key, bucket in list(self.buckets.items()):
             if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.burst:
                 del self.buckets[key]
+
+
+BUSY_RETRY: Final = 5
+"""Seconds a ``503`` for a database outage asks the client to wait (``Retry-After``)."""
+
+
+class OutageGuard:
+    """ASGI middleware: an HTTP request whose handler met a database outage
+    (:func:`~handfoot.web.store.is_outage`: no connection, the server shutting down...) is
+    answered ``503`` with ``Retry-After`` and ``{"error": "the server is busy ..."}``, and
+    the log has one warning line, not a traceback. Other errors go on as before."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            if started or not is_outage(exc):
+                raise
+            log.warning("%s %s: the database did not answer (%s): 503", scope.get("method"),
+                        scope.get("path"), type(exc).__name__)
+            body = json.dumps({"error": "the server is busy (its database does not answer):"
+                               " nothing was changed; try again in a moment",
+                               "retry_after": BUSY_RETRY}).encode()
+            await send({"type": "http.response.start", "status": 503,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    (b"retry-after", str(BUSY_RETRY).encode())]})
+            await send({"type": "http.response.body", "body": body})
 
 
 class FrameLogFilter(logging.Filter):
