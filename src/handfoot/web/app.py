@@ -19,7 +19,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -53,7 +53,10 @@ from handfoot.web.headers import SecurityHeaders
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
+    BodyTimeout,
     RequestError,
+    body_timeout_response,
+    client_gone_response,
     error_response,
     profile_from_request,
     read_body,
@@ -137,7 +140,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                         allowed_hosts=list(settings.allowed_hosts)))
     middleware.insert(0, Middleware(OutageGuard))
     middleware.insert(0, Middleware(SecurityHeaders))  # on every answer, refusals too
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={BodyTimeout: body_timeout_response,
+                                        ClientDisconnect: client_gone_response})
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings

@@ -47,6 +47,12 @@ SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
+QUIET_LOGGERS: Final = {"aiosqlite": logging.INFO, "sqlalchemy.engine": logging.WARNING,
+                        "sqlalchemy.pool": logging.WARNING}
+"""Loggers of the database libraries that at debug level write every statement with its
+values (a live game's seed among them), and the level each is raised to when the host's
+logging setup leaves it unset (see :func:`quiet_frame_logs`)."""
+
 FRAME_LOGGERS: Final = ("uvicorn.error", "websockets.server", "websockets.protocol")
 """The loggers the WebSocket library writes its frame dumps to (uvicorn hands it its own)."""
 
@@ -373,11 +379,22 @@ class OutageGuard:
             await send({"type": "http.response.body", "body": body})
 
 
+CLIENT_FAULTS: Final = frozenset({"Invalid UTF-8 sequence received from client."})
+"""uvicorn's log lines for a client's fault that come with a traceback of uvicorn's own
+(the client is answered, and the socket closed with 1007): the line is kept, the traceback
+dropped."""
+
+
 class FrameLogFilter(logging.Filter):
     """Drops the WebSocket library's dumps of frames (``< TEXT '{"type":"hello","token":…``):
-    at debug level they would write the start of every seat's token to the log."""
+    at debug level they would write the start of every seat's token to the log; and the
+    traceback of a client's fault (:data:`CLIENT_FAULTS`), keeping its one line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in CLIENT_FAULTS:
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
         return record.msg not in ("< %s", "> %s")
 
 
@@ -385,8 +402,14 @@ _FILTER: Final = FrameLogFilter()
 
 
 def quiet_frame_logs() -> None:
-    """Install :class:`FrameLogFilter` on the loggers frame dumps go to (once)."""
+    """Install :class:`FrameLogFilter` on the loggers frame dumps go to (once), and raise
+    the database libraries' loggers (:data:`QUIET_LOGGERS`) above debug where the host's
+    logging setup left their level unset (a level the host set is kept)."""
     for name in FRAME_LOGGERS:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
+    for name, level in QUIET_LOGGERS.items():
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(level)
