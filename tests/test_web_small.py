@@ -6,6 +6,7 @@ debug level the database libraries do not log a live game's seed."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -115,3 +116,22 @@ def test_client_faults_leave_no_traceback_and_a_short_body_times_out(
     assert "Traceback" not in caplog.text
     assert "Exception in ASGI application" not in caplog.text
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_an_expert_bots_move_never_shows_before_its_search_budget(tmp_path: Path) -> None:
+    budget = 0.15
+    with client(tmp_path / "e.db", expert_budget=budget) as c:  # bot_delay 0
+        game = new_game(c, seats=[{"kind": "bot", "level": "expert"}] * 4)
+        watcher = Person(c, game["game_id"], token_of(game["spectator_link"]), seat=None)
+        watcher.connect()
+        watcher.until("state")
+        times: list[float] = []
+        while len(times) < 16:
+            seq = watcher.seq
+            watcher.receive()
+            if watcher.seq > seq:
+                times.append(time.monotonic())
+        watcher.close()
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    print("gaps between expert moves (s):", " ".join(f"{g:.2f}" for g in gaps))
+    assert min(gaps) >= budget, gaps
