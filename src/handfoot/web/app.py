@@ -19,7 +19,7 @@ import jinja2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -45,6 +45,7 @@ from handfoot.web.guard import (
     FloodWatch,
     OpenLimiter,
     OriginGuard,
+    OutageGuard,
     TokenBucket,
     quiet_frame_logs,
 )
@@ -52,7 +53,10 @@ from handfoot.web.headers import SecurityHeaders
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
+    BodyTimeout,
     RequestError,
+    body_timeout_response,
+    client_gone_response,
     error_response,
     profile_from_request,
     read_body,
@@ -60,7 +64,15 @@ from handfoot.web.requests import (
 )
 from handfoot.web.scoresheets import score_routes
 from handfoot.web.settings import Settings
-from handfoot.web.store import GameRow, SeatRow, Store, default_database_url, now, token_hash
+from handfoot.web.store import (
+    GameRow,
+    SeatRow,
+    Store,
+    default_database_url,
+    is_outage,
+    now,
+    token_hash,
+)
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
@@ -126,8 +138,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     if settings.allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware,
                                         allowed_hosts=list(settings.allowed_hosts)))
+    middleware.insert(0, Middleware(OutageGuard))
     middleware.insert(0, Middleware(SecurityHeaders))  # on every answer, refusals too
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={BodyTimeout: body_timeout_response,
+                                        ClientDisconnect: client_gone_response})
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings
@@ -448,7 +463,18 @@ class _Api:
             await ws.send_text(messages.encode(messages.error(None, "bad_message", str(exc))))
             await _close(ws, 1008, "not a hello")
             return
-        table = await self.tables.get(ws.path_params["game_id"])
+        try:
+            table = await self.tables.get(ws.path_params["game_id"])
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            log.warning("a table could not be loaded: the database did not answer (%s)",
+                        type(exc).__name__)
+            await ws.send_text(messages.encode(messages.error(
+                hello.id, "busy", "the server is busy (its database does not answer): "
+                "connecting again in a moment")))
+            await _close(ws, 1013, "try again later")
+            return
         ok, seat = (False, None) if table is None or hello.type != "hello" or \
             hello.token is None else table.authenticate(hello.token)
         if table is None or not ok:
@@ -486,7 +512,16 @@ class _Api:
                 except MessageError as exc:
                     conn.send(messages.error(None, "bad_message", str(exc)))
                     continue
-                await table.handle(conn, msg)
+                try:
+                    await table.handle(conn, msg)
+                except Exception as exc:  # the socket stays: the client may try again
+                    if not is_outage(exc):
+                        raise
+                    log.warning("game %s: a %s met a database outage (%s)", table.id,
+                                msg.type, type(exc).__name__)
+                    conn.send(messages.error(msg.id, "busy", "the server is busy (its "
+                                             "database does not answer): try again in a "
+                                             "moment"))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -25,12 +25,14 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from handfoot.web import messages
+from handfoot.web.store import is_outage
 
-__all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard", "TokenBucket",
-           "normalize_origin", "open_kind", "origin_allowed", "quiet_frame_logs"]
+__all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard",
+           "OutageGuard", "TokenBucket", "normalize_origin", "open_kind", "origin_allowed",
+           "quiet_frame_logs"]
 
 ORIGIN_CLOSE: Final = 4403
 """The close code of a WebSocket refused for its origin."""
@@ -44,6 +46,12 @@ log = logging.getLogger("handfoot.web")
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 
 DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+QUIET_LOGGERS: Final = {"aiosqlite": logging.INFO, "sqlalchemy.engine": logging.WARNING,
+                        "sqlalchemy.pool": logging.WARNING}
+"""Loggers of the database libraries that at debug level write every statement with its
+values (a live game's seed among them), and the level each is raised to when the host's
+logging setup leaves it unset (see :func:`quiet_frame_logs`)."""
 
 FRAME_LOGGERS: Final = ("uvicorn.error", "websockets.server", "websockets.protocol")
 """The loggers the WebSocket library writes its frame dumps to (uvicorn hands it its own)."""
@@ -329,11 +337,64 @@ class OpenLimiter:
                 del self.buckets[key]
 
 
+BUSY_RETRY: Final = 5
+"""Seconds a ``503`` for a database outage asks the client to wait (``Retry-After``)."""
+
+
+class OutageGuard:
+    """ASGI middleware: an HTTP request whose handler met a database outage
+    (:func:`~handfoot.web.store.is_outage`: no connection, the server shutting down...) is
+    answered ``503`` with ``Retry-After`` and ``{"error": "the server is busy ..."}``, and
+    the log has one warning line, not a traceback. Other errors go on as before."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:
+            if started or not is_outage(exc):
+                raise
+            log.warning("%s %s: the database did not answer (%s): 503", scope.get("method"),
+                        scope.get("path"), type(exc).__name__)
+            body = json.dumps({"error": "the server is busy (its database does not answer):"
+                               " nothing was changed; try again in a moment",
+                               "retry_after": BUSY_RETRY}).encode()
+            await send({"type": "http.response.start", "status": 503,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode()),
+                                    (b"retry-after", str(BUSY_RETRY).encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+
+CLIENT_FAULTS: Final = frozenset({"Invalid UTF-8 sequence received from client."})
+"""uvicorn's log lines for a client's fault that come with a traceback of uvicorn's own
+(the client is answered, and the socket closed with 1007): the line is kept, the traceback
+dropped."""
+
+
 class FrameLogFilter(logging.Filter):
     """Drops the WebSocket library's dumps of frames (``< TEXT '{"type":"hello","token":…``):
-    at debug level they would write the start of every seat's token to the log."""
+    at debug level they would write the start of every seat's token to the log; and the
+    traceback of a client's fault (:data:`CLIENT_FAULTS`), keeping its one line."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in CLIENT_FAULTS:
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
         return record.msg not in ("< %s", "> %s")
 
 
@@ -341,8 +402,14 @@ _FILTER: Final = FrameLogFilter()
 
 
 def quiet_frame_logs() -> None:
-    """Install :class:`FrameLogFilter` on the loggers frame dumps go to (once)."""
+    """Install :class:`FrameLogFilter` on the loggers frame dumps go to (once), and raise
+    the database libraries' loggers (:data:`QUIET_LOGGERS`) above debug where the host's
+    logging setup left their level unset (a level the host set is kept)."""
     for name in FRAME_LOGGERS:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
+    for name, level in QUIET_LOGGERS.items():
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(level)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from handfoot.game.loading import (
     DEFAULT_PROFILE,
@@ -24,7 +24,8 @@ from handfoot.game.loading import (
 from handfoot.game.rules import Profile
 from handfoot.web.protocol import is_unicode
 
-__all__ = ["MAX_BODY", "RequestError", "check_toml_bounds", "error_response",
+__all__ = ["MAX_BODY", "BodyTimeout", "RequestError", "body_timeout_response",
+           "check_toml_bounds", "client_gone_response", "error_response",
            "profile_from_request", "read_body", "rules_from_request"]
 
 T = TypeVar("T")
@@ -54,8 +55,31 @@ RULES_TIMEOUT = 2.0
 request is answered with an error."""
 
 
+BODY_TIMEOUT = 10.0
+"""Seconds a request's body may take to arrive (a ``Content-Length`` that promises more
+than is sent would otherwise be waited on for ever): then ``408``."""
+
+
 class RequestError(ValueError):
     """A request the API refuses (400); the message says why."""
+
+
+class BodyTimeout(Exception):
+    """A request's body did not arrive in :data:`BODY_TIMEOUT` seconds (answered 408 by
+    :func:`body_timeout_response`)."""
+
+
+async def body_timeout_response(_request: Request, _exc: Exception) -> Response:
+    """The answer to :class:`BodyTimeout` (an exception handler of the app)."""
+    return JSONResponse({"error": f"the request's body did not arrive within "
+                                  f"{BODY_TIMEOUT:g} s"}, status_code=408,
+                        headers={"connection": "close"})
+
+
+async def client_gone_response(_request: Request, _exc: Exception) -> Response:
+    """The answer to a client that disconnected while sending its body (nobody reads it:
+    it only keeps the traceback out of the log)."""
+    return Response(status_code=400)
 
 
 def error_response(message: str, status: int = 400) -> JSONResponse:
@@ -67,11 +91,15 @@ async def read_body(request: Request, max_bytes: int = MAX_BODY) -> dict[str, An
     :class:`RequestError` saying why."""
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > max_bytes:
-            raise RequestError(f"the body is at most {max_bytes // 1024} KiB")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > max_bytes:
+                    raise RequestError(f"the body is at most {max_bytes // 1024} KiB")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise BodyTimeout from None
     try:
         data = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, RecursionError):

@@ -55,14 +55,15 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from handfoot.web import migrations
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
-           "async_database_url", "default_database_url", "move_payload", "read_move_payload",
-           "token_hash"]
+           "StoreUnavailable", "async_database_url", "default_database_url", "is_outage",
+           "move_payload", "read_move_payload", "token_hash"]
 
 CHANNEL: Final = "handfoot"
 """The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>[ <move>]]"``, kind ``m``
@@ -125,6 +126,35 @@ async def _keep_session(_connection: Any) -> None:
 
 class MoveConflict(Exception):
     """Another writer (server process) committed this seq first: catch up, then decide."""
+
+
+class StoreUnavailable(Exception):
+    """The database did not answer (an outage: see :func:`is_outage`) after a few tries;
+    nothing was stored."""
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether an error from the database is an outage (no connection, the server shutting
+    down or refusing connections, a pool that waited too long) rather than a bug: the
+    request may be tried again once the database is back.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> is_outage(OperationalError("SELECT 1", {}, ConnectionRefusedError()))
+    True
+    >>> is_outage(ValueError("a bug"))
+    False
+    """
+    if isinstance(exc, (OSError, TimeoutError, sa_exc.OperationalError, sa_exc.InterfaceError,
+                        sa_exc.TimeoutError, sa_exc.DisconnectionError)):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    try:
+        from asyncpg import exceptions as pg
+    except ImportError:  # pragma: no cover (asyncpg comes with the web extra)
+        return False
+    return isinstance(exc, (pg.PostgresConnectionError, pg.InterfaceError,
+                            pg.OperatorInterventionError, pg.TooManyConnectionsError))
 
 metadata = MetaData()
 

@@ -25,11 +25,12 @@ import asyncio
 import datetime as dt
 import functools
 import hmac
+import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
@@ -53,7 +54,16 @@ from handfoot.web.protocol import (
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Sharing
 from handfoot.web.stats import GameStats
-from handfoot.web.store import GameRow, MoveConflict, MoveRow, Store, now, token_hash
+from handfoot.web.store import (
+    GameRow,
+    MoveConflict,
+    MoveRow,
+    Store,
+    StoreUnavailable,
+    is_outage,
+    now,
+    token_hash,
+)
 from handfoot.web.table_bots import TableBots
 from handfoot.web.tokens import rematch_token
 
@@ -63,6 +73,19 @@ ADVICE: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="handfoot-a
 """The thread hints and checks are worked out in, off the event loop. One: they hold
 Python's lock while they compute, and a second thread would only make the event loop wait
 longer for it."""
+
+STORE_RETRIES: Final = (0.2, 0.5, 1.0)
+"""Seconds waited before each new try of a write the database did not answer (a move is
+answered ``busy`` after the last: about 2 s in all)."""
+
+BUSY: Final = ("the server is busy (its database does not answer): your move was not "
+               "played; send it again in a moment")
+BUSY_CONTINUE: Final = ("the server is busy (its database does not answer): your Continue "
+                        "was not noted; press it again in a moment")
+
+log = logging.getLogger("handfoot.web")
+
+T = TypeVar("T")
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
@@ -155,15 +178,39 @@ class Table:
         assert move is not None, "a table is sent player moves, never a staging action"
         row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
                       request_id)
-        stamp = await self.store.add_move(self.id, row,
-                                          status="over" if effect.ends_game else None)
+        status = "over" if effect.ends_game else None
+        stamp = await self.storing(lambda: self.store.add_move(self.id, row, status=status),
+                                   f"move {row.seq}")
         self._play(seat, move, request_id, by, effect=effect)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
             side = self.state.side_of[human]
-            await self.store.finish_daily(self.id, self.state.totals[side],
-                                          side in self.state.winners())
+            try:
+                await self.storing(lambda: self.store.finish_daily(
+                    self.id, self.state.totals[side], side in self.state.winners()),
+                    "the daily result")
+            except StoreUnavailable:  # the game is stored; only the leaderboard lacks it
+                log.warning("game %s: the daily result was not stored (the database did "
+                            "not answer)", self.id)
+
+    async def storing(self, action: Callable[[], Awaitable[T]], what: str) -> T:
+        """``action()`` (a write to the database), tried again after a short wait while
+        the database is out (:func:`~handfoot.web.store.is_outage`), up to
+        :data:`STORE_RETRIES` times; then :class:`StoreUnavailable`. Other errors (a
+        :class:`MoveConflict`) go to the caller at once."""
+        for attempt, wait in enumerate((*STORE_RETRIES, None)):
+            try:
+                return await action()
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                log.warning("game %s: %s not stored, try %d (the database: %s)", self.id,
+                            what, attempt + 1, type(exc).__name__)
+                if wait is None:
+                    raise StoreUnavailable(f"{what}: the database did not answer") from None
+                await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def play_bot_move(self, move: mv.PlayerMove, by: str) -> None:
         """A bot's (or a stand-in's) move: checked, stored and played, then sent to
@@ -173,6 +220,8 @@ class Table:
             await self.commit(self.state.verify(move), by, None)
         except MoveConflict:  # another process played this turn first
             await self.sharing.catch_up_moves()
+        except StoreUnavailable:  # nothing played: the bots' task thinks and tries again
+            return
         self.broadcast()
 
     def moved_elsewhere(self) -> None:
@@ -438,6 +487,9 @@ class Table:
                 return
             try:
                 await self.commit(effect, "human", msg.id)
+            except StoreUnavailable:  # nothing played: the client may send it again
+                conn.send(messages.error(msg.id, "busy", BUSY))
+                return
             except MoveConflict:  # another process stored a move first
                 await self.sharing.catch_up_moves()
                 conn.send(messages.error(msg.id, "stale", "another move came first: here "
@@ -489,7 +541,12 @@ class Table:
             return
         async with self.lock:
             if (number, seat) not in self.continued:
-                await self.store.add_continue(self.id, number, seat)
+                try:
+                    await self.storing(lambda: self.store.add_continue(self.id, number, seat),
+                                       "a Continue")
+                except StoreUnavailable:
+                    conn.send(messages.error(msg.id, "busy", BUSY_CONTINUE))
+                    return
                 self.continued.add((number, seat))
                 self.broadcast()
         self.wake.set()

@@ -42,6 +42,10 @@ log = logging.getLogger("handfoot.web")
 STAND_IN_BOT: Final = "hard"
 """The bot that plays for a person away past the grace time, where the table chose so."""
 
+SEARCH_MARGIN: Final = 0.2
+"""Seconds added to the expert's search budget for its move's delay (its search stops at the
+first check past the budget, and the answer comes back from another process)."""
+
 _Played = tuple[int, int, mv.PlayerMove, str]
 """A move of the current round as a table played it: seq, seat, move, by whom."""
 
@@ -226,7 +230,7 @@ class TableBots:
                     log.exception("game %s: the %s bot of seat %d failed", table.id,
                                   bot.name, seat + 1)
                     return
-                delay = started + self._settings.bot_delay - loop.time()
+                delay = started + self.delay(bot) - loop.time()
                 if delay > 0:
                     await asyncio.sleep(delay)
                 async with table.lock:
@@ -235,6 +239,17 @@ class TableBots:
                         continue  # the table changed while the bot thought
                     (self.bots if by == "bot" else self.stand_ins)[seat] = bot
                     await table.play_bot_move(move, by)
+
+    def delay(self, bot: Bot) -> float:
+        """Seconds from a bot's turn to its move showing: ``bot_delay``, but for a bot that
+        searches against a clock (the expert) at least its search budget and
+        :data:`SEARCH_MARGIN`, so that the time a move takes never tells whether it searched
+        (a move with one sensible choice is found at once: a quick move would tell the
+        table the bot had nothing to weigh)."""
+        budget = getattr(bot, "time_budget", None)
+        if isinstance(budget, (int, float)):
+            return max(self._settings.bot_delay, budget + SEARCH_MARGIN)
+        return self._settings.bot_delay
 
     async def _think(self, bot: Bot, seat: int) -> tuple[mv.PlayerMove, Bot]:
         if bot.name == "expert":
