@@ -58,4 +58,9 @@ def test_one_round_against_three_bots(new_context: Any, live_server: str, mode: 
     expect(table.locator("tfoot")).to_contain_text("Game total")
     expect(overlay.locator(".tb-chart-box svg").first).to_be_visible()
     expect(overlay.locator("#btn-rematch")).to_be_visible()
+    # the banner names the winners as the scoreline names the sides
+    view = seat.view()
+    names = page.locator("#scoreline .score b").all_inner_texts()
+    title = overlay.locator(".banner h2").inner_text()
+    assert all(names[w] in title for w in view["winners"]), (names, title)
     assert not errors, errors
