@@ -126,7 +126,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
     ),
     "web/table.py": (  # the tests that play through a table, fastest first
         "tests/test_web_table_rounds.py",  # the bots across a round's end at a restore
-        "tests/test_web_table_presence.py",  # who is away, stand-ins, has_bots
+        "tests/test_web_table_presence.py",  # who is away, stand-ins, presence, stop
         "tests/test_web_tally.py",
         "tests/test_web_checked_moves.py",
         "tests/test_web_broadcast.py",

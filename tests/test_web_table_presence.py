@@ -1,12 +1,14 @@
 """Who a table counts as away, and when a stand-in may play for them (web/table.py): a
 person who leaves gets the grace time from the moment they left; a table of people only
-that waits for the absent needs no bots; one that lets bots stand in does."""
+that waits for the absent needs no bots; one that lets bots stand in does. Everybody
+connected hears who comes and goes; a stopped table lets every connection go."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
@@ -18,13 +20,39 @@ GRACE = 60.0
 
 
 class _Store:
-    pass
+    """A shared database's presence table, as far as a table of people only uses it."""
+
+    def __init__(self) -> None:
+        self.presence: list[tuple[str, str, set[int]]] = []
+
+    async def set_presence(self, worker: str, game_id: str, seats: set[int]) -> None:
+        self.presence.append((worker, game_id, set(seats)))
 
 
 @dataclass
 class _Conn:
+    """What a table uses of a connection, keeping what it is sent."""
+
     seat: int | None
     closed: bool = False
+    last_event: int = 0
+    sent: list[dict[str, object]] = field(default_factory=list)
+
+    def start(self) -> None:
+        pass
+
+    def send(self, message: dict[str, object]) -> None:
+        self.sent.append(message)
+
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def presence(self) -> object:
+        """The last presence it was told."""
+        return [m["presence"] for m in self.sent if m["type"] == "presence"][-1]
 
 
 def _table(kinds: list[str], absent: str) -> Table:
@@ -72,3 +100,39 @@ def test_only_a_table_with_bots_or_stand_ins_has_bots() -> None:
     assert not _table(["human"] * 4, "wait").has_bots
     assert _table(["human"] * 4, "bot").has_bots
     assert _table(["human", "bot", "human", "human"], "wait").has_bots
+
+
+def test_everybody_hears_who_comes_and_goes_and_a_stopped_table_lets_all_go() -> None:
+    async def check() -> None:
+        table = _table(["human"] * 4, "wait")
+        ann, bea, watcher = _Conn(0), _Conn(2), _Conn(None)
+        table.join(ann)  # type: ignore[arg-type]
+        assert ann.presence() == [True, False, False, False]
+        table.join(bea)  # type: ignore[arg-type]
+        assert ann.presence() == bea.presence() == [True, False, True, False]
+        table.join(watcher)  # type: ignore[arg-type]
+        table.leave(bea)  # type: ignore[arg-type]
+        assert bea.closed and ann.presence() == watcher.presence() == [True, False, False, False]
+        assert table.bots.task is not None and not table.bots.task.done()
+        await table.stop()
+        assert ann.closed and watcher.closed
+        assert table.bots.task.done()  # the task that plays the bots' turns is stopped
+
+    asyncio.run(check())
+
+
+def test_on_a_shared_database_the_seats_connected_here_are_stored_as_they_change() -> None:
+    async def check() -> None:
+        table = _table(["human"] * 4, "wait")
+        store: _Store = table.sharing.store  # type: ignore[assignment]
+        table.sharing.start("w1")
+        ann, bea = _Conn(0), _Conn(2)
+        for step in (lambda: table.join(ann), lambda: table.join(bea),  # type: ignore[arg-type]
+                     lambda: table.leave(ann)):  # type: ignore[arg-type]
+            step()
+            for _ in range(5):
+                await asyncio.sleep(0)  # the store is written in the background
+        assert store.presence == [("w1", "g", {0}), ("w1", "g", {0, 2}), ("w1", "g", {2})]
+        await table.stop()
+
+    asyncio.run(check())

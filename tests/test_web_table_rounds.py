@@ -4,11 +4,15 @@ moves live has; a restore within a round keeps the bots it has."""
 
 from __future__ import annotations
 
+import asyncio
+
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move
+from handfoot.web.protocol import ClientMessage
 from handfoot.web.store import MoveRow
 from test_web_restore import _game, _table
+from test_web_table_presence import _Conn
 
 
 def _rows(played: list[tuple[int, object]], upto: int) -> list[MoveRow]:
@@ -57,3 +61,55 @@ def test_a_restore_within_a_round_keeps_the_bots_it_has() -> None:
     table.replay(rows, set())  # moves another process stored, in the same round
     assert table.state.round_number == 1 and table.bots.bots is bots
     assert _rng_states(table.bots.bots) == before
+
+
+class _Continues:
+    def __init__(self) -> None:
+        self.stored: list[tuple[str, int, int]] = []
+
+    async def add_continue(self, game_id: str, round_number: int, seat: int) -> None:
+        self.stored.append((game_id, round_number, seat))
+
+
+def test_continue_is_for_a_round_that_ended_and_for_the_people_only() -> None:
+    profile = load_profile("biegames")
+    _, played = _game(profile, 3, "easy")
+    state = GameState.new(profile, seed=3)
+    ends = 0
+    while state.round_number == 1:
+        state.apply(played[ends][1])
+        ends += 1
+
+    async def check() -> None:
+        table = _table(profile, 3)  # seat 0 a person, the others bots
+        store = _Continues()
+        table.store = store  # type: ignore[assignment]
+        person, bot, watcher = _Conn(0), _Conn(1), _Conn(None)
+        table.connections += [person, watcher]  # type: ignore[list-item]
+
+        async def say(conn: _Conn, number: int | None) -> object:
+            conn.sent.clear()
+            await table._continue(conn, ClientMessage("continue", "c", round=number))  # type: ignore[arg-type]
+            return conn.sent[0] if conn.sent else None
+
+        assert await say(person, 1) == {"type": "error", "id": "c", "code": "bad_message",
+                                        "message": "round 1 has not ended"}
+        table.replay(_rows(played, ends), set())  # round 1 ends
+        assert table.waiting() == {"continue": [0], "round": 1}
+        for number in (0, -1, 2, None):
+            reply = await say(person, number)
+            assert reply == {"type": "error", "id": "c", "code": "bad_message",
+                             "message": f"round {number} has not ended"}, number
+        for conn in (bot, watcher):
+            reply = await say(conn, 1)
+            assert reply is not None and reply["message"] == \
+                "only the people at the table continue"  # type: ignore[index]
+        assert store.stored == [] and table.continued == set()
+        reply = await say(person, 1)
+        assert reply is not None and reply["type"] == "state"  # type: ignore[index]
+        assert store.stored == [("g", 1, 0)] and table.continued == {(1, 0)}
+        assert table.waiting() is None
+        assert await say(person, 1) is None  # pressed twice: stored once, nothing new
+        assert store.stored == [("g", 1, 0)]
+
+    asyncio.run(check())
