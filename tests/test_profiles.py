@@ -670,7 +670,8 @@ def test_option_sets_exactly_its_values(key: str) -> None:
         p = load_profile(name, overrides={key: True})
         assert p.options == (key,)
         expected = {param: profile_from_mapping(
-            {FIELDS[param].section: {param: value}}).__getattribute__(param)
+            {"extends": "partnership-13",
+             FIELDS[param].section: {param: value}}).__getattribute__(param)
             for param, value in option.sets}
         for param, value in expected.items():
             assert getattr(p, param) == value, (name, param)

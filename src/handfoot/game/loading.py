@@ -41,6 +41,7 @@ from handfoot.game.rules import type_name as _type_name
 __all__ = [
     "LOAD_REFUSALS",
     "MAX_EXTENDS",
+    "MAX_PROFILE_BYTES",
     "OPTIONS",
     "ProfileError",
     "builtin_profile_names",
@@ -56,6 +57,9 @@ class ProfileError(ValueError):
 DEFAULT_PROFILE = "partnership-13"
 """The profile played when none is named."""
 
+MAX_PROFILE_BYTES: Final = 256 * 1024
+"""The largest profile file read (a full profile with every comment is under 10 KiB); a
+larger file, or an endless one such as /dev/zero, is refused after reading this much."""
 MAX_EXTENDS: Final = 64
 """The longest chain of house-rule files extending each other."""
 
@@ -243,11 +247,26 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
             extends=base.extends or base.name,
             overrides=tuple(sorted({**dict(base.overrides), **flat}.items())),
         )
+    missing = [key for key in FIELDS if key not in flat]
+    if missing:
+        raise ProfileError(_incomplete_text(origin, missing, empty=not data))
     base = Profile()
     profile = apply_overrides(base, flat, origin=origin, record=False)
     return dataclasses.replace(
         profile, name=data.get("name", default_name), title=data.get("title", default_name),
         source=data.get("source", ""), extends=None, overrides=())
+
+
+def _incomplete_text(origin: str, missing: list[str], *, empty: bool) -> str:
+    """A profile without ``extends`` that leaves parameters out: one line naming them."""
+    hint = (f"give `extends = \"{DEFAULT_PROFILE}\"` (or another profile) to change only some "
+            "parameters")
+    if empty:
+        return f"{origin}: an empty profile: {hint}, or give every parameter"
+    shown = ", ".join(f"[{FIELDS[k].section}] {k}" for k in missing[:6])
+    more = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+    return (f"{origin}: not a complete profile: without `extends` a profile gives every "
+            f"parameter, and this one leaves out {len(missing)}: {shown}{more}; {hint}")
 
 
 def apply_overrides(base: Profile, flat: Mapping[str, Any], *, origin: str,
@@ -350,14 +369,22 @@ def _read_source(name_or_path: str | Path) -> tuple[str, str]:
     path = Path(text_name)
     if path.suffix == ".toml" or _exists(path):
         try:
-            return path.read_text(encoding="utf-8"), str(path)
+            with path.open("rb") as f:
+                raw = f.read(MAX_PROFILE_BYTES + 1)
+            too_large = len(raw) > MAX_PROFILE_BYTES
+            # (a byte-order mark that some editors write first is not part of the text)
+            text = "" if too_large else raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ProfileError(
-                f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
+                f"{_file_name(path)}: cannot read: not UTF-8 text (byte {exc.start})") from None
         except OSError as exc:
             raise ProfileError(f"{_file_name(path)}: cannot read: {exc.strerror}") from None
         except ValueError:  # a NUL in the name
             raise ProfileError(f"{_file_name(path)}: cannot read: not a file name") from None
+        if too_large:
+            raise ProfileError(f"{_file_name(path)}: cannot read: larger than "
+                               f"{MAX_PROFILE_BYTES // 1024} KiB, far too large for a profile")
+        return text, str(path)
     known = builtin_profile_names()
     raise ProfileError(
         f"{_shown(text_name)} is neither a built-in profile ({', '.join(known)}) nor a TOML "
@@ -479,9 +506,13 @@ def _convert(info: FieldInfo, raw: Any, origin: str) -> Any:
             if not isinstance(v, str):
                 raise ProfileError(f"{where}: {_shown(v)} must be a string like \"2x2\"")
             try:
-                out.append(Layout.parse(v))
+                layout = Layout.parse(v)
             except ValueError as exc:
                 raise ProfileError(f"{where}: {exc}") from None
+            if layout in out:
+                raise ProfileError(f"{where}: the seating {layout} is given twice; give each "
+                                   "seating once")
+            out.append(layout)
         return tuple(out)
     if kind == "bonus_map":
         if not isinstance(raw, dict):

@@ -22,6 +22,7 @@ from typing import Any
 
 from handfoot.game.loading import (
     LOAD_REFUSALS,
+    MAX_PROFILE_BYTES,
     OPTIONS,
     builtin_profile_names,
     load_profile,
@@ -100,11 +101,16 @@ def profiles_markdown() -> str:
         "A profile is a TOML file with the sections below. A house-rule file names the "
         "profile it changes with `extends = \"<profile or file>\"` and gives only the "
         "parameters it changes, and the optional rules it switches on in an `[options]` "
-        "table; `name`, `title` and `source` are optional text. Card kinds are written "
+        "table; `name`, `title` and `source` are optional text. A file without `extends` is "
+        "a complete profile: it gives every parameter below, and loading names the ones it "
+        "leaves out (an empty file is refused). A profile file is UTF-8 text (a byte-order "
+        "mark first is allowed) of at most "
+        f"{MAX_PROFILE_BYTES // 1024} KiB; a larger file (or an endless one, such as "
+        "`/dev/zero`) is refused after reading that much. Card kinds are written "
         "`\"4\"` … `\"10\"`, `\"J\"`, `\"Q\"`, `\"K\"`, `\"A\"`, `\"2\"`, `\"joker\"`, "
         "`\"black 3\"`, `\"red 3\"`. Seatings are `\"SIDESxSEATS\"`: `\"2x2\"` is two sides "
         "of two partners (partners never sit side by side), `\"2x1\"` two players on their "
-        "own; the first seating listed is the default.",
+        "own; each seating is listed once, and the first listed is the default.",
         "",
         "`handfoot rules show NAME` tells a profile's rules in words, `handfoot rules diff A B` "
         "how two differ, and `handfoot rules options` lists the optional rules.",
