@@ -61,6 +61,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("bad-input")
     (folder / "million-moves.json").write_text(a_record(1_000_000))
     (folder / "many-moves.json").write_text(a_record(MAX_RECORD_MOVES + 1))
+    with open(folder / "huge.json", "wb") as f:  # a sparse file of 20 MiB
+        f.truncate(20 * 2**20)
     return folder
 
 
@@ -89,6 +91,8 @@ BAD_COMMANDS = {
                         "cannot use a 'foo' database"),
     "db upgrade not a URL": (["db", "upgrade", "--database-url", "foo"],
                              "not a database URL"),
+    "score --sheet /dev/zero": (["score", "--sheet", "/dev/zero"], "not a file"),
+    "score --sheet huge": (["score", "--sheet", "huge.json"], "a sheet takes at most 16 MiB"),
     "simulate --games abc": (["simulate", "--games", "abc"], "invalid int value: 'abc'"),
     "an unknown option": (["simulate", "--bogus"], "unrecognized arguments: --bogus"),
     "no command": ([], "the following arguments are required: COMMAND"),

@@ -30,7 +30,10 @@ from handfoot.terminal.play import (
 from handfoot.terminal.saves import SAVE_PREFIX, SaveFile, saved_games
 from handfoot.terminal.score_keeper import ScoreKeeper, new_sheet_names
 
-__all__ = ["add_play_command", "add_score_command", "cmd_play", "cmd_score"]
+__all__ = ["MAX_SHEET_BYTES", "add_play_command", "add_score_command", "cmd_play", "cmd_score"]
+
+MAX_SHEET_BYTES = 16 * 2**20
+"""The largest score-sheet file opened (a sheet of a hundred rounds takes a few dozen KiB)."""
 
 
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -199,6 +202,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
                          f"{path / 'score.json'}")
     if path.exists():
+        if not path.is_file():
+            raise UsageError(f"--sheet {path}: not a score sheet (not a file)")
+        if path.stat().st_size > MAX_SHEET_BYTES:
+            raise UsageError(f"--sheet {path}: not a score sheet (a sheet takes at most "
+                             f"{MAX_SHEET_BYTES // 2**20} MiB, this file "
+                             f"{path.stat().st_size / 2**20:,.0f})")
         try:
             keeper = ScoreKeeper.open(path, read=console.input, console=console)
         except OSError as exc:
