@@ -70,7 +70,9 @@ BAD_COMMANDS = {
     "replay /dev/zero": (["replay", "/dev/zero"], "at most 4 MiB"),
     "replay a 29 MB record": (["replay", "million-moves.json"], "at most 4 MiB"),
     "replay too many moves": (["replay", "many-moves.json"], "a record holds at most 50,000"),
-    "play --resume /dev/zero": (["play", "--resume", "/dev/zero"], "at most 4 MiB"),
+    "play --resume /dev/zero": (["play", "--resume", "/dev/zero"],
+                                "--resume /dev/zero: not a handfoot game record: a record "
+                                "file holds at most 4 MiB"),
     "play --resume nofile": (["play", "--resume", "nofile.json"],
                              "--resume nofile.json: cannot read the file: No such file"),
     "simulate --games huge": (["simulate", "--games", "99999999999999999999"],

@@ -17,7 +17,7 @@ from handfoot.bots.registry import BOTS
 from handfoot.cli.options import UsageError, add_rule_options, check_record_file, profile_and_layout
 from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE
-from handfoot.game.record import read_record, to_json
+from handfoot.game.record import RecordError, read_record, to_json
 from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name
 from handfoot.terminal.play import (
     HUMAN,
@@ -90,11 +90,13 @@ def cmd_play(args: argparse.Namespace) -> int:
                              f"leave out {', '.join(given)}")
         try:
             record = read_record(args.resume)
+            state = resume_state(record)
         except OSError as exc:
             raise UsageError(f"--resume {args.resume}: cannot read the file: "
                              f"{exc.strerror or exc} (handfoot play --list lists the saved "
                              "games here)") from None
-        state = resume_state(record)
+        except RecordError as exc:
+            raise UsageError(f"--resume {args.resume}: {exc}") from None
         profile, layout = state.profile, state.layout
         seats = _saved_seats(record.metadata.get("seats"), [s.name for s in record.seats])
         seed = state.seed if state.seed is not None else 0
