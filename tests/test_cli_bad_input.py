@@ -61,6 +61,8 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("bad-input")
     (folder / "million-moves.json").write_text(a_record(1_000_000))
     (folder / "many-moves.json").write_text(a_record(MAX_RECORD_MOVES + 1))
+    with open(folder / "huge.json", "wb") as f:  # a sparse file of 20 MiB
+        f.truncate(20 * 2**20)
     return folder
 
 
@@ -68,7 +70,9 @@ BAD_COMMANDS = {
     "replay /dev/zero": (["replay", "/dev/zero"], "at most 4 MiB"),
     "replay a 29 MB record": (["replay", "million-moves.json"], "at most 4 MiB"),
     "replay too many moves": (["replay", "many-moves.json"], "a record holds at most 50,000"),
-    "play --resume /dev/zero": (["play", "--resume", "/dev/zero"], "at most 4 MiB"),
+    "play --resume /dev/zero": (["play", "--resume", "/dev/zero"],
+                                "--resume /dev/zero: not a handfoot game record: a record "
+                                "file holds at most 4 MiB"),
     "play --resume nofile": (["play", "--resume", "nofile.json"],
                              "--resume nofile.json: cannot read the file: No such file"),
     "simulate --games huge": (["simulate", "--games", "99999999999999999999"],
@@ -89,6 +93,8 @@ BAD_COMMANDS = {
                         "cannot use a 'foo' database"),
     "db upgrade not a URL": (["db", "upgrade", "--database-url", "foo"],
                              "not a database URL"),
+    "score --sheet /dev/zero": (["score", "--sheet", "/dev/zero"], "not a file"),
+    "score --sheet huge": (["score", "--sheet", "huge.json"], "a sheet takes at most 16 MiB"),
     "simulate --games abc": (["simulate", "--games", "abc"], "invalid int value: 'abc'"),
     "an unknown option": (["simulate", "--bogus"], "unrecognized arguments: --bogus"),
     "no command": ([], "the following arguments are required: COMMAND"),

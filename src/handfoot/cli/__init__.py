@@ -45,7 +45,7 @@ class CommandLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand; each sets ``func`` to its command."""
-    parser = CommandLineParser(
+    parser: argparse.ArgumentParser = CommandLineParser(
         prog=PROG, description="Hand and Foot: rules as data, bots, simulation and records.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import json
 import sys
-from pathlib import Path
 
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.cli.options import (
@@ -29,6 +28,7 @@ from handfoot.cli.options import (
 from handfoot.game.engine import GameState
 from handfoot.game.record import GameRecord, GameRecorder, format_breakdown, replay_command, to_json
 from handfoot.runs.sim import GameSummary, SafetyCapReached, derive_seed, play_game, simulate
+from handfoot.terminal.saves import write_atomically
 
 __all__ = ["add_run_commands", "add_tournament_command", "cmd_demo", "cmd_replay",
            "cmd_simulate", "cmd_tournament"]
@@ -89,7 +89,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 record: GameRecord | None) -> None:
         if records is not None and record is not None:
             path = records / f"game-{index + 1:04d}.json"
-            path.write_text(to_json(record), encoding="utf-8")
+            write_atomically(path, to_json(record))
 
     def progress(done: int, total: int) -> None:
         if bar is not None and task is not None:
@@ -153,7 +153,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("Shared victory: sides " + " and ".join(str(s + 1) for s in winners)
               + f" with {state.totals[winners[0]]}")
     if args.record:
-        Path(args.record).write_text(to_json(recorder.record()), encoding="utf-8")
+        write_atomically(args.record, to_json(recorder.record()))
         print(f"record written to {args.record}")
     return 0
 

@@ -17,7 +17,7 @@ from handfoot.bots.registry import BOTS
 from handfoot.cli.options import UsageError, add_rule_options, check_record_file, profile_and_layout
 from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE
-from handfoot.game.record import read_record, to_json
+from handfoot.game.record import RecordError, read_record, to_json
 from handfoot.game.scoresheet import MAX_NAME, ScoreSheet, ScoreSheetError, clean_name
 from handfoot.terminal.play import (
     HUMAN,
@@ -30,7 +30,10 @@ from handfoot.terminal.play import (
 from handfoot.terminal.saves import SAVE_PREFIX, SaveFile, saved_games
 from handfoot.terminal.score_keeper import ScoreKeeper, new_sheet_names, plain_reader
 
-__all__ = ["add_play_command", "add_score_command", "cmd_play", "cmd_score"]
+__all__ = ["MAX_SHEET_BYTES", "add_play_command", "add_score_command", "cmd_play", "cmd_score"]
+
+MAX_SHEET_BYTES = 16 * 2**20
+"""The largest score-sheet file opened (a sheet of a hundred rounds takes a few dozen KiB)."""
 
 
 def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -87,11 +90,13 @@ def cmd_play(args: argparse.Namespace) -> int:
                              f"leave out {', '.join(given)}")
         try:
             record = read_record(args.resume)
+            state = resume_state(record)
         except OSError as exc:
             raise UsageError(f"--resume {args.resume}: cannot read the file: "
                              f"{exc.strerror or exc} (handfoot play --list lists the saved "
                              "games here)") from None
-        state = resume_state(record)
+        except RecordError as exc:
+            raise UsageError(f"--resume {args.resume}: {exc}") from None
         profile, layout = state.profile, state.layout
         seats = _saved_seats(record.metadata.get("seats"), [s.name for s in record.seats])
         seed = state.seed if state.seed is not None else 0
@@ -199,6 +204,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"--sheet {path}: that is a folder; give a file name, like "
                          f"{path / 'score.json'}")
     if path.exists():
+        if not path.is_file():
+            raise UsageError(f"--sheet {path}: not a score sheet (not a file)")
+        if path.stat().st_size > MAX_SHEET_BYTES:
+            raise UsageError(f"--sheet {path}: not a score sheet (a sheet takes at most "
+                             f"{MAX_SHEET_BYTES // 2**20} MiB, this file "
+                             f"{path.stat().st_size / 2**20:,.0f})")
         try:
             keeper = ScoreKeeper.open(path, read=plain_reader(console), console=console)
         except OSError as exc:

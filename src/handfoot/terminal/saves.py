@@ -28,6 +28,9 @@ __all__ = ["SAVE_PREFIX", "SaveFile", "SavedGame", "saved_games", "write_atomica
 SAVE_PREFIX = "handfoot-game-"
 """The start of a default save file's name: ``handfoot-game-SEED.json``."""
 
+PLAYED_IN = "handfoot play"
+"""A saved game's ``metadata.played_in``."""
+
 MAX_SUFFIX = 10_000
 """The most games of one seed saved side by side under default names."""
 
@@ -124,10 +127,14 @@ def saved_games(folder: str | Path = ".") -> list[SavedGame]:
     out: list[SavedGame] = []
     for path in sorted(Path(folder).glob("*.json")):
         try:
+            with open(path, "rb") as f:  # the metadata comes before the rounds: a folder of
+                head = f.read(8192)        # simulated games' records is not read through
+            if PLAYED_IN.encode() not in head:
+                continue
             record = read_record(path)
         except (OSError, RecordError):
             continue
-        if record.metadata.get("played_in") != "handfoot play":
+        if record.metadata.get("played_in") != PLAYED_IN:
             continue
         problem = None
         result = replay(record)
