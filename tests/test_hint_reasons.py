@@ -27,7 +27,7 @@ def test_an_opening_says_what_it_is_worth_against_the_minimum() -> None:
     state = position("biegames", hands={0: "K K K 9 9 9 4"}, phase=Phase.PLAY)
     reason = hint_reason(state, mv.parse_move("meld K K K | 9 9 9"))
     need = state.opening_minimum_of(0)
-    assert reason.startswith(f"60 points lay your side's opening (it needs {need:,})"), reason
+    assert reason.startswith(f"60 points open your side, which needs {need:,}"), reason
     assert "meld your" not in reason
 
 

@@ -232,7 +232,7 @@ def _melds_why(state: GameState, groups: tuple[mv.MeldGroup, ...]) -> str:
     reasons: list[str] = []
     if not state.opened[side]:
         need = state.opening_minimum_of(side)
-        reasons.append(f"{points:,} points lay your side's opening (it needs {need:,})")
+        reasons.append(f"{points:,} points open your side, which needs {need:,}")
     sizes: dict[int, int] = {}
     for m in state.melds[side]:
         if m.size < p.book_size:
