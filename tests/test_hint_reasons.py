@@ -27,7 +27,7 @@ def test_an_opening_says_what_it_is_worth_against_the_minimum() -> None:
     state = position("biegames", hands={0: "K K K 9 9 9 4"}, phase=Phase.PLAY)
     reason = hint_reason(state, mv.parse_move("meld K K K | 9 9 9"))
     need = state.opening_minimum_of(0)
-    assert reason.startswith(f"60 points lay your side's opening (it needs {need:,})"), reason
+    assert reason.startswith(f"60 points open your side, which needs {need:,}"), reason
     assert "meld your" not in reason
 
 
@@ -36,3 +36,13 @@ def test_a_new_meld_after_the_opening_says_why_it_pays() -> None:
                      phase=Phase.PLAY)
     reason = hint_reason(state, mv.parse_move("meld 9 9 9"))
     assert "meld your" not in reason and "score instead of counting against you" in reason
+
+
+def test_no_reason_says_the_move_again() -> None:
+    state = position("biegames", hands={0: "K 9 4 5 3S"}, melds={0: ["K K K"]},
+                     phase=Phase.PLAY, pile="8D")
+    for move, verb in (("discard 9", "discard"), ("discard B3", "discard")):
+        reason = hint_reason(state, mv.parse_move(move))
+        assert not reason.startswith(verb), reason
+    drawing = position("biegames", hands={0: "K 9 4 5"}, pile="8D")
+    assert not hint_reason(drawing, mv.parse_move("draw")).startswith("draw")

@@ -76,6 +76,18 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
                                " && window.handfoot.app.view.to_act === 0")
         page.locator("#hand .hand-card").first.click(position={"x": 8, "y": 10})
         found += audit(page, "table", shots_dir, render=True)
+        # a hint shown, and (once drawn) the card staged as a new meld with the check's answer
+        page.keyboard.press("h")
+        expect(page.locator("#message .hint-move")).to_be_visible()
+        page.keyboard.press("d")
+        page.wait_for_function("() => window.handfoot.app.view.phase === 'play'")
+        page.keyboard.press("Escape")
+        natural = page.evaluate("""() => [...document.querySelectorAll('#hand .hand-card')]
+            .map((b) => b.dataset.key).find((k) => !/^(3|2|JK)/.test(k))""")
+        page.locator(f'#hand .hand-card[data-key="{natural}"]').click(position={"x": 8, "y": 10})
+        page.keyboard.press("m")
+        expect(page.locator("#tray .tray-group")).to_have_count(1)
+        found += audit(page, "table-staged", shots_dir, render=True)
 
         # the breakdown at the end of a game (bots only, watched) and its replay
         bots = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,

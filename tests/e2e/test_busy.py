@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
-from e2e_helpers import QUICK, Seat, new_game
+from e2e_helpers import QUICK, Seat, new_game, shoot
 from playwright.sync_api import WebSocketRoute, expect
 
 BUSY = "the server is busy (its database does not answer): your move was not played"
 
 
-def test_a_busy_answer_is_shown_and_the_move_sent_again(new_context: Any,
-                                                        live_server: str) -> None:
+def test_a_busy_answer_is_shown_and_the_move_sent_again(new_context: Any, live_server: str,
+                                                        shots_dir: Path) -> None:
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                     overrides=QUICK, seats=[{"kind": "human", "name": "Bo"}]
                     + [{"kind": "bot", "level": "easy"}] * 3)
@@ -46,6 +47,7 @@ def test_a_busy_answer_is_shown_and_the_move_sent_again(new_context: Any,
     page.locator('#actions button[data-action="draw"]').click()
     expect(page.locator("#message")).to_contain_text(
         "The server is busy; your move was not played, retrying")
+    shoot(page, shots_dir, "busy-retrying-laptop")
     # sent again after the back-off, played once the server can store it
     page.wait_for_function(f"() => window.handfoot.app.seq > {before}", timeout=30_000)
     assert moves == ["draw", "draw", "draw"], moves

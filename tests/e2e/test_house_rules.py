@@ -3,13 +3,15 @@ values, a change is checked by the engine and the game made with it plays those 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from e2e_helpers import shoot
 from playwright.sync_api import expect
 
 
-def test_a_parameter_changed_in_the_lobby_form_is_checked_and_kept(new_context: Any,
-                                                                  live_server: str) -> None:
+def test_a_parameter_changed_in_the_lobby_form_is_checked_and_kept(
+        new_context: Any, live_server: str, shots_dir: Path) -> None:
     page = new_context(1366, 900).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -42,4 +44,8 @@ def test_a_parameter_changed_in_the_lobby_form_is_checked_and_kept(new_context: 
     page.locator("#param-pickup_count").press("Tab")
     page.click("#check-rules")
     expect(result.locator(".notice.ok")).to_contain_text("the whole pile")
+    page.locator("#quick-summary").scroll_into_view_if_needed()
+    shoot(page, shots_dir, "lobby-house-deal-laptop")
+    page.locator("#check-result").scroll_into_view_if_needed()
+    shoot(page, shots_dir, "lobby-pickup-all-laptop")
     assert errors == []

@@ -3,13 +3,15 @@ and its reason says why the move pays rather than naming the move again."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from e2e_helpers import QUICK, Group, Seat, kind_of, new_game
+from e2e_helpers import QUICK, Group, Seat, kind_of, new_game, shoot
 from playwright.sync_api import expect
 
 
-def test_the_hint_stays_after_a_refused_move(new_context: Any, live_server: str) -> None:
+def test_the_hint_stays_after_a_refused_move(new_context: Any, live_server: str,
+                                             shots_dir: Path) -> None:
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                     overrides=QUICK, seats=[{"kind": "human", "name": "Lee"}]
                     + [{"kind": "bot", "level": "easy"}] * 3)
@@ -34,6 +36,7 @@ def test_the_hint_stays_after_a_refused_move(new_context: Any, live_server: str)
     expect(page.locator("#tray .tray-check[role=alert]")).to_contain_text("Not allowed")
     expect(hint).to_be_visible()
     assert hint.get_attribute("data-move") == shown
+    shoot(page, shots_dir, "learn-hint-after-refusal-laptop")
     # the coach's reason says why, not the move again
     expect(page.locator("#message")).not_to_contain_text("meld your")
     page.locator("#btn-untray-all").click()

@@ -194,36 +194,37 @@ def hint(state: GameState, seat: int, seed: int) -> Hint | None:
 
 
 def hint_reason(state: GameState, move: mv.PlayerMove) -> str:
-    """A one-line reason for a move, from its kind: ``take the pile: 9 cards``."""
+    """Why a move pays, in one line, without saying the move again (the hint shows the move
+    itself): ``taking the pile (9♣ on top) does not pay now``."""
     match move:
         case mv.Draw():
             top = state.pile[-1] if state.pile else None
             if top is None:
-                return "draw: the pile is empty"
-            return f"draw: taking the pile ({cards.face_label(top)} on top) does not pay now"
+                return "the pile is empty"
+            return f"taking the pile ({cards.face_label(top)} on top) does not pay now"
         case mv.Pickup(groups):
             n = state.pickup_size()
-            return (f"take the pile: {n} card{'s' if n != 1 else ''} for your hand, and "
+            return (f"{n} card{'s' if n != 1 else ''} for your hand, and "
                     + _melds_why(state, groups))
         case mv.Meld(groups):
             return _melds_why(state, groups)
         case mv.Discard(kind):
             name = cards.KIND_NAMES[kind]
             if kind == cards.BLACK_THREE:
-                return "discard the black 3: it blocks the pile for the next player"
-            return f"discard the {name}: the card you can spare best"
+                return "a black 3 blocks the pile for the next player"
+            return f"the {name} is the card you can spare best"
         case mv.GoOut():
-            return "go out: your side has the books it needs"
+            return "your side has the books it needs"
         case mv.Answer(yes):
             if yes:
-                return "say yes: let your partner go out"
-            return "say no: the cards you hold would cost your side too much"
+                return "your side has what it needs to go out"
+            return "the cards you hold would cost your side too much"
         case mv.Knock():
-            return "knock: end your turn"
+            return "your turn can end here"
         case mv.PickUpKnee():
-            return "pick up your Knee: your side has a book"
+            return "your side has the book the Knee needs"
         case mv.Undo():
-            return "take back your last meld"
+            return "your last meld did not pay"
     return mv.format_move(move)
 
 
@@ -239,7 +240,7 @@ def _melds_why(state: GameState, groups: tuple[mv.MeldGroup, ...]) -> str:
     reasons: list[str] = []
     if not state.opened[side]:
         need = state.opening_minimum_of(side)
-        reasons.append(f"{points:,} points lay your side's opening (it needs {need:,})")
+        reasons.append(f"{points:,} points open your side, which needs {need:,}")
     sizes: dict[int, int] = {}
     for m in state.melds[side]:
         if m.size < p.book_size:
