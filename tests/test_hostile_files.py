@@ -409,3 +409,22 @@ def test_a_hostile_set_value_exits_2_with_a_message(
     assert out == ""
     assert err == ("handfoot: error: --set rounds: the value cannot be read: it is nested far "
                    "too deeply or holds an integer far too long\n")
+
+
+# --- records too big to read -----------------------------------------------------------------
+
+def test_a_record_over_the_size_or_move_limit_is_refused_before_parsing(tmp_path: Path) -> None:
+    from handfoot.game.record import MAX_RECORD_BYTES, MAX_RECORD_MOVES, read_record
+
+    moves = '{"format": "handfoot-record", "rounds": [{"moves": [' + ",".join(
+        ['{"seat":0,"move":"draw"}'] * (MAX_RECORD_MOVES + 1)) + "]}]}"
+    assert len(moves) < MAX_RECORD_BYTES
+    with pytest.raises(RecordError, match=r"about 50,001 moves; a record holds at most 50,000"):
+        from_json(moves)
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(MAX_RECORD_BYTES + 1)
+    with pytest.raises(RecordError, match=r"at most 4 MiB"):
+        read_record(big)
+    with pytest.raises(RecordError, match=r"at most 4 MiB"):
+        from_json(" " * (MAX_RECORD_BYTES + 1))
