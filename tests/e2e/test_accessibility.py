@@ -55,6 +55,22 @@ def audit(page: Page, name: str, shots: Path, render: bool = False) -> list[str]
     return out
 
 
+def hovered(page: Page, name: str) -> list[str]:
+    """Each visible button of the table hovered in turn: its words stay readable."""
+    out = []
+    buttons = page.locator("#table button:visible")
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        if not button.is_enabled():
+            continue
+        button.hover()
+        found = button.evaluate("""async (el) => (await window.axe.run(el,
+            {runOnly: ['color-contrast']})).violations""")
+        out += [f"{name} hovered: {v['id']}: {n['html'][:100]}" for v in found
+                for n in v["nodes"]]
+    return out
+
+
 def test_no_serious_accessibility_violations(browser: Any, live_server: str,
                                              shots_dir: Path) -> None:
     # axe is injected as a script: the context lets it past the Content-Security-Policy
@@ -88,6 +104,7 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
         page.keyboard.press("m")
         expect(page.locator("#tray .tray-group")).to_have_count(1)
         found += audit(page, "table-staged", shots_dir, render=True)
+        found += hovered(page, "table-staged")
 
         # the breakdown at the end of a game (bots only, watched) and its replay
         bots = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
