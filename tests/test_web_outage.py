@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import TestClient
 
 from handfoot.web import table as table_module
-from handfoot.web.store import is_outage
+from handfoot.web.store import is_outage, log_failure
 from web_client import Person, client, new_game, token_of
 
 HUMAN_FIRST = {"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}
@@ -149,3 +149,21 @@ def test_bots_try_again_and_http_gets_503(
     assert "Traceback" not in caplog.text
     assert "GET /api/daily/2026-12-04: the database did not answer (OperationalError): 503" \
         in caplog.text
+
+
+def test_background_work_logs_an_outage_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("handfoot.web")
+    with caplog.at_level(logging.INFO):
+        try:
+            raise _gone()
+        except Exception:
+            log_failure(logger, "the heartbeat on the shared database failed")
+        try:
+            raise KeyError("a bug")
+        except Exception:
+            log_failure(logger, "the sweep over the shared database failed")
+    outage, bug = caplog.records[-2:]
+    assert outage.levelno == logging.WARNING and outage.exc_info is None
+    assert outage.getMessage() == ("the heartbeat on the shared database failed (the database "
+                                   "did not answer: ConnectionDoesNotExistError)")
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None
