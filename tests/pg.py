@@ -100,12 +100,7 @@ class PostgresServer:
     def start(self) -> PostgresServer:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres",
                   "-A", "trust", "-E", "UTF8", "--no-sync", "--no-instructions")
-        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
-                   "-c max_connections=200")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
-                  str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")
-        self.started = True
+        self._start_server()
         stop = [*self._as_postgres, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m",
                 "immediate", "-w", "stop"]
         self._watchdog = subprocess.Popen(
@@ -113,6 +108,24 @@ class PostgresServer:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True)
         return self
+
+    def _start_server(self) -> None:
+        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+                   "-c max_connections=200")
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
+                  str(self.root / "log"), "-o", options, "-w", "-t", "60", "start")
+        self.started = True
+
+    def outage(self) -> None:
+        """Stop the server (its connections cut: ``fast``, not ``immediate``, which with
+        ``synchronous_commit=off`` would lose the last commits), keeping its data: an
+        outage, until :meth:`recover`."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def recover(self) -> None:
+        """Start the server again after :meth:`outage`, on the same port and data."""
+        self._start_server()
 
     def stop(self) -> None:
         if self._watchdog is not None:

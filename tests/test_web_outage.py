@@ -16,7 +16,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.testclient import TestClient
 
 from handfoot.web import table as table_module
-from handfoot.web.store import is_outage
+from handfoot.web.store import is_outage, log_failure
+from pg import start_or_fail
 from web_client import Person, client, new_game, token_of
 
 HUMAN_FIRST = {"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}
@@ -149,3 +150,51 @@ def test_bots_try_again_and_http_gets_503(
     assert "Traceback" not in caplog.text
     assert "GET /api/daily/2026-12-04: the database did not answer (OperationalError): 503" \
         in caplog.text
+
+
+def test_background_work_logs_an_outage_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("handfoot.web")
+    with caplog.at_level(logging.INFO):
+        try:
+            raise _gone()
+        except Exception:
+            log_failure(logger, "the heartbeat on the shared database failed")
+        try:
+            raise KeyError("a bug")
+        except Exception:
+            log_failure(logger, "the sweep over the shared database failed")
+    outage, bug = caplog.records[-2:]
+    assert outage.levelno == logging.WARNING and outage.exc_info is None
+    assert outage.getMessage() == ("the heartbeat on the shared database failed (the database "
+                                   "did not answer: ConnectionDoesNotExistError)")
+    assert bug.levelno == logging.ERROR and bug.exc_info is not None
+
+
+def test_a_real_postgresql_outage_keeps_the_socket_and_loses_nothing(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The issue's run, on a PostgreSQL server of this test's own: stopped (connections cut)
+    while a person is at the table, then started again."""
+    server = start_or_fail()
+    caplog.set_level(logging.INFO)
+    try:
+        with client(server.database()) as c:
+            person, table = _seat0(c)
+            seq, move = person.seq, person.choose()
+            server.outage()
+            person.send({"type": "move", "id": "m1", "seq": seq, "move": move})
+            answer = person.until("error")
+            assert answer["code"] == "busy" and answer["id"] == "m1", answer
+            assert table.seq == seq
+            person.send({"type": "ping"})
+            person.until("pong")  # the socket is still there
+            server.recover()
+            person.send({"type": "move", "id": "m1", "seq": seq, "move": move})
+            assert person.until("ack")["seq"] == seq + 1
+            stored = c.portal.call(c.app.state.store.moves,  # type: ignore[attr-defined]
+                                   table.id)
+            assert [r.seq for r in stored] == list(range(1, seq + 2))
+            person.close()
+    finally:
+        server.stop()
+    assert "Exception in ASGI application" not in caplog.text
+    assert "not stored, try 4" in caplog.text

@@ -29,7 +29,7 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import MoveSyntaxError
 from handfoot.game.values import IllegalMoveError
 from handfoot.web.connection import Connection
-from handfoot.web.store import MoveRow, Store
+from handfoot.web.store import MoveRow, Store, log_failure
 from handfoot.web.tokens import REMATCH_SECRET
 
 __all__ = ["SharedTable", "Sharing"]
@@ -206,12 +206,12 @@ class Sharing:
             try:
                 await self.claim_bots()  # before the presence's notice, which others act on
             except Exception:  # the heartbeat tries again
-                log.exception("game %s: the lease on its bots could not be stored",
-                              self.table.id)
+                log_failure(log, "game %s: the lease on its bots could not be stored",
+                            self.table.id)
             try:
                 await self.store.set_presence(worker, self.table.id, seats)
             except Exception:
-                log.exception("game %s: presence could not be stored", self.table.id)
+                log_failure(log, "game %s: presence could not be stored", self.table.id)
 
     async def claim_bots(self) -> None:
         """On a shared database: take (or keep) the lease on playing this game's bots while

@@ -23,8 +23,10 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import secrets
 import sqlite3
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -63,7 +65,7 @@ from handfoot.web import migrations
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
            "StoreUnavailable", "async_database_url", "default_database_url", "is_outage",
-           "move_payload", "read_move_payload", "token_hash"]
+           "log_failure", "move_payload", "read_move_payload", "token_hash"]
 
 CHANNEL: Final = "handfoot"
 """The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>[ <move>]]"``, kind ``m``
@@ -126,6 +128,17 @@ async def _keep_session(_connection: Any) -> None:
 
 class MoveConflict(Exception):
     """Another writer (server process) committed this seq first: catch up, then decide."""
+
+
+def log_failure(logger: logging.Logger, message: str, *args: object) -> None:
+    """Log the exception being handled: one warning line for a database outage
+    (:func:`is_outage`: the next try may work), the whole traceback for anything else."""
+    exc = sys.exc_info()[1]
+    if exc is not None and is_outage(exc):
+        logger.warning(message + " (the database did not answer: %s)", *args,
+                       type(exc).__name__)
+    else:
+        logger.exception(message, *args)
 
 
 class StoreUnavailable(Exception):

@@ -34,6 +34,7 @@ from handfoot.game.moves import format_move
 from handfoot.game.values import IllegalMoveError
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.settings import Settings
+from handfoot.web.store import is_outage
 
 __all__ = ["STAND_IN_BOT", "BotTable", "TableBots"]
 
@@ -45,6 +46,10 @@ STAND_IN_BOT: Final = "hard"
 SEARCH_MARGIN: Final = 0.2
 """Seconds added to the expert's search budget for its move's delay (its search stops at the
 first check past the budget, and the answer comes back from another process)."""
+
+OUTAGE_PAUSE: Final = 1.0
+"""Seconds the bots wait after a database outage met outside a move's own tries (catching
+up with another process's moves) before they think again."""
 
 _Played = tuple[int, int, mv.PlayerMove, str]
 """A move of the current round as a table played it: seq, seat, move, by whom."""
@@ -233,12 +238,20 @@ class TableBots:
                 delay = started + self.delay(bot) - loop.time()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                async with table.lock:
-                    again = self.to_move()
-                    if table.seq != seq or again is None or again[0] != seat or again[2] != by:
-                        continue  # the table changed while the bot thought
-                    (self.bots if by == "bot" else self.stand_ins)[seat] = bot
-                    await table.play_bot_move(move, by)
+                try:
+                    async with table.lock:
+                        again = self.to_move()
+                        if table.seq != seq or again is None or again[0] != seat \
+                                or again[2] != by:
+                            continue  # the table changed while the bot thought
+                        (self.bots if by == "bot" else self.stand_ins)[seat] = bot
+                        await table.play_bot_move(move, by)
+                except Exception as exc:
+                    if not is_outage(exc):
+                        raise
+                    log.warning("game %s: a bot's move met a database outage (%s): trying "
+                                "again", table.id, type(exc).__name__)
+                    await asyncio.sleep(OUTAGE_PAUSE)
 
     def delay(self, bot: Bot) -> float:
         """Seconds from a bot's turn to its move showing: ``bot_delay``, but for a bot that

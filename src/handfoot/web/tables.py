@@ -31,7 +31,7 @@ from handfoot.game.rules import Profile
 from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.settings import Settings
-from handfoot.web.store import CHANNEL, Store, read_move_payload
+from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
 from handfoot.web.tokens import REMATCH_SECRET
 
@@ -145,7 +145,7 @@ class Tables:
             try:
                 await self.drop_idle()
             except Exception:
-                log.exception("dropping idle tables failed")
+                log_failure(log, "dropping idle tables failed")
 
     async def close(self) -> None:
         if self._idle_sweeper is not None:
@@ -227,8 +227,12 @@ class Tables:
 
     def _followed(self, task: asyncio.Task[None]) -> None:
         self._following.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("catching up failed", exc_info=task.exception())
+        exc = None if task.cancelled() else task.exception()
+        if exc is not None and is_outage(exc):
+            log.warning("catching up failed (the database did not answer: %s)",
+                        type(exc).__name__)
+        elif exc is not None:
+            log.error("catching up failed", exc_info=exc)
 
     def _recover(self) -> None:
         """The listening connection was lost: notifications may have been missed."""
@@ -241,7 +245,7 @@ class Tables:
             try:
                 await self.sweep()
             except Exception:
-                log.exception("the sweep over the shared database failed")
+                log_failure(log, "the sweep over the shared database failed")
 
     async def _beat(self) -> None:
         while True:
@@ -249,7 +253,7 @@ class Tables:
             try:
                 await self.heartbeat()
             except Exception:
-                log.exception("the heartbeat on the shared database failed")
+                log_failure(log, "the heartbeat on the shared database failed")
 
     async def heartbeat(self) -> None:
         """Say this process is alive (its presence rows), take or renew the leases on the
