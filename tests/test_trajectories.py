@@ -207,7 +207,7 @@ DIGESTS: dict[str, tuple[str, str]] = {
     'remastered-teams_2x3_random_0': ('429f594c1518d917', '5fda30de9c931dc3'),
     'remastered-teams_2x3_random_1': ('6464a5728e26c75f', '4ff8ea8e3392a638'),
     'remastered-teams_2x3_easy_0': ('265c07c3fafd78aa', 'a67f8e38a9cae979'),
-    'remastered-teams_2x3_easy_1': ('8f02614d3b3b1c1a', 'd79228beb4fdf5ed'),
+    'remastered-teams_2x3_easy_1': ('72ccc67e5bdc759f', 'bc87f66e5a965e1b'),
     'remastered-teams_2x3_normal_0': ('872883cd82eb0da1', '75314743c698add4'),
     'remastered-teams_2x3_normal_1': ('0425acd78ae999f5', '62b52edfd50a3d49'),
     'remastered-teams_2x3_hard_0': ('d5c85fd1d61b1c2f', '9799fadb7c97b7aa'),
@@ -236,7 +236,7 @@ DIGESTS: dict[str, tuple[str, str]] = {
     'remastered-teams_4x2_normal_1': ('cd3cee28e94743e9', '3a977c4c8abdf0b6'),
     'remastered-teams_4x2_hard_0': ('cc84f2353fbc5ff8', '92fec8106d1bc083'),
     'remastered-teams_4x2_hard_1': ('202b9f48ab6bacff', '22ada3b554eafac1'),
-    'remastered-teams_2x2_hard_full': ('16bfd8986b86d92f', 'bd0977692fe35819'),
+    'remastered-teams_2x2_hard_full': ('f8c823c28b35427d', '7c92a9f6a0f4aa53'),
 }
 
 

@@ -588,9 +588,7 @@ class Checks(State):
         """A turn takes back (undoes melds, clears staged cards) at most
         :data:`TAKE_BACKS_PER_TURN` times, so that it ends."""
         if self.take_backs >= TAKE_BACKS_PER_TURN:
-            raise IllegalMoveError(
-                f"you have taken back {TAKE_BACKS_PER_TURN} times this turn, the most a turn "
-                "allows: play on (meld, or end your turn)")
+            raise IllegalMoveError(_TAKE_BACKS_TEXT)
 
     def _verify_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:
         if self.phase != _PLAY:
@@ -848,6 +846,10 @@ class Checks(State):
     @staticmethod
     def _reds_in(faces: Sequence[int]) -> int:
         return sum(1 for face in faces if FACE_KIND[face] == RED_THREE)
+
+
+_TAKE_BACKS_TEXT: Final = (f"you have taken back {TAKE_BACKS_PER_TURN} times this turn, the "
+                           "most a turn allows: play on (meld, or end your turn)")
 
 
 def _target_singular(target: int) -> str:
