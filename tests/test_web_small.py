@@ -135,3 +135,12 @@ def test_an_expert_bots_move_never_shows_before_its_search_budget(tmp_path: Path
     gaps = [b - a for a, b in itertools.pairwise(times)]
     print("gaps between expert moves (s):", " ".join(f"{g:.2f}" for g in gaps))
     assert min(gaps) >= budget, gaps
+
+
+@pytest.mark.parametrize("name", ["headers", "guard", "requests", "daily"])
+def test_web_doctests(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"handfoot.web.{name}"))
+    assert result.attempted > 0 and result.failed == 0
