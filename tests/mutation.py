@@ -775,7 +775,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def report(outcomes: Sequence[Outcome], set_aside: Sequence[Mutant], source: str,
            cpu: float, wall: float, equivalents: dict[tuple[str, str], Equivalent]) -> None:
     killed = sum(o.status == "killed" for o in outcomes)
-    fast = sum(o.status == "killed" and o.stage == "fast" for o in outcomes)
+    fast = sum(o.status == "killed" and o.stage.endswith("fast") for o in outcomes)
     timeouts = sum(o.status == "timeout" for o in outcomes)
     survivors = [o for o in outcomes if o.status == "survived"]
     judged = len(outcomes)
