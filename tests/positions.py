@@ -232,6 +232,13 @@ def snapshot(state: GameState) -> Position:
     return replace(state.position(), history=History())
 
 
+def taken_back(before: Position, times: int = 1) -> Position:
+    """``before`` as it is after ``times`` take-backs (undo or clear) that bring the table back
+    to it: everything the same but the turn's count of take-backs, which only grows (issue
+    27: a turn takes back at most ``TAKE_BACKS_PER_TURN`` times)."""
+    return replace(before, take_backs=before.take_backs + times)
+
+
 def play(state: GameState, *moves: str) -> GameState:
     """Play moves in the notation, in order."""
     for text in moves:

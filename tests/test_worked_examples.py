@@ -24,7 +24,16 @@ from handfoot.game.moves import WILD_MELD, Meld, MeldGroup, Pickup, parse_move
 from handfoot.game.rules import Layout
 from handfoot.game.scoring import SideScore
 from handfoot.game.values import IllegalMoveError, Phase
-from positions import faces, must_fail, only_result, pass_turn, play, position, snapshot
+from positions import (
+    faces,
+    must_fail,
+    only_result,
+    pass_turn,
+    play,
+    position,
+    snapshot,
+    taken_back,
+)
 
 P13 = "partnership-13"
 BG = "biegames"
@@ -901,9 +910,9 @@ def test_undo_takes_back_melds_exactly_until_the_discard(profile: str,
     after_first = snapshot(state)
     play(state, "meld Q Q Q")
     play(state, "undo")
-    assert snapshot(state) == after_first
+    assert snapshot(state) == taken_back(after_first)
     play(state, "undo")
-    assert snapshot(state) == after_draw
+    assert snapshot(state) == taken_back(after_draw, 2)
     assert not state.opened[0] and state.melds[0] == []
     must_fail(state, "undo", "nothing to undo")  # never the draw
     play(state, "meld K K K 2", "discard 9")
@@ -919,7 +928,7 @@ def test_undo_never_takes_back_a_pickup_or_the_foot(profile: str, layout: Layout
     after_pickup = snapshot(state)
     must_fail(state, "undo", "nothing to undo")
     play(state, "meld Q Q Q", "undo")
-    assert snapshot(state) == after_pickup
+    assert snapshot(state) == taken_back(after_pickup)
     state = pos(profile, layout, hands={0: "K K K"}, feet={0: "Q Q Q 9 8"}, opened=[0],
                 stock_top="KC KD")
     play(state, "draw", "meld K K K", "meld K K")

@@ -439,8 +439,8 @@ def _too_big(size: int | None) -> str:
 
 
 MAX_RECORD_BYTES: Final = 4 * 2**20
-"""The largest record file read (4 MiB; a long hand-knee-foot game's record is about
-50 KiB)."""
+"""The largest record file read (4 MiB; the record of a long game of the longest rule set
+is about 50 KiB)."""
 MAX_RECORD_MOVES: Final = 50_000
 """The most moves a record may hold (a long game has about 1,000)."""
 MAX_NESTING: Final = 64
