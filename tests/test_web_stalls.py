@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from handfoot.web.app import create_app
@@ -24,6 +25,8 @@ from handfoot.web.protocol import MAX_FRAME_BYTES
 from web_client import settings_for, token_of, uvicorn_thread
 
 PING_LIMIT_MS = 50.0
+
+pytestmark = pytest.mark.timing  # run alone by scripts/test: a ping's wait is the measure
 
 HUMAN_FIRST = {"seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3}
 
@@ -65,7 +68,7 @@ async def _until(ws: ClientConnection, wanted: Callable[[dict[str, Any]], bool],
 
 @contextlib.asynccontextmanager
 async def _pinging(port: int, game: dict[str, Any]) -> AsyncIterator[list[float]]:
-    """Ping another table every 10 ms while the body runs: the round trips (ms)."""
+    """Ping another table every 5 ms while the body runs: the round trips (ms)."""
     ws = await _hello(port, game)
     await _until(ws, lambda m: m["type"] == "state")
     times: list[float] = []
@@ -77,7 +80,7 @@ async def _pinging(port: int, game: dict[str, Any]) -> AsyncIterator[list[float]
             await ws.send('{"type":"ping"}')
             await _until(ws, lambda m: m["type"] == "pong")
             times.append((time.perf_counter() - start) * 1000)
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.005)
 
     task = asyncio.create_task(run())
     try:
