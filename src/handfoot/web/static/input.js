@@ -149,13 +149,19 @@ export function attachDrag(container, { onStart, onDrop, onHover }) {
     d.ghost.remove();
     d.over?.classList.remove("drop-over");
     document.body.classList.remove("dragging");
-    // swallow the click that follows a drag
+    // swallow the click that follows a drag: only that one (a new press, however soon,
+    // is a click of its own: a quick tap on "clear" after a refused drop must count)
     const swallow = (e) => {
       e.stopPropagation();
       e.preventDefault();
     };
+    const forget = () => {
+      window.removeEventListener("click", swallow, { capture: true });
+      window.removeEventListener("pointerdown", forget, { capture: true });
+    };
     window.addEventListener("click", swallow, { capture: true, once: true });
-    setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 50);
+    window.addEventListener("pointerdown", forget, { capture: true, once: true });
+    setTimeout(forget, 50);
     if (cancelled) return;
     const target = dropTargetAt(ev.clientX, ev.clientY);
     if (target) onDrop(target);
