@@ -39,7 +39,8 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     serve.add_argument("--open", action="store_true", help="open the game in a browser")
     serve.add_argument("--bot-delay", type=float, default=0.9, metavar="S",
                        help="seconds before a bot's move shows, whatever it computed "
-                            "(default 0.9)")
+                            "(default 0.9); an expert's move never shows before its search "
+                            "budget and a margin, so its timing does not tell when it searched")
     serve.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                        help="another site whose pages may use this server, like "
                             "https://cards.example.org (repeatable; the server's own pages "
