@@ -116,7 +116,13 @@ function stageSelection() {
     return false;
   }
   app.tray.push(keys);
-  if (app.message?.kind === "error") setMessage(null); // the staged melds say how they stand
+  return staged();
+}
+
+/** After cards were staged: the selection is spent, an old refusal goes (the staged melds
+ * say how they stand), and the hand and tray are drawn again. */
+function staged() {
+  if (app.message?.kind === "error") setMessage(null);
   app.selection.clear();
   app.glow.clear();
   checkTray();
@@ -243,13 +249,7 @@ export function dropOnStaged(group) {
   const why = whyNot(codesOf(keys));
   if (why) return refuse(why);
   app.tray[group] = [...app.tray[group], ...keys];
-  if (app.message?.kind === "error") setMessage(null);
-  app.selection.clear();
-  app.glow.clear();
-  checkTray();
-  renderMe();
-  applyGlow();
-  return true;
+  return staged();
 }
 
 export function doAdd() {
