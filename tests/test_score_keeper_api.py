@@ -81,6 +81,24 @@ def test_rounds_are_scored_and_impossible_ones_refused_without_losing_anything(
             TEAMS.opening_minimum(2)] * 2
 
 
+def test_a_refused_round_names_every_problem_at_once(tmp_path: Path) -> None:
+    # two things wrong with one round: both sides went out, and more red 3s than the decks
+    # hold; the answer names both and the answers each concerns, and stores nothing
+    with client(tmp_path / "s.db") as c:
+        sheet = new_sheet(c)
+        r = enter(c, sheet, 1, [GOES_OUT, {**GOES_OUT, "red_threes": 30}])
+        assert r.status_code == 400
+        data = r.json()
+        assert data["error"] == ("only one side goes out in a round, not Us and Them; "
+                                 "31 red 3s in one round: the 5 decks in play allow at most 10")
+        assert data["problems"] == [
+            {"message": "only one side goes out in a round, not Us and Them",
+             "parts": [[0, "went_out"], [1, "went_out"]]},
+            {"message": "31 red 3s in one round: the 5 decks in play allow at most 10",
+             "parts": [[0, "red_threes"], [1, "red_threes"]]}]
+        assert c.get(f"/api/scores/{sheet['sheet_id']}").json()["rounds"] == []
+
+
 def test_corrections_keep_who_when_before_and_after(database_url: str) -> None:
     """On SQLite and on PostgreSQL (the ``database_url`` fixture)."""
     with client(database_url) as c:

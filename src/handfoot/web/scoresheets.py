@@ -179,9 +179,14 @@ def score_routes(store: Store, templates: Jinja2Templates) -> list[Route]:
                 return error_response("this link only shows the sheet: the keeper's link enters "
                              "rounds", 403)
             try:
-                entries = sheet.read_round(body.get("entries"), number)
+                entries, problems = sheet.round_problems(body.get("entries"), number)
             except ScoreSheetError as exc:
                 return error_response(str(exc))
+            if problems:  # every reason at once, each with the answers it concerns
+                return JSONResponse({
+                    "error": "; ".join(p.message for p in problems),
+                    "problems": [{"message": p.message, "parts": [list(x) for x in p.parts]}
+                                 for p in problems]}, status_code=400)
             stored = [e.json() for e in entries]
             if number <= len(sheet.rounds) and \
                     [e.json() for e in sheet.rounds[number - 1]] == stored:
