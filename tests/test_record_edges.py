@@ -81,6 +81,35 @@ def test_a_replay_problem_says_where_it_is() -> None:
     assert illegal.to_data()["path"] == "rounds[1].moves[6]"
 
 
+def test_a_breakdown_line_only_one_side_of_the_comparison_has_is_a_mismatch() -> None:
+    record = played("biegames", "2x1", 3).record
+    result = record.rounds[0].result
+    assert result is not None
+    first = result.scores[0]
+    extra = dataclasses.replace(first.lines[0], key="mystery", label="Mystery")
+    more = (dataclasses.replace(first, lines=(*first.lines, extra)), *result.scores[1:])
+    (mismatch,) = replay(_with_result(record, 0, scores=more)).mismatches
+    assert mismatch.reason == "the recorded result differs: side 1: replay has no 'mystery' line"
+    fewer = (dataclasses.replace(first, lines=first.lines[1:]), *result.scores[1:])
+    (mismatch,) = replay(_with_result(record, 0, scores=fewer)).mismatches
+    key = first.lines[0].key
+    assert mismatch.reason == f"the recorded result differs: side 1: the record has no {key!r} line"
+
+
+def test_replay_s_text_ends_with_the_winner(tmp_path: Path) -> None:
+    record = played("biegames", "2x1", 3).record
+    result = replay(record)
+    assert result.winners is not None and len(result.winners) == 1
+    (winner,) = result.winners
+    name = ", ".join(s.name for s in record.seats if s.side == winner)
+    path = tmp_path / "game.json"
+    path.write_text(to_json(record))
+    code, out = replay_command(str(path), json_output=False)
+    assert code == 0, out
+    final = next(line for line in out.splitlines() if line.startswith("Final totals:"))
+    assert final.endswith(f"Side {winner + 1} ({name}) wins."), final
+
+
 def test_a_replay_with_a_mismatch_exits_1_and_says_so(tmp_path: Path) -> None:
     record = played("biegames", "2x1", 3).record
     path = tmp_path / "mismatch.json"
