@@ -173,3 +173,10 @@ def test_a_replay_s_text_names_the_house_rules(tmp_path: Path) -> None:
     assert code == 0, out
     assert out.splitlines()[0] == (f"{path}: biegames with going_out_bonus = 100, rounds = 4, 2x1, "
                                    f"4 rounds, {record.moves} moves")
+
+
+def test_an_empty_list_the_format_needs_entries_in_is_named_with_its_minimum() -> None:
+    assert read_error(edited(lambda d: d.update(seats=[]))) == \
+        "seats: must hold at least 2 entries"
+    assert read_error(edited(lambda d: d.update(rounds=[]))) == \
+        "rounds: must hold at least 1 entry"
