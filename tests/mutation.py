@@ -125,6 +125,7 @@ MODULE_FAST_TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_trajectories.py",
     ),
     "web/table.py": (  # the tests that play through a table, fastest first
+        "tests/test_web_table_edges.py",  # stale moves, refused hints, leaving, daily seed
         "tests/test_web_table_rounds.py",  # the bots across a round's end at a restore
         "tests/test_web_table_presence.py",  # who is away, stand-ins, presence, stop
         "tests/test_web_tally.py",
