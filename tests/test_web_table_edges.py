@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move
 from handfoot.game.rules import Profile
 from handfoot.runs.sim import bot_turn
-from handfoot.web.protocol import ClientMessage
+from handfoot.web.protocol import OWN_KEYS, ClientMessage
 from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, MoveConflict, MoveRow, SeatRow, now
 from handfoot.web.table import Table
@@ -160,3 +161,24 @@ def test_the_replay_deals_each_round_after_the_last_ends_and_stops_at_the_game_s
         assert frames[i + 1]["move"] is None
         assert frames[i + 1]["round"] == frames[i]["round"] + 1
     assert frames[-1]["move"] is not None and frames[-1]["state"]["phase"] == "game_over"
+
+
+def test_a_finished_game_refuses_every_seat_s_move_and_shares_no_seat_s_own_keys() -> None:
+    table = _finished(load_profile("biegames"), 3)
+    for seat in range(table.state.players):
+        assert table.refusal(seat) == ("illegal", "the game is over")
+    # a spectator's state: the shared part holds none of the keys a seat has of its own,
+    # so each appears once, with the connection's value
+    own = dict.fromkeys(OWN_KEYS)
+    seen: list[list[str]] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen.append([k for k, _ in items])
+        return dict(items)
+
+    message = json.loads(table.state_message([]).text(None, own, 0), object_pairs_hook=pairs)
+    view_keys = next(keys for keys in seen if "winners" in keys)
+    for key in OWN_KEYS:
+        assert view_keys.count(key) == 1, (key, view_keys)
+    assert message["view"]["winners"] == list(table.state.winners())
+    assert message["view"]["seat"] is None
