@@ -585,9 +585,7 @@ class Checks(State):
         self._check_take_backs()
 
     def _check_take_backs(self) -> None:
-        """A turn takes back (undoes melds, clears staged cards) at most
-        :data:`TAKE_BACKS_PER_TURN` times, so that it ends."""
-        if self.take_backs >= TAKE_BACKS_PER_TURN:
+        if not self.may_take_back():
             raise IllegalMoveError(_TAKE_BACKS_TEXT)
 
     def _verify_go_out(self, groups: tuple[MeldGroup, ...], discard: int | None) -> _Plan:

@@ -31,7 +31,6 @@ from handfoot.game.values import (
     _ANSWER,
     _DRAW,
     _GAME_OVER,
-    TAKE_BACKS_PER_TURN,
     IllegalMoveError,
     MeldOptions,
     PlayerView,
@@ -103,7 +102,7 @@ class Listing(Checks):
                         checked[mv.PICKUP] = (groups, plan, rest)
                     except IllegalMoveError:
                         pass
-                if staging and self.take_backs < TAKE_BACKS_PER_TURN:
+                if staging and self.may_take_back():
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held, kept)
             return self._keep_listing(out, checked)
@@ -117,11 +116,11 @@ class Listing(Checks):
                     out.append(mv.CONFIRM)
                 except IllegalMoveError:
                     pass
-            if self.take_backs < TAKE_BACKS_PER_TURN:
+            if self.may_take_back():
                 out.append(mv.CLEAR)
         else:
             groups = ()
-        if self.undo_stack and self.take_backs < TAKE_BACKS_PER_TURN:
+        if self.undo_stack and self.may_take_back():
             out.append(mv.UNDO)
         must_knock = self.picked_pile and not p.discard_after_pickup
         if must_knock:

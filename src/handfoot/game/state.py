@@ -33,6 +33,7 @@ from handfoot.game.table import opening_minimum as side_opening_minimum
 from handfoot.game.values import (
     _DRAW,
     _GAME_OVER,
+    TAKE_BACKS_PER_TURN,
     Deal,
     Event,
     History,
@@ -215,6 +216,11 @@ class State:
         """Whether a side's players may pick up their Knees: it has completed a book."""
         size = self.profile.book_size
         return any(m.size >= size for m in self.melds[side])
+
+    def may_take_back(self) -> bool:
+        """Whether this turn may still take back (undo melds, clear staged cards): at most
+        :data:`TAKE_BACKS_PER_TURN` times a turn, so that every turn ends."""
+        return self.take_backs < TAKE_BACKS_PER_TURN
 
     def hand(self, seat: Seat) -> list[Face]:
         """The faces a seat holds (its Hand, or its Foot once picked up)."""
