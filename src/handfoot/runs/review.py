@@ -12,10 +12,11 @@ cost:
 2. ``samples`` determinizations (:func:`handfoot.bots.search.determinize`: every card hidden
    from the seat dealt again, consistently with its view), each seeded from the decision's
    index in the record, never from the clock or the record's hidden cards;
-3. on each determinization, every candidate played and the rest of the round played out
-   by the reviewer in every seat (common random numbers: the same determinizations and bot
-   seeds for every candidate), scoring the side's round margin (its round score minus the
-   best other side's);
+3. on each determinization, every candidate played and the round played on by the
+   reviewer in every seat (common random numbers: the same determinizations and bot seeds
+   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns or
+   the round ends, scoring the side's round margin (its round score minus the best other
+   side's; at the horizon, as it stands, cards in hand not counted);
 4. the best move: the reviewer's own unless another candidate beats it by
    :data:`Z_BEST` standard errors of the paired difference; the loss is the mean margin of
    the best move minus the played move's (0 when the played move is the best), with the
@@ -44,7 +45,7 @@ from handfoot.game.values import IllegalMoveError, Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
 __all__ = ["DEFAULT_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "POLICY", "Z_BEST", "Candidate",
-           "DecisionReview", "Outcome", "plan_samples", "review_decision", "review_record",
+           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_decision", "review_record",
            "seat_input"]
 
 POLICY = "learned"
@@ -57,10 +58,13 @@ DEFAULT_BUDGET = 30.0
 MIN_SAMPLES = 4
 MAX_SAMPLES = 256
 
-PLAYOUT_MOVES_PER_SECOND = 6000.0
+PLAYOUT_MOVES_PER_SECOND = 13000.0
 """The planning rate: player moves a play-out plays per second of one core (the compiled
 build measures about this on partnership-13; docs/review.md). Only used to turn a budget
 into a fixed sample count, never read from a clock."""
+
+MOVES_PER_TURN = 3
+"""Player moves a turn makes, about (a draw, a meld, a discard), for the same planning."""
 
 CANDIDATES_PLANNED = 5
 """Candidates per decision assumed when a budget is turned into samples."""
@@ -72,6 +76,13 @@ this many standard errors of the paired difference."""
 MAX_DISCARDS = 3
 """Discards tried at a discard decision (those hard would most gladly throw), besides the
 one played."""
+
+HORIZON_TURNS_EACH = 2
+"""A play-out stops after every seat has had this many more turns (or at the round's end)
+and scores the round as it stands (:func:`_standing`): measured on planted mistakes, a
+longer play-out adds more noise than it shows (docs/review.md)."""
+
+_IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
 
 _REVIEW_SEED = 2029
 
@@ -131,12 +142,13 @@ class DecisionReview:
 def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
     """The determinizations per decision a ``budget`` (seconds) allows: worked out from the
     record alone (its moves and who made them), so it is the same on every machine."""
+    horizon = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
     work = 0
     for rnd in record.rounds:
         n = len(rnd.moves)
         for i, m in enumerate(rnd.moves):
             if m.seat in seats:
-                work += (n - i) * CANDIDATES_PLANNED
+                work += min(n - i, horizon) * CANDIDATES_PLANNED
     if work == 0:
         return MIN_SAMPLES
     samples = int(budget * PLAYOUT_MOVES_PER_SECOND / work)
@@ -150,10 +162,17 @@ def seat_input(state: GameState, seat: int) -> tuple[PlayerView, tuple[int, ...]
     return state.view(seat), tuple(cards.FACE_KIND[f] for f in state.pile)
 
 
-def _lister(seed: int, profile_name: str) -> ExpertBot:
+def _make_lister(seed: int, profile_name: str) -> ExpertBot:
     bot = ExpertBot(seed, time_budget=None, iterations=1, max_discards=MAX_DISCARDS)
     apply_shipped_style(bot, profile_name)
     return bot
+
+
+def lister_for(seat: int, profile_name: str) -> ExpertBot:
+    """The bot that lists a seat's candidates and remembers what the seat saw: the expert's
+    candidate lister with the profile's tuned style. Show it every view of the seat
+    (``_observe``) and its discards (``_chosen``), as :func:`review_record` does."""
+    return _make_lister(derive_seed(_REVIEW_SEED, "lister", seat), profile_name)
 
 
 def _policy(seed: int, profile_name: str) -> StyledBot:
@@ -221,6 +240,18 @@ def _outcome(state: GameState, number: int, side: int, next_pickup: int) -> Outc
     return Outcome(margin, books, other, caught, went, next_pickup)
 
 
+def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
+    """A play-out cut at the horizon: the round's margin as it stands, cards still in hand
+    not counted against anybody (the round goes on; they may yet be melded)."""
+    o = _outcome(state, state.round_number + 1, side, next_pickup)
+    totals = []
+    for s in range(state.sides):
+        lines = state.score_side(s).lines
+        totals.append(sum(line.points for line in lines if line.key not in _IN_HAND))
+    margin = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    return Outcome(margin, o.books, o.other_books, o.caught, o.went_out, next_pickup)
+
+
 def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> Outcome:
     """Play the rest of the round with the reviewer in every seat."""
     number = state.round_number
@@ -229,7 +260,14 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> O
     nxt = (seat + 1) % state.players
     next_pickup = -1  # not yet known
     steps = 0
+    turns = 0
+    last = state.seat
     while not state.is_over and state.round_number == number:
+        if state.seat != last:
+            last = state.seat
+            turns += 1
+            if turns >= HORIZON_TURNS_EACH * state.players:
+                return _standing(state, side, max(0, next_pickup))
         actor = state.to_act
         if next_pickup < 0 and actor == nxt and state.seat == nxt:
             before = len(state.pile)
@@ -358,8 +396,7 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None, *,
     start_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
     state = GameState.new(profile, layout=layout, seed=start_seed,
                           deals=[r.deal for r in record.rounds])
-    listers = {s: _lister(derive_seed(_REVIEW_SEED, "lister", s), profile.name)
-               for s in chosen}
+    listers = {s: lister_for(s, profile.name) for s in chosen}
     total = sum(1 for r in record.rounds for m in r.moves if m.seat in listers)
     reviews: dict[int, list[DecisionReview]] = {s: [] for s in chosen}
     index = done = 0
