@@ -10,8 +10,9 @@ planted mistakes.
 plays one-round games with one level in every seat and reviews seat 0 of each: the mean
 loss per decision of each level with a 95% confidence interval over the games. ``planted``
 plays one-round games of the learned bot, and at seat 0's decisions where a bad move is at
-hand plants it (discarding a wild card while it could be melded; drawing instead of taking
-a pile of 6 cards or more the bot takes): how often the planted move is classed a mistake
+hand plants it (discarding a wild card while it could go onto one of the side's melds that
+already holds one; drawing instead of taking
+a pile of 8 cards or more the bot takes): how often the planted move is classed a mistake
 or blunder, and how often the bot's own move there is classed good.
 """
 
@@ -123,14 +124,18 @@ def plant_for(state: GameState, view: object, move: mv.PlayerMove,
     assert isinstance(view, PlayerView)
     if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
         hand = cards.kind_counts(view.hand)
-        for w in (cards.TWO, cards.JOKER):
+        # ranks where the side has a meld that already holds a wild card: adding one more
+        # there costs no clean book
+        dirty = {m.target for m in view.melds[view.side] if m.twos + m.jokers and
+                 m.target < mv.WILD_MELD}
+        for w in (cards.JOKER, cards.TWO):
             if not hand[w] or mv.DISCARD + w not in view.legal_actions or move.kind == w:
                 continue
             group = (mv.MeldGroup(t, twos=int(w == cards.TWO), jokers=int(w == cards.JOKER))
-                     for t in range(11))
+                     for t in sorted(dirty))
             if any(state.check(mv.Meld((g,))) is None for g in group):
                 return "wild discarded", mv.Discard(w)
-    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 6
+    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 8
             and mv.DRAW in view.legal_actions):
         return "pile refused", mv.Draw()
     return None

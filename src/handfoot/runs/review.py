@@ -45,7 +45,7 @@ from handfoot.game.values import IllegalMoveError, Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
 __all__ = ["DEFAULT_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "POLICY", "Z_BEST", "Candidate",
-           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_decision", "review_record",
+           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_at", "review_decision", "review_record",
            "seat_input"]
 
 POLICY = "learned"
@@ -368,7 +368,23 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
                           candidate(played_at), candidate(best), loss, se, samples, len(keep))
 
 
-SeatInput = Callable[[GameState, int], tuple[PlayerView, tuple[int, ...]]]
+def review_at(state: GameState, seat: int, move: mv.PlayerMove, *, lister: ExpertBot,
+              samples: int, seed: int, index: int, turn: int) -> DecisionReview | None:
+    """Review ``move``, about to be played by ``seat`` on ``state``: only the seat's input
+    (:func:`seat_input`) is read from the state. The lister is shown the view and the
+    move, as the seat saw and made it."""
+    view, pile = seat_input(state, seat)
+    lister._observe(view)
+    r = None
+    if view.phase in (Phase.DRAW, Phase.PLAY, Phase.ANSWER) and not view.staged:
+        r = review_decision(view, pile, move, lister=lister, samples=samples, seed=seed,
+                            index=index, turn=turn)
+    if isinstance(move, mv.Discard):
+        lister._chosen(view, mv.DISCARD + move.kind)
+    elif isinstance(move, mv.GoOut) and move.discard is not None:
+        lister._chosen(view, mv.DISCARD + move.discard)
+    return r
+
 
 
 def review_record(record: GameRecord, seats: Sequence[int] | None = None, *,
@@ -411,18 +427,11 @@ def review_record(record: GameRecord, seats: Sequence[int] | None = None, *,
                 turns[state.seat] += 1
             lister = listers.get(seat)
             if lister is not None:
-                view, pile = seat_input(state, seat)
-                lister._observe(view)
-                if view.phase in (Phase.DRAW, Phase.PLAY, Phase.ANSWER) and not view.staged:
-                    r = review_decision(view, pile, move, lister=lister, samples=samples,
-                                        seed=derive_seed(_REVIEW_SEED, "decision", index),
-                                        index=index, turn=turns[seat])
-                    if r is not None:
-                        reviews[seat].append(r)
-                if isinstance(move, mv.Discard):
-                    lister._chosen(view, mv.DISCARD + move.kind)
-                elif isinstance(move, mv.GoOut) and move.discard is not None:
-                    lister._chosen(view, mv.DISCARD + move.discard)
+                r = review_at(state, seat, move, lister=lister, samples=samples,
+                              seed=derive_seed(_REVIEW_SEED, "decision", index),
+                              index=index, turn=turns[seat])
+                if r is not None:
+                    reviews[seat].append(r)
                 done += 1
                 if progress is not None:
                     progress(done, total)
