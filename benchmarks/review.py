@@ -21,24 +21,20 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-from handfoot import build  # noqa: E402
-from handfoot.bots.registry import make_bot  # noqa: E402
-from handfoot.game import cards  # noqa: E402
-from handfoot.game import moves as mv  # noqa: E402
-from handfoot.game.engine import GameState  # noqa: E402
-from handfoot.game.loading import load_profile  # noqa: E402
-from handfoot.game.record import GameRecord, GameRecorder  # noqa: E402
-from handfoot.game.values import Phase  # noqa: E402
-from handfoot.runs.review import lister_for, review_decision, seat_input  # noqa: E402
-from handfoot.runs.review_report import classify, game_review  # noqa: E402
-from handfoot.runs.sim import bot_turn, derive_seed, play_game  # noqa: E402
+from handfoot import build
+from handfoot.bots.registry import make_bot
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
+from handfoot.game.record import GameRecord, GameRecorder
+from handfoot.game.values import Phase
+from handfoot.runs.review import lister_for, review_decision, seat_input
+from handfoot.runs.review_report import classify, game_review
+from handfoot.runs.sim import bot_turn, derive_seed, play_game
 
 PROFILE = "partnership-13"
 LEVELS = ("random", "easy", "normal", "hard", "learned")

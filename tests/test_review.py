@@ -117,7 +117,7 @@ def test_a_record_that_does_not_replay_is_refused(game_file: Path, tmp_path: Pat
     data["rounds"][0]["moves"][3]["move"] = "discard JK"
     bad = tmp_path / "illegal.json"
     bad.write_text(json.dumps(data))
-    code, out, err = run(capsys, "review", str(bad))
+    code, _out, err = run(capsys, "review", str(bad))
     assert code == 2 and "does not replay" in err and len(err.strip().splitlines()) == 1
 
 

@@ -45,8 +45,8 @@ from handfoot.game.values import IllegalMoveError, Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
 __all__ = ["DEFAULT_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "POLICY", "Z_BEST", "Candidate",
-           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_at", "review_decision", "review_record",
-           "seat_input"]
+           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_at",
+           "review_decision", "review_record", "seat_input"]
 
 POLICY = "learned"
 """The reviewer: the bot level whose choices are the reference and who plays the rest of
@@ -58,7 +58,7 @@ DEFAULT_BUDGET = 30.0
 MIN_SAMPLES = 4
 MAX_SAMPLES = 256
 
-PLAYOUT_MOVES_PER_SECOND = 13000.0
+PLAYOUT_MOVES_PER_SECOND = 60000.0
 """The planning rate: player moves a play-out plays per second of one core (the compiled
 build measures about this on partnership-13; docs/review.md). Only used to turn a budget
 into a fixed sample count, never read from a clock."""
@@ -234,7 +234,7 @@ def _outcome(state: GameState, number: int, side: int, next_pickup: int) -> Outc
                     books += line.count
                 else:
                     other += line.count
-            elif s == side and line.key.endswith("caught") or (
+            elif (s == side and line.key.endswith("caught")) or (
                     s == side and line.key == "cards_left"):
                 caught -= line.points
     return Outcome(margin, books, other, caught, went, next_pickup)

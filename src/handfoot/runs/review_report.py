@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from handfoot.game import cards
+from handfoot.game import moves as mv
 from handfoot.game.record import GameRecord
 from handfoot.runs.review import (
     DEFAULT_BUDGET,
@@ -98,12 +100,48 @@ def why(played: Candidate, best: Candidate, loss: float) -> str:
     return f"{head}: {reasons[0][1]}"
 
 
+_SUITS = "SHCD"
+
+
+def move_cards(notation: str) -> list[str]:
+    """The cards a move lays, takes with or throws, as card codes for a picture (kinds with
+    a suit chosen for show: ``["KS", "KH", "KC", "2S"]``); none for a draw or an answer."""
+    move = mv.parse_move(notation)
+    kinds: list[int] = []
+    groups: tuple[mv.MeldGroup, ...] = ()
+    discard: int | None = None
+    if isinstance(move, mv.Pickup | mv.Meld):
+        groups = move.groups
+    elif isinstance(move, mv.GoOut):
+        groups, discard = move.groups, move.discard
+    elif isinstance(move, mv.Discard):
+        discard = move.kind
+    for g in groups:
+        for kind, count in g.kind_counts():
+            kinds.extend([kind] * count)
+    if discard is not None:
+        kinds.append(discard)
+    out = []
+    for i, kind in enumerate(kinds):
+        code = cards.KIND_CODES[kind]
+        if code == "JK":
+            out.append("JK")
+        elif code == "B3":
+            out.append("3S")
+        elif code == "R3":
+            out.append("3H")
+        else:
+            out.append(code + _SUITS[i % 4])
+    return out
+
+
 def decision_data(d: DecisionReview) -> dict[str, Any]:
     """One decision as JSON."""
     return {
         "index": d.index, "round": d.round_number, "turn": d.turn, "phase": d.phase,
         "played": d.played.notation, "played_words": d.played.words,
         "best": d.best.notation, "best_words": d.best.words,
+        "played_cards": move_cards(d.played.notation), "best_cards": move_cards(d.best.notation),
         "loss": round(d.loss, 1), "se": round(d.se, 1), "class": classify(d.loss, d.se),
         "why": why(d.played, d.best, d.loss) if d.best.notation != d.played.notation else "",
         "candidates": d.candidates,

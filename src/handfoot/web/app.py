@@ -62,6 +62,7 @@ from handfoot.web.requests import (
     read_body,
     rules_from_request,
 )
+from handfoot.web.reviews import Reviews
 from handfoot.web.scoresheets import score_routes
 from handfoot.web.settings import Settings
 from handfoot.web.store import (
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
         yield
+        await api.reviews.close()
         await tables.close()
         await store.close()
 
@@ -122,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/games/{game_id}/status", api.status, methods=["POST"]),
         Route("/api/games/{game_id}/record", api.record),
         Route("/api/games/{game_id}/replay", api.replay),
+        Route("/api/games/{game_id}/review", api.review, methods=["GET", "POST"]),
         Route("/api/games/{game_id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/daily", api.start_daily, methods=["POST"]),
         Route("/api/daily/{date}", api.daily_board),
@@ -213,6 +216,7 @@ class _Api:
     def __init__(self, store: Store, tables: Tables) -> None:
         self.store = store
         self.tables = tables
+        self.reviews = Reviews(store)
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -369,6 +373,29 @@ class _Api:
             return table
         frames = await asyncio.to_thread(table.replay_frames)
         return JSONResponse({"record": table.record_data(), "frames": frames})
+
+    async def review(self, request: Request) -> Response:
+        """A seat's game review: GET tells how far it is (and gives it once done), POST
+        ``{"seat": N}`` starts it. The replay's access rule (web/reviews.py)."""
+        if request.method == "POST":
+            try:
+                raw: Any = (await read_body(request)).get("seat")
+            except RequestError as exc:
+                return error_response(str(exc))
+        else:
+            raw = request.query_params.get("seat")
+            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit() and len(raw) < 6:
+                raw = int(raw)
+        table = await self._finished(request)
+        if isinstance(table, Response):
+            return table
+        players = len(table.seats)
+        if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < players:
+            return error_response(f"give the seat to review: a number from 0 to {players - 1}")
+        if request.method == "POST":
+            status = await self.reviews.start(table.id, table.record(), raw)
+            return JSONResponse(status, status_code=202 if status["status"] != "done" else 200)
+        return JSONResponse(await self.reviews.status(table.id, raw))
 
     async def rematch(self, request: Request) -> Response:
         try:

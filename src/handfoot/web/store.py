@@ -252,6 +252,18 @@ bot_leases = Table(
     Column("expires", DateTime, nullable=False),
 )
 
+reviews = Table(  # game reviews (handfoot.web.reviews, docs/review.md)
+    "reviews", metadata,
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("status", String(16), nullable=False),  # running, done, failed
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("data", JSON, nullable=True),
+    Column("updated", DateTime, nullable=False),
+    PrimaryKeyConstraint("game", "seat"),
+)
+
 # -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
 
 score_sheets = Table(
@@ -475,6 +487,59 @@ class Store:
     async def game(self, game_id: str) -> GameRow | None:
         async with self.engine.connect() as conn:
             return await _game(conn, game_id)
+
+    # -- game reviews ---------------------------------------------------------------------
+
+    async def review(self, game_id: str, seat: int) -> dict[str, Any] | None:
+        """A seat's review row: ``status``, ``done``, ``total``, ``data``, ``updated``."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(reviews).where(
+                reviews.c.game == game_id, reviews.c.seat == seat))).first()
+        if row is None:
+            return None
+        return {"status": row.status, "done": row.done, "total": row.total, "data": row.data,
+                "updated": row.updated}
+
+    async def claim_review(self, game_id: str, seat: int, total: int,
+                           stale: timedelta) -> bool:
+        """Mark a seat's review as being computed here; False when it is done or another
+        process is computing it (its row updated within ``stale``)."""
+        try:
+            async with self.engine.begin() as conn:
+                row = (await conn.execute(select(reviews.c.status, reviews.c.updated).where(
+                    reviews.c.game == game_id, reviews.c.seat == seat))).first()
+                if row is None:
+                    await conn.execute(insert(reviews).values(
+                        game=game_id, seat=seat, status="running", done=0, total=total,
+                        data=None, updated=now()))
+                    return True
+                if row.status == "done" or (row.status == "running"
+                                            and row.updated > now() - stale):
+                    return False
+                result = await conn.execute(update(reviews).where(
+                    reviews.c.game == game_id, reviews.c.seat == seat,
+                    reviews.c.updated == row.updated).values(
+                    status="running", done=0, total=total, data=None, updated=now()))
+                return bool(result.rowcount)
+        except IntegrityError:
+            return False  # another process made the row meanwhile
+
+    async def review_progress(self, game_id: str, seat: int, done: int) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(update(reviews).where(
+                reviews.c.game == game_id, reviews.c.seat == seat,
+                reviews.c.status == "running").values(done=done, updated=now()))
+
+    async def finish_review(self, game_id: str, seat: int, data: dict[str, Any] | None,
+                            ) -> None:
+        """Keep a computed review (``data``), or mark it failed (None)."""
+        async with self.engine.begin() as conn:
+            values: dict[str, Any] = {"status": "done" if data is not None else "failed",
+                                      "data": data, "updated": now()}
+            if data is not None:
+                values["done"] = reviews.c.total
+            await conn.execute(update(reviews).where(
+                reviews.c.game == game_id, reviews.c.seat == seat).values(**values))
 
     async def load(self, game_id: str,
                    ) -> tuple[GameRow, list[MoveRow], set[tuple[int, int]]] | None:

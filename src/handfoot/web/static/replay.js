@@ -3,6 +3,7 @@
 
 import {cardSvg, sortHand} from "/static/cards.js";
 import {lineChart} from "/static/chart.js";
+import {startReview} from "/static/review.js";
 import {esc, number} from "/static/text.js";
 import {distinctNames, pickupSize, seatPlace} from "/static/words.js";
 
@@ -301,6 +302,24 @@ async function start() {
   document.addEventListener("keydown", keys);
   const m = /^#m=(\d+)$/.exec(window.location.hash);
   go(m ? Number(m[1]) : 0);
+  startReview({gameId, names: view.names, goToMove: (i) => {
+    stop();
+    go(frameBeforeMove(i));
+    $("replay-player").scrollIntoView({behavior: "smooth", block: "start"});
+  }});
+}
+
+/** The frame showing the table just before the record's move ``i`` (0-based): the one
+ * before the frame of that move. */
+function frameBeforeMove(i) {
+  let seen = 0;
+  for (let k = 0; k < view.frames.length; k++) {
+    if (view.frames[k].move !== null && view.frames[k].move !== undefined) {
+      if (seen === i) return Math.max(0, k - 1);
+      seen++;
+    }
+  }
+  return view.frames.length - 1;
 }
 
 start();

@@ -1,0 +1,123 @@
+"""Game reviews on the web (docs/web.md, "Game review"): computed in the background, kept in
+the database.
+
+``POST /api/games/{id}/review`` with ``{"seat": N}`` starts a seat's review (if it is not
+done or being computed anywhere); ``GET /api/games/{id}/review?seat=N`` tells how far it
+is and gives the review once done. Both follow the replay's access rule (the game over; a
+daily deal's day over): whoever may open the replay may open the review.
+
+A review runs in one background thread of the process (never on the event loop), one at a
+time; its progress is kept in memory and, every few decisions, in its database row, so a
+server process other than the one computing it reports it too. A process that dies while
+computing leaves a row that is not updated: after :data:`STALE` any process may start it
+again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+from datetime import timedelta
+from typing import Any
+
+from handfoot.game.record import GameRecord
+from handfoot.runs.review_report import game_review
+from handfoot.web.store import Store, now
+
+__all__ = ["BUDGET", "STALE", "Reviews"]
+
+BUDGET = float(os.environ.get("HANDFOOT_REVIEW_BUDGET", "30"))
+"""Seconds (of one core of a compiled build) a seat's review is planned for."""
+
+STALE = timedelta(minutes=10)
+"""A review row not updated for this long is taken for abandoned (its process died)."""
+
+_SAVE_EVERY = 5
+"""Decisions between two progress updates of the database row."""
+
+log = logging.getLogger("handfoot.web.reviews")
+
+
+def _compute(record: GameRecord, seat: int, budget: float, report: Any) -> dict[str, Any]:
+    """A seat's review as JSON (in the review thread)."""
+    review = game_review(record, [seat], budget=budget, progress=report)
+    data = review.to_data(all_decisions=True)
+    seat_data: dict[str, Any] = data.pop("seats")[0]
+    seat_data.update(data)
+    return seat_data
+
+
+class _Stopped(Exception):
+    """The server is stopping: the review being computed gives up."""
+
+
+class Reviews:
+    """The reviews this process computes, and the answers of the review API."""
+
+    def __init__(self, store: Store, budget: float | None = None) -> None:
+        self.store = store
+        self.budget = BUDGET if budget is None else budget
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="handfoot-review")
+        self._progress: dict[tuple[str, int], tuple[int, int]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+
+    async def status(self, game_id: str, seat: int) -> dict[str, Any]:
+        """How far a seat's review is: ``status`` (``none``, ``running``, ``done``,
+        ``failed``), ``done`` and ``total`` decisions, and ``review`` once done."""
+        row = await self.store.review(game_id, seat)
+        if row is None:
+            return {"seat": seat, "status": "none", "done": 0, "total": 0, "review": None}
+        done, total = self._progress.get((game_id, seat), (row["done"], row["total"]))
+        if row["status"] == "running" and row["updated"] < now() - STALE:
+            status = "failed"  # abandoned by a process that died: may be started again
+        else:
+            status = row["status"]
+        return {"seat": seat, "status": status, "done": done, "total": total,
+                "review": row["data"] if status == "done" else None}
+
+    async def start(self, game_id: str, record: GameRecord, seat: int) -> dict[str, Any]:
+        """Start a seat's review unless it is done or being computed; its status."""
+        total = sum(1 for r in record.rounds for m in r.moves if m.seat == seat)
+        if await self.store.claim_review(game_id, seat, total, STALE):
+            key = (game_id, seat)
+            self._progress[key] = (0, total)
+            task = asyncio.create_task(self._run(game_id, record, seat))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return await self.status(game_id, seat)
+
+    async def _run(self, game_id: str, record: GameRecord, seat: int) -> None:
+        loop = asyncio.get_running_loop()
+        key = (game_id, seat)
+
+        def report(done: int, total: int) -> None:  # in the review thread
+            if self._closing:
+                raise _Stopped
+            self._progress[key] = (done, total)
+            if done % _SAVE_EVERY == 0:
+                asyncio.run_coroutine_threadsafe(
+                    self.store.review_progress(game_id, seat, done), loop)
+
+        data: dict[str, Any] | None = None
+        try:
+            data = await loop.run_in_executor(self._pool, _compute, record, seat,
+                                              self.budget, report)
+        except _Stopped:
+            pass  # the server is stopping: marked failed, any process may start it again
+        except Exception:  # a review that fails is marked so; the server goes on
+            log.exception("the review of game %s, seat %d failed", game_id, seat + 1)
+        finally:
+            await self.store.finish_review(game_id, seat, data)
+            self._progress.pop(key, None)
+
+    async def close(self) -> None:
+        """Stop the reviews being computed (at their next decision; each is marked failed,
+        to be started again when asked for)."""
+        self._closing = True
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)
