@@ -26,12 +26,13 @@ from collections.abc import Iterator
 
 from handfoot import build
 from handfoot.bots.registry import make_bot
+from handfoot.bots.search import ExpertBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecord, GameRecorder
-from handfoot.game.values import Phase
+from handfoot.game.values import Phase, PlayerView
 from handfoot.runs.review import lister_for, review_decision, seat_input
 from handfoot.runs.review_report import classify, game_review
 from handfoot.runs.sim import bot_turn, derive_seed, play_game
@@ -86,9 +87,13 @@ def ladder(args: argparse.Namespace) -> None:
               flush=True)
 
 
-def planted_spots(games: int, seed: int) -> Iterator[tuple[str, object, object, object, int]]:
-    """(kind, view, pile, (planted move, the bot's move), lister) at seat 0's decisions of
-    learned self-play where a bad move is at hand."""
+Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
+             ExpertBot, int]
+
+
+def planted_spots(games: int, seed: int) -> Iterator[Spot]:
+    """(kind, view, pile, (planted move, the bot's move), lister, move index) at seat 0's
+    decisions of learned self-play where a bad move is at hand."""
     profile = load_profile(PROFILE, overrides={"rounds": 1})
     for g in range(games):
         state = GameState.new(profile, seed=derive_seed(seed, "planted", g))
@@ -112,12 +117,9 @@ def planted_spots(games: int, seed: int) -> Iterator[tuple[str, object, object, 
             index += 1
 
 
-def plant_for(state: GameState, view: object, move: mv.PlayerMove,
+def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
               ) -> tuple[str, mv.PlayerMove] | None:
     """A clearly bad move at this decision of seat 0, if there is one."""
-    from handfoot.game.values import PlayerView
-
-    assert isinstance(view, PlayerView)
     if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
         hand = cards.kind_counts(view.hand)
         # ranks where the side has a meld that already holds a wild card: adding one more

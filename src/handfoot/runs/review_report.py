@@ -29,16 +29,16 @@ __all__ = ["CLASSES", "THRESHOLDS", "Z_CLASS", "GameReview", "SeatReview", "accu
 
 CLASSES = ("good", "inaccuracy", "mistake", "blunder")
 
-THRESHOLDS = {"inaccuracy": 40.0, "mistake": 100.0, "blunder": 300.0}
+THRESHOLDS = {"inaccuracy": 20.0, "mistake": 40.0, "blunder": 150.0}
 """The least loss (points of the round's margin) of each class but good (docs/review.md)."""
 
 Z_CLASS = 2.0
 """A decision is classed worse than good only when its loss exceeds this many standard
 errors: a loss the play-outs cannot tell from nothing is not held against the player."""
 
-ACCURACY_SCALE = 200.0
+ACCURACY_SCALE = 100.0
 """A decision's accuracy is ``100 * exp(-loss / ACCURACY_SCALE)``: 100 for no loss, 82 for
-an inaccuracy of 40 points, 61 for a mistake of 100, 22 for a blunder of 300."""
+an inaccuracy of 20 points, 67 for a mistake of 40, 22 for a blunder of 150."""
 
 
 def classify(loss: float, se: float) -> str:
@@ -52,7 +52,7 @@ def classify(loss: float, se: float) -> str:
 
 
 def accuracy_of(losses: Sequence[float]) -> float:
-    """A seat's accuracy, 0..100: the mean of its decisions' ``100 * exp(-loss / 200)``
+    """A seat's accuracy, 0..100: the mean of its decisions' ``100 * exp(-loss / 100)``
     (100 with no decision)."""
     if not losses:
         return 100.0

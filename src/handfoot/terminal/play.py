@@ -47,6 +47,7 @@ from handfoot.runs.sim import HINT_BOT, derive_seed
 from handfoot.runs.sim import hint as sim_hint
 from handfoot.terminal.breakdown import BreakdownRow, breakdown_text
 from handfoot.terminal.meldable import meldable
+from handfoot.terminal.review import costliest_lines
 from handfoot.terminal.saves import SaveFile, write_atomically
 
 __all__ = [
@@ -725,7 +726,21 @@ class TerminalGame:
             return 1
         self._flush()
         self._report_winner()
+        self._after_game()
         return 0
+
+    def _after_game(self) -> None:
+        """``review``: each person's three costliest decisions; anything else leaves."""
+        self.say("Type review to see your three costliest decisions, or press Enter to leave.")
+        try:
+            while self.read("> ").strip().lower() == "review":
+                for seat in self.people:
+                    who = "your" if len(self.people) == 1 else f"{self.names[seat]}'s"
+                    self.say(f"Reviewing {who} decisions...")
+                    for line in costliest_lines(self.record(), seat, who=who):
+                        self.say(line)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
 
     def _save_on_leaving(self) -> None:
         self._flush()
