@@ -40,6 +40,7 @@ from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily, messages
+from handfoot.web.clubs import Clubs
 from handfoot.web.connection import Connection
 from handfoot.web.guard import (
     FloodWatch,
@@ -51,6 +52,7 @@ from handfoot.web.guard import (
 )
 from handfoot.web.headers import SecurityHeaders
 from handfoot.web.pages import page_routes
+from handfoot.web.players import Players
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
     BodyTimeout,
@@ -101,6 +103,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
     tables = Tables(store, settings)
+    players = Players(store, tables)
+    clubs = Clubs(store)
+    tables.on_finished = players.game_finished
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -145,6 +150,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                         ClientDisconnect: client_gone_response})
     app.state.store = store
     app.state.tables = tables
+    app.state.players = players
+    app.state.clubs = clubs
     app.state.settings = settings
     return app
 
