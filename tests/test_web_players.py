@@ -152,7 +152,8 @@ def test_a_finished_game_stores_the_linked_seats_results_and_calls_the_hooks(
         assert mine_game.finished and mine_game.turn is None and mine_game.club == club.id
         # deleting the player: the seat's name in the record becomes neutral
         exported = portal.call(players.export, ann.id)
-        assert exported["seats"][0]["game"] == gid and exported["clubs"][0]["club"] == club.id
+        assert exported["tables"]["seat_players"][0]["game"] == gid
+        assert exported["tables"]["club_members"][0]["club"] == club.id
         portal.call(players.delete, ann.id)
         assert portal.call(players.player, ann.id).name == FORMER_PLAYER
         row = portal.call(app.state.store.game, gid)

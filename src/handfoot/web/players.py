@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy import Column, and_, delete, func, insert, select, update
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
@@ -47,6 +48,7 @@ from handfoot.web.store import (
     Store,
     club_members,
     games,
+    metadata,
     now,
     player_keys,
     player_links,
@@ -477,35 +479,26 @@ class Players:
     # -- a player's own data ---------------------------------------------------------------
 
     async def export(self, player_id: str) -> dict[str, Any]:
-        """Everything stored about a player, as JSON: the player's row, devices (their
-        keys' hashes), one-time links, club memberships and the seats taken."""
+        """Everything stored about a player, as JSON: the player's row, and every row of
+        every table that names the player (a column with a foreign key to ``players.id``:
+        devices with their keys' hashes, links, seats and their results, clubs joined,
+        invites made, house rules saved, and any table added later), by table name."""
+        out: dict[str, Any] = {}
         async with self.store.engine.connect() as conn:
             me = (await conn.execute(select(players).where(players.c.id == player_id))
                   ).one()
-            keys = (await conn.execute(select(player_keys).where(
-                player_keys.c.player == player_id))).all()
-            links = (await conn.execute(select(player_links).where(
-                player_links.c.player == player_id))).all()
+            out["player"] = _plain(me._mapping)
+            for table, column in player_columns():
+                rows = (await conn.execute(select(table).where(column == player_id))).all()
+                out.setdefault("tables", {})[table.name] = [_plain(r._mapping) for r in rows]
             seated = (await conn.execute(
-                select(seat_players, seats.c.name).join(seats, and_(
-                    seats.c.game == seat_players.c.game, seats.c.seat == seat_players.c.seat))
+                select(seat_players.c.game, seat_players.c.seat, seats.c.name).join(
+                    seats, and_(seats.c.game == seat_players.c.game,
+                                seats.c.seat == seat_players.c.seat))
                 .where(seat_players.c.player == player_id))).all()
-            clubs = (await conn.execute(select(club_members).where(
-                club_members.c.player == player_id))).all()
-        return {
-            "player": {"id": me.id, "name": me.name, "email": me.email,
-                       "email_verified": me.email_verified, "created": _iso(me.created)},
-            "devices": [{"key_sha256": k.key_hash, "label": k.label,
-                         "created": _iso(k.created), "seen": _iso(k.seen)} for k in keys],
-            "links": [{"kind": x.kind, "email": x.email, "created": _iso(x.created),
-                       "expires": _iso(x.expires), "used": _iso(x.used)} for x in links],
-            "clubs": [{"club": c.club, "role": c.role, "joined": _iso(c.joined)}
-                      for c in clubs],
-            "seats": [{"game": s.game, "seat": s.seat, "name": s.name,
-                       "joined": _iso(s.joined), "finished": _iso(s.finished),
-                       "side": s.side, "points": s.points, "won": s.won, "stats": s.stats}
-                      for s in seated],
-        }
+        out["names_at_seats"] = [{"game": s.game, "seat": s.seat, "name": s.name}
+                                 for s in seated]
+        return out
 
     async def delete(self, player_id: str) -> list[str]:
         """Delete a player: the row keeps only its id, named :data:`FORMER_PLAYER` (the
@@ -550,6 +543,29 @@ def finished_game(table: Table, linked: Mapping[int, str],
                         tuple(state.totals), winners,
                         club=None if club is None else club[0],
                         rules=None if club is None else club[1])
+
+
+def player_columns() -> list[tuple[SqlTable, Column[Any]]]:
+    """Every (table, column) of the schema that names a player (a foreign key to
+    ``players.id``): what :meth:`Players.export` gives a player of their own."""
+    out = []
+    for table in metadata.sorted_tables:
+        for column in table.columns:
+            if any(fk.column is players.c.id for fk in column.foreign_keys):
+                out.append((table, column))
+    return out
+
+
+def _plain(row: Any) -> dict[str, Any]:
+    """A row as JSON: dates in ISO 8601 (UTC), bytes in hex."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        if isinstance(value, datetime):
+            value = value.isoformat() + "Z"
+        elif isinstance(value, (bytes, bytearray, memoryview)):
+            value = bytes(value).hex()
+        out[key] = value
+    return out
 
 
 def _player(row: Any) -> Player:
