@@ -570,9 +570,14 @@ class Table:
 
     def record(self) -> GameRecord:
         """The game so far as a record, from the state's history (made when asked for:
-        a restore builds nothing for it)."""
-        return record_from_state(self.state, seat_names=self.seat_names,
-                                 metadata={"game_id": self.id})
+        a restore builds nothing for it). Its metadata: the game's id, each seat's bot
+        level (``null`` for a person) and, once the game is over, when it ended (UTC)."""
+        metadata: dict[str, Any] = {
+            "game_id": self.id,
+            "bots": [s.level if s.kind == "bot" else None for s in self.seats]}
+        if self.state.is_over:  # when it ended: the order handfoot ratings rates games in
+            metadata["finished"] = self.updated.isoformat(timespec="microseconds") + "Z"
+        return record_from_state(self.state, seat_names=self.seat_names, metadata=metadata)
 
     def record_data(self) -> dict[str, Any]:
         data = record_to_data(self.record())
