@@ -50,6 +50,7 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.metrics import Metrics, health_routes
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
@@ -100,7 +101,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The whole site as one Starlette app."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
-    tables = Tables(store, settings)
+    metrics = Metrics()
+    store.on_commit = metrics.committed
+    tables = Tables(store, settings, metrics)
+    metrics.tables = tables
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -109,7 +113,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
+        metrics.start()
         yield
+        await metrics.stop()
         await tables.close()
         await store.close()
 
@@ -128,6 +134,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{game_id}", api.websocket),
         Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
     ]
+    routes += health_routes(metrics, store, tables)
     routes += page_routes(templates)
     routes += score_routes(store, templates)
     quiet_frame_logs()
@@ -145,6 +152,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                         ClientDisconnect: client_gone_response})
     app.state.store = store
     app.state.tables = tables
+    app.state.metrics = metrics
     app.state.settings = settings
     return app
 
