@@ -26,6 +26,7 @@ import {
   playHint,
 } from "./table-moves.js";
 import { renderOverlay, showOverlayTab } from "./table-overlay.js";
+import { applyPrefs, askPace, onPace, setLogOpen, wirePrefs } from "./table-prefs.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
 } from "./table-state.js";
@@ -34,7 +35,7 @@ import { esc } from "./text.js";
 function render() {
   if (!app.view) return;
   document.body.classList.toggle("spectator", isSpectator());
-  document.body.classList.toggle("four-colour", app.fourColour);
+  applyPrefs();
   renderTop();
   renderSeats();
   renderBoard();
@@ -149,13 +150,7 @@ function onClick(ev) {
 
 function wire() {
   document.addEventListener("click", onClick);
-  $("#opt-four").checked = app.fourColour;
-  $("#opt-learn").checked = app.learn;
-  $("#opt-four").addEventListener("change", (ev) => {
-    app.fourColour = ev.target.checked;
-    localStorage.setItem("handfoot.fourColour", app.fourColour ? "1" : "0");
-    render();
-  });
+  wirePrefs(render);
   $("#opt-learn").addEventListener("change", (ev) => {
     app.learn = ev.target.checked;
     localStorage.setItem("handfoot.learn", app.learn ? "1" : "0");
@@ -169,6 +164,8 @@ function wire() {
     y: () => answer(true), n: () => answer(false), c: doContinue,
     escape: () => {
       if ($("#dlg-help").open) return $("#dlg-help").close();
+      if ($("#settings").open) return $("#settings").removeAttribute("open");
+      if (app.logOpen) return setLogOpen(false);
       if (app.selection.size) return clearSelection();
       if (app.message) return setMessage(null);
       return null;
@@ -224,6 +221,7 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      askPace();
       if (app.view) render();
     },
     onState,
@@ -233,6 +231,7 @@ function start() {
     },
     onStatus,
     onRematch,
+    onPace,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
   });
   link.sock.connect();
