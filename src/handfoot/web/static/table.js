@@ -10,6 +10,10 @@
 //   table-notation.js  moves written in the notation from the chosen cards
 //   table-log.js       the moves list, in the server's words; where moves landed
 //   table-overlay.js   the screen between rounds and at the end of the game
+//   table-prefs.js     this browser's settings, the moves sheet, the melds' tabs
+//   table-motion.js    cards that travel (off under prefers-reduced-motion)
+//   table-alerts.js    "your turn": the title, the icon, a sound, a notification
+//   sound.js           the sounds, made with Web Audio
 
 import { cardSvg } from "./cards.js";
 import { attachArrowNav, attachDrag, attachKeys, KEYS } from "./input.js";
@@ -26,6 +30,9 @@ import {
   playHint,
 } from "./table-moves.js";
 import { renderOverlay, showOverlayTab } from "./table-overlay.js";
+import { afterState } from "./table-alerts.js";
+import { play as playMotion, snapshot } from "./table-motion.js";
+import { initSound } from "./sound.js";
 import { applyPrefs, askPace, onPace, setLogOpen, wirePrefs } from "./table-prefs.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
@@ -58,7 +65,9 @@ function onState(msg) {
     app.lastMove = {};
   }
   if (!app.waiting && app.view.phase !== "game_over") app.overlayHidden = false;
-  addEvents(msg.events, { highlight: !app.firstState });
+  const first = app.firstState;
+  const places = snapshot();
+  const fresh = addEvents(msg.events, { highlight: !first });
   app.firstState = false;
   // keep only selected/staged cards that are still in hand
   const keys = new Set(handEntries().map((e) => e.key));
@@ -72,6 +81,8 @@ function onState(msg) {
   }
   updateGlow(); // the new view's `kinds` say what the selection can join now
   render();
+  playMotion(places, fresh);
+  afterState(fresh, { first });
   if (app.learn && (myTurn() || legal().answer) && app.hintSeq !== app.seq && !app.busy) {
     app.hintSeq = app.seq;
     doHint();
@@ -206,6 +217,7 @@ function fitHeight() {
 }
 
 function start() {
+  initSound(() => app.sound);
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
@@ -221,6 +233,7 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      app.baseTitle = document.title;
       askPace();
       if (app.view) render();
     },
