@@ -29,7 +29,7 @@ import {
   doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
   playHint,
 } from "./table-moves.js";
-import { renderOverlay, showOverlayTab } from "./table-overlay.js";
+import { renderOverlay, showOverlayTab, summaryNext } from "./table-overlay.js";
 import { afterState } from "./table-alerts.js";
 import { play as playMotion, snapshot } from "./table-motion.js";
 import { initSound } from "./sound.js";
@@ -122,6 +122,7 @@ const BUTTONS = {
     renderOverlay();
   },
   "btn-play-hint": playHint,
+  "btn-summary-next": summaryNext,
   "btn-help": () => $("#dlg-help").showModal(),
   "ask-yes": () => answer(true),
   "ask-no": () => answer(false),
