@@ -27,7 +27,8 @@ Element.prototype.animate = function (...a) { window.__anims++; return animate.a
 const Ctx = window.AudioContext;
 window.AudioContext = class extends Ctx { constructor(...a) { super(...a); window.__contexts++; } };
 const start = OscillatorNode.prototype.start;
-OscillatorNode.prototype.start = function (...a) { window.__sounds++; return start.apply(this, a); };
+OscillatorNode.prototype.start = function (...a) {
+  window.__sounds++; return start.apply(this, a); };
 """
 
 # every card of the hand in turn scrolled into view; its index box's corners and centre
@@ -233,7 +234,8 @@ def test_settings_are_remembered_and_the_pace_goes_to_the_server(
     assert page.evaluate("window.handfoot.app.welcome.game.pace") == "slow"
     # the four-colour deck: every diamond of the hand drawn blue, every club green
     colours = page.evaluate("""() => [...document.querySelectorAll('#hand .hand-card')].map(
-        (b) => [b.dataset.key.split('#')[0].slice(-1), b.querySelector('svg .idx text').getAttribute('fill')])""")
+        (b) => [b.dataset.key.split('#')[0].slice(-1),
+                b.querySelector('svg .idx text').getAttribute('fill')])""")
     want = {"D": "#1f5fbf", "C": "#17803a", "H": "#c62828", "S": "#1b1b1f"}
     assert colours and all(fill == want[suit] for suit, fill in colours if suit in want), colours
     expect(page.locator("#opt-four")).to_be_checked()
