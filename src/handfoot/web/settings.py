@@ -82,6 +82,18 @@ class Settings:
     posts_per_minute: float = 240.0
     """... and then on average a minute."""
 
+    smtp_url: str | None = None
+    """Where sign-in mails are sent (``--smtp-url``): ``smtp://host:port`` (plain, or
+    STARTTLS when the server offers it), ``smtps://host:port`` (TLS from the start); a
+    user and password may come before the host (``smtp://user:pass@host:587``). None: no
+    mail (the sign-in by mail is not offered)."""
+    mail_from: str = "handfoot@localhost"
+    """The sender of sign-in mails (``--mail-from``)."""
+    public_url: str | None = None
+    """The site's address as players reach it (``--public-url``, like
+    ``"https://cards.example.org"``): the links in mails start with it (never with the
+    ``Host`` a request claims). Required for mail."""
+
     def pace_delay(self, pace: str) -> float:
         """Seconds a bot waits at a table of ``pace`` (one of :data:`BOT_PACES`; another
         name: the normal pace).

@@ -141,6 +141,9 @@ class Table:
         self.rematch: tuple[str, bytes] | None = None
         """The game that follows this one (its id, and the secret its tokens come from)."""
         self.rematch_lock = asyncio.Lock()
+        self.on_finished: Callable[[Table], Awaitable[None]] | None = None
+        """Called once the move that ends the game is stored here (see
+        :meth:`handfoot.web.players.Players.game_finished`)."""
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         """Set when the bots may have a turn to play."""
@@ -149,6 +152,13 @@ class Table:
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.sharing = Sharing(self, store)
+
+    def rename_seats(self, names: dict[int, str]) -> None:
+        """New names for seats (a deleted player's become "Former player")."""
+        self.seats = tuple(replace(s, name=names.get(s.seat, s.name)) for s in self.seats)
+        self.seat_names = tuple(s.name for s in self.seats)
+        self.side_names = [" and ".join(self.seat_names[s] for s in self.layout.seats_of(side))
+                           for side in range(self.layout.sides)]
 
     # -- playing moves ----------------------------------------------------------------------
 
@@ -193,6 +203,11 @@ class Table:
             except StoreUnavailable:  # the game is stored; only the leaderboard lacks it
                 log.warning("game %s: the daily result was not stored (the database did "
                             "not answer)", self.id)
+        if effect.ends_game and self.on_finished is not None:
+            try:
+                await self.on_finished(self)
+            except Exception:  # the game is stored; only its players' results lack it
+                log.exception("game %s: its players' results were not stored", self.id)
 
     async def storing(self, action: Callable[[], Awaitable[T]], what: str) -> T:
         """``action()`` (a write to the database), tried again after a short wait while
