@@ -354,7 +354,13 @@ class Table:
         return {"id": self.id, "profile": self.profile.name,
                 "profile_title": self.profile.title, "layout": str(self.layout),
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
-                "absent": self.absent}
+                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats()}
+
+    def pace_seats(self) -> list[int]:
+        """The seats that may set the bots' pace: the table's creator (its first person's
+        seat, the one the lobby opens for whoever made the table), which in a table of one
+        person is that person."""
+        return [s.seat for s in self.seats if s.kind == "human"][:1]
 
     def state_message(self, events: Sequence[Event]) -> StateMessage:
         """The ``state`` message of the table now, for any of its connections, with
@@ -475,8 +481,21 @@ class Table:
             await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
+        elif msg.type == "pace":
+            self._pace(conn, msg)
         elif msg.type == "hello":
             conn.send(messages.error(msg.id, "bad_message", "already said hello"))
+
+    def _pace(self, conn: Connection, msg: ClientMessage) -> None:
+        """The bots' pace, set by the table's creator (:meth:`pace_seats`) and told to
+        every connection; the next bot move waits as long as the pace says."""
+        if conn.seat is None or conn.seat not in self.pace_seats():
+            conn.send(messages.error(msg.id, "not_allowed", "only the table's creator sets "
+                                     "the bots' pace"))
+            return
+        self.bots.pace = str(msg.raw["pace"])
+        for c in self.connections:
+            c.send(messages.pace(msg.id if c is conn else None, self.bots.pace, conn.seat))
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
         """A person's move: read, checked by the engine once, stored, played as checked,
