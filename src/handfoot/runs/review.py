@@ -18,9 +18,10 @@ cost:
    the round ends, scoring the side's round margin (its round score minus the best other
    side's; at the horizon, as it stands, cards in hand not counted);
 4. the best move: the reviewer's own unless another candidate beats it by
-   :data:`Z_BEST` standard errors of the paired difference; the loss is the mean margin of
-   the best move minus the played move's (0 when the played move is the best), with the
-   standard error of the paired differences.
+   :data:`Z_BEST` standard errors of the paired difference on the even-numbered samples;
+   the loss is the mean margin of the best move minus the played move's on the
+   odd-numbered samples (0 when the played move is the best, never below 0), with the
+   standard error of those paired differences.
 
 What the numbers mean, the thresholds of the classes and how they were measured:
 docs/review.md. The text of a review (tables, one-line reasons) is in
@@ -204,14 +205,9 @@ def _candidate_moves(view: PlayerView, base: GameState, lister: ExpertBot,
             seen.add(key)
             out.append(move)
 
-    if view.phase == Phase.ANSWER:
-        yes = lister._answer(view)
-        add(mv.Answer(yes))
-        add(mv.Answer(not yes))
-    else:
-        trial = copy.deepcopy(lister)
-        for plan in trial._candidates(view):
-            add(_committed(base.copy(), plan))
+    trial = copy.deepcopy(lister)
+    for plan in trial._candidates(view):
+        add(_committed(base.copy(), plan))
     add(played)
     return out
 
@@ -345,13 +341,19 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
         return None
     margins = {c: [o.margin for o in outcomes[c]] for c in keep}
     means = {c: _mean(margins[c]) for c in keep}
+    # the best move is chosen on the even samples and the loss measured on the odd ones:
+    # measured on the samples that chose it, the best of several noisy means would look
+    # better than it is (a loss where the moves are equal)
+    choose = {c: m[0::2] for c, m in margins.items()}
+    measure = {c: m[1::2] for c, m in margins.items()}
+    chosen_means = {c: _mean(choose[c]) for c in keep}
     best = keep[0]
-    challenger = max(keep, key=lambda c: (means[c], -c))
+    challenger = max(keep, key=lambda c: (chosen_means[c], -c))
     if challenger != best:
-        gain, se = _paired(margins[challenger], margins[best])
+        gain, se = _paired(choose[challenger], choose[best])
         if gain > Z_BEST * se:
             best = challenger
-    diff, se = _paired(margins[best], margins[played_at])
+    diff, se = _paired(measure[best], measure[played_at])
     loss = max(0.0, diff) if best != played_at else 0.0
     if best == played_at:
         se = 0.0
@@ -376,7 +378,9 @@ def review_at(state: GameState, seat: int, move: mv.PlayerMove, *, lister: Exper
     view, pile = seat_input(state, seat)
     lister._observe(view)
     r = None
-    if view.phase in (Phase.DRAW, Phase.PLAY, Phase.ANSWER) and not view.staged:
+    # (an answer to "May I go out?" is not reviewed: the question pending is not in a view,
+    # so a determinization cannot ask it again)
+    if view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged:
         r = review_decision(view, pile, move, lister=lister, samples=samples, seed=seed,
                             index=index, turn=turn)
     if isinstance(move, mv.Discard):
