@@ -4,7 +4,7 @@
 
 Binds 127.0.0.1 on a free port, prints ``PORT <n>`` (conftest.py then polls until the app
 answers), serves until SIGTERM.
-Bots move with no delay. For repeatable games whatever order the tests run in, a new game's
+Bots move with no delay; a game review is planned for 2 s, not 30. For repeatable games whatever order the tests run in, a new game's
 seed is made from its seats' names and kinds (each test names its players its own way) and
 how many games with those seats came before (the ``seed_source`` test hook of
 :class:`Settings`), instead of the secrets module; the daily deal's seed is fixed.
@@ -24,7 +24,7 @@ from typing import Any
 
 import uvicorn
 
-from handfoot.web import daily
+from handfoot.web import daily, reviews
 from handfoot.web.app import Settings, create_app
 from handfoot.web.settings import SeedSource
 
@@ -47,6 +47,7 @@ def seats_seeds() -> SeedSource:
 def main() -> None:
     database_url = sys.argv[1]
     daily.daily_seed = lambda secret, date: DAILY_SEED  # type: ignore[assignment]
+    reviews.BUDGET = 2.0  # a game review in seconds, not a minute (docs/review.md)
     app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0,
                               open_limits=False,
                               seed_source=seats_seeds()))

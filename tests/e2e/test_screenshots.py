@@ -1,6 +1,6 @@
 """Screenshots of the main screens at a phone's and a laptop's size, taken while a person
 plays a game: the lobby, the table mid-game, a meld being made, an illegal move's message,
-the round's breakdown with its chart, the replay viewer.
+the round's breakdown with its chart, the replay viewer, the review of the person's decisions.
 
 They go to $HANDFOOT_SCREENSHOTS (``HANDFOOT_SCREENSHOTS=docs/screenshots`` refreshes the
 committed ones) or a temporary folder; each is checked to be a viewport-sized PNG.
@@ -92,6 +92,19 @@ def test_screenshots(new_context: Any, live_server: str, shots_dir: Path) -> Non
         s.dispatchEvent(new Event('input', {bubbles: true})); }""")
     expect(page.locator("#move-caption")).not_to_be_empty()
     both(page, shots_dir, "replay", table=False)
+
+    # the review of Robin's decisions: computed in the background, then its timeline; a
+    # decision chosen shows the move played and the better one on the cards
+    page.select_option("#review-seat", "0")
+    page.locator("#review-start").click()
+    expect(page.locator(".review-timeline")).to_be_visible(timeout=300_000)
+    marks = page.locator(".review-mark.blunder[data-i], .review-mark.mistake[data-i], "
+                         ".review-mark.inaccuracy[data-i]")
+    (marks.first if marks.count() else page.locator(".review-mark[data-i]").first).click()
+    expect(page.locator(".review-decision")).to_be_visible()
+    expect(page.locator("#move-caption")).not_to_be_empty()  # the replay shows the position
+    page.locator("#review").scroll_into_view_if_needed()
+    both(page, shots_dir, "review", table=False)
     assert not errors, errors
 
 
