@@ -138,6 +138,9 @@ class DecisionReview:
     """Standard error of ``loss`` (of the paired differences)."""
     samples: int
     candidates: int
+    estimate: float = 0.0
+    """The loss before it is clipped at 0 (negative when the played move did better on the
+    measuring samples): its mean over many decisions is not biased upwards by the clipping."""
 
 
 def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
@@ -354,7 +357,8 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
         if gain > Z_BEST * se:
             best = challenger
     diff, se = _paired(measure[best], measure[played_at])
-    loss = max(0.0, diff) if best != played_at else 0.0
+    estimate = diff if best != played_at else 0.0
+    loss = max(0.0, estimate)
     if best == played_at:
         se = 0.0
 
@@ -367,7 +371,8 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
             _mean([o.next_pickup for o in os_]))
 
     return DecisionReview(index, view.round_number, turn, view.seat, view.phase.name.lower(),
-                          candidate(played_at), candidate(best), loss, se, samples, len(keep))
+                          candidate(played_at), candidate(best), loss, se, samples, len(keep),
+                          estimate)
 
 
 def review_at(state: GameState, seat: int, move: mv.PlayerMove, *, lister: ExpertBot,

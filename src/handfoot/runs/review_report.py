@@ -158,8 +158,11 @@ class SeatReview:
 
     @property
     def mean_loss(self) -> float:
-        return (sum(d.loss for d in self.decisions) / len(self.decisions)
-                if self.decisions else 0.0)
+        """The mean of the decisions' unclipped loss estimates (at least 0): a decision's
+        loss is clipped at 0, so the mean of the losses would count noise as loss."""
+        if not self.decisions:
+            return 0.0
+        return max(0.0, sum(d.estimate for d in self.decisions) / len(self.decisions))
 
     @property
     def accuracy(self) -> float:
