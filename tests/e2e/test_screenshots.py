@@ -103,8 +103,10 @@ def test_screenshots(new_context: Any, live_server: str, shots_dir: Path) -> Non
     (marks.first if marks.count() else page.locator(".review-mark[data-i]").first).click()
     expect(page.locator(".review-decision")).to_be_visible()
     expect(page.locator("#move-caption")).not_to_be_empty()  # the replay shows the position
-    page.locator("#review").scroll_into_view_if_needed()
-    both(page, shots_dir, "review", table=False)
+    for size, (w, h) in SIZES.items():  # the review section itself at both sizes
+        page.set_viewport_size({"width": w, "height": h})
+        page.locator("#review-title").evaluate("(e) => e.scrollIntoView({block: 'start'})")
+        shoot(page, shots_dir, f"review-{size}")
     assert not errors, errors
 
 

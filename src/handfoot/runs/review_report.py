@@ -32,7 +32,7 @@ CLASSES = ("good", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"inaccuracy": 20.0, "mistake": 40.0, "blunder": 150.0}
 """The least loss (points of the round's margin) of each class but good (docs/review.md)."""
 
-Z_CLASS = 2.0
+Z_CLASS = 1.0
 """A decision is classed worse than good only when its loss exceeds this many standard
 errors: a loss the play-outs cannot tell from nothing is not held against the player."""
 
