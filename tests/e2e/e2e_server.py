@@ -7,7 +7,8 @@ answers), serves until SIGTERM.
 Bots move with no delay; a game review is planned for 2 s, not 30. For repeatable games
 whatever order the tests run in, a new game's seed is made from its seats' names and kinds
 (each test names its players its own way) and how many games with those seats came before
-(the ``seed_source`` test hook of :class:`Settings`), instead of the secrets module; the daily deal's seed is fixed.
+(the ``seed_source`` test hook of :class:`Settings`), instead of the secrets module; the
+daily deal's seed is fixed.
 Nothing else differs from ``handfoot serve``.
 """
 
