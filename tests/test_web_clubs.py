@@ -118,11 +118,11 @@ def test_names_are_capped_and_pages_escape_them(tmp_path: Any) -> None:
 # -- clubs: who sees what ----------------------------------------------------------------
 
 
-def test_every_club_route_is_404_to_anybody_but_a_member(tmp_path: Any) -> None:
+def test_every_club_route_is_404_to_anybody_but_a_member(database_url: str) -> None:
     """Every route of the app naming a club, for a real club and a made-up one, asked by
     nobody, by a stranger, by a former member: 404 with one and the same answer; the club's
     name, members and counts appear in no answer. A member gets something else."""
-    with client(tmp_path / "r.db") as c:
+    with client(database_url) as c:
         ann, bob, eve, gone = (Who(c, n) for n in ("Ann", "Bob", "Eve", "Gone"))
         club = make_club(c, ann, bob, gone)
         game = ann.post(f"/api/clubs/{club}/games", {"profile": "biegames", "layout": "2x1",
@@ -215,12 +215,12 @@ def test_house_rules_are_checked_as_the_lobbys_and_offered_for_club_games(
 # -- a game between members --------------------------------------------------------------
 
 
-def test_a_game_between_members_counts_in_the_standings(tmp_path: Any) -> None:
+def test_a_game_between_members_counts_in_the_standings(database_url: str) -> None:
     """Ann deals a club game with an open seat; Bob takes it from the club page (Eve, not
     a member, cannot); a stand-in plays Bob's seat while he is away; at the end the
     standings, head-to-head and statistics count both, and the finished game is listed
     with its replay."""
-    with client(tmp_path / "s.db", absent_grace=0.0) as c:
+    with client(database_url, absent_grace=0.0) as c:
         ann, bob, eve = (Who(c, n) for n in ("Ann", "Bob", "Eve"))
         club = make_club(c, ann, bob)
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
