@@ -170,6 +170,9 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
             for seat in free:
                 if await players.link_seat(game_id, seat, me.id):
                     mine = seat
+                    await players.name_seat(game_id, seat, me.name)
+                    table.rename_seats({seat: me.name})
+                    table.broadcast()
                     break
         if mine is None:
             return error_response("every seat of this game is taken: watch it instead", 409)

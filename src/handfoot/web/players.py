@@ -413,6 +413,14 @@ class Players:
             return (await self.seat_players(game_id)).get(seat) == player_id
         return True
 
+    async def name_seat(self, game_id: str, seat: int, name: str) -> None:
+        """Give a seat its player's name (a member took an open seat of a club game);
+        other processes holding the game read it again."""
+        async with self.store.engine.begin() as conn:
+            await conn.execute(update(seats).where(seats.c.game == game_id,
+                                                   seats.c.seat == seat).values(name=name))
+            await self.store._notify(conn, "s", game_id)
+
     async def seat_players(self, game_id: str) -> dict[int, str]:
         """The seats of a game linked to players: seat → player id."""
         async with self.store.engine.connect() as conn:

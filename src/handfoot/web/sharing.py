@@ -48,6 +48,7 @@ class SharedTable(Protocol):
     connections: list[Connection]
     continued: set[tuple[int, int]]
     rematch: tuple[str, bytes] | None
+    seat_names: tuple[str, ...]
 
     @property
     def has_bots(self) -> bool:
@@ -134,10 +135,12 @@ class Sharing:
                 if not stored <= table.continued:
                     table.continued |= stored
                     changed = True
-            if "s" in what:  # a seat's name may have changed (a deleted player)
-                game = await self.store.game(table.id)
-                if game is not None:
-                    table.rename_seats({s.seat: s.name for s in game.seats})
+            if "s" in what:  # a seat's name may have changed (a member took it, a
+                game = await self.store.game(table.id)  # player was deleted)
+                names = {} if game is None else {s.seat: s.name for s in game.seats}
+                if any(names.get(i, n) != n for i, n in enumerate(table.seat_names)):
+                    table.rename_seats(names)
+                    changed = True
             if "s" in what and table.rematch is None:
                 rematch = (await self.store.settings(table.id) or {}).get("rematch")
                 if isinstance(rematch, str):
