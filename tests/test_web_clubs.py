@@ -334,3 +334,36 @@ def test_pages_say_nothing_without_a_key(tmp_path: Any, path: str) -> None:
         r = c.get(path)
         assert r.status_code == 200 and "<main" in r.text
         assert "content-security-policy" in r.headers
+
+
+def test_a_result_the_ending_process_did_not_store_is_stored_once_by_the_club_page(
+        tmp_path: Any) -> None:
+    """The process that stored a game's last move stopped before it stored the players'
+    results (here: it had no hook): the club page stores them, and the hooks run once."""
+    with client(tmp_path / "c.db") as c:
+        app: Any = c.app
+        heard: list[str] = []
+
+        async def hook(game: Any) -> None:
+            heard.append(game.game_id)
+
+        app.state.players.on_game_finished(hook)
+        app.state.tables.on_finished = None  # as if the process died after the last move
+        ann = Who(c, "Ann")
+        club = make_club(c, ann)
+        game = ann.post(f"/api/clubs/{club}/games", {"profile": "biegames", "layout": "2x1",
+                                                    "rounds": 1, "seats": BOTS_2X1}).json()
+        gid = game["game_id"]
+        person = Person(c, gid, token_of(game["seats"][0]["link"]), seat=0, seed=4)
+        person.connect()
+        person.until("state")
+        person.play_to_end()
+        person.close()
+        assert heard == []
+        page = ann.get(f"/api/clubs/{club}").json()
+        assert page["standings"][0]["games"] == 1 and heard == [gid]
+        ann.get(f"/api/clubs/{club}")
+        assert heard == [gid]
+        table = c.portal.call(app.state.tables.get, gid)  # type: ignore[union-attr]
+        c.portal.call(app.state.players.game_finished, table)  # type: ignore[union-attr]
+        assert heard == [gid]  # a second call stores nothing and calls no hook

@@ -43,6 +43,7 @@ def test_every_route_answers_with_the_security_headers(tmp_path: Path) -> None:
     with TestClient(app) as c:
         game = new_game(c)
         params = {"game_id": game["game_id"], "date": "2026-01-01", "sheet_id": "nosuch",
+                  "club_id": "nosuch",
                   "profile": "standard",
                   "round": "1"}
         seen = 0

@@ -96,3 +96,18 @@ def test_without_smtp_no_mail_is_offered(tmp_path: Path) -> None:
         r = c.post("/api/signin/mail", json={"email": "ann@example.org"})
         assert r.status_code == 404 and "--smtp-url" in r.json()["error"]
         assert "Send me a link" not in c.get("/signin").text
+
+
+def test_serve_refuses_smtp_without_the_public_url_or_with_a_bad_url() -> None:
+    import subprocess
+    import sys
+
+    run = [sys.executable, "-c", "import sys; from handfoot.cli import main; sys.exit(main())",
+           "serve", "--port", "1"]
+    done = subprocess.run([*run, "--smtp-url", "smtp://127.0.0.1:25"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0 and "--public-url" in done.stderr
+    done = subprocess.run([*run, "--smtp-url", "http://mail", "--public-url",
+                           "https://cards.example.org"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0 and "--smtp-url" in done.stderr

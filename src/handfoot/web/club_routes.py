@@ -83,6 +83,11 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
 
     async def club_page(request: Request, club: Club, me: Player) -> Response:
         games = await clubs.games(club.id)
+        over = [g["id"] for g in games if g["status"] == "over"]
+        for game_id in await players.unrecorded(over):  # its process stopped first
+            table = await request.app.state.tables.get(game_id)
+            if table is not None and table.state.is_over:
+                await players.game_finished(table)
         results = await clubs.results(club.id)
         review = _has_route(request, "/game/{game_id}/review")
         for g in games:

@@ -455,26 +455,44 @@ class Players:
 
     async def game_finished(self, table: Table) -> None:
         """A game just ended (its last move is stored): store each linked seat's result
-        and statistics, then call the hooks. Nothing when no seat is linked."""
+        and statistics, then call the hooks. Nothing when no seat is linked, or when the
+        results were stored before (a second call, from any process, calls no hook)."""
         linked = await self.seat_players(table.id)
         if not linked:
             return
         finished = finished_game(table, linked, await self._club_of(table.id))
         stamp = self.clock()
+        stored = 0
         async with self.store.engine.begin() as conn:
             for s in finished.seats:
                 if s.player is None:
                     continue
-                await conn.execute(update(seat_players).where(
+                done = await conn.execute(update(seat_players).where(
                     seat_players.c.game == table.id, seat_players.c.seat == s.seat,
                     seat_players.c.finished.is_(None)).values(
                     finished=stamp, side=s.side, points=s.points, won=s.won,
                     stats=dict(s.stats)))
+                stored += done.rowcount
+        if not stored:
+            return  # recorded before (by this process or another): the hooks ran then
         for hook in list(self.hooks):
             try:
                 await hook(finished)
             except Exception:
                 log.exception("game %s: a hook on its end failed", table.id)
+
+    async def unrecorded(self, game_ids: list[str]) -> list[str]:
+        """Those of these games that are over but have a linked seat whose result is not
+        stored (the process that stored the last move stopped before it could)."""
+        if not game_ids:
+            return []
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(seat_players.c.game).distinct()
+                .join(games, games.c.id == seat_players.c.game)
+                .where(seat_players.c.game.in_(game_ids), games.c.status == "over",
+                       seat_players.c.finished.is_(None)))).all()
+        return [str(r.game) for r in rows]
 
     async def _club_of(self, game_id: str) -> tuple[str, str] | None:
         from handfoot.web.store import club_games
