@@ -158,3 +158,75 @@ def test_a_club_plays_a_game_and_a_device_is_added(new_context: Any, live_server
     other.reload()
     expect(other.locator("#club-status")).to_contain_text("No such club")
     expect(other.locator("#club-body")).to_be_hidden()
+
+
+def test_the_lobby_offers_a_players_clubs_and_their_house_rules(new_context: Any,
+                                                               live_server: str) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    expect(page.locator("#club-choice")).to_be_hidden()  # nobody signed in: no club box
+    make_player(page, "Nan")
+    page.fill("#club-name", "Nan's table")
+    page.click("#new-club button[type=submit]")
+    expect(page.locator("#club-name")).to_have_text("Nan's table")
+    club_url = page.url
+    page.click("#rule-editor summary")
+    page.fill("#rules-name", "Quick")
+    page.fill("#rules-toml", QUICK_RULES)
+    page.click("#save-rules button[type=submit]")
+    expect(page.locator("#rule-list")).to_contain_text("Quick")
+    page.goto("/")
+    expect(page.locator("#club-choice")).to_be_visible()
+    page.select_option("#lobby-club", label="Nan's table")
+    expect(page.locator("#lobby-club-rules-field")).to_be_visible()
+    page.select_option("#lobby-club-rules", "Quick")
+    expect(page.locator("#toml-text")).to_have_value(QUICK_RULES)  # checked as any file
+    page.select_option("#lobby-club-rules", "Quick")
+    page.click("#play-setup")
+    page.wait_for_url("**/game/**")
+    page.goto(club_url)
+    page.reload()
+    expect(page.locator("#live-games")).to_contain_text("Quick")
+    expect(page.locator("#live-games button", has_text="Go to your seat")).to_have_count(1)
+
+
+def test_the_club_pages_have_no_serious_accessibility_violations(
+        browser: Any, live_server: str, shots_dir: Path) -> None:
+    from test_accessibility import AXE, audit
+
+    if not AXE.exists():
+        import pytest
+
+        pytest.skip("axe-core is not installed: scripts/test installs it into .cache/npm")
+    ctx = browser.new_context(base_url=live_server, bypass_csp=True,
+                              viewport={"width": 1366, "height": 768})
+    try:
+        page = ctx.new_page()
+        found: list[str] = []
+        page.goto("/me")
+        expect(page.locator("#new-name")).to_be_visible()
+        found += audit(page, "me-new", shots_dir)
+        make_player(page, "Ida")
+        page.fill("#club-name", "Ida's club")
+        page.click("#new-club button[type=submit]")
+        expect(page.locator("#club-name")).to_have_text("Ida's club")
+        page.click("#invite")
+        expect(page.locator("#invite-link svg")).to_be_visible()
+        invite = page.locator("#invite-link input").input_value()
+        found += audit(page, "club", shots_dir)
+        page.goto("/me")
+        page.click("#add-device")
+        expect(page.locator("#device-link svg")).to_be_visible()
+        link = page.locator("#device-link input").input_value()
+        found += audit(page, "me", shots_dir)
+        other = ctx.new_page()  # (same context: Ida's own browser)
+        other.goto(invite)
+        expect(other.locator("#join-title")).to_contain_text("Ida's club")
+        found += audit(other, "club-join", shots_dir)
+        other.goto(link)
+        found += audit(other, "device", shots_dir)
+        other.goto("/signin")
+        found += audit(other, "signin", shots_dir)
+        assert found == []
+    finally:
+        ctx.close()
