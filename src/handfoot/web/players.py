@@ -83,6 +83,9 @@ MAIL_TTL: Final = timedelta(minutes=15)
 MAILS_PER_HOUR: Final = 3
 """Sign-in mails sent to one player (or one address) in an hour, at most."""
 
+SEEN_EVERY: Final = timedelta(hours=1)
+"""A device's ``seen`` is brought up to date when it is this old (not on every request)."""
+
 MAX_NAME: Final = 40
 """The longest player's (or club's) name, in characters."""
 
@@ -258,12 +261,17 @@ class Players:
         digest = token_hash(key)
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(
-                select(players, player_keys.c.key_hash).join(
+                select(players, player_keys.c.key_hash, player_keys.c.seen).join(
                     player_keys, player_keys.c.player == players.c.id)
                 .where(player_keys.c.key_hash == digest, players.c.deleted.is_(None))
             )).first()
         if row is None or not hmac.compare_digest(row.key_hash, digest):
             return None
+        stamp = self.clock()
+        if row.seen < stamp - SEEN_EVERY:  # when the device was last used, to the hour
+            async with self.store.engine.begin() as conn:
+                await conn.execute(update(player_keys).where(
+                    player_keys.c.key_hash == digest).values(seen=stamp))
         return _player(row)
 
     async def player(self, player_id: str) -> Player | None:

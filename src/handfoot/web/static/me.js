@@ -54,7 +54,7 @@ function render(data) {
   $("game-list").replaceChildren(...(games.length ? games : [el("li", {class: "muted", text: "No games yet. Games you start or join while signed in are listed here."})]));
   $("device-list").replaceChildren(...data.devices.map((d) => el("li", {class: "list-row"},
     el("span", {class: "strong", text: d.label}),
-    el("span", {class: "muted small", text: `added ${when(d.created)}`}),
+    el("span", {class: "muted small", text: `added ${when(d.created)}, last used ${when(d.seen)}`}),
     el("button", {type: "button", class: "btn btn-quiet", text: "Remove", onclick: () => forgetDevice(d)}))));
 }
 
