@@ -113,6 +113,7 @@ def player_routes(players: Players, settings: Settings, templates: Jinja2Templat
             "clubs": [c.json() for c in await clubs.clubs_of(player.id)],
             "games": [{"game_id": g.game_id, "seat": g.seat, "finished": g.finished,
                        "turn": g.turn, "my_turn": g.my_turn, "club": g.club,
+                       "rules": g.rules, "names": list(g.names),
                        "updated": g.updated.isoformat() + "Z"} for g in games]})
 
     async def update_me(request: Request) -> Response:

@@ -161,6 +161,10 @@ class PlayerGame:
     """The seat that must act now (None: the game is over, or could not be loaded)."""
     club: str | None
     updated: datetime
+    rules: str = ""
+    """The rule set: the club's name for it, else the game's profile."""
+    names: tuple[str, ...] = ()
+    """Every seat's name, in seat order."""
 
     @property
     def my_turn(self) -> bool:
@@ -444,11 +448,19 @@ class Players:
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(
                 select(seat_players.c.game, seat_players.c.seat, games.c.status,
-                       games.c.updated, club_games.c.club)
+                       games.c.updated, games.c.profile, club_games.c.club,
+                       club_games.c.rules)
                 .join(games, games.c.id == seat_players.c.game)
                 .outerjoin(club_games, club_games.c.game == seat_players.c.game)
                 .where(seat_players.c.player == player_id)
                 .order_by(games.c.updated.desc()))).all()
+            named = (await conn.execute(
+                select(seats.c.game, seats.c.name).where(
+                    seats.c.game.in_([r.game for r in rows])).order_by(seats.c.seat))
+            ).all() if rows else []
+        names: dict[str, list[str]] = {}
+        for n in named:
+            names.setdefault(n.game, []).append(n.name)
         out = []
         for r in rows:
             finished = r.status == "over"
@@ -458,7 +470,8 @@ class Players:
                 if table is not None and not table.state.is_over:
                     turn = table.state.actor
                 finished = table is not None and table.state.is_over
-            out.append(PlayerGame(r.game, int(r.seat), finished, turn, r.club, r.updated))
+            out.append(PlayerGame(r.game, int(r.seat), finished, turn, r.club, r.updated,
+                                  r.rules or r.profile, tuple(names.get(r.game, ()))))
         return out
 
     async def game_finished(self, table: Table) -> None:
