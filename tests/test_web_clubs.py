@@ -256,6 +256,17 @@ def test_a_game_between_members_counts_in_the_standings(database_url: str) -> No
         # Bob's page lists the game as finished
         (mine,) = bob.get("/api/me").json()["games"]
         assert mine == {**mine, "game_id": gid, "seat": 1, "finished": True, "club": club}
+        # a rematch belongs to the club too, with the same players at their seats
+        again = c.post(f"/api/games/{gid}/rematch",
+                       json={"token": token_of(game["seats"][0]["link"])}).json()
+        (live,) = ann.get(f"/api/clubs/{club}").json()["live"]
+        assert live["id"] == again["game_id"]
+        assert [s["player"] for s in live["seats"]] == [ann.id, bob.id]
+        link = bob.post(f"/api/clubs/{club}/games/{again['game_id']}/join").json()["link"]
+        status = c.post(f"/api/games/{again['game_id']}/status", json={"token": token_of(link)})
+        assert status.status_code == 200  # his seat's own link
+        watch = bob.post(f"/api/clubs/{club}/games/{again['game_id']}/watch").json()["link"]
+        assert watch == again["spectator_link"]
 
 
 def test_a_signed_in_seat_is_linked_by_the_table_page(tmp_path: Any) -> None:

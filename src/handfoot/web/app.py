@@ -467,6 +467,8 @@ class _Api:
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
                     token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                if made["game_id"] == game_id:  # made here: the same players, the same club
+                    await self._carry_over(table.id, game_id)
                 if table.rematch is None:  # (another process's notice may have come first)
                     table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None
@@ -482,6 +484,14 @@ class _Api:
         return JSONResponse({
             "game_id": game_id, "seats": out_seats,
             "spectator_link": f"/game/{game_id}#s={rematch_token(secret, game_id, None)}"})
+
+    async def _carry_over(self, old: str, new: str) -> None:
+        """A rematch keeps the old game's players at their seats and its club."""
+        for seat, player in (await self.players.seat_players(old)).items():
+            await self.players.link_seat(new, seat, player)
+        club = await self.clubs.club_rules_of(old)
+        if club is not None:
+            await self.clubs.add_game(new, *club)
 
     # -- the daily deal ---------------------------------------------------------------------
 
