@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from e2e_helpers import Seat, play_table, shoot
+from e2e_helpers import Seat, new_game, play_table, shoot
 from playwright.sync_api import expect
 
 QUICK_RULES = """extends = "biegames"
@@ -188,6 +188,14 @@ def test_the_lobby_offers_a_players_clubs_and_their_house_rules(new_context: Any
     page.reload()
     expect(page.locator("#live-games")).to_contain_text("Quick")
     expect(page.locator("#live-games button", has_text="Go to your seat")).to_have_count(1)
+    # a seat's link (made by someone else) opened while signed in: the seat becomes Nan's
+    other = new_game(live_server, profile="biegames", layout="2x1", seats=[
+        {"kind": "human", "name": "Pat"}, {"kind": "human", "name": "Nan"}])
+    with page.expect_response(lambda r: r.url.endswith("/sit")) as sat:
+        page.goto(other["seats"][1]["link"])
+    assert sat.value.json() == {"seat": 1, "linked": True}
+    page.goto("/me")
+    expect(page.locator("#game-list")).to_contain_text("Pat, Nan")
 
 
 def test_the_club_pages_have_no_serious_accessibility_violations(
