@@ -39,6 +39,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -47,6 +48,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     bindparam,
     delete,
     event,
@@ -275,6 +277,28 @@ score_rounds = Table(  # every round entered or corrected, never changed: the la
     Column("created", DateTime, nullable=False),
     PrimaryKeyConstraint("sheet", "seq"),
 )
+
+# -- players' ratings (handfoot.web.ratings) -----------------------------------------------
+
+player_ratings = Table(  # a player's rating under one rule set
+    "player_ratings", metadata,
+    Column("player", String(32), nullable=False),
+    Column("profile_hash", String(64), nullable=False),  # SHA-256 of the rule set's key
+    Column("profile", Text, nullable=False),  # handfoot.runs.ratings.profile_key
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # also the row's version
+    Column("updated", DateTime, nullable=False),
+    PrimaryKeyConstraint("player", "profile_hash"),
+)
+
+rated_games = Table(  # the games already rated: each once
+    "rated_games", metadata,
+    Column("game", String(32), primary_key=True),
+    Column("profile", Text, nullable=False),
+    Column("rated", DateTime, nullable=False),
+)
+
 
 
 def default_database_url() -> str:
