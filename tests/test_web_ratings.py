@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import pytest
+from sqlalchemy import insert
 
 pytest.importorskip("openskill")
 
@@ -46,6 +47,11 @@ def run(url: str, body: Callable[[Store, ClubRatings], Awaitable[T]]) -> T:
         store = Store(url)
         try:
             await store.start()
+            async with store.engine.begin() as conn:  # players whose ids are their names
+                for name in ("ann", "bob"):
+                    await conn.execute(insert(st.players).values(
+                        id=name, name=name.capitalize(), email=None, email_verified=False,
+                        created=st.now(), deleted=None))
             return await body(store, ClubRatings(store))
         finally:
             await store.close()

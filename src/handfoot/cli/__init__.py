@@ -22,6 +22,7 @@ from handfoot import build
 from handfoot._version import __version__
 from handfoot.cli.options import PROG, UsageError
 from handfoot.cli.ratings import add_ratings_command
+from handfoot.cli.review import add_review_command
 from handfoot.cli.rules import add_rules_commands
 from handfoot.cli.runs import add_run_commands, add_tournament_command
 from handfoot.cli.serve import add_db_command, add_serve_command
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_commands(commands)
     add_tournament_command(commands)
     add_ratings_command(commands)
+    add_review_command(commands)
     add_play_command(commands)
     add_serve_command(commands)
     add_db_command(commands)

@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision: str | None = "0004"
+down_revision: str | None = "0006"
 branch_labels = None
 depends_on = None
 
@@ -15,7 +15,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "player_ratings",
-        sa.Column("player", sa.String(32), nullable=False),
+        sa.Column("player", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("profile_hash", sa.String(64), nullable=False),
         sa.Column("profile", sa.Text, nullable=False),
         sa.Column("mu", sa.Float, nullable=False),
@@ -26,7 +26,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "rated_games",
-        sa.Column("game", sa.String(32), nullable=False),
+        sa.Column("game", sa.String(32), sa.ForeignKey("games.id"), nullable=False),
         sa.Column("profile", sa.Text, nullable=False),
         sa.Column("rated", sa.DateTime, nullable=False),
         sa.PrimaryKeyConstraint("game"),
