@@ -85,8 +85,8 @@ async def members_against_bots(store: Store, ratings: ClubRatings) -> None:
     hard, easy = BOT_ANCHORS["hard"], BOT_ANCHORS["easy"]
     await a_game(store, "g1", {"rounds": 1})
     game = Finished("g1", seats("ann", "bot:hard", "bob", "bot:easy"), (1200, 3400))
-    assert await ratings.game_finished(game)
-    assert not await ratings.game_finished(game)  # rated once
+    assert await ratings.rate(game)
+    assert not await ratings.rate(game)  # rated once
     (ann, bob), _ = model.rate(
         [[model.rating(), model.rating()],
          [model.rating(mu=hard.mu, sigma=hard.sigma), model.rating(mu=easy.mu,
@@ -99,7 +99,7 @@ async def members_against_bots(store: Store, ratings: ClubRatings) -> None:
     assert got["Bob"] == pytest.approx((bob.mu, bob.sigma, 1))
     # a second game, with a guest (not signed in) as Ann's partner, under other rules
     await a_game(store, "g2")
-    assert await ratings.game_finished(
+    assert await ratings.rate(
         Finished("g2", seats("ann", "bob", None, "bot:hard"), (500, 500)))
     # seats: Ann, Bob, the guest, a hard bot: Ann and the guest against Bob and the bot
     (a2, _), (b2, _) = model.rate(
@@ -111,9 +111,9 @@ async def members_against_bots(store: Store, ratings: ClubRatings) -> None:
     assert plain["Ann"]["games"] == 1  # the other rule set's rating is its own
     # not a club game, or no member: nothing
     await a_game(store, "g3")
-    assert not await ratings.game_finished(Finished("g3", seats("ann", "bob", None, None),
+    assert not await ratings.rate(Finished("g3", seats("ann", "bob", None, None),
                                                     (1, 2), club=None))
-    assert not await ratings.game_finished(Finished("g3", seats(None, None, None, None),
+    assert not await ratings.rate(Finished("g3", seats(None, None, None, None),
                                                     (1, 2)))
 
 
@@ -128,7 +128,7 @@ async def games_at_once(store: Store, ratings: ClubRatings) -> None:
     for i in range(6):
         await a_game(store, f"h{i}")
     done = await asyncio.gather(*(
-        r.game_finished(Finished(f"h{i}", seats("ann", "bot:hard", "bob", "bot:hard"),
+        r.rate(Finished(f"h{i}", seats("ann", "bot:hard", "bob", "bot:hard"),
                                  (900, 100)))
         for i, r in enumerate(others)))
     assert all(done)

@@ -57,6 +57,7 @@ from handfoot.web.pages import page_routes
 from handfoot.web.player_routes import player_routes
 from handfoot.web.players import Player, Players, current_player
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
+from handfoot.web.ratings import ClubRatings
 from handfoot.web.requests import (
     BodyTimeout,
     RequestError,
@@ -112,6 +113,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     players = Players(store, tables)
     clubs = Clubs(store)
     tables.on_finished = players.game_finished
+    ratings = ClubRatings(store)
+    players.on_game_finished(ratings.game_finished)
+
+    async def ratings_section(club_id: str) -> Any:
+        return await ratings.club_section(club_id, await clubs.members(club_id))
+    clubs.sections["ratings"] = ratings_section
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -163,6 +170,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.tables = tables
     app.state.players = players
     app.state.clubs = clubs
+    app.state.ratings = ratings
     app.state.metrics = metrics
     app.state.settings = settings
     return app

@@ -95,10 +95,13 @@ class ClubRatings:
 
     store: Store
 
-    async def game_finished(self, game: FinishedLike) -> bool:
-        """The players' hook: rate a club game that just ended (other games are not
-        rated). True if it was rated now (False: not a club game, no linked seat, or
-        rated already)."""
+    async def game_finished(self, game: FinishedLike) -> None:
+        """The players' hook (:meth:`handfoot.web.players.Players.on_game_finished`)."""
+        await self.rate(game)
+
+    async def rate(self, game: FinishedLike) -> bool:
+        """Rate a club game that just ended (other games are not rated). True if it was
+        rated now (False: not a club game, no linked seat, or rated already)."""
         if game.club is None or not any(s.player is not None for s in game.seats):
             return False
         async with self.store.engine.connect() as conn:
@@ -191,11 +194,26 @@ class ClubRatings:
                  "players": sorted(players, key=lambda p: (-p["mu"], p["name"]))}
                 for profile, players in sorted(by_profile.items())]
 
-    async def forget(self, player: str) -> None:
-        """A deleted player's ratings go with them."""
-        async with self.store.engine.begin() as conn:
-            await conn.execute(player_ratings.delete().where(
-                player_ratings.c.player == player))
+    async def club_section(self, club_id: str, members: list[dict[str, Any]],
+                           ) -> dict[str, Any]:
+        """The club page's "Ratings" section: its members' ratings per rule set and the
+        bots' anchors, as data (``players``: ``{"name", "profile", "mu", "sigma", ...}``,
+        ``anchors``) and as the plain table the page draws (``headers``, ``rows``)."""
+        names = {str(m["id"]): str(m["name"]) for m in members}
+        rated = await self.of_players(names)
+        rows: list[list[Any]] = []
+        flat = []
+        for block in rated:
+            for p in block["players"]:
+                flat.append({**p, "profile": block["profile"]})
+                rows.append([p["name"], block["profile"], p["text"], p["conservative"],
+                             p["games"]])
+        anchors = anchors_json()
+        for a in reversed(anchors):
+            rows.append([f"{a['level']} (bot)", "any", f"≈ {a['text']}", "fixed", ""])
+        return {"players": flat, "anchors": anchors,
+                "headers": ["Player", "Rules", "Rating (± 2σ)", "At least", "Games"],
+                "rows": rows}
 
 
 def _rated_seat(seat: SeatLike) -> Seat:
