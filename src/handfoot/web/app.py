@@ -82,6 +82,8 @@ from handfoot.web.store import (
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
+from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
+from handfoot.web.tournaments import Tournaments
 
 __all__ = ["Settings", "create_app"]
 
@@ -112,13 +114,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
     metrics.tables = tables
     players = Players(store, tables)
     clubs = Clubs(store)
-    tables.on_finished = players.game_finished
+    tournaments = Tournaments(store, tables, players, clubs,
+                              rules_of=club_rules_reader(clubs))
+
+    async def game_finished(table: Table) -> None:
+        await players.game_finished(table)
+        await tournaments.table_finished(table)
+    tables.on_finished = game_finished
     ratings = ClubRatings(store)
     players.on_game_finished(ratings.game_finished)
 
     async def ratings_section(club_id: str) -> Any:
         return await ratings.club_section(club_id, await clubs.members(club_id))
     clubs.sections["ratings"] = ratings_section
+    clubs.sections["tournaments"] = tournaments.of_club
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -128,7 +137,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
         metrics.start()
+        refresh = asyncio.create_task(tournaments.run())
         yield
+        refresh.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresh
         await metrics.stop()
         await tables.close()
         await store.close()
@@ -152,6 +165,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes += page_routes(templates)
     routes += player_routes(players, settings, templates)
     routes += club_routes(clubs, players, templates, api.club_game)
+    routes += tournament_routes(tournaments, clubs, templates)
     routes += score_routes(store, templates)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
@@ -171,6 +185,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.players = players
     app.state.clubs = clubs
     app.state.ratings = ratings
+    app.state.tournaments = tournaments
     app.state.metrics = metrics
     app.state.settings = settings
     return app
