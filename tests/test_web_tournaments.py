@@ -115,4 +115,4 @@ def test_a_tournament_plays_to_its_end_and_scores_against_the_other_tables(
         assert any(totals[(r, 1)] != totals[(r, 2)] for r in range(2))  # not a trivial 0
         assert data["seed"] is not None  # shown once it is over
         page = c.get(f"/api/clubs/{club.id}", headers=bob_h).json()
-        assert [x["name"] for x in page["tournaments"]] == ["Tonight", "Next week"]
+        assert [x["name"] for x in page["tournaments"]["tournaments"]] == ["Tonight", "Next week"]

@@ -127,7 +127,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def ratings_section(club_id: str) -> Any:
         return await ratings.club_section(club_id, await clubs.members(club_id))
     clubs.sections["ratings"] = ratings_section
-    clubs.sections["tournaments"] = tournaments.of_club
+
+    async def tournaments_section(club_id: str) -> Any:
+        return {"tournaments": await tournaments.of_club(club_id),
+                "rules": [r["name"] for r in await clubs.rules(club_id)]}
+    clubs.sections["tournaments"] = tournaments_section
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)

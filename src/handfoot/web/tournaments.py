@@ -46,6 +46,7 @@ from handfoot.runs.duplicate import (
     schedule,
     standings,
 )
+from handfoot.runs.ratings import profile_key
 from handfoot.web.clubs import CLUB_SECRET
 from handfoot.web.store import (
     GameRow,
@@ -114,8 +115,7 @@ class Tournaments:
         if layout.sides < 2:
             raise ValueError("a tournament needs at least two sides at each table")
         base, overrides = profile_spec(profile)
-        rules = body.get("club_rules") or (
-            base if not overrides else f"{base} + house rules")
+        rules = body.get("club_rules") or profile_key(base, overrides)
         tid = new_game_id()
         async with self.store.engine.begin() as conn:
             await conn.execute(insert(club_tournaments).values(
