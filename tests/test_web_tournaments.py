@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import os
 import time
-from pathlib import Path
 from typing import Any
 
 from handfoot.game.record import record_from_data, replay
@@ -35,8 +34,8 @@ def until_over(c: Any, url: str, headers: dict[str, str], limit: float = 240) ->
 
 
 def test_a_tournament_plays_to_its_end_and_scores_against_the_other_tables(
-        tmp_path: Path) -> None:
-    with client(tmp_path / "db.sqlite") as c:
+        database_url: str) -> None:
+    with client(database_url) as c:
         app: Any = c.app
         players: Players = app.state.players
         clubs: Clubs = app.state.clubs
@@ -116,3 +115,31 @@ def test_a_tournament_plays_to_its_end_and_scores_against_the_other_tables(
         assert data["seed"] is not None  # shown once it is over
         page = c.get(f"/api/clubs/{club.id}", headers=bob_h).json()
         assert [x["name"] for x in page["tournaments"]["tournaments"]] == ["Tonight", "Next week"]
+
+
+def test_members_entering_at_once_are_all_entered(database_url: str) -> None:
+    with client(database_url) as c:
+        app: Any = c.app
+        players: Players = app.state.players
+        clubs: Clubs = app.state.clubs
+        tournaments = app.state.tournaments
+        portal: Any = c.portal
+        people = [portal.call(players.create, f"P{i}", key()) for i in range(6)]
+        club = portal.call(clubs.create, "Cousins", people[0].id)
+        token, _ = portal.call(clubs.new_invite, club.id, people[0].id)
+        for p in people[1:]:
+            portal.call(clubs.join, token, p.id)
+        tid = portal.call(tournaments.schedule, club.id, people[0].id, {
+            "profile": "biegames", "tables": 2, "rounds": 1,
+            "starts": "2099-01-01T00:00:00Z"})
+
+        async def everyone() -> list[bool]:
+            import asyncio
+            return list(await asyncio.gather(*(
+                tournaments.enter(club.id, tid, p.id, True) for p in people[1:])))
+        assert all(portal.call(everyone))
+        view = portal.call(tournaments.view, club.id, tid, people[0].id)
+        assert sorted(e["name"] for e in view["entrants"]) == [f"P{i}" for i in range(6)]
+        assert portal.call(tournaments.enter, club.id, tid, people[3].id, False)
+        view = portal.call(tournaments.view, club.id, tid, people[0].id)
+        assert "P3" not in [e["name"] for e in view["entrants"]]

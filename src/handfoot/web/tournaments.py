@@ -25,6 +25,7 @@ The format and the scoring are :mod:`handfoot.runs.duplicate`'s. Here:
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Text, cast, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from handfoot.bots.registry import BOTS
@@ -75,6 +76,8 @@ REFRESH_EVERY: Final = 5.0
 over) when no page asks."""
 
 MAX_NAME: Final = 60
+ENTRY_TRIES: Final = 20
+"""Times an entry is tried again when another member's entry changed the list first."""
 
 
 @dataclass
@@ -128,7 +131,7 @@ class Tournaments:
 
     async def enter(self, club_id: str, tid: str, player: str, entered: bool) -> bool:
         """Enter (or leave) a scheduled tournament; False once it has started."""
-        for _ in range(5):
+        for _ in range(ENTRY_TRIES):
             row = await self._row(club_id, tid)
             if row is None or row.status != "scheduled":
                 return False
@@ -138,7 +141,9 @@ class Tournaments:
             async with self.store.engine.begin() as conn:
                 done = await conn.execute(update(club_tournaments).where(
                     club_tournaments.c.id == tid, club_tournaments.c.status == "scheduled",
-                    club_tournaments.c.entrants == row.entrants).values(entrants=entrants))
+                    # unchanged since read (the JSON as stored: the same text on both)
+                    cast(club_tournaments.c.entrants, Text) == _json_text(row.entrants))
+                    .values(entrants=entrants))
             if done.rowcount == 1:
                 return True
         return False
@@ -349,6 +354,11 @@ class Tournaments:
             return None
         table = await self.tables.get(game_id)
         return None if table is None else table.record_data()
+
+
+def _json_text(value: Any) -> str:
+    """A JSON column's value as SQLAlchemy stores it."""
+    return json.dumps(value)
 
 
 def _int(value: Any, what: str, low: int, high: int) -> int:
