@@ -11,10 +11,19 @@ import os
 import time
 from typing import Any
 
+from sqlalchemy import update
+
 from handfoot.game.record import record_from_data, replay
+from handfoot.web import store as st
 from handfoot.web.clubs import Clubs
 from handfoot.web.players import PLAYER_HEADER, Players
 from web_client import client
+
+
+async def _set_status(store: Any, game_id: str, status: str) -> None:
+    async with store.engine.begin() as conn:
+        await conn.execute(update(st.games).where(st.games.c.id == game_id)
+                           .values(status=status))
 
 
 def key() -> str:
@@ -113,6 +122,16 @@ def test_a_tournament_plays_to_its_end_and_scores_against_the_other_tables(
         assert ann_row["score"] == round(expected, 1)
         assert any(totals[(r, 1)] != totals[(r, 2)] for r in range(2))  # not a trivial 0
         assert data["seed"] is not None  # shown once it is over
+        # while another table of its round plays, a table's record (every card of the
+        # round's deals) is refused, through the tournament and the game's own routes
+        first, second = rounds[0][0]["game"], rounds[0][1]["game"]
+        portal.call(_set_status, app.state.store, second, "playing")
+        held = c.get(f"{url}/games/{first}/record", headers=bob_h)
+        assert held.status_code == 403 and "same cards" in held.json()["error"]
+        assert c.get(f"/api/games/{first}/record").status_code == 403
+        assert c.get(f"/api/games/{first}/replay").status_code == 403
+        portal.call(_set_status, app.state.store, second, "over")
+        assert c.get(f"/api/games/{first}/record").status_code == 200
         page = c.get(f"/api/clubs/{club.id}", headers=bob_h).json()
         assert [x["name"] for x in page["tournaments"]["tournaments"]] == ["Tonight", "Next week"]
 

@@ -83,7 +83,7 @@ from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
-from handfoot.web.tournaments import Tournaments
+from handfoot.web.tournaments import TOURNAMENT_RECORD_WAITS, Tournaments
 
 __all__ = ["Settings", "create_app"]
 
@@ -151,6 +151,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await store.close()
 
     api = _Api(store, tables, players, clubs)
+    api.tournaments = tournaments
     routes: list[BaseRoute] = [
         Route("/game/{game_id}", _table_page(templates), name="game"),
         Route("/api/profiles", api.profiles),
@@ -261,6 +262,8 @@ class _Api:
         self.tables = tables
         self.players = players
         self.clubs = clubs
+        self.tournaments: Tournaments | None = None
+        """The club tournaments: a table's record waits for the end of its round."""
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -453,6 +456,9 @@ class _Api:
             # everybody plays this deal today: its cards stay hidden until the day is over
             return error_response(f"a daily deal's record opens once its day ({table.daily}) "
                                   "is over (UTC)", 403)
+        if self.tournaments is not None and await self.tournaments.round_still_played(table):
+            # the other tables of its tournament round are playing the same cards
+            return error_response(TOURNAMENT_RECORD_WAITS, 403)
         return table
 
     async def record(self, request: Request) -> Response:

@@ -92,8 +92,11 @@ def tournament_routes(tournaments: Tournaments, clubs: Clubs,
         return JSONResponse(await tournaments.view(club.id, tid, me.id))
 
     async def record(request: Request, club: Club, _me: Player) -> Response:
-        data = await tournaments.record_of(club.id, request.path_params["tid"],
-                                           request.path_params["game_id"])
+        try:
+            data = await tournaments.record_of(club.id, request.path_params["tid"],
+                                               request.path_params["game_id"])
+        except PermissionError as exc:
+            return error_response(str(exc), 403)
         if data is None:
             return error_response("no such table in this tournament", 404)
         name = f"tournament-{request.path_params['tid']}-{request.path_params['game_id']}.json"

@@ -55,6 +55,7 @@ from handfoot.web.store import (
     Store,
     club_tournament_games,
     club_tournaments,
+    games,
     now,
     players,
     token_hash,
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from handfoot.web.table import Table
     from handfoot.web.tables import Tables
 
-__all__ = ["REFRESH_EVERY", "Tournaments"]
+__all__ = ["REFRESH_EVERY", "TOURNAMENT_RECORD_WAITS", "Tournaments"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -76,6 +77,8 @@ REFRESH_EVERY: Final = 5.0
 over) when no page asks."""
 
 MAX_NAME: Final = 60
+TOURNAMENT_RECORD_WAITS: Final = ("this table's record opens once every table of its tournament "
+                                  "round is over: the others are playing the same cards")
 ENTRY_TRIES: Final = 20
 """Times an entry is tried again when another member's entry changed the list first."""
 
@@ -334,6 +337,10 @@ class Tournaments:
                 else f"/game/{g.game}#t={rematch_token(secret, str(g.game), mine)}",
                 "watch": f"/game/{g.game}#s={rematch_token(secret, str(g.game), None)}",
                 "record": f"/api/clubs/{club_id}/tournaments/{tid}/games/{g.game}/record"})
+        for tables in rounds:  # a record shows the round's deals: only once all are over
+            if len(tables) < row.tables or any(t["status"] != "over" for t in tables):
+                for t in tables:
+                    t["record"] = None
         table = standings(results, layout, list(row.entrants), row.rounds)
         return {
             **_summary(row),
@@ -347,13 +354,33 @@ class Tournaments:
                        "in the same direction at the round's finished tables, in points",
         }
 
+    async def round_still_played(self, table: Table) -> bool:
+        """Whether ``table`` is a tournament's table whose round another table still plays
+        (its record, which shows every card of the round's deals, waits till then)."""
+        tid, rnd = table.row.settings.get("tournament"), table.row.settings.get("round")
+        if not isinstance(tid, str) or not isinstance(rnd, int):
+            return False
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(games.c.status).join(
+                club_tournament_games, club_tournament_games.c.game == games.c.id).where(
+                club_tournament_games.c.tournament == tid,
+                club_tournament_games.c.round == rnd - 1))).all()
+            row = (await conn.execute(select(club_tournaments.c.tables).where(
+                club_tournaments.c.id == tid))).first()
+        made = len(rows)
+        return row is None or made < int(row.tables) or any(r.status != "over" for r in rows)
+
     async def record_of(self, club_id: str, tid: str, game_id: str) -> dict[str, Any] | None:
         """A table's game record (only a game of this club's tournament)."""
         row = await self._row(club_id, tid)
         if row is None or not any(g.game == game_id for g in await self._games(tid)):
             return None
         table = await self.tables.get(game_id)
-        return None if table is None else table.record_data()
+        if table is None:
+            return None
+        if not table.state.is_over or await self.round_still_played(table):
+            raise PermissionError(TOURNAMENT_RECORD_WAITS)
+        return table.record_data()
 
 
 def _json_text(value: Any) -> str:

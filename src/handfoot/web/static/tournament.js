@@ -77,7 +77,7 @@ function render(d) {
       el("div", {class: "btn-row"},
         t.link && t.status !== "over" ? el("a", {class: "btn btn-primary", href: t.link, text: "Go to your seat"}) : null,
         el("a", {class: "btn", href: t.link || t.watch, text: t.status === "over" ? "See the table" : "Watch"}),
-        t.status === "over" ? el("button", {type: "button", class: "btn btn-quiet", text: "Record", onclick: () => download(t)}) : null))))) : null)
+        t.record ? el("button", {type: "button", class: "btn btn-quiet", text: "Record", onclick: () => download(t)}) : null))))) : null)
     : [el("p", {class: "muted", text: "The tables are made when the tournament starts."})]));
   if (d.status === "over") say("ok", d.standings.length > 1 ? `The tournament is over: ${d.standings[0].name} is first, ${points(d.standings[0].score)} points against the other tables.` : "The tournament is over.");
 }
