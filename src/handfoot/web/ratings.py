@@ -206,14 +206,20 @@ class ClubRatings:
         for block in rated:
             for p in block["players"]:
                 flat.append({**p, "profile": block["profile"]})
-                rows.append([p["name"], block["profile"], p["text"], p["conservative"],
-                             p["games"]])
+                rows.append([p["name"], block["profile"], _unbroken(p["text"]),
+                             p["conservative"], p["games"]])
         anchors = anchors_json()
         for a in reversed(anchors):
-            rows.append([f"{a['level']} (bot)", "any", f"≈ {a['text']}", "fixed", ""])
+            rows.append([f"{a['level']} (bot)", "every rule set", _unbroken(f"≈ {a['text']}"),
+                         "fixed", ""])
         return {"players": flat, "anchors": anchors,
-                "headers": ["Player", "Rules", "Rating (± 2σ)", "At least", "Games"],
+                "headers": ["Player", "Rules", "Rating", "At least", "Games"],
                 "rows": rows}
+
+
+def _unbroken(text: str) -> str:
+    """``27.3 ± 1.2`` kept on one line (no-break spaces)."""
+    return text.replace(" ", "\u00a0")
 
 
 def _rated_seat(seat: SeatLike) -> Seat:
