@@ -57,6 +57,7 @@ from handfoot.web.pages import page_routes
 from handfoot.web.player_routes import player_routes
 from handfoot.web.players import Player, Players, current_player
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
+from handfoot.web.ratings import ClubRatings
 from handfoot.web.requests import (
     BodyTimeout,
     RequestError,
@@ -81,6 +82,8 @@ from handfoot.web.store import (
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
+from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
+from handfoot.web.tournaments import TOURNAMENT_RECORD_WAITS, Tournaments
 
 __all__ = ["Settings", "create_app"]
 
@@ -111,7 +114,24 @@ def create_app(settings: Settings | None = None) -> Starlette:
     metrics.tables = tables
     players = Players(store, tables)
     clubs = Clubs(store)
-    tables.on_finished = players.game_finished
+    tournaments = Tournaments(store, tables, players, clubs,
+                              rules_of=club_rules_reader(clubs))
+
+    async def game_finished(table: Table) -> None:
+        await players.game_finished(table)
+        await tournaments.table_finished(table)
+    tables.on_finished = game_finished
+    ratings = ClubRatings(store)
+    players.on_game_finished(ratings.game_finished)
+
+    async def ratings_section(club_id: str) -> Any:
+        return await ratings.club_section(club_id, await clubs.members(club_id))
+    clubs.sections["ratings"] = ratings_section
+
+    async def tournaments_section(club_id: str) -> Any:
+        return {"tournaments": await tournaments.of_club(club_id),
+                "rules": [r["name"] for r in await clubs.rules(club_id)]}
+    clubs.sections["tournaments"] = tournaments_section
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -121,12 +141,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
         metrics.start()
+        refresh = asyncio.create_task(tournaments.run())
         yield
+        refresh.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresh
         await metrics.stop()
         await tables.close()
         await store.close()
 
     api = _Api(store, tables, players, clubs)
+    api.tournaments = tournaments
     routes: list[BaseRoute] = [
         Route("/game/{game_id}", _table_page(templates), name="game"),
         Route("/api/profiles", api.profiles),
@@ -145,6 +170,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes += page_routes(templates)
     routes += player_routes(players, settings, templates)
     routes += club_routes(clubs, players, templates, api.club_game)
+    routes += tournament_routes(tournaments, clubs, templates)
     routes += score_routes(store, templates)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
@@ -163,6 +189,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.tables = tables
     app.state.players = players
     app.state.clubs = clubs
+    app.state.ratings = ratings
+    app.state.tournaments = tournaments
     app.state.metrics = metrics
     app.state.settings = settings
     return app
@@ -234,6 +262,8 @@ class _Api:
         self.tables = tables
         self.players = players
         self.clubs = clubs
+        self.tournaments: Tournaments | None = None
+        """The club tournaments: a table's record waits for the end of its round."""
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -426,6 +456,9 @@ class _Api:
             # everybody plays this deal today: its cards stay hidden until the day is over
             return error_response(f"a daily deal's record opens once its day ({table.daily}) "
                                   "is over (UTC)", 403)
+        if self.tournaments is not None and await self.tournaments.round_still_played(table):
+            # the other tables of its tournament round are playing the same cards
+            return error_response(TOURNAMENT_RECORD_WAITS, 403)
         return table
 
     async def record(self, request: Request) -> Response:

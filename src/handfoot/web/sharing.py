@@ -46,6 +46,7 @@ class SharedTable(Protocol):
     lock: asyncio.Lock
     wake: asyncio.Event
     connections: list[Connection]
+    unattended: bool
     continued: set[tuple[int, int]]
     rematch: tuple[str, bytes] | None
     seat_names: tuple[str, ...]
@@ -231,7 +232,7 @@ class Sharing:
         table = self.table
         if self.worker is None or not table.has_bots:
             return
-        if table.connections and not table.state.is_over:
+        if (table.connections or table.unattended) and not table.state.is_over:
             granted = table.id in await self.store.claim_bots(self.worker, [table.id])
         else:
             if self.drives_bots:

@@ -40,6 +40,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -375,6 +376,61 @@ club_games = Table(  # a game that belongs to a club, and the rule set it was ma
     Index("club_games_club", "club"),
 )
 
+# -- players' ratings (handfoot.web.ratings) -----------------------------------------------
+
+player_ratings = Table(  # a player's rating under one rule set
+    "player_ratings", metadata,
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("profile_hash", String(64), nullable=False),  # SHA-256 of the rule set's key
+    Column("profile", Text, nullable=False),  # handfoot.runs.ratings.profile_key
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),  # also the row's version
+    Column("updated", DateTime, nullable=False),
+    PrimaryKeyConstraint("player", "profile_hash"),
+)
+
+# -- club duplicate tournaments (handfoot.web.tournaments) ----------------------------------
+
+club_tournaments = Table(
+    "club_tournaments", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("rules", String(64), nullable=False),  # the club's name for the rule set
+    Column("profile", String(64), nullable=False),  # its built-in profile and overrides
+    Column("overrides", JSON, nullable=False),
+    Column("layout", String(8), nullable=False),
+    Column("tables", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("bot_level", String(16), nullable=False),
+    Column("seed", String(48), nullable=False),  # hidden until the tournament is over
+    Column("starts", DateTime, nullable=False),
+    Column("status", String(16), nullable=False),  # "scheduled", "playing", "over"
+    Column("current_round", Integer, nullable=False),  # -1 before the start
+    Column("entrants", JSON, nullable=False),  # player ids
+    Column("seating", JSON),  # per round, table, seat: a player id or null (a bot)
+    Column("by", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Index("club_tournaments_club", "club"),
+)
+
+club_tournament_games = Table(  # each table's game of each round
+    "club_tournament_games", metadata,
+    Column("tournament", String(32), ForeignKey("club_tournaments.id"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("table", Integer, nullable=False),
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("totals", JSON),  # each side's final total, once the game is over
+    PrimaryKeyConstraint("tournament", "round", "table"),
+)
+
+rated_games = Table(  # the games already rated: each once
+    "rated_games", metadata,
+    Column("game", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("profile", Text, nullable=False),
+    Column("rated", DateTime, nullable=False),
+)
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
@@ -517,9 +573,14 @@ class Store:
 
     # -- games ----------------------------------------------------------------------------
 
-    async def create_game(self, game: GameRow) -> None:
+    async def create_game(self, game: GameRow, *, also: Mapping[Table, Mapping[str, Any]]
+                          | None = None) -> None:
+        """Store a new game; with ``also``, rows of other tables in the same transaction
+        (a row that breaks a constraint makes none of it: ``IntegrityError``)."""
         async with self.engine.begin() as conn:
             await _insert_game(conn, game)
+            for table, values in (also or {}).items():
+                await conn.execute(insert(table).values(**values))
 
     async def create_rematch(self, of: str, game: GameRow) -> str:
         """Make ``game`` the rematch of game ``of`` unless it already has one: the id of

@@ -141,6 +141,10 @@ class Table:
         self.connections: list[Connection] = []
         self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
                                              if s.kind == "human"}
+        self.unattended = bool(row.settings.get("unattended"))
+        """A club tournament's table: its bots (and the stand-ins of people away) play with
+        nobody connected, so a round ends whoever watches (see
+        :mod:`handfoot.web.tournaments`)."""
         self.rematch: tuple[str, bytes] | None = None
         """The game that follows this one (its id, and the secret its tokens come from)."""
         self.rematch_lock = asyncio.Lock()
@@ -315,9 +319,10 @@ class Table:
 
     def bots_may_play(self) -> bool:
         """Whether bots may move now: the game goes on (a daily game within its day),
-        somebody is connected, this process plays the table's bots, and the table waits for
-        nobody's Continue."""
-        return not self.state.is_over and not self.day_over() and bool(self.connections) \
+        somebody is connected (or the table plays unattended), this process plays the
+        table's bots, and the table waits for nobody's Continue."""
+        return not self.state.is_over and not self.day_over() \
+            and (bool(self.connections) or self.unattended) \
             and self.sharing.drives_bots and self.waiting() is None
 
     def waiting(self) -> dict[str, Any] | None:
@@ -436,6 +441,12 @@ class Table:
                 conn.send(message)
 
     # -- connections ------------------------------------------------------------------------
+
+    def play_unattended(self) -> None:
+        """An unattended table's bots play now (nobody need be connected)."""
+        if self.unattended and not self.state.is_over:
+            self.bots.start()
+            self.wake.set()
 
     def join(self, conn: Connection, since: int | None = None) -> None:
         """A connection arrives; ``since`` is the last seq its hello said it saw."""

@@ -141,6 +141,7 @@ class Tables:
         dropped = []
         for game_id, table in list(self._tables.items()):
             if table.connections or clock - table.touched < self.settings.idle_timeout \
+                    or (table.unattended and not table.state.is_over) \
                     or table.lock.locked() or table.rematch_lock.locked():
                 continue
             del self._tables[game_id]
@@ -275,7 +276,7 @@ class Tables:
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
         wanted = [g for g, t in held.items()
-                  if t.connections and not t.state.is_over and t.has_bots]
+                  if (t.connections or t.unattended) and not t.state.is_over and t.has_bots]
         granted = await self.store.claim_bots(self.worker, wanted)
         unwanted = [g for g, t in held.items() if t.sharing.drives_bots and g not in wanted]
         await self.store.release_bots(self.worker, unwanted)
