@@ -52,6 +52,7 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.metrics import Metrics, health_routes
 from handfoot.web.pages import page_routes
 from handfoot.web.player_routes import player_routes
 from handfoot.web.players import Player, Players, current_player
@@ -104,7 +105,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The whole site as one Starlette app."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
-    tables = Tables(store, settings)
+    metrics = Metrics()
+    store.on_commit = metrics.committed
+    tables = Tables(store, settings, metrics)
+    metrics.tables = tables
     players = Players(store, tables)
     clubs = Clubs(store)
     tables.on_finished = players.game_finished
@@ -116,7 +120,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
+        metrics.start()
         yield
+        await metrics.stop()
         await tables.close()
         await store.close()
 
@@ -135,6 +141,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{game_id}", api.websocket),
         Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
     ]
+    routes += health_routes(metrics, store, tables)
     routes += page_routes(templates)
     routes += player_routes(players, settings, templates)
     routes += club_routes(clubs, players, templates, api.club_game)
@@ -156,6 +163,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.tables = tables
     app.state.players = players
     app.state.clubs = clubs
+    app.state.metrics = metrics
     app.state.settings = settings
     return app
 

@@ -27,6 +27,7 @@ import logging
 import secrets
 import sqlite3
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -466,11 +467,27 @@ class Store:
         change is announced on :data:`CHANNEL`."""
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._group: _GroupCommit | None = _GroupCommit(self.engine) if single else None
+        self._group: _GroupCommit | None = _GroupCommit(self.engine, self) if single else None
         """SQLite: the moves of every table committed together (see :class:`_GroupCommit`)."""
         self._pg_pool: Any = None
         """PostgreSQL: asyncpg's own pool for storing moves (see :meth:`_add_move_pg`)."""
         self._pg_pool_lock = asyncio.Lock()
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds each commit of moves took (the server's metrics)."""
+
+    @property
+    def kind(self) -> str:
+        """The database's kind: ``"sqlite"`` or ``"postgresql"``."""
+        return str(self.engine.dialect.name)
+
+    async def ping(self) -> None:
+        """Ask the database something (``SELECT 1``): raises if it does not answer."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    def _committed(self, started: float) -> None:
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - started)
 
     async def start(self) -> list[str]:
         """Bring the schema up to date (see :mod:`handfoot.web.migrations`); the revisions
@@ -642,8 +659,10 @@ class Store:
         if self._group is not None:
             await self._group.add(game_id, move, status, stamp)
             return stamp
+        started = time.perf_counter()
         if self.shared:
             await self._add_move_pg(game_id, move, status, stamp)
+            self._committed(started)
             return stamp
         try:
             async with self.engine.begin() as conn:
@@ -660,6 +679,7 @@ class Store:
                     await self._notify(conn, move_payload(game_id, move))
         except IntegrityError:
             raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
+        self._committed(started)
         return stamp
 
     async def _add_move_pg(self, game_id: str, move: MoveRow, status: str | None,
@@ -834,8 +854,9 @@ class _GroupCommit:
     sender sees :class:`MoveConflict`).
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, store: Store) -> None:
         self.engine = engine
+        self.store = store
         self._stamp: Callable[[datetime], Any] | None = None
         self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.wake: asyncio.Event | None = None
@@ -863,8 +884,10 @@ class _GroupCommit:
             group, self.waiting = self.waiting, []
             if not group:
                 continue
+            started = time.perf_counter()
             try:
                 await self._commit(group)
+                self.store._committed(started)
             except IntegrityError:
                 for one in group:  # find the move stored twice
                     try:

@@ -43,6 +43,7 @@ from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
 from handfoot.web.messages import StateMessage
+from handfoot.web.metrics import Metrics
 from handfoot.web.protocol import (
     OWN_KEYS,
     ClientMessage,
@@ -111,8 +112,10 @@ class Table:
 
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
                  pool: Callable[[], ProcessPoolExecutor], *,
-                 today: Callable[[], dt.date] = daily.today) -> None:
+                 today: Callable[[], dt.date] = daily.today,
+                 metrics: Metrics | None = None) -> None:
         self.id = row.id
+        self.metrics = metrics
         self.today = today
         """The current UTC date (when a daily game ends)."""
         self.row = row
@@ -192,6 +195,8 @@ class Table:
         stamp = await self.storing(lambda: self.store.add_move(self.id, row, status=status),
                                    f"move {row.seq}")
         self._play(seat, move, request_id, by, effect=effect)
+        if self.metrics is not None:
+            self.metrics.moved(by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
@@ -500,6 +505,7 @@ class Table:
             conn.send(messages.error(msg.id, "not_your_turn",
                                      "you are watching: spectators cannot move"))
             return
+        started = time.perf_counter()
         async with self.lock:
             if msg.id is not None and (seat, msg.id) in self.acks:
                 conn.send(messages.ack(msg.id, self.acks[(seat, msg.id)]))
@@ -531,6 +537,8 @@ class Table:
                 self.broadcast()
                 return
             conn.send(messages.ack(msg.id, self.seq))
+            if self.metrics is not None:
+                self.metrics.acknowledged(time.perf_counter() - started)
             self.broadcast()
         self.wake.set()
 
@@ -589,9 +597,14 @@ class Table:
 
     def record(self) -> GameRecord:
         """The game so far as a record, from the state's history (made when asked for:
-        a restore builds nothing for it)."""
-        return record_from_state(self.state, seat_names=self.seat_names,
-                                 metadata={"game_id": self.id})
+        a restore builds nothing for it). Its metadata: the game's id, each seat's bot
+        level (``null`` for a person) and, once the game is over, when it ended (UTC)."""
+        metadata: dict[str, Any] = {
+            "game_id": self.id,
+            "bots": [s.level if s.kind == "bot" else None for s in self.seats]}
+        if self.state.is_over:  # when it ended: the order handfoot ratings rates games in
+            metadata["finished"] = self.updated.isoformat(timespec="microseconds") + "Z"
+        return record_from_state(self.state, seat_names=self.seat_names, metadata=metadata)
 
     def record_data(self) -> dict[str, Any]:
         data = record_to_data(self.record())
