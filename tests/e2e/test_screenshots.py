@@ -107,15 +107,15 @@ FOUR = {"phone": (390, 844), "phone-side": (844, 390), "tablet": (768, 1024),
         "laptop": (1366, 768)}
 
 
-def four(page: Page, out: Path, name: str, before: str = "") -> None:
+def four(page: Page, out: Path, name: str, before: str = "", settle: int = 350) -> None:
     """The table at the four sizes (re-laid out for each); ``before``: a script run after
-    each resize (a state to show again)."""
+    each resize (a state to show again), ``settle``: milliseconds to wait before the shot."""
     for size, (w, h) in FOUR.items():
         page.set_viewport_size({"width": w, "height": h})
         page.evaluate("() => window.handfoot.render()")
         if before:
             page.evaluate(before)
-        page.wait_for_timeout(350)  # the resize's own redraw, and the motion's end
+        page.wait_for_timeout(settle)  # the resize's own redraw, and the motion's end
         path = shoot(page, out, f"{name}-{size}")
         with path.open("rb") as f:
             head = f.read(24)
@@ -172,7 +172,7 @@ def test_table_screenshots_at_four_sizes(browser: Any, live_server: str,
             seat.take_turn()
         assert shot
         expect(page.locator("#overlay .summary")).to_be_visible()
-        four(page, shots_dir, "round-summary", SUMMARY_AGAIN)
+        four(page, shots_dir, "round-summary", SUMMARY_AGAIN, settle=1300)  # counted up
         page.wait_for_timeout(700)
         assert not errors, errors
     finally:
