@@ -75,6 +75,8 @@ from handfoot.web.store import (
 )
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
+from handfoot.web.talk import read_settings as read_talk_settings
+from handfoot.web.talk import replay_talk
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 
 __all__ = ["Settings", "create_app"]
@@ -266,15 +268,17 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
+            talk = read_talk_settings(body.get("talk"))
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
-        return JSONResponse(await self._new_game(profile, layout, seats, absent))
+        return JSONResponse(await self._new_game(profile, layout, seats, absent, talk=talk))
 
     async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,
                         game_id: str | None = None,
                         token_for: Callable[[int | None], str] | None = None,
-                        rematch_of: str | None = None) -> dict[str, Any]:
+                        rematch_of: str | None = None,
+                        talk: Mapping[str, bool] | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
         random tokens unless given). With ``rematch_of``, the game is made only if that
         game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
@@ -285,6 +289,8 @@ class _Api:
         spectator = token_for(None)
         stamp = now()
         settings: dict[str, Any] = {"absent": absent, "seats": seats}
+        if talk is not None:
+            settings["talk"] = dict(talk)
         if daily_date is not None:
             settings["daily"] = daily_date
         if rematch_of is not None:
@@ -367,7 +373,8 @@ class _Api:
         table = await self._finished(request)
         if isinstance(table, Response):
             return table
-        frames = await asyncio.to_thread(table.replay_frames)
+        talk = replay_talk(await self.store.talk(table.id))
+        frames = await asyncio.to_thread(table.replay_frames, talk)
         return JSONResponse({"record": table.record_data(), "frames": frames})
 
     async def rematch(self, request: Request) -> Response:
@@ -394,7 +401,8 @@ class _Api:
                 # the store makes it only if the game has none yet (else names that one)
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
-                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id,
+                    talk=table.talk.settings)
                 if table.rematch is None:  # (another process's notice may have come first)
                     table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None

@@ -54,7 +54,8 @@ OWN_KEYS: Final = ("seat", "side", "opening_minimum")
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
 
-CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping")
+CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping", "react", "chat",
+                       "talk_settings")
 
 MAX_MESSAGE: Final = 8192
 """The longest client frame read (characters); a longer one is refused with an error."""
@@ -464,6 +465,10 @@ def read_message(data: Any) -> ClientMessage:
         raise MessageError("move: seq: the last sequence number seen is required")
     if kind == "continue" and rnd is None:
         raise MessageError("continue: round: the round just seen is required")
+    if kind == "react" and not isinstance(data.get("preset"), str):
+        raise MessageError("react: preset: the id of a preset (from talk_settings) is required")
+    if kind == "chat" and not isinstance(data.get("text"), str):
+        raise MessageError("chat: text: the message is required")
     return ClientMessage(kind, None if request_id is None else str(request_id), seq,
                          token if isinstance(token, str) else None,
                          move if isinstance(move, str) else None, rnd, data)
