@@ -36,7 +36,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from handfoot.web import messages
 from handfoot.web.connection import Connection
@@ -180,12 +180,6 @@ def talk_json(row: TalkRow) -> dict[str, Any]:
             "at": row.created.replace(microsecond=0).isoformat() + "Z"}
 
 
-class _Refusal(NamedTuple):
-    code: str
-    message: str
-    retry_after: float | None = None
-
-
 class TalkRate:
     """The times of one sender's recent messages: at most ``limit`` within ``window``
     seconds, and ``gap`` seconds between two. :meth:`refusal` says why the next is refused
@@ -267,16 +261,18 @@ class TableTalk:
         else:
             await self._say(conn, msg)
 
-    def _refusal(self, conn: Connection, chat: bool) -> _Refusal | None:
+    def _refusal(self, conn: Connection, chat: bool) -> tuple[str, str, float | None] | None:
+        """Why a reaction (or ``chat``) from ``conn`` is refused now: the error's code, its
+        message and the seconds after which it would pass (a rate's); None if it is not."""
         settings = self.settings
         if conn.seat is None and not settings["watchers"]:
-            return _Refusal("talk_off", "watchers may not talk at this table (its host "
-                            "can allow it)")
+            return "talk_off", "watchers may not talk at this table (its host can allow it)", \
+                None
         if chat and not settings["chat"]:
-            return _Refusal("talk_off", "chat is off at this table (its host can turn it on)")
+            return "talk_off", "chat is off at this table (its host can turn it on)", None
         if not chat and not settings["reactions"]:
-            return _Refusal("talk_off", "reactions are off at this table (its host can turn "
-                            "them on)")
+            return "talk_off", "reactions are off at this table (its host can turn them " \
+                "on)", None
         cfg = self.table.settings
         key: object = ("seat", conn.seat) if conn.seat is not None else conn
         rate = self._rates.get(key)
@@ -286,7 +282,7 @@ class TableTalk:
             refused = limiter.refusal()
             if refused is not None:
                 wait, why = refused
-                return _Refusal("talk_rate", f"too many messages: {whose}{why}", wait)
+                return "talk_rate", f"too many messages: {whose}{why}", wait
         return None
 
     async def _say(self, conn: Connection, msg: ClientMessage) -> None:
@@ -306,8 +302,9 @@ class TableTalk:
                 return
         refused = self._refusal(conn, chat)
         if refused is not None:
-            more = {} if refused.retry_after is None else {"retry_after": refused.retry_after}
-            conn.send(messages.error(msg.id, refused.code, refused.message, **more))
+            code, why, wait = refused
+            more = {} if wait is None else {"retry_after": wait}
+            conn.send(messages.error(msg.id, code, why, **more))
             return
         self._forget_rates()
         key: object = ("seat", conn.seat) if conn.seat is not None else conn
