@@ -461,6 +461,7 @@ async function createGame(statusBox, button) {
     rounds,
     seats,
     absent: document.querySelector("input[name=absent]:checked").value,
+    talk: {reactions: $("talk-reactions").checked, watchers: $("talk-watchers").checked, chat: $("talk-chat").checked},
   };
   button.disabled = true;
   const label = button.textContent;

@@ -10,6 +10,7 @@
 //   table-notation.js  moves written in the notation from the chosen cards
 //   table-log.js       the moves list, in the server's words; where moves landed
 //   table-overlay.js   the screen between rounds and at the end of the game
+//   talk.js            reactions and chat: the React menu, the bubbles, their lines in the moves list
 
 import { cardSvg } from "./cards.js";
 import { attachArrowNav, attachDrag, attachKeys, KEYS } from "./input.js";
@@ -26,6 +27,7 @@ import {
   playHint,
 } from "./table-moves.js";
 import { renderOverlay, showOverlayTab } from "./table-overlay.js";
+import { initTalk, onTalk, placeBubbles, talkWelcome } from "./talk.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
 } from "./table-state.js";
@@ -43,6 +45,7 @@ function render() {
   renderOverlay();
   renderAsk();
   applyFlash();
+  placeBubbles();
 }
 
 function onState(msg) {
@@ -212,6 +215,7 @@ function start() {
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
+  initTalk({ onChange: () => app.view && renderLog() });
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
     return;
@@ -224,6 +228,7 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      talkWelcome(msg.talk);
       if (app.view) render();
     },
     onState,
@@ -234,6 +239,10 @@ function start() {
     onStatus,
     onRematch,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
+    onTalk: (msg) => {
+      onTalk(msg);
+      if (app.view) placeBubbles();
+    },
   });
   link.sock.connect();
 }
