@@ -46,7 +46,12 @@ export function initTalk({ onChange }) {
   const menu = $("#talk-menu");
   if (!menu) return;
   menu.addEventListener("toggle", () => {
-    if (menu.open) menu.querySelector("button:not([disabled]), input")?.focus();
+    if (!menu.open) return;
+    // on a phone the menu spans the screen just under the button (talk.css)
+    const pop = $("#talk-pop");
+    const below = menu.querySelector("summary").getBoundingClientRect().bottom + 4;
+    pop.style.top = window.innerWidth < 900 ? `${Math.round(below)}px` : "";
+    pop.querySelector("button:not([disabled]), input")?.focus();
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape" && menu.open) {
