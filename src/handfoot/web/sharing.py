@@ -69,6 +69,9 @@ class SharedTable(Protocol):
     def set_rematch(self, game_id: str, secret: bytes) -> None:
         """The rematch exists."""
 
+    def rename_seats(self, names: dict[int, str]) -> None:
+        """New names for seats."""
+
     def settings_stored(self, settings: Mapping[str, Any]) -> None:
         """The game's settings as stored now (a change of its talk settings)."""
 
@@ -136,9 +139,12 @@ class Sharing:
                 if not stored <= table.continued:
                     table.continued |= stored
                     changed = True
-            if "s" in what:
+            if "s" in what:  # a seat's name may have changed (a deleted player)
+                game = await self.store.game(table.id)
+                if game is not None:
+                    table.rename_seats({s.seat: s.name for s in game.seats})
                 settings = await self.store.settings(table.id) or {}
-                table.settings_stored(settings)
+                table.settings_stored(settings)  # the talk settings
                 rematch = settings.get("rematch")
                 if table.rematch is None and isinstance(rematch, str):
                     table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))

@@ -139,6 +139,9 @@ export class GameSocket {
       case "talk_settings":
         this.handlers.onTalk?.(msg);
         break;
+      case "pace":
+        this.handlers.onPace?.(msg);
+        break;
       case "error":
         if (msg.code === "auth") {
           this.setStatus("auth", msg.message || "this link is not valid for this game");

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision: str | None = "0004"
+revision = "0007"
+down_revision: str | None = "0006"
 branch_labels = None
 depends_on = None
 
