@@ -156,7 +156,7 @@ class Table:
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.sharing = Sharing(self, store)
-        self.talk = TableTalk(self, store)
+        self.talk = TableTalk(self, store, row.settings)
         """Reactions and chat (kept with the game, never in its record)."""
 
     def rename_seats(self, names: dict[int, str]) -> None:

@@ -34,22 +34,55 @@ import logging
 import time
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 from handfoot.web import messages
 from handfoot.web.connection import Connection
 from handfoot.web.protocol import ClientMessage
+from handfoot.web.settings import Settings
 from handfoot.web.store import Store, StoreUnavailable, TalkRow, now
-
-if TYPE_CHECKING:
-    from handfoot.web.table import Table
 
 __all__ = ["DEFAULTS", "MAX_CHAT", "PRESETS", "Preset", "TableTalk", "TalkRate",
            "clean_chat", "host_seat", "read_settings", "talk_json"]
 
 log = logging.getLogger("handfoot.web")
+
+T = TypeVar("T")
+
+
+class _Seat(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+class _Sharing(Protocol):
+    worker: str | None
+
+
+class TalkTable(Protocol):
+    """What :class:`TableTalk` uses of its table (a :class:`~handfoot.web.table.Table`)."""
+
+    id: str
+    seq: int
+    settings: Settings
+    connections: list[Connection]
+
+    @property
+    def seats(self) -> Sequence[_Seat]:
+        """The seats: their numbers, kinds and names."""
+
+    @property
+    def sharing(self) -> _Sharing:
+        """The table's dealings with other processes (its ``worker``)."""
+
+    async def storing(self, action: Callable[[], Awaitable[T]], what: str) -> T:
+        """``action()``, tried again while the database is out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,10 +255,10 @@ class TalkRate:
 class TableTalk:
     """A table's talk: its settings, the rates of its senders, the latest messages."""
 
-    def __init__(self, table: Table, store: Store) -> None:
+    def __init__(self, table: TalkTable, store: Store, stored: Mapping[str, Any]) -> None:
         self.table = table
         self.store = store
-        self.settings = stored_settings(table.row.settings)
+        self.settings = stored_settings(stored)
         self.host = host_seat(table.seats)
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._rates: dict[object, TalkRate] = {}
