@@ -388,3 +388,61 @@ def test_talk_crosses_processes_on_postgres(postgres_url: str) -> None:
         rows = ca.portal.call(ca.app.state.store.talk, gid)  # type: ignore[attr-defined]
         assert [(r.seat, r.preset) for r in rows] == [(0, "nice"), (1, "thanks")]
         close_all(ann, bob, watcher)
+
+
+def test_talk_crosses_two_server_processes(postgres_url: str) -> None:
+    """Two ``handfoot serve`` processes on one PostgreSQL (as ``--workers 2``): Ann on A,
+    Bob and a watcher on B. Ann's reaction reaches B's connections, Bob's chat reaches A,
+    and each is stored once."""
+    from test_web_workers import _Socket, servers
+
+    def next_of(sock: Any, kind: str) -> dict[str, Any]:
+        while True:
+            m: dict[str, Any] = sock.receive_json()
+            if m["type"] == kind:
+                return m
+
+    with servers(postgres_url) as (a, b):
+        game = a.post("/api/games", {
+            "profile": "biegames", "rounds": 1, "talk": {"watchers": True, "chat": True},
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+                      {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]})
+        gid = game["game_id"]
+        links = [token_of(game["seats"][0]["link"]), token_of(game["seats"][1]["link"]),
+                 token_of(game["spectator_link"])]
+        sockets = [_Socket(a, gid), _Socket(b, gid), _Socket(b, gid)]
+        ann, bob, watcher = sockets
+        try:
+            for sock, token in zip(sockets, links, strict=True):
+                sock.send_json({"type": "hello", "token": token, "seq": 0})
+                assert next_of(sock, "welcome")["talk"]["settings"]["chat"] is True
+            time.sleep(1.0)  # each process listening and holding the table
+            ann.send_json({"type": "react", "id": "a1", "preset": "hi"})
+            (item,) = next_of(ann, "talk")["items"]
+            assert item["name"] == "Ann" and item["text"] == "Hello!"
+            for sock in (bob, watcher):
+                assert next_of(sock, "talk") == {"type": "talk", "id": None, "items": [item]}
+            bob.send_json({"type": "chat", "id": "b1", "text": "hi <Ann> & all"})
+            (said,) = next_of(bob, "talk")["items"]
+            assert next_of(ann, "talk")["items"] == [said]
+            assert said["text"] == "hi <Ann> & all" and said["seat"] == 1
+        finally:
+            for sock in sockets:
+                sock.__exit__()
+        replayed = {(i["seat"], i["text"]) for i in stored_talk(postgres_url, gid)}
+        assert replayed == {(0, "Hello!"), (1, "hi <Ann> & all")}
+
+
+def stored_talk(database_url: str, game_id: str) -> list[dict[str, Any]]:
+    """The game's talk as stored, read with a store of the test's own."""
+    import asyncio
+
+    from handfoot.web.store import Store
+
+    async def read() -> list[dict[str, Any]]:
+        store = Store(database_url)
+        try:
+            return [talk_module.talk_json(r) for r in await store.talk(game_id)]
+        finally:
+            await store.close()
+    return asyncio.run(read())
