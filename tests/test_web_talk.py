@@ -170,6 +170,8 @@ def test_reactions_and_chat_are_refused_when_turned_off(tmp_path: Path) -> None:
         bob.send({"type": "chat", "id": "c1", "text": "hi"})
         refused = reply(bob, "c1")
         assert refused["code"] == "talk_off" and "chat is off" in refused["message"]
+        bob.send({"type": "chat", "id": "c1b", "text": "x" * 300})  # the settings come first
+        assert reply(bob, "c1b")["code"] == "talk_off"
         ann.send({"type": "talk_settings", "id": "s1", "reactions": True, "chat": True})
         assert reply(ann, "s1")["settings"] == {"reactions": True, "watchers": False,
                                                 "chat": True}

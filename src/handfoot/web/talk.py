@@ -319,15 +319,12 @@ class TableTalk:
         return None
 
     async def _say(self, conn: Connection, msg: ClientMessage) -> None:
+        """A reaction or chat message: refused by the settings or the rate (before its text
+        is read), or for its text; else stored, then sent to everyone."""
         chat = msg.type == "chat"
-        preset = text = None
-        if chat:
-            raw = msg.raw.get("text")
-            text, why = clean_chat(raw if isinstance(raw, str) else "")
-            if why is not None:
-                conn.send(messages.error(msg.id, "talk_text", why))
-                return
-        else:
+        preset: str | None = None
+        text: str | None = None
+        if not chat:
             preset = msg.raw.get("preset")
             if preset not in PRESET_BY_ID:
                 conn.send(messages.error(msg.id, "bad_message", f"react: preset: one of "
@@ -339,6 +336,12 @@ class TableTalk:
             more = {} if wait is None else {"retry_after": wait}
             conn.send(messages.error(msg.id, code, why, **more))
             return
+        if chat:
+            raw = msg.raw.get("text")
+            text, problem = clean_chat(raw if isinstance(raw, str) else "")
+            if problem is not None:  # (not counted against the rate)
+                conn.send(messages.error(msg.id, "talk_text", problem))
+                return
         self._forget_rates()
         key: object = ("seat", conn.seat) if conn.seat is not None else conn
         self._rates[key].note()
