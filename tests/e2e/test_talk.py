@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from e2e_helpers import QUICK, Seat, new_game, shoot
+from e2e_helpers import QUICK, Seat, get, new_game, shoot
 from playwright.sync_api import Page, expect
 
 
@@ -89,3 +89,28 @@ def test_a_reaction_shows_by_the_seat_and_in_the_moves_list(new_context: Any, li
     # the watcher's message list holds text only: nothing anybody wrote became markup
     assert watcher.locator("#log li.talk *").evaluate_all(
         "(els) => els.every((e) => ['SPAN', 'B'].includes(e.tagName))")
+
+
+def test_the_replay_shows_what_was_said_after_each_move(new_context: Any, live_server: str,
+                                                        shots_dir: Path) -> None:
+    """Ann reacts during a round against three bots; the replay shows the reaction at the
+    move it followed, as text, and not at the next."""
+    game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
+                    overrides=QUICK, seats=[{"kind": "human", "name": "Ann"}]
+                    + [{"kind": "bot", "level": "random"}] * 3)
+    ann = Seat(new_context(1366, 768).new_page())
+    ann.page.goto(game["seats"][0]["link"])
+    ann.wait_ready()
+    ann.take_turn()
+    react(ann.page, "wow")
+    expect(ann.page.locator("#log li.talk")).to_have_count(1)
+    ann.play_until_over()
+    replay = get(live_server, f"/api/games/{game['game_id']}/replay")
+    (at,) = [i for i, f in enumerate(replay["frames"]) if f["talk"]]
+    assert replay["frames"][at]["seat"] == 0  # after Ann's first move
+    page = new_context(390, 844).new_page()
+    page.goto(f"/replay/{game['game_id']}#m={at}")
+    expect(page.locator("#replay-talk")).to_have_text("Ann: \N{FACE WITH OPEN MOUTH}")
+    shoot(page, shots_dir, "talk-replay-phone")
+    page.locator("#next").click()
+    expect(page.locator("#replay-talk")).to_be_hidden()
