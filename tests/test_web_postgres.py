@@ -113,6 +113,7 @@ def test_a_database_made_before_migrations_is_adopted_without_loss(database_url:
     assert rows == [MoveRow(1, 1, 0, "draw", "human", "a")]
 
 
+
 def test_processes_starting_together_migrate_once(postgres_url: str) -> None:
     """Four stores start at once on a new PostgreSQL database (as ``--workers 4`` or four
     servers would): the advisory lock lets one migrate; the others find nothing to do."""

@@ -3,7 +3,8 @@ violation. axe-core comes from npm (pinned in scripts/test, which installs it in
 .cache/npm); the test is skipped, with the reason, when it is missing.
 
 Pages: the lobby, the table during play (the person's turn, a card selected; the settings
-open; a phone's moves sheet and the other side's melds), the round's summary and its
+open; a phone's moves sheet and the other side's melds; the React menu open and a reaction's
+bubble), the round's summary and its
 breakdown at the end of a game, the score keeper, the daily page, the history page and the
 replay viewer.
 """
@@ -86,7 +87,8 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
 
         # the table: the person's turn, one card selected
         game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
-                        overrides=QUICK, seats=[{"kind": "human", "name": "Ada"}]
+                        overrides=QUICK, talk={"chat": True},
+                        seats=[{"kind": "human", "name": "Ada"}]
                         + [{"kind": "bot", "level": "easy"}] * 3)
         page.goto(game["seats"][0]["link"])
         page.wait_for_function("() => window.handfoot && window.handfoot.app.view"
@@ -116,6 +118,13 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
         expect(page.locator("#tray .tray-group")).to_have_count(1)
         found += audit(page, "table-staged", shots_dir, render=True)
         found += hovered(page, "table-staged")
+        # the React menu open (emoji, phrases, chat, the host's settings) and a bubble
+        page.locator("#talk-menu > summary").click()
+        page.locator('#talk-pop button[data-preset="gg"]').click()
+        expect(page.locator(".talk-bubble")).to_be_visible()
+        page.locator("#talk-menu > summary").click()
+        expect(page.locator("#talk-pop .talk-chat input")).to_be_visible()
+        found += audit(page, "table-talk", shots_dir, render=True)
 
         # the breakdown at the end of a game (bots only, watched) and its replay
         bots = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,

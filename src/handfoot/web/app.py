@@ -81,6 +81,8 @@ from handfoot.web.store import (
 )
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
+from handfoot.web.talk import read_settings as read_talk_settings
+from handfoot.web.talk import replay_talk
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
 from handfoot.web.tournaments import TOURNAMENT_RECORD_WAITS, Tournaments
@@ -326,9 +328,10 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
+            talk = read_talk_settings(body.get("talk"))
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
-        game = await self._new_game(profile, layout, seats, absent)
+        game = await self._new_game(profile, layout, seats, absent, talk=talk)
         if me is not None:  # the maker sits in the first person's seat
             first = next((s for s in game["seats"] if s["kind"] == "human"), None)
             if first is not None:
@@ -356,12 +359,14 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
+            talk = read_talk_settings(body.get("talk"))
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
         secret = await self.store.secret(CLUB_SECRET)
         game_id = new_game_id()
         game = await self._new_game(profile, layout, seats, absent, game_id=game_id,
-                                    token_for=lambda s: rematch_token(secret, game_id, s))
+                                    token_for=lambda s: rematch_token(secret, game_id, s),
+                                    talk=talk)
         if rules_name is None:
             rules_name = profile.name if not (body.get("toml") or body.get("overrides")
                                               or body.get("options")) \
@@ -376,7 +381,8 @@ class _Api:
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,
                         game_id: str | None = None,
                         token_for: Callable[[int | None], str] | None = None,
-                        rematch_of: str | None = None) -> dict[str, Any]:
+                        rematch_of: str | None = None,
+                        talk: Mapping[str, bool] | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
         random tokens unless given). With ``rematch_of``, the game is made only if that
         game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
@@ -387,6 +393,8 @@ class _Api:
         spectator = token_for(None)
         stamp = now()
         settings: dict[str, Any] = {"absent": absent, "seats": seats}
+        if talk is not None:
+            settings["talk"] = dict(talk)
         if daily_date is not None:
             settings["daily"] = daily_date
         if rematch_of is not None:
@@ -472,7 +480,8 @@ class _Api:
         table = await self._finished(request)
         if isinstance(table, Response):
             return table
-        frames = await asyncio.to_thread(table.replay_frames)
+        talk = replay_talk(await self.store.talk(table.id))
+        frames = await asyncio.to_thread(table.replay_frames, talk)
         return JSONResponse({"record": table.record_data(), "frames": frames})
 
     async def rematch(self, request: Request) -> Response:
@@ -499,7 +508,8 @@ class _Api:
                 # the store makes it only if the game has none yet (else names that one)
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
-                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id,
+                    talk=table.talk.settings)
                 if made["game_id"] == game_id:  # made here: the same players, the same club
                     await self._carry_over(table.id, game_id)
                 if table.rematch is None:  # (another process's notice may have come first)

@@ -56,6 +56,13 @@ class Settings:
     connection is closed (code 4429)."""
     flood_window: float = 10.0
     """The sliding window over which refusals are counted (see :attr:`flood_limit`)."""
+    talk_limit: int = 5
+    """Reactions and chat messages one seat (or one watcher's connection) may send within
+    :attr:`talk_window` seconds (see :mod:`handfoot.web.talk`)..."""
+    talk_window: float = 10.0
+    """... the window of :attr:`talk_limit`..."""
+    talk_gap: float = 0.5
+    """... and the seconds that must pass between two of them."""
     idle_timeout: float = 300.0
     """Seconds a game stays in memory with nobody connected to it or asking for it; then
     it is dropped, and rebuilt from the database (by replay) when next asked for."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from handfoot.game.engine import GameState
@@ -73,6 +74,9 @@ class SharedTable(Protocol):
     def rename_seats(self, names: dict[int, str]) -> None:
         """New names for seats."""
 
+    def settings_stored(self, settings: Mapping[str, Any]) -> None:
+        """The game's settings as stored now (a change of its talk settings)."""
+
     def broadcast(self) -> None:
         """Send every connection its ``state``."""
 
@@ -119,7 +123,8 @@ class Sharing:
     async def catch_up(self, what: str = "mcsp") -> None:
         """Read what other processes stored: ``m`` the moves after the last played here
         (``h``: those heard, read from the database only if some are missing), ``c``
-        Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell this
+        Continue presses, ``s`` the game's settings (a rematch, the talk settings), ``p`` who
+        is connected elsewhere; then tell this
         process's connections and wake the bots."""
         table = self.table
         changed = False
@@ -142,9 +147,10 @@ class Sharing:
                 if any(names.get(i, n) != n for i, n in enumerate(table.seat_names)):
                     table.rename_seats(names)
                     changed = True
-            if "s" in what and table.rematch is None:
-                rematch = (await self.store.settings(table.id) or {}).get("rematch")
-                if isinstance(rematch, str):
+                settings = await self.store.settings(table.id) or {}
+                table.settings_stored(settings)  # the talk settings
+                rematch = settings.get("rematch")
+                if table.rematch is None and isinstance(rematch, str):
                     table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
         if changed:
             table.broadcast()

@@ -67,14 +67,15 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from handfoot.web import migrations
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
-           "StoreUnavailable", "async_database_url", "default_database_url", "is_outage",
-           "log_failure", "move_payload", "read_move_payload", "token_hash"]
+           "StoreUnavailable", "TalkRow", "async_database_url", "default_database_url",
+           "is_outage", "log_failure", "move_payload", "read_move_payload", "token_hash"]
 
 CHANNEL: Final = "handfoot"
 """The PostgreSQL NOTIFY channel: payload ``"<kind> <game id>[ <seq>[ <move>]]"``, kind ``m``
 (a move; its seq and, as JSON, the move itself: see :func:`move_payload`), ``c`` (a
-Continue press), ``s`` (the game's settings: a rematch) or ``p`` (who is connected
-where)."""
+Continue press), ``s`` (the game's settings: a rematch, the talk settings), ``p`` (who is
+connected where) or ``t`` (a reaction or chat message: ``"t <game> <JSON>"``, see
+:meth:`Store.add_talk`)."""
 
 MAX_PAYLOAD: Final = 7000
 """A move's notification carries the move only below this length (PostgreSQL's limit on
@@ -253,6 +254,19 @@ bot_leases = Table(
     Column("game", String(32), primary_key=True),
     Column("worker", String(32), nullable=False),
     Column("expires", DateTime, nullable=False),
+)
+
+talk = Table(  # reactions and chat at a table (handfoot.web.talk): never in the record
+    "talk", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),  # the moves made before it
+    Column("seat", Integer),  # null: a watcher
+    Column("name", String(64), nullable=False),
+    Column("preset", String(16)),  # a preset's id, or null for chat
+    Column("text", String(800)),  # chat (at most 200 characters), or null for a preset
+    Column("created", DateTime, nullable=False),
+    Index("talk_game", "game", "id"),
 )
 
 # -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
@@ -485,6 +499,18 @@ class MoveRow(NamedTuple):
     notation: str
     by: str
     request_id: str | None
+
+
+class TalkRow(NamedTuple):
+    """A reaction or chat message at a table (``id`` 0 until stored)."""
+
+    id: int
+    seq: int
+    seat: int | None
+    name: str
+    preset: str | None
+    text: str | None
+    created: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -784,6 +810,32 @@ class Store:
                     await self._notify(conn, "c", game_id)
         except IntegrityError:
             pass  # another process stored the same press meanwhile
+
+    # -- talk at the table -------------------------------------------------------------------
+
+    async def add_talk(self, game_id: str, row: TalkRow,
+                       notice: Callable[[TalkRow], str] | None = None) -> TalkRow:
+        """Store a reaction or chat message; the row with its id. On a shared database it
+        is announced as ``"t <game> <notice(row)>"`` (a few hundred bytes: see
+        :meth:`handfoot.web.talk.TableTalk.heard`)."""
+        async with self.engine.begin() as conn:
+            result = await conn.execute(insert(talk).values(
+                game=game_id, seq=row.seq, seat=row.seat, name=row.name, preset=row.preset,
+                text=row.text, created=row.created).returning(talk.c.id))
+            stored = row._replace(id=int(result.scalar_one()))
+            if self.shared and notice is not None:
+                await self._notify(conn, "t", game_id, notice(stored))
+        return stored
+
+    async def talk(self, game_id: str, *, last: int | None = None) -> list[TalkRow]:
+        """A game's reactions and chat, oldest first (only the ``last`` ones if given)."""
+        query = select(talk.c.id, talk.c.seq, talk.c.seat, talk.c.name, talk.c.preset,
+                       talk.c.text, talk.c.created).where(talk.c.game == game_id)
+        if last is not None:
+            query = query.order_by(talk.c.id.desc()).limit(last)
+        async with self.engine.connect() as conn:
+            rows = [TalkRow._make(r) for r in (await conn.execute(query)).all()]
+        return sorted(rows, key=lambda r: r.id)
 
     # -- presence across processes (shared databases only) ----------------------------------
 

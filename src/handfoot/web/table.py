@@ -27,7 +27,7 @@ import functools
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
@@ -66,6 +66,7 @@ from handfoot.web.store import (
     token_hash,
 )
 from handfoot.web.table_bots import TableBots
+from handfoot.web.talk import TableTalk
 from handfoot.web.tokens import rematch_token
 
 __all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
@@ -159,6 +160,8 @@ class Table:
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.sharing = Sharing(self, store)
+        self.talk = TableTalk(self, store, row.settings)
+        """Reactions and chat (kept with the game, never in its record)."""
 
     def rename_seats(self, names: dict[int, str]) -> None:
         """New names for seats (a deleted player's become "Former player")."""
@@ -453,7 +456,7 @@ class Table:
         self.touched = time.monotonic()
         self.connections.append(conn)
         conn.start()
-        conn.send(messages.welcome(conn.seat, self.game_json()))
+        conn.send(messages.welcome(conn.seat, self.game_json(), self.talk.welcome_json()))
         self.send_state(conn, self.state_message(self.hello_events(since)), since=0)
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
@@ -492,6 +495,8 @@ class Table:
             await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
+        elif msg.type in ("react", "chat", "talk_settings"):
+            await self.talk.handle(conn, msg)
         elif msg.type == "pace":
             self._pace(conn, msg)
         elif msg.type == "hello":
@@ -623,21 +628,33 @@ class Table:
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
 
-    def replay_frames(self) -> list[dict[str, Any]]:
+    def settings_stored(self, settings: Mapping[str, Any]) -> None:
+        """The game's settings as another process stored them (its talk settings)."""
+        self.talk.settings_stored(settings)
+
+    def replay_frames(self, talk: Mapping[int, list[dict[str, Any]]] | None = None,
+                      ) -> list[dict[str, Any]]:
         """The whole game move by move, every card visible (after the game only): the
         deal, then the table after each move; a move that ends a round shows the table as
         the round ended (phase ``round_end``, or ``game_over`` after the last), then comes
-        the next deal."""
+        the next deal. Each frame lists the reactions and chat said after its move
+        (``talk``: by the number of moves made before them, from
+        :func:`~handfoot.web.talk.replay_talk`)."""
+        talk = talk or {}
         state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
         frames = [self._frame(state, None, None)]
+        frames[0]["talk"] = talk.get(0, [])
+        seq = 0
         for rnd in self.record().rounds:
             for recorded in rnd.moves:
+                seq += 1
                 move = parse_move(recorded.move)
                 number = state.round_number
                 effect = state.verify(move)
                 if not effect.ends_round:
                     state.apply(effect)
                     frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    frames[-1]["talk"] = talk.get(seq, [])
                     continue
                 end = state.copy()
                 # the same rules but for the game ending here, so the table stays as it was
@@ -647,9 +664,11 @@ class Table:
                 frame = self._frame(end, recorded.move, recorded.seat, number)
                 if not state.is_over:
                     frame["state"]["phase"] = "round_end"
+                frame["talk"] = talk.get(seq, [])
                 frames.append(frame)
                 if not state.is_over:
                     frames.append(self._frame(state, None, None))
+                    frames[-1]["talk"] = []
         return frames
 
     def _frame(self, state: GameState, move: str | None, seat: int | None,

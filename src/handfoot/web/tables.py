@@ -34,6 +34,7 @@ from handfoot.web.metrics import Metrics
 from handfoot.web.settings import Settings
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
+from handfoot.web.talk import RECENT
 from handfoot.web.tokens import REMATCH_SECRET
 
 __all__ = ["HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
@@ -116,6 +117,7 @@ class Tables:
             table = Table(row, profile, self.store, self.settings, self.pool,
                           today=lambda: self.today(), metrics=self.metrics)
             await asyncio.to_thread(table.replay, rows, continued)
+            table.talk.loaded(await self.store.talk(game_id, last=RECENT))
             table.on_finished = self.on_finished
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
@@ -200,11 +202,16 @@ class Tables:
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
         plays the move it carries when that is the next one and the table is not busy, and
-        otherwise catches up from the database."""
+        otherwise catches up from the database; talk (``"t <game> <JSON>"``) is passed to
+        the table's connections."""
         kind, _, rest = payload.partition(" ")
         game_id, _, rest = rest.partition(" ")
-        seq, _, data = rest.partition(" ")
         table = self._tables.get(game_id)
+        if kind == "t":  # talk: "t <game> <JSON>"
+            if table is not None:
+                table.talk.heard(rest, self.worker)
+            return
+        seq, _, data = rest.partition(" ")
         if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
             return  # not held here, or a move this process made (or has already read)
         if kind == "m" and self._let_go(game_id, table):

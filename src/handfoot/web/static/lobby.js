@@ -466,6 +466,7 @@ async function createGame(statusBox, button) {
     seats,
     absent: document.querySelector("input[name=absent]:checked").value,
     ...clubChoice(),
+    talk: {reactions: $("talk-reactions").checked, watchers: $("talk-watchers").checked, chat: $("talk-chat").checked},
   };
   button.disabled = true;
   const label = button.textContent;

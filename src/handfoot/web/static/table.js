@@ -14,6 +14,7 @@
 //   table-motion.js    cards that travel (off under prefers-reduced-motion)
 //   table-alerts.js    "your turn": the title, the icon, a sound, a notification
 //   sound.js           the sounds, made with Web Audio
+//   talk.js            reactions and chat: the React menu, the bubbles, their lines in the moves list
 
 import { cardSvg } from "./cards.js";
 import { attachArrowNav, attachDrag, attachKeys, KEYS } from "./input.js";
@@ -34,6 +35,7 @@ import { afterState } from "./table-alerts.js";
 import { play as playMotion, snapshot } from "./table-motion.js";
 import { initSound } from "./sound.js";
 import { applyPrefs, askPace, onPace, setLogOpen, wirePrefs } from "./table-prefs.js";
+import { initTalk, onTalk, placeBubbles, talkWelcome } from "./talk.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
 } from "./table-state.js";
@@ -51,6 +53,7 @@ function render() {
   renderOverlay();
   renderAsk();
   applyFlash();
+  placeBubbles();
 }
 
 function onState(msg) {
@@ -222,6 +225,7 @@ function start() {
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
+  initTalk({ onChange: () => app.view && renderLog() });
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
     return;
@@ -234,6 +238,7 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      talkWelcome(msg.talk);
       app.baseTitle = document.title;
       askPace();
       if (app.view) render();
@@ -247,6 +252,10 @@ function start() {
     onRematch,
     onPace,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
+    onTalk: (msg) => {
+      onTalk(msg);
+      if (app.view) placeBubbles();
+    },
   });
   link.sock.connect();
 }
