@@ -50,6 +50,9 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.mail import Mailer
+from handfoot.web.mygames import mygames_routes
+from handfoot.web.notices import Notices
 from handfoot.web.pages import page_routes
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
@@ -76,6 +79,14 @@ from handfoot.web.store import (
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
+from handfoot.web.turns import (
+    SYSTEM_CLOCK,
+    Clock,
+    Correspondence,
+    RequestProblem,
+    Timers,
+    correspondence_from_request,
+)
 
 __all__ = ["Settings", "create_app"]
 
@@ -96,20 +107,30 @@ FORM_KINDS = ("int", "opt_int", "bool", "str")
 """The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole site as one Starlette app."""
+def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> Starlette:
+    """The whole site as one Starlette app; ``clock``: the time of correspondence games'
+    timers (a test's own)."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
-    tables = Tables(store, settings)
+    tables = Tables(store, settings, clock)
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
+    mailer = Mailer(settings.smtp_url, settings.mail_from or "handfoot@localhost") \
+        if settings.smtp_url else None
+    notices = Notices(store, clock, mailer=mailer, push_contact=settings.vapid_contact(),
+                      push_hosts=settings.push_hosts, public_url=settings.public_url)
+    timers = Timers(store, tables.get, notices.your_turn, clock, settings.timer_every,
+                    digest=notices.digest)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
+        await notices.keys()  # the VAPID keys, made at the first start
+        await timers.start()
         yield
+        await timers.close()
         await tables.close()
         await store.close()
 
@@ -130,6 +151,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     routes += page_routes(templates)
     routes += score_routes(store, templates)
+    routes += mygames_routes(tables, notices, templates, clock)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
     limits = settings.open_limit_list()
@@ -146,6 +168,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.store = store
     app.state.tables = tables
     app.state.settings = settings
+    app.state.notices = notices
+    app.state.timers = timers
     return app
 
 
@@ -266,15 +290,21 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
-        except (RequestError, ProfileError, ValueError) as exc:
+            correspondence = correspondence_from_request(body)
+        except (RequestError, ProfileError, RequestProblem, ValueError) as exc:
             return error_response(str(exc))
-        return JSONResponse(await self._new_game(profile, layout, seats, absent))
+        game = await self._new_game(profile, layout, seats, absent,
+                                    correspondence=correspondence)
+        if correspondence is not None:
+            await self.tables.get(game["game_id"])  # stores its first turn and timer
+        return JSONResponse(game)
 
     async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,
                         game_id: str | None = None,
                         token_for: Callable[[int | None], str] | None = None,
-                        rematch_of: str | None = None) -> dict[str, Any]:
+                        rematch_of: str | None = None,
+                        correspondence: Correspondence | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
         random tokens unless given). With ``rematch_of``, the game is made only if that
         game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
@@ -289,6 +319,8 @@ class _Api:
             settings["daily"] = daily_date
         if rematch_of is not None:
             settings["rematch_of"] = rematch_of
+        if correspondence is not None:
+            settings["correspondence"] = correspondence.json()
         row = GameRow(
             id=game_id, profile=base, overrides=overrides, layout=str(layout),
             settings=settings, seed=self._seed(base, layout, seats) if seed is None else seed,
@@ -394,7 +426,10 @@ class _Api:
                 # the store makes it only if the game has none yet (else names that one)
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
-                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id,
+                    correspondence=table.turns.rules)
+                if table.turns.rules is not None:
+                    await self.tables.get(game_id)  # stores its first turn and timer
                 if table.rematch is None:  # (another process's notice may have come first)
                     table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None
@@ -483,6 +518,8 @@ class _Api:
             await ws.send_text(messages.encode(messages.error(hello.id, "auth", message)))
             await _close(ws, AUTH_CLOSE, message)
             return
+        if seat is not None and seat in table.given_to_bot:
+            await table.turns.taken_back(seat)  # its person is back
         conn = Connection(ws, seat)
         table.join(conn, hello.seq)
         settings = self.tables.settings

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handfoot.web.guard import OpenLimit
+from handfoot.web.push import DEFAULT_PUSH_HOSTS
 
 __all__ = ["SeedSource", "Settings"]
 
@@ -77,6 +78,34 @@ class Settings:
     browser holds)..."""
     posts_per_minute: float = 240.0
     """... and then on average a minute."""
+
+    timer_every: float = 1.0
+    """Seconds between a process's looks at the correspondence games' timers (turns whose
+    notices are to be sent, whose time ran out, or whose bot is to move)."""
+    smtp_url: str | None = None
+    """Where "your turn" e-mail goes out (``--smtp-url``: ``smtp://``, ``smtp+starttls://``
+    or ``smtps://[user:password@]host[:port]``); None: no e-mail."""
+    mail_from: str | None = None
+    """The sender of that e-mail (``--mail-from``)."""
+    public_url: str | None = None
+    """The site's address as its players reach it (``--public-url``, like
+    ``https://cards.example.org``): the links in notices. None: the address the page that
+    asked for notices was loaded from."""
+    push_contact: str | None = None
+    """The VAPID ``sub`` claim push services may contact (``mailto:`` or ``https:``); None:
+    ``mailto:`` the sender, else the public URL, else ``mailto:handfoot@localhost``."""
+    push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
+    """The push services' hosts a browser's subscription may point at (a test adds its
+    stand-in service on 127.0.0.1; nothing else need change)."""
+
+    def vapid_contact(self) -> str:
+        if self.push_contact:
+            return self.push_contact
+        if self.mail_from:
+            return "mailto:" + self.mail_from.rpartition("<")[2].rstrip(">").strip()
+        if self.public_url and self.public_url.startswith("https://"):
+            return self.public_url
+        return "mailto:handfoot@localhost"
 
     def open_limit_list(self) -> tuple[OpenLimit, ...]:
         """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""

@@ -48,6 +48,7 @@ class SharedTable(Protocol):
     connections: list[Connection]
     continued: set[tuple[int, int]]
     rematch: tuple[str, bytes] | None
+    given_to_bot: set[int]
 
     @property
     def has_bots(self) -> bool:
@@ -131,10 +132,14 @@ class Sharing:
                 if not stored <= table.continued:
                     table.continued |= stored
                     changed = True
-            if "s" in what and table.rematch is None:
-                rematch = (await self.store.settings(table.id) or {}).get("rematch")
-                if isinstance(rematch, str):
+            if "s" in what:
+                settings = await self.store.settings(table.id) or {}
+                rematch = settings.get("rematch")
+                if table.rematch is None and isinstance(rematch, str):
                     table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+                given = settings.get("given_to_bot")
+                if isinstance(given, list):  # seats of a correspondence game a bot plays
+                    table.given_to_bot = {s for s in given if isinstance(s, int)}
         if changed:
             table.broadcast()
         table.wake.set()

@@ -34,6 +34,7 @@ from handfoot.web.settings import Settings
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
 from handfoot.web.tokens import REMATCH_SECRET
+from handfoot.web.turns import SYSTEM_CLOCK, Clock
 
 __all__ = ["HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
 
@@ -58,9 +59,11 @@ or takes the leases on the bots of the games it has connections to (which last
 class Tables:
     """The live tables of a server, loaded from the database when first asked for."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, clock: Clock = SYSTEM_CLOCK) -> None:
         self.store = store
         self.settings = settings
+        self.clock = clock
+        """The time of correspondence games' timers (a test's own clock)."""
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
@@ -108,8 +111,16 @@ class Tables:
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool,
-                          today=lambda: self.today())
+                          today=lambda: self.today(), clock=self.clock)
             await asyncio.to_thread(table.replay, rows, continued)
+            if table.turns.rules is not None:
+                try:  # the turn it waits for, as stored (or stored now: see turns.py)
+                    await table.turns.sync()
+                except Exception:
+                    log_failure(log, "game %s: its turn could not be read", game_id)
+                if table.bot_to_act():  # its bots move with nobody connected
+                    table.bots.start()
+                    table.wake.set()
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
@@ -130,7 +141,8 @@ class Tables:
         dropped = []
         for game_id, table in list(self._tables.items()):
             if table.connections or clock - table.touched < self.settings.idle_timeout \
-                    or table.lock.locked() or table.rematch_lock.locked():
+                    or table.lock.locked() or table.rematch_lock.locked() \
+                    or (table.turns.rules is not None and table.bot_to_act()):
                 continue
             del self._tables[game_id]
             self._loading.pop(game_id, None)
@@ -264,7 +276,8 @@ class Tables:
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
         wanted = [g for g, t in held.items()
-                  if t.connections and not t.state.is_over and t.has_bots]
+                  if (t.connections and not t.state.is_over and t.has_bots)
+                  or (t.turns.rules is not None and t.bot_to_act())]
         granted = await self.store.claim_bots(self.worker, wanted)
         unwanted = [g for g, t in held.items() if t.sharing.drives_bots and g not in wanted]
         await self.store.release_bots(self.worker, unwanted)
