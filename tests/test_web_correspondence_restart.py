@@ -110,7 +110,7 @@ def test_a_timer_fires_once_across_sigkill_and_restarts(tmp_path: Path) -> None:
             rows = _query(db, "SELECT seq, seat, due FROM turns WHERE game = ?", gid)
             return rows[0] if rows else None
 
-        seq, seat, due = _wait(lambda: (t := turn()) is not None and t[1] == 0 and t)
+        seq, _seat, _due = _wait(lambda: (t := turn()) is not None and t[1] == 0 and t)
         server.kill()
         # the hour passes while the server is dead
         past = (datetime.now(UTC).replace(tzinfo=None) - timedelta(seconds=1))

@@ -14,6 +14,7 @@ import smtplib
 import ssl
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.utils import parseaddr
 from urllib.parse import unquote, urlsplit
 
 __all__ = ["Mailer", "parse_smtp_url"]
@@ -77,4 +78,4 @@ class Mailer:
                     smtp.ehlo()
             if s.username:
                 smtp.login(s.username, s.password or "")
-            smtp.send_message(message, from_addr=self.sender)
+            smtp.send_message(message, from_addr=parseaddr(self.sender)[1] or self.sender)

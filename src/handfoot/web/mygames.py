@@ -172,7 +172,8 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
         if isinstance(found, Response):
             return found
         table, seat = found
-        changes: dict[str, Any] = {k: body[k] for k in ("email", "mail_every", "muted", "push") if k in body}
+        changes: dict[str, Any] = {k: body[k] for k in ("email", "mail_every", "muted", "push")
+                                   if k in body}
         if not changes:
             return JSONResponse(await notices.settings(table.id, seat))
         if table.turns.rules is None:

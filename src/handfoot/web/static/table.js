@@ -20,6 +20,7 @@ import {
   setMessage, toggleKey, trayOpen, updateGlow,
 } from "./table-hand.js";
 import { addEvents, applyFlash, renderLog } from "./table-log.js";
+import { renderNotices, wireNotices } from "./table-notices.js";
 import {
   addTo, answer, checkTray, doAdd, doContinue, doDiscard, doDraw, doGoOut, doHint, doKnee,
   doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
@@ -42,6 +43,7 @@ function render() {
   renderLog();
   renderOverlay();
   renderAsk();
+  renderNotices();
   applyFlash();
 }
 
@@ -212,6 +214,7 @@ function start() {
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
+  wireNotices();
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
     return;

@@ -1,0 +1,269 @@
+""""Your turn" notices of correspondence games (handfoot.web.notices): e-mail through a
+local SMTP server (aiosmtpd) and Web Push through a local stand-in push service that checks
+the VAPID signature and decrypts the payload; the link opens the right seat, unsubscribing
+works with one POST, the hourly limit holds, a muted game gets nothing, and a notice says
+only what the seat may see."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from handfoot.bots.registry import make_bot
+from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
+from handfoot.game.rules import Layout
+from handfoot.runs.sim import bot_turn
+from handfoot.web.app import create_app
+from handfoot.web.notices import turn_words
+from notice_services import PushService, smtp_server
+from positions import reshuffle_hidden
+from test_web_correspondence import (
+    HOUR,
+    TestClock,
+    human_turn,
+    moves,
+    new_correspondence,
+    run_timers,
+)
+from web_client import Person, settings_for, token_of
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+
+
+@pytest.fixture
+def mail() -> Iterator[tuple[str, Any]]:
+    with smtp_server() as (url, box):
+        yield url, box
+
+
+def make_client(tmp_path: Path, clock: TestClock, **kw: Any) -> TestClient:
+    app = create_app(settings_for(tmp_path / "g.db", timer_every=3600.0,
+                                  mail_from="handfoot <cards@example.org>", **kw),
+                     clock=clock)
+    return TestClient(app)
+
+
+def notices(c: TestClient, gid: str, token: str, **changes: Any) -> Any:
+    r = c.post(f"/api/games/{gid}/notices", json={"token": token, **changes})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def next_human_turn(c: TestClient, gid: str, clock: TestClock, after: int) -> Any:
+    """Let the person's time run out (the stand-in plays), then the bot moves: the
+    person's next turn."""
+    clock.advance(HOUR + 1)
+    run_timers(c)
+    return human_turn_after(c, gid, after)
+
+
+def human_turn_after(c: TestClient, gid: str, after: int) -> Any:
+    from test_web_correspondence import turn, wait_for
+
+    return wait_for(lambda: (t := turn(c, gid)) is not None and t.seat == 0 and t.seq > after
+                    and t)
+
+
+def test_the_turn_mail_arrives_after_the_bots_move_and_its_link_opens_the_seat(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        first = human_turn(c, gid)
+        assert notices(c, gid, token, email="ann@example.org", mail_every="turn")["email"] \
+            == "ann@example.org"
+        run_timers(c)
+        assert len(box.mails) == 1
+        second = next_human_turn(c, gid, clock, first.seq)
+        bot_moved = [m for m in moves(c, gid) if m.seq > first.seq and m.seat == 1]
+        assert bot_moved  # the bot moved before this turn
+        run_timers(c)
+        assert len(box.mails) == 2
+        sender, rcpt, message = box.mails[-1]
+        assert rcpt == ["ann@example.org"] and sender == "cards@example.org"
+        assert message["From"] == "handfoot <cards@example.org>"
+        assert message["Subject"].startswith("Your turn, Ann")
+        text = message.get_content()
+        assert "Bot " in text and "Since your last turn" in text and "Time left: 1 hour" in text
+        link = re.search(r"http://testserver/game/(\w+)#t=(\S+)", text)
+        assert link is not None and link.group(1) == gid
+        assert "?" not in link.group(0)  # the token in the fragment, never the query
+        with c.websocket_connect(f"/ws/{gid}") as ws:  # the link opens Ann's seat
+            ws.send_json({"type": "hello", "token": link.group(2)})
+            assert ws.receive_json()["seat"] == 0
+        # one-click unsubscribe (RFC 8058): the headers, then a POST to the URL
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        unsubscribe = message["List-Unsubscribe"].strip("<>")
+        assert unsubscribe in text
+        path = unsubscribe.removeprefix("http://testserver")
+        assert c.get(path).status_code == 200  # opening the page alone changes nothing
+        assert notices(c, gid, token)["email"] == "ann@example.org"
+        r = c.post(path, content=b"List-Unsubscribe=One-Click",
+                   headers={"content-type": "application/x-www-form-urlencoded"})
+        assert r.status_code == 200 and r.json() == {"unsubscribed": True}
+        assert notices(c, gid, token)["email"] is None
+        assert c.post("/notices/unsubscribe?u=" + "0" * 64).status_code == 404
+        next_human_turn(c, gid, clock, second.seq)
+        run_timers(c)
+        assert len(box.mails) == 2  # none after unsubscribing
+
+
+def test_at_most_one_mail_an_hour_per_game_and_none_when_muted(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        first = human_turn(c, gid)
+        notices(c, gid, token, email="ann@example.org")  # the default: once an hour
+        run_timers(c)
+        assert len(box.mails) == 1
+        person = Person(c, gid, token, seat=0)
+        person.connect()
+        person.until("state")
+        while person.seq < first.seq:
+            person.receive()
+        clock.advance(600)  # ten minutes later Ann plays her turn
+        while person.my_turn():
+            person.play(person.choose())
+        person.close()
+        second = human_turn_after(c, gid, first.seq)
+        run_timers(c)
+        assert len(box.mails) == 1  # within the hour: no second mail
+        notices(c, gid, token, muted=True)
+        third = next_human_turn(c, gid, clock, second.seq)
+        run_timers(c)
+        assert len(box.mails) == 1  # muted
+        notices(c, gid, token, muted=False)
+        next_human_turn(c, gid, clock, third.seq)
+        run_timers(c)
+        assert len(box.mails) == 2
+
+
+def test_the_daily_digest_lists_the_games_waiting(tmp_path: Path,
+                                                  mail: tuple[str, Any]) -> None:
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        ids = []
+        for _ in range(2):
+            game = new_correspondence(c)
+            gid = game["game_id"]
+            human_turn(c, gid)
+            notices(c, gid, token_of(game["seats"][0]["link"]), email="ann@example.org",
+                    mail_every="digest")
+            ids.append(gid)
+        run_timers(c)
+        assert box.mails == []  # a digest, not a mail a turn
+        sent = c.portal.call(lambda: c.app.state.notices.digest(force=True))  # type: ignore
+        assert sent == 1 and len(box.mails) == 1
+        text = box.mails[0][2].get_content()
+        assert all(f"/game/{gid}#t=" in text for gid in ids)
+        assert c.portal.call(lambda: c.app.state.notices.digest(force=True)) == 0  # type: ignore
+
+
+def test_bad_notice_requests_are_refused(tmp_path: Path, mail: tuple[str, Any]) -> None:
+    url, _ = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        for bad in ({"email": "not an address"}, {"email": "a@b.c, d@e.f"},
+                    {"mail_every": "minute"}, {"muted": "yes"},
+                    {"push": {"endpoint": "https://evil.example/x",
+                              "keys": {"p256dh": "A" * 87, "auth": "B" * 22}}},
+                    {"push": {"endpoint": "http://fcm.googleapis.com/x",
+                              "keys": {"p256dh": "A" * 87, "auth": "B" * 22}}},
+                    {"push": {"endpoint": "https://fcm.googleapis.com/x"}}):
+            r = c.post(f"/api/games/{gid}/notices", json={"token": token, **bad})
+            assert r.status_code == 400, bad
+        spectator = token_of(game["spectator_link"])
+        r = c.post(f"/api/games/{gid}/notices", json={"token": spectator, "muted": True})
+        assert r.status_code == 403
+        r = c.post(f"/api/games/{gid}/notices", json={"token": "x" * 43, "muted": True})
+        assert r.status_code == 404
+        live = c.post("/api/games", json={"profile": "biegames", "layout": "2x1"}).json()
+        r = c.post(f"/api/games/{live['game_id']}/notices",
+                   json={"token": token_of(live["seats"][0]["link"]), "email": "a@b.org"})
+        assert r.status_code == 403
+
+
+def test_web_push_reaches_the_browser_signed_and_encrypted(tmp_path: Path) -> None:
+    clock = TestClock()
+    with PushService() as service, \
+            make_client(tmp_path, clock, push_hosts=("127.0.0.1",)) as c:
+        key = c.get("/api/push/key").json()["key"]
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        first = human_turn(c, gid)
+        sub = service.subscribe("ann-phone")
+        assert notices(c, gid, token, push=sub.json())["push"] == 1
+        run_timers(c)
+        run_timers(c)  # once per turn
+        assert service.refused == []
+        assert len(service.received) == 1
+        endpoint, vapid_key, payload = service.received[0]
+        assert endpoint == sub.endpoint and vapid_key == key  # signed with the server's key
+        assert payload["title"].startswith("Your turn, Ann")
+        assert payload["url"] == f"http://testserver/game/{gid}#t={token}"
+        # the next turn, after the bot's move
+        second = next_human_turn(c, gid, clock, first.seq)
+        run_timers(c)
+        assert len(service.received) == 2
+        # a muted game: nothing
+        notices(c, gid, token, muted=True)
+        third = next_human_turn(c, gid, clock, second.seq)
+        run_timers(c)
+        assert len(service.received) == 2
+        # a subscription the service says is gone is forgotten
+        notices(c, gid, token, muted=False)
+        service.answer = 410
+        next_human_turn(c, gid, clock, third.seq)
+        run_timers(c)
+        assert notices(c, gid, token)["push"] == 0
+
+
+def test_the_vapid_keys_are_made_once_and_kept(tmp_path: Path) -> None:
+    clock = TestClock()
+    with make_client(tmp_path, clock) as c:
+        key = c.get("/api/push/key").json()["key"]
+    with make_client(tmp_path, clock) as c:
+        assert c.get("/api/push/key").json()["key"] == key
+    assert len(key) == 87  # an uncompressed P-256 point, base64url
+
+
+def test_a_notice_says_only_what_the_seat_may_see() -> None:
+    """The words are the same whatever the cards hidden from the seat are (re-dealt)."""
+    profile = load_profile("biegames")
+    rng = random.Random(5)
+    for seed in range(6):
+        state = GameState.new(profile, layout=Layout.parse("2x1"), seed=seed)
+        bots = [make_bot("easy", seed), make_bot("easy", seed + 100)]
+        for _ in range(rng.randint(5, 40)):
+            if state.is_over:
+                break
+            state.apply(bot_turn(bots[state.to_act], state, state.to_act))
+        seat = state.to_act
+        other = reshuffle_hidden(state, seat, rng)
+        at = clock_at = TestClock().now()
+        words = [turn_words(s.view(seat), ["Ann", "Bob"], ["Ann", "Bob"], "Hand and Foot",
+                            [], clock_at, at, "bot") for s in (state, other)]
+        assert words[0] == words[1]
+        assert state.hand(1 - seat) != other.hand(1 - seat) or state.hand(1 - seat) == []
