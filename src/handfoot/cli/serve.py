@@ -54,16 +54,17 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                             "per client address (for tests and load benchmarks on one "
                             "computer; see docs/server.md)")
     serve.add_argument("--smtp-url", metavar="URL",
-                       help="send \"your turn\" e-mail of correspondence games through "
-                            "this server: smtp://[user:password@]host[:port], "
-                            "smtp+starttls://... or smtps://... (see docs/server.md)")
-    serve.add_argument("--mail-from", metavar="ADDRESS",
-                       help="the sender of that e-mail, like \"handfoot "
-                            "<cards@example.org>\" (needed with --smtp-url)")
+                       help="send sign-in mails and correspondence games' \"your turn\" "
+                            "mails through this server: smtp://HOST:PORT "
+                            "(STARTTLS when offered) or smtps://HOST:PORT, with USER:PASSWORD@ "
+                            "before the host if it asks (default: no mail; see docs/club.md "
+                            "and docs/server.md)")
+    serve.add_argument("--mail-from", default="handfoot@localhost", metavar="ADDRESS",
+                       help="the sender of those mails (default handfoot@localhost)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the site's address as players reach it, like "
-                            "https://cards.example.org (the links in e-mail and push "
-                            "notices)")
+                            "https://cards.example.org: mailed links start with it "
+                            "(needed with --smtp-url)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -239,22 +240,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if normalize_origin(origin) is None:
             raise UsageError(f"--allowed-origin: {origin!r} is not an origin like "
                              "https://cards.example.org")
-    if args.smtp_url:
-        from handfoot.web.mail import parse_smtp_url
-
-        try:
-            parse_smtp_url(args.smtp_url)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        if not args.mail_from:
-            raise UsageError("--smtp-url needs --mail-from (the sender's address)")
-    if args.public_url and not args.public_url.startswith(("https://", "http://")):
-        raise UsageError("--public-url: like https://cards.example.org")
     settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
                         allowed_origins=tuple(args.allowed_origin),
                         allowed_hosts=tuple(args.allowed_host),
                         open_limits=args.open_limits, smtp_url=args.smtp_url,
                         mail_from=args.mail_from, public_url=args.public_url)
+    if args.smtp_url:
+        from handfoot.web.mail import MailError, check_smtp_url
+
+        try:
+            check_smtp_url(args.smtp_url)
+        except MailError as exc:
+            raise UsageError(f"--smtp-url: {exc}") from None
+        if not args.public_url or normalize_origin(args.public_url) is None:
+            raise UsageError("--smtp-url needs --public-url, the site's address like "
+                             "https://cards.example.org (mailed links start with it)")
     _serve_database(settings.database_url, args.workers)
     # no permessage-deflate: a state frame is a few KB, and compressing every frame for
     # every connection cost about 0.5 ms of CPU a move and 0.2 MiB a table (zlib state per

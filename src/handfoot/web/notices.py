@@ -294,7 +294,7 @@ class Notices:
         message.set_content("\n".join([*lines, "", "Mute a game from its table (Notices).",
                                        f"No more e-mail from this server: {url}", ""]))
         try:
-            await self.mailer.send(message)
+            await self.mailer.send_message(message)
         except Exception:
             log.warning("a turn notice by e-mail failed", exc_info=True)
 

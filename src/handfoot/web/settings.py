@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from handfoot.web.guard import OpenLimit
 from handfoot.web.push import DEFAULT_PUSH_HOSTS
 
-__all__ = ["SeedSource", "Settings"]
+__all__ = ["BOT_PACES", "SeedSource", "Settings"]
+
+BOT_PACES: Final = {"fast": 0.28, "normal": 1.0, "slow": 2.0}
+"""The bot paces a table may choose (the ``pace`` message, docs/web.md), each as a share of
+:attr:`Settings.bot_delay`: with the default 0.9 s, 0.25 s, 0.9 s and 1.8 s a bot move."""
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
 """``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
@@ -79,33 +83,43 @@ class Settings:
     posts_per_minute: float = 240.0
     """... and then on average a minute."""
 
+    smtp_url: str | None = None
+    """Where sign-in mails and turn notices are sent (``--smtp-url``): ``smtp://host:port``
+    (plain, or
+    STARTTLS when the server offers it), ``smtps://host:port`` (TLS from the start); a
+    user and password may come before the host (``smtp://user:pass@host:587``). None: no
+    mail (the sign-in by mail is not offered)."""
+    mail_from: str = "handfoot@localhost"
+    """The sender of sign-in mails (``--mail-from``)."""
+    public_url: str | None = None
+    """The site's address as players reach it (``--public-url``, like
+    ``"https://cards.example.org"``): the links in mails start with it (never with the
+    ``Host`` a request claims). Required for mail."""
+
+    def pace_delay(self, pace: str) -> float:
+        """Seconds a bot waits at a table of ``pace`` (one of :data:`BOT_PACES`; another
+        name: the normal pace).
+
+        >>> [round(Settings().pace_delay(p), 2) for p in ("fast", "normal", "slow", "x")]
+        [0.25, 0.9, 1.8, 0.9]
+        """
+        return self.bot_delay * BOT_PACES.get(pace, 1.0)
+
     timer_every: float = 1.0
     """Seconds between a process's looks at the correspondence games' timers (turns whose
     notices are to be sent, whose time ran out, or whose bot is to move)."""
-    smtp_url: str | None = None
-    """Where "your turn" e-mail goes out (``--smtp-url``: ``smtp://``, ``smtp+starttls://``
-    or ``smtps://[user:password@]host[:port]``); None: no e-mail."""
-    mail_from: str | None = None
-    """The sender of that e-mail (``--mail-from``)."""
-    public_url: str | None = None
-    """The site's address as its players reach it (``--public-url``, like
-    ``https://cards.example.org``): the links in notices. None: the address the page that
-    asked for notices was loaded from."""
     push_contact: str | None = None
     """The VAPID ``sub`` claim push services may contact (``mailto:`` or ``https:``); None:
-    ``mailto:`` the sender, else the public URL, else ``mailto:handfoot@localhost``."""
+    ``mailto:`` the mail sender."""
     push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
     """The push services' hosts a browser's subscription may point at (a test adds its
     stand-in service on 127.0.0.1; nothing else need change)."""
 
     def vapid_contact(self) -> str:
+        """The VAPID ``sub`` claim."""
         if self.push_contact:
             return self.push_contact
-        if self.mail_from:
-            return "mailto:" + self.mail_from.rpartition("<")[2].rstrip(">").strip()
-        if self.public_url and self.public_url.startswith("https://"):
-            return self.public_url
-        return "mailto:handfoot@localhost"
+        return "mailto:" + self.mail_from.rpartition("<")[2].rstrip(">").strip()
 
     def open_limit_list(self) -> tuple[OpenLimit, ...]:
         """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""
