@@ -128,11 +128,12 @@ def test_the_moves_list_marks_the_stand_ins_moves(tmp_path: Path) -> None:
     with app_client(tmp_path / "g.db", clock) as c:
         game = new_correspondence(c)
         gid = game["game_id"]
-        human_turn(c, gid)
+        first = human_turn(c, gid)
         clock.advance(HOUR + 1)
         run_timers(c)
         timed = [r.seq for r in moves(c, gid) if r.by == "timeout"]
         assert timed
+        wait_for(lambda: (t := turn(c, gid)) is not None and t.seq > first.seq and t.seat == 0)
         with c.websocket_connect(f"/ws/{gid}") as ws:
             ws.send_json({"type": "hello", "token": token_of(game["seats"][0]["link"])})
             welcome = ws.receive_json()

@@ -98,7 +98,7 @@ def test_the_turn_mail_arrives_after_the_bots_move_and_its_link_opens_the_seat(
         assert message["Subject"].startswith("Your turn, Ann")
         text = message.get_content()
         assert "Bot " in text and "Since your last turn" in text and "Time left: 1 hour" in text
-        link = re.search(r"http://testserver/game/(\w+)#t=(\S+)", text)
+        link = re.search(r"http://testserver/game/([\w-]+)#t=(\S+)", text)
         assert link is not None and link.group(1) == gid
         assert "?" not in link.group(0)  # the token in the fragment, never the query
         with c.websocket_connect(f"/ws/{gid}") as ws:  # the link opens Ann's seat

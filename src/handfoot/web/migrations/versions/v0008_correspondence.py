@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision: str | None = "0004"
+down_revision: str | None = "0006"
 branch_labels = None
 depends_on = None
 
