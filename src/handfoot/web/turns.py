@@ -31,17 +31,17 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 from sqlalchemy import and_, delete, or_, select, update
 
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
 from handfoot.web.store import Store, _upsert, log_failure, now, turns
 
-if TYPE_CHECKING:
-    from handfoot.web.table import Table
-
 __all__ = ["MAX_PER_MOVE", "MIN_PER_MOVE", "SYSTEM_CLOCK", "Clock", "Correspondence",
-           "RequestProblem", "Timers", "TurnKeeper", "TurnRow", "correspondence_from_request"]
+           "RequestProblem", "Timers", "TurnKeeper", "TurnRow", "TurnTable",
+           "correspondence_from_request"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -63,6 +63,39 @@ class Clock(Protocol):
     """Where the server's correspondence timers read the time (naive UTC)."""
 
     def now(self) -> datetime: ...
+
+
+class _TurnBots(Protocol):
+    def start(self) -> None: ...
+
+    async def stand_in_move(self, seat: int) -> mv.PlayerMove: ...
+
+
+class TurnTable(Protocol):
+    """What the turns use of their table (a :class:`~handfoot.web.table.Table`)."""
+
+    id: str
+    store: Store
+    state: GameState
+    seq: int
+    seats: tuple[Any, ...]
+    turn_start: int
+    given_to_bot: set[int]
+    timeouts: set[int]
+    lock: asyncio.Lock
+    wake: asyncio.Event
+    turns: TurnKeeper
+
+    @property
+    def bots(self) -> _TurnBots: ...
+
+    def waiting(self) -> dict[str, Any] | None: ...
+
+    def bot_to_act(self) -> bool: ...
+
+    def broadcast(self) -> None: ...
+
+    async def play_bot_move(self, move: mv.PlayerMove, by: str) -> None: ...
 
 
 class _SystemClock:
@@ -227,7 +260,8 @@ class TurnKeeper:
     """A correspondence table's turn: which it is, its row in the database, and what a
     time-out does (one per :class:`~handfoot.web.table.Table`)."""
 
-    def __init__(self, table: Table, rules: Correspondence | None, clock: Clock) -> None:
+    def __init__(self, table: TurnTable, rules: Correspondence | None, clock: Clock,
+                 ) -> None:
         self.table = table
         self.rules = rules
         self.clock = clock
@@ -359,8 +393,8 @@ class Timers:
     """Every few seconds: claim the turns that need something and act on them (send the
     "your turn" notices, play a time-out, drive a bot's turn)."""
 
-    def __init__(self, store: Store, get_table: Callable[[str], Awaitable[Table | None]],
-                 notify: Callable[[Table, TurnRow], Awaitable[None]], clock: Clock,
+    def __init__(self, store: Store, get_table: Callable[[str], Awaitable[TurnTable | None]],
+                 notify: Callable[[Any, TurnRow], Awaitable[None]], clock: Clock,
                  every: float, digest: Callable[[], Awaitable[object]] | None = None) -> None:
         self.store = store
         self.get_table = get_table
