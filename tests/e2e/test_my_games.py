@@ -11,9 +11,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import expect
-
 from e2e_helpers import new_game
+from playwright.sync_api import expect
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -53,7 +52,7 @@ def _correspondence(base: str, names: tuple[str, str]) -> dict[str, Any]:
 def _status_turn(base: str, game: dict[str, Any]) -> int:
     """Whose turn it is (the seat), asked with the first seat's token."""
     token = game["seats"][0]["link"].split("#t=")[1]
-    req = urllib.request.Request(base + f"/api/my-games", data=json.dumps(
+    req = urllib.request.Request(base + "/api/my-games", data=json.dumps(
         {"seats": [{"game_id": game["game_id"], "token": token}]}).encode(),
         headers={"content-type": "application/json"}, method="POST")
     with urllib.request.urlopen(req, timeout=10) as r:
