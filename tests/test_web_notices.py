@@ -267,3 +267,42 @@ def test_a_notice_says_only_what_the_seat_may_see() -> None:
                             [], clock_at, at, "bot") for s in (state, other)]
         assert words[0] == words[1]
         assert state.hand(1 - seat) != other.hand(1 - seat) or state.hand(1 - seat) == []
+
+
+def test_a_signed_in_players_push_serves_all_their_seats_and_my_games_lists_them(
+        tmp_path: Path) -> None:
+    """A player's browser subscribes at one game's table: the notice of another game where
+    the player sits comes to it too (with a link to My games: that seat's token is not
+    known), and My games lists that seat for the player without the browser's links."""
+    import secrets as _secrets
+
+    clock = TestClock()
+    key = _secrets.token_urlsafe(32)[:43]
+    header = {"X-Handfoot-Player": key}
+    with PushService() as service, \
+            make_client(tmp_path, clock, push_hosts=("127.0.0.1",)) as c:
+        assert c.post("/api/players", json={"name": "Ann", "key": key}).status_code == 200
+        games = [new_correspondence(c) for _ in range(2)]
+        for game in games:
+            r = c.post(f"/api/games/{game['game_id']}/sit", headers=header,
+                       json={"token": token_of(game["seats"][0]["link"])})
+            assert r.status_code == 200 and r.json()["linked"], r.text
+            human_turn(c, game["game_id"])
+        sub = service.subscribe("ann-laptop")
+        one, two = games[0]["game_id"], games[1]["game_id"]
+        r = c.post(f"/api/games/{one}/notices", headers=header,
+                   json={"token": token_of(games[0]["seats"][0]["link"]), "push": sub.json()})
+        assert r.status_code == 200
+        run_timers(c)
+        urls = sorted(p["url"] for _, _, p in service.received)
+        assert service.refused == [] and len(urls) == 2  # one notice for each game
+        assert f"http://testserver/game/{one}#t=" in urls[1]
+        assert urls[0] == "/games"  # the second game's token is not known: My games
+        # My games, signed in, from a browser holding no link
+        listed = c.post("/api/my-games", headers=header, json={"seats": []}).json()["games"]
+        assert {(g["game_id"], g["seat"]) for g in listed} == {(one, 0), (two, 0)}
+        assert all(g["your_turn"] for g in listed)
+        linked = {g["game_id"]: g.get("link") for g in listed}
+        assert linked[one] == games[0]["seats"][0]["link"] and linked[two] is None
+        # without the header, nobody's seats but the tokens given
+        assert c.post("/api/my-games", json={"seats": []}).json()["games"] == []

@@ -21,13 +21,18 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from handfoot.web.clubs import CLUB_SECRET
+from handfoot.web.players import current_player
 from handfoot.web.protocol import is_token
 from handfoot.web.requests import RequestError, error_response, read_body
+from handfoot.web.store import notice_seats
+from handfoot.web.tokens import rematch_token
 from handfoot.web.turns import Clock, read_turns
 
 if TYPE_CHECKING:
@@ -111,6 +116,17 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
                    clock: Clock) -> list[Route]:
     """The routes (see the module's docstring)."""
 
+    async def _seat_link(game_id: str, seat: int, club: str | None) -> str | None:
+        """A seat's link for its own player: derived from the club secret for a club
+        game; else the token the seat left when it asked for notices; else unknown."""
+        if club is not None:
+            secret = await tables.store.secret(CLUB_SECRET)
+            return f"/game/{game_id}#t={rematch_token(secret, game_id, seat)}"
+        async with tables.store.engine.connect() as conn:
+            row = (await conn.execute(select(notice_seats.c.token).where(
+                notice_seats.c.game == game_id, notice_seats.c.seat == seat))).first()
+        return None if row is None else f"/game/{game_id}#t={row.token}"
+
     async def seat_of(request: Request, body: Mapping[str, Any],
                       ) -> tuple[Table, int] | Response:
         table = await tables.get(request.path_params["game_id"])
@@ -149,6 +165,18 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
             if ok and seat is not None and (table.id, seat) not in seen:
                 seen.add((table.id, seat))
                 found.append((table, seat))
+        links: dict[tuple[str, int], str] = {}
+        player = await current_player(request)
+        if player is not None:  # and every seat of the signed-in player, on any device
+            for game in await request.app.state.players.games_of_player(player.id):
+                table = await tables.get(game.game_id)
+                if table is None or (table.id, game.seat) in seen:
+                    continue
+                seen.add((table.id, game.seat))
+                found.append((table, game.seat))
+                link = await _seat_link(table.id, game.seat, game.club)
+                if link is not None:
+                    links[(table.id, game.seat)] = link
         turns = await read_turns(tables.store, sorted({t.id for t, _ in found}))
         at = clock.now()
         entries = []
@@ -161,6 +189,9 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
                  if (await notices.settings(e["game_id"], e["seat"]))["muted"]}
         for e in entries:
             e["muted"] = (e["game_id"], e["seat"]) in muted
+            link = links.get((e["game_id"], e["seat"]))
+            if link is not None:  # a seat of the signed-in player this browser may not hold
+                e["link"] = link
         return JSONResponse({"games": sort_games(entries), "now": _iso(at)})
 
     async def seat_notices(request: Request) -> Response:
@@ -178,9 +209,14 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
             return JSONResponse(await notices.settings(table.id, seat))
         if table.turns.rules is None:
             return error_response("turn notices are for correspondence games", 403)
+        player = await current_player(request)
+        linked = None
+        if player is not None and "push" in changes:  # the player's own seat: all seats
+            seated = await request.app.state.players.seat_players(table.id)
+            linked = player.id if seated.get(seat) == player.id else None
         try:
             out = await notices.update(table.id, seat, body["token"],
-                                       str(request.base_url), changes)
+                                       str(request.base_url), changes, player_id=linked)
         except ValueError as exc:
             return error_response(str(exc))
         return JSONResponse(out)

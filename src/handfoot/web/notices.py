@@ -33,7 +33,16 @@ from handfoot.game.moves import parse_move
 from handfoot.game.values import PlayerView
 from handfoot.web.mail import Mailer
 from handfoot.web.push import PushGone, PushKeys, check_endpoint, send_push
-from handfoot.web.store import Store, _upsert, notice_seats, push_subscriptions, token_hash
+from handfoot.web.store import (
+    Store,
+    _upsert,
+    notice_seats,
+    player_pushes,
+    players,
+    push_subscriptions,
+    seat_players,
+    token_hash,
+)
 from handfoot.web.turns import Clock, TurnRow, read_turns
 
 if TYPE_CHECKING:
@@ -148,9 +157,12 @@ class Notices:
                 "push": len(pushes), "mail": self.mailer is not None}
 
     async def update(self, game_id: str, seat: int, token: str, base_url: str,
-                     changes: Mapping[str, Any]) -> dict[str, Any]:
+                     changes: Mapping[str, Any], player_id: str | None = None,
+                     ) -> dict[str, Any]:
         """Change a seat's notices (``email``: an address or None; ``mail_every``;
-        ``muted``; ``push``: a browser's subscription to add); ValueError if one is bad."""
+        ``muted``; ``push``: a browser's subscription to add, kept for ``player_id`` too,
+        the signed-in player sitting there, so it serves all their seats); ValueError if
+        one is bad."""
         email = changes.get("email", ...)
         if email is not ... and email is not None:
             if not isinstance(email, str) or len(email) > 254 or "@" not in email \
@@ -193,6 +205,12 @@ class Notices:
                     **sub)
                 await conn.execute(add.on_conflict_do_update(
                     index_elements=["game", "seat", "endpoint_hash"], set_=sub))
+                if player_id is not None:
+                    mine = _upsert(conn, player_pushes).values(
+                        player=player_id, endpoint_hash=digest, created=self.clock.now(),
+                        **sub)
+                    await conn.execute(mine.on_conflict_do_update(
+                        index_elements=["player", "endpoint_hash"], set_=sub))
         return await self.settings(game_id, seat)
 
     def _subscription(self, push: object) -> dict[str, str]:
@@ -237,7 +255,14 @@ class Notices:
             subs = (await conn.execute(select(push_subscriptions).where(
                 push_subscriptions.c.game == table.id,
                 push_subscriptions.c.seat == turn.seat))).all()
-        if row is None or row.muted:
+            # the seat's player's browsers (a player not deleted)
+            theirs = (await conn.execute(
+                select(player_pushes).join(
+                    seat_players, seat_players.c.player == player_pushes.c.player)
+                .join(players, players.c.id == player_pushes.c.player)
+                .where(seat_players.c.game == table.id, seat_players.c.seat == turn.seat,
+                       players.c.deleted.is_(None)))).all()
+        if (row is None and not theirs) or (row is not None and row.muted):
             return
         at = self.clock.now()
         rules = table.turns.rules
@@ -245,11 +270,21 @@ class Notices:
             table.state.view(turn.seat), table.seat_names, table.side_names,
             table.profile.title, recent_moves(table, turn.seat), turn.due, at,
             rules.on_timeout if rules else "bot")
-        link = f"{row.base_url}/game/{table.id}#t={row.token}"
+        # the seat's own link where its token is known; else the player's "My games"
+        link = f"{row.base_url}/game/{table.id}#t={row.token}" if row is not None else \
+            f"{self.public_url or ''}/games"
+        payload = {"title": subject, "body": "\n".join(lines[:2]), "url": link,
+                   "tag": f"handfoot-{table.id}"}
+        sent = set()
         for sub in subs:
-            await self._push(table.id, turn.seat, sub, {
-                "title": subject, "body": "\n".join(lines[:2]), "url": link,
-                "tag": f"handfoot-{table.id}"})
+            sent.add(sub.endpoint_hash)
+            await self._push(table.id, turn.seat, sub, payload)
+        for sub in theirs:
+            if sub.endpoint_hash not in sent:
+                sent.add(sub.endpoint_hash)
+                await self._push(table.id, turn.seat, sub, payload)
+        if row is None:
+            return
         if row.email and self.mailer is not None and row.mail_every != "digest" \
                 and await self._may_mail(table.id, turn.seat, row.mail_every, at):
             await self._mail(row.email, subject, [*lines, "", f"Play your turn: {link}"],
@@ -273,11 +308,12 @@ class Notices:
         try:
             await send_push(await self.keys(), info, payload, self.push_contact,
                             topic=f"g{game_id}"[:32])
-        except PushGone:
+        except PushGone:  # that browser's subscription is gone: for every seat and player
             async with self.store.engine.begin() as conn:
                 await conn.execute(delete(push_subscriptions).where(
-                    push_subscriptions.c.game == game_id, push_subscriptions.c.seat == seat,
                     push_subscriptions.c.endpoint_hash == sub.endpoint_hash))
+                await conn.execute(delete(player_pushes).where(
+                    player_pushes.c.endpoint_hash == sub.endpoint_hash))
         except Exception:
             log.warning("game %s: a push notice to seat %d failed", game_id, seat + 1,
                         exc_info=True)

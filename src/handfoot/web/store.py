@@ -300,6 +300,17 @@ push_subscriptions = Table(  # a browser's Web Push subscription, for one seat o
     PrimaryKeyConstraint("game", "seat", "endpoint_hash"),
 )
 
+player_pushes = Table(  # a signed-in player's browser subscription: for all their seats
+    "player_pushes", metadata,
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("endpoint_hash", String(64), nullable=False),
+    Column("endpoint", String(1000), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    PrimaryKeyConstraint("player", "endpoint_hash"),
+)
+
 # -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
 
 score_sheets = Table(

@@ -1,9 +1,11 @@
 // My games: every game where this browser holds a seat (static/links.js), asked of the
-// server with the seats' own tokens (POST /api/my-games): the ones waiting for you first,
-// with the time left. The web app opens here (the manifest's start_url).
+// server with the seats' own tokens (POST /api/my-games), and, for a signed-in player (the
+// X-Handfoot-Player header), every seat of theirs: the ones waiting for you first, with the
+// time left. The web app opens here (the manifest's start_url).
 
 import { esc } from "/static/text.js";
 import { games, parseLink } from "/static/links.js";
+import { HEADER, me } from "/static/player.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,14 +56,16 @@ function item(entry, link) {
     <div class="spread"><h3>${esc(entry.profile_title)} ${badge}</h3><span class="small muted">you are ${esc(entry.name)}</span></div>
     ${clock}
     <p class="game-meta">${bits.join(" · ")}</p>
-    <div class="btn-row"><a class="btn ${entry.your_turn ? "btn-gold" : "btn-primary"}" href="${esc(link)}">${entry.your_turn ? "Play your turn" : entry.over ? "Final table" : "Open"}</a></div>`;
+    <div class="btn-row">${link ? `<a class="btn ${entry.your_turn ? "btn-gold" : "btn-primary"}" href="${esc(link)}">${entry.your_turn ? "Play your turn" : entry.over ? "Final table" : "Open"}</a>`
+      : `<span class="small muted">Open it from the device that holds its link.</span>`}</div>`;
   return li;
 }
 
 async function start() {
   const list = $("my-games-list");
   const mine = seats();
-  if (!mine.length) {
+  const player = me();
+  if (!mine.length && !player) {
     list.replaceChildren();
     $("my-games-status").innerHTML = `<div class="notice"><p>You hold no seat on this device yet.
       <a href="/">Start a game</a> (choose <strong>By correspondence</strong> to play a move a day), or open the link someone sent you.</p></div>`;
@@ -69,8 +73,10 @@ async function start() {
   }
   let data;
   try {
+    const headers = { "Content-Type": "application/json" };
+    if (player) headers[HEADER] = player.key;
     const r = await fetch("/api/my-games", {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers,
       body: JSON.stringify({ seats: mine.map(({ game_id, token }) => ({ game_id, token })) }),
     });
     data = await r.json();
@@ -82,7 +88,7 @@ async function start() {
   }
   list.replaceChildren();
   const byKey = new Map(mine.map((s) => [s.game_id, s.link]));
-  for (const entry of data.games) list.append(item(entry, byKey.get(entry.game_id)));
+  for (const entry of data.games) list.append(item(entry, byKey.get(entry.game_id) || entry.link));
   if (!data.games.length) list.innerHTML = `<li class="muted">The server knows none of these games any more.</li>`;
   const waiting = data.games.filter((g) => g.your_turn).length;
   $("my-games-status").textContent = waiting ? `${waiting} game${waiting === 1 ? "" : "s"} waiting for you.` : "";

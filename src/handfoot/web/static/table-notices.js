@@ -4,13 +4,17 @@
 // bot. The moves a stand-in played on a time-out are marked in the moves list (table-log.js).
 
 import { $, app, isSpectator, seatName } from "./table-state.js";
+import { HEADER, me } from "./player.js";
 import { esc } from "./text.js";
 
 const corr = () => app.view?.correspondence || null;
 
 function api(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  const player = me(); // a signed-in player's push serves all their seats
+  if (player) headers[HEADER] = player.key;
   return fetch(path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers, body: JSON.stringify(body),
   }).then(async (r) => {
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(data.error || `the server answered ${r.status}`);

@@ -1,7 +1,8 @@
 """Correspondence games and their notices: the turn each game waits for with its timer
 (``turns``: a deadline claimed by one process at a time with a conditional UPDATE), how each
 seat wants to hear it is its turn (``notice_seats``: e-mail, mute, unsubscribe) and the
-seats' browsers' Web Push subscriptions (``push_subscriptions``)."""
+seats' browsers' Web Push subscriptions (``push_subscriptions``; a signed-in player's, for
+all their seats: ``player_pushes``)."""
 
 from __future__ import annotations
 
@@ -58,8 +59,20 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game", "seat", "endpoint_hash"),
     )
 
+    op.create_table(
+        "player_pushes",
+        sa.Column("player", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("endpoint_hash", sa.String(64), nullable=False),
+        sa.Column("endpoint", sa.String(1000), nullable=False),
+        sa.Column("p256dh", sa.String(200), nullable=False),
+        sa.Column("auth", sa.String(64), nullable=False),
+        sa.Column("created", sa.DateTime, nullable=False),
+        sa.PrimaryKeyConstraint("player", "endpoint_hash"),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("player_pushes")
     op.drop_table("push_subscriptions")
     op.drop_index("notice_seats_email", "notice_seats")
     op.drop_index("notice_seats_unsubscribe", "notice_seats")
