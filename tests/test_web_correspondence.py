@@ -36,7 +36,7 @@ class TestClock:
 
 
 @contextmanager
-def app_client(path: Path, clock: TestClock, **kw: Any) -> Iterator[TestClient]:
+def app_client(path: Path | str, clock: TestClock, **kw: Any) -> Iterator[TestClient]:
     app = create_app(settings_for(path, timer_every=3600.0, **kw), clock=clock)
     with TestClient(app) as c:
         yield c
@@ -96,9 +96,10 @@ def timeout_turns(rows: list[Any]) -> list[list[Any]]:
     return runs
 
 
-def test_the_stand_in_plays_the_turn_once_the_time_runs_out(tmp_path: Path) -> None:
+def test_the_stand_in_plays_the_turn_once_the_time_runs_out(database_url: str) -> None:
+    """On SQLite and PostgreSQL."""
     clock = TestClock()
-    with app_client(tmp_path / "g.db", clock) as c:
+    with app_client(database_url, clock) as c:
         game = new_correspondence(c)
         gid = game["game_id"]
         first = human_turn(c, gid)
@@ -145,9 +146,9 @@ def test_the_moves_list_marks_the_stand_ins_moves(tmp_path: Path) -> None:
 
 
 def test_a_waiting_game_waits_and_the_others_may_give_the_seat_to_a_bot(
-        tmp_path: Path) -> None:
+        database_url: str) -> None:
     clock = TestClock()
-    with app_client(tmp_path / "g.db", clock) as c:
+    with app_client(database_url, clock) as c:
         game = new_correspondence(c, "wait", seats=[{"kind": "human", "name": "Ann"},
                                                     {"kind": "human", "name": "Ben"}])
         gid = game["game_id"]
@@ -214,3 +215,48 @@ def test_a_move_in_time_passes_the_turn_and_no_stand_in_plays(tmp_path: Path) ->
         assert not any(m.by == "timeout" for m in moves(c, gid))
         nxt = human_turn(c, gid)
         assert nxt.seq > first.seq and nxt.started >= first.started + timedelta(seconds=3540)
+
+
+def test_one_process_claims_each_timer(database_url: str) -> None:
+    """Eight processes' timers look at the same due turns at once: each turn is claimed by
+    exactly one; a claim lapses after its lease and can then be taken again."""
+    import asyncio
+
+    from handfoot.web.store import Store
+    from handfoot.web.turns import TIMER_LEASE, TurnRow, claim_turns, settle_turn, write_turn
+
+    async def main() -> None:
+        stores = [Store(database_url) for _ in range(8)]
+        await stores[0].start()
+        try:
+            at = datetime(2026, 12, 6, 12, 0)
+            async with stores[0].engine.begin() as conn:  # the turns' games need rows
+                from sqlalchemy import insert
+
+                from handfoot.web.store import games as games_table
+                for i in range(5):
+                    await conn.execute(insert(games_table).values(
+                        id=f"g{i}", profile="biegames", overrides={}, layout="2x1",
+                        settings={}, seed="1", spectator_hash="x", status="playing",
+                        created=at, updated=at))
+            for i in range(5):
+                await write_turn(stores[0], TurnRow(f"g{i}", 3, 0, at, at, True, False))
+            won = await asyncio.gather(*(claim_turns(s, f"w{n}", at + timedelta(seconds=1))
+                                         for n, s in enumerate(stores)))
+            claimed = sorted(t.game for got in won for t in got)
+            assert claimed == [f"g{i}" for i in range(5)]  # each once, by one process
+            later = at + timedelta(seconds=TIMER_LEASE + 2)
+            again = await asyncio.gather(*(claim_turns(s, f"v{n}", later)
+                                           for n, s in enumerate(stores)))
+            assert sorted(t.game for got in again for t in got) == claimed  # lapsed: again
+            owner = next(n for n, got in enumerate(again) if got)
+            await settle_turn(stores[0], again[owner][0], f"v{owner}", fired=True)
+            done = again[owner][0].game  # settled (claim given up), fired: nothing to do
+            much_later = later + timedelta(seconds=TIMER_LEASE + 2)  # every other lapsed
+            left = await claim_turns(stores[1], "x", much_later)
+            assert sorted(t.game for t in left) == [g for g in claimed if g != done]
+        finally:
+            for s in stores:
+                await s.close()
+
+    asyncio.run(main())
