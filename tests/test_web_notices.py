@@ -306,3 +306,50 @@ def test_a_signed_in_players_push_serves_all_their_seats_and_my_games_lists_them
         assert linked[one] == games[0]["seats"][0]["link"] and linked[two] is None
         # without the header, nobody's seats but the tokens given
         assert c.post("/api/my-games", json={"seats": []}).json()["games"] == []
+
+
+def test_a_finished_game_forgets_its_notices(tmp_path: Path, mail: tuple[str, Any]) -> None:
+    """The notice rows hold the seats' tokens: they go when the game ends."""
+    from sqlalchemy import func, select
+
+    from handfoot.web.store import notice_seats, push_subscriptions
+    from test_web_correspondence import turn
+
+    url, _ = mail
+    clock = TestClock()
+    quick = {"hand_size": 5, "foot_size": 3, "clean_books_to_go_out": 0,
+             "dirty_books_to_go_out": 0, "wild_books_to_go_out": 0}
+    with PushService() as service, \
+            make_client(tmp_path, clock, smtp_url=url, push_hosts=("127.0.0.1",)) as c:
+        r = c.post("/api/games", json={
+            "profile": "biegames", "layout": "2x1", "rounds": 1, "overrides": quick,
+            "seats": [{"kind": "human", "name": "Ann"},
+                      {"kind": "bot", "level": "easy", "name": "Bot"}],
+            "correspondence": {"per_move": HOUR, "on_timeout": "bot"}})
+        game = r.json()
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        human_turn(c, gid)
+        notices(c, gid, token, email="ann@example.org",
+                push=service.subscribe("ann").json())
+        store = c.app.state.store  # type: ignore[attr-defined]
+
+        async def rows() -> int:
+            async with store.engine.connect() as conn:
+                a = (await conn.execute(select(func.count()).select_from(notice_seats)
+                                        .where(notice_seats.c.game == gid))).scalar_one()
+                b = (await conn.execute(select(func.count()).select_from(push_subscriptions)
+                                        .where(push_subscriptions.c.game == gid))).scalar_one()
+            return int(a) + int(b)
+
+        assert c.portal.call(rows) == 2  # type: ignore[union-attr]
+        for _ in range(200):  # Ann never plays: the stand-in plays every turn of hers
+            if c.get(f"/api/games/{gid}/record").status_code == 200:
+                break
+            clock.advance(HOUR + 1)
+            run_timers(c)
+            from test_web_correspondence import wait_for
+            wait_for(lambda: turn(c, gid) is None or turn(c, gid).seat == 0)
+        assert c.get(f"/api/games/{gid}/record").status_code == 200  # over
+        assert turn(c, gid) is None
+        assert c.portal.call(rows) == 0  # type: ignore[union-attr]

@@ -134,6 +134,12 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     timers = Timers(store, tables.get, notices.your_turn, clock, settings.timer_every,
                     digest=notices.digest)
 
+    async def finished(table: Table) -> None:
+        await players.game_finished(table)
+        if table.turns.rules is not None:  # its notice rows hold its seats' tokens
+            await notices.forget_game(table.id)
+    tables.on_finished = finished
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
