@@ -234,7 +234,7 @@ def _outcome(state: GameState, number: int, side: int, next_pickup: int) -> Outc
                     books += line.count
                 else:
                     other += line.count
-            elif (s == side and line.key.endswith("caught")) or (
+            elif s == side and line.key.endswith("caught") or (
                     s == side and line.key == "cards_left"):
                 caught -= line.points
     return Outcome(margin, books, other, caught, went, next_pickup)
