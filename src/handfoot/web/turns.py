@@ -71,6 +71,10 @@ class _TurnBots(Protocol):
     async def stand_in_move(self, seat: int) -> mv.PlayerMove: ...
 
 
+class _TurnSharing(Protocol):
+    async def catch_up_moves(self, *, heard_only: bool = False) -> bool: ...
+
+
 class TurnTable(Protocol):
     """What the turns use of their table (a :class:`~handfoot.web.table.Table`)."""
 
@@ -88,6 +92,9 @@ class TurnTable(Protocol):
 
     @property
     def bots(self) -> _TurnBots: ...
+
+    @property
+    def sharing(self) -> _TurnSharing: ...
 
     def waiting(self) -> dict[str, Any] | None: ...
 
@@ -332,6 +339,8 @@ class TurnKeeper:
         if stored is not None and (stored.seq, stored.seat) == self.current:
             self._note(stored)
             return stored
+        if stored is not None and stored.seq > table.turn_start:
+            return stored  # a newer turn, stored by a process ahead of this one: kept
         row = self.row_now()
         await write_turn(table.store, row)
         self._note(row)
@@ -442,6 +451,9 @@ class Timers:
         if table is None or table.turns.rules is None:
             await drop_turn(self.store, turn.game)
             return
+        if self.store.shared:  # another process may have moved: play its moves first
+            async with table.lock:
+                await table.sharing.catch_up_moves()
         current = await table.turns.sync(stored=turn)
         if current is None:
             await drop_turn(self.store, turn.game)
