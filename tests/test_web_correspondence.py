@@ -260,3 +260,31 @@ def test_one_process_claims_each_timer(database_url: str) -> None:
                 await s.close()
 
     asyncio.run(main())
+
+
+def test_two_processes_on_postgresql_play_a_time_out_once(postgres_url: str) -> None:
+    """Two server processes (two apps on one PostgreSQL database) look at the timers at the
+    same instant, again and again: the stand-in plays the timed-out turn once."""
+    import threading
+
+    clock = TestClock()
+    with app_client(postgres_url, clock) as a, app_client(postgres_url, clock) as b:
+        game = new_correspondence(a)
+        gid = game["game_id"]
+        first = human_turn(a, gid)
+        b.get(f"/api/games/{gid}/record")  # b holds the table too
+        assert b.post("/api/my-games", json={"seats": [{
+            "game_id": gid, "token": token_of(game["seats"][0]["link"])}]}).status_code == 200
+        before = len(moves(a, gid))
+        clock.advance(HOUR + 1)
+        for _ in range(3):
+            threads = [threading.Thread(target=run_timers, args=(c,)) for c in (a, b)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        rows = moves(a, gid)
+        runs = timeout_turns(rows)
+        assert len(runs) == 1 and {r.seat for r in runs[0]} == {0}
+        assert runs[0][0].seq == before + 1 and first.seat == 0
+        assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
