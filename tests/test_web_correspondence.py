@@ -288,3 +288,27 @@ def test_two_processes_on_postgresql_play_a_time_out_once(postgres_url: str) -> 
         assert len(runs) == 1 and {r.seat for r in runs[0]} == {0}
         assert runs[0][0].seq == before + 1 and first.seat == 0
         assert [r.seq for r in rows] == list(range(1, len(rows) + 1))
+
+
+def test_a_turn_lost_in_a_crash_is_mended_at_the_next_start(tmp_path: Path) -> None:
+    """A process that died between storing the move that passed the turn and storing the
+    next turn left the old turn's row: the next start loads the game and stores its turn."""
+    from handfoot.web.turns import TurnRow, write_turn
+
+    clock = TestClock()
+    with app_client(tmp_path / "g.db", clock) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        first = human_turn(c, gid)
+        clock.advance(HOUR + 1)
+        run_timers(c)  # the stand-in's turn, then the bot's: moves after the first turn
+        now = wait_for(lambda: (t := turn(c, gid)) is not None and t.seq > first.seq
+                       and t.seat == 0 and t)
+        store = c.app.state.store  # type: ignore[attr-defined]
+        stale = TurnRow(gid, first.seq, 1, clock.now(), clock.now() + timedelta(days=3),
+                        True, False)  # as if the turn never passed: a bot's, far ahead
+        c.portal.call(write_turn, store, stale)  # type: ignore[union-attr]
+    clock.advance(60)
+    with app_client(tmp_path / "g.db", clock) as c:
+        mended = wait_for(lambda: (t := turn(c, gid)) is not None and t.seq == now.seq and t)
+        assert mended.seat == 0 and mended.due == clock.now() + timedelta(hours=1)

@@ -33,11 +33,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final, Protocol
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, exists, or_, select, update
 
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
-from handfoot.web.store import Store, _upsert, log_failure, now, turns
+from handfoot.web.store import Store, _upsert, log_failure, moves, now, turns
 
 __all__ = ["MAX_PER_MOVE", "MIN_PER_MOVE", "SYSTEM_CLOCK", "Clock", "Correspondence",
            "RequestProblem", "Timers", "TurnKeeper", "TurnRow", "TurnTable",
@@ -254,6 +254,15 @@ async def settle_turn(store: Store, turn: TurnRow, worker: str, *, notified: boo
             .values(**values))
 
 
+async def moved_since(store: Store) -> list[str]:
+    """The games with moves stored after their turn began: among them any whose process
+    died between storing the move that passed the turn and storing the next turn."""
+    later = exists().where(moves.c.game == turns.c.game, moves.c.seq > turns.c.seq)
+    async with store.engine.connect() as conn:
+        rows = (await conn.execute(select(turns.c.game).where(later))).all()
+    return [str(r.game) for r in rows]
+
+
 async def release_all(store: Store) -> None:
     """Free every claim (a SQLite server at start: no other process can hold one)."""
     async with store.engine.begin() as conn:
@@ -413,18 +422,33 @@ class Timers:
         self.digest = digest
         self.worker = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
+        self.mending: asyncio.Task[int] | None = None
 
     async def start(self) -> None:
         if self.store.engine.dialect.name == "sqlite":  # one process per file: its claims
             await release_all(self.store)              # were a dead process's
         self.task = asyncio.create_task(self._run())
+        self.mending = asyncio.create_task(self.mend())
+
+    async def mend(self) -> int:
+        """At start: load every game with moves after its stored turn began (loading one
+        stores its current turn if the stored one is older: a process died between the
+        two), one after another; the games looked at."""
+        games = await moved_since(self.store)
+        for game_id in games:
+            try:
+                await self.get_table(game_id)
+            except Exception:
+                log_failure(log, "game %s: its turn could not be mended", game_id)
+        return len(games)
 
     async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        for task in (self.task, self.mending):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self.task = None
 
     async def _run(self) -> None:
         while True:
