@@ -353,3 +353,30 @@ def test_a_finished_game_forgets_its_notices(tmp_path: Path, mail: tuple[str, An
         assert c.get(f"/api/games/{gid}/record").status_code == 200  # over
         assert turn(c, gid) is None
         assert c.portal.call(rows) == 0  # type: ignore[union-attr]
+
+
+def test_the_others_hear_when_a_seat_of_a_waiting_game_is_overdue(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    from test_web_correspondence import turn
+
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c, "wait", seats=[{"kind": "human", "name": "Ann"},
+                                                    {"kind": "human", "name": "Ben"}])
+        gid = game["game_id"]
+        late = turn(c, gid).seat
+        other = 1 - late
+        for seat, address in ((late, "late@example.org"), (other, "other@example.org")):
+            notices(c, gid, token_of(game["seats"][seat]["link"]), email=address)
+        run_timers(c)
+        assert [m[1] for m in box.mails] == [["late@example.org"]]  # whose turn it is
+        clock.advance(HOUR + 1)
+        run_timers(c)
+        assert [m[1] for m in box.mails][1:] == [["other@example.org"]]
+        subject = box.mails[-1][2]["Subject"]
+        name = game["seats"][late]["name"]
+        assert subject.startswith(f"{name}'s time is up")
+        assert f"#t={token_of(game['seats'][other]['link'])}" in box.mails[-1][2].get_content()
+        run_timers(c)
+        assert len(box.mails) == 2  # once

@@ -132,7 +132,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
     notices = Notices(store, clock, mailer=mailer, push_contact=settings.vapid_contact(),
                       push_hosts=settings.push_hosts, public_url=settings.public_url)
     timers = Timers(store, tables.get, notices.your_turn, clock, settings.timer_every,
-                    digest=notices.digest)
+                    digest=notices.digest, overdue=notices.overdue)
 
     async def finished(table: Table) -> None:
         await players.game_finished(table)

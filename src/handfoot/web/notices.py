@@ -290,6 +290,35 @@ class Notices:
             await self._mail(row.email, subject, [*lines, "", f"Play your turn: {link}"],
                              row.base_url, await self._unsubscribe_token(table.id, turn.seat))
 
+    async def overdue(self, table: Table, turn: TurnRow) -> None:
+        """A seat's time ran out in a game that waits: tell the other people at the table
+        (those who asked for notices and did not mute the game) that they may give it to a
+        bot; an e-mail counts against the hourly limit like a turn's."""
+        late = table.seat_names[turn.seat]
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(select(notice_seats).where(
+                notice_seats.c.game == table.id, notice_seats.c.seat != turn.seat,
+                notice_seats.c.muted.is_(False)))).all()
+            subs = (await conn.execute(select(push_subscriptions).where(
+                push_subscriptions.c.game == table.id,
+                push_subscriptions.c.seat != turn.seat))).all()
+        at = self.clock.now()
+        subject = f"{late}'s time is up: {table.profile.title}"
+        text = (f"{late} did not play their turn in time. You may give their seat to a bot "
+                "(Notices, at the table) or wait for them.")
+        for row in rows:
+            link = f"{row.base_url}/game/{table.id}#t={row.token}"
+            for sub in subs:
+                if sub.seat == row.seat:
+                    await self._push(table.id, row.seat, sub, {
+                        "title": subject, "body": text, "url": link,
+                        "tag": f"handfoot-{table.id}"})
+            if row.email and self.mailer is not None and row.mail_every != "digest" \
+                    and await self._may_mail(table.id, row.seat, row.mail_every, at):
+                await self._mail(row.email, subject, [text, "", f"The table: {link}"],
+                                 row.base_url, await self._unsubscribe_token(table.id,
+                                                                             row.seat))
+
     async def _may_mail(self, game_id: str, seat: int, every: str, at: datetime) -> bool:
         """Claim the seat's next mail (a conditional UPDATE: at most one an hour per game
         unless the seat asked for every turn; one process wins)."""

@@ -413,13 +413,16 @@ class Timers:
 
     def __init__(self, store: Store, get_table: Callable[[str], Awaitable[TurnTable | None]],
                  notify: Callable[[Any, TurnRow], Awaitable[None]], clock: Clock,
-                 every: float, digest: Callable[[], Awaitable[object]] | None = None) -> None:
+                 every: float, digest: Callable[[], Awaitable[object]] | None = None,
+                 overdue: Callable[[Any, TurnRow], Awaitable[None]] | None = None) -> None:
         self.store = store
         self.get_table = get_table
         self.notify = notify
         self.clock = clock
         self.every = every
         self.digest = digest
+        self.overdue = overdue
+        """Called once when a seat's time runs out in a game that waits."""
         self.worker = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
         self.mending: asyncio.Task[int] | None = None
@@ -503,6 +506,8 @@ class Timers:
                 await settle_turn(self.store, turn, self.worker, notified=True, fired=True)
                 table.turns.overdue = True
                 table.broadcast()
+                if self.overdue is not None:
+                    await self.overdue(table, turn)
                 return
             if await table.turns.time_out(turn) and table.turns.current != (turn.seq,
                                                                             turn.seat):
