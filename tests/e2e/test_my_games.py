@@ -105,3 +105,22 @@ def test_the_service_worker_registers_and_my_games_lists_the_waiting_game_first(
     expect(page.locator("#notices-push")).to_be_visible()
     assert page.evaluate("Notification.permission") == "default"
     page.screenshot(path=str(shots_dir / "correspondence-table-phone.png"))
+
+
+def test_the_lobby_makes_a_correspondence_game(new_context: Any) -> None:
+    page = new_context(1366, 900).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/")
+    expect(page.locator("#profiles input").first).to_be_attached()
+    expect(page.locator("#per-move")).to_be_hidden()  # live games by default
+    page.locator("#pace-correspondence").check(force=True)
+    expect(page.locator("#per-move")).to_be_visible()
+    page.locator("#per-move").select_option("3600")
+    page.locator("#on-timeout").select_option("wait")
+    page.click("#play-setup")
+    page.wait_for_url("**/game/**")
+    expect(page.locator("#turn-clock")).to_be_visible()
+    game = page.evaluate("window.handfoot.app.welcome.game")
+    assert game["correspondence"] == {"per_move": 3600, "on_timeout": "wait"}
+    assert errors == []
