@@ -52,7 +52,10 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.mail import Mailer
 from handfoot.web.metrics import Metrics, health_routes
+from handfoot.web.mygames import mygames_routes
+from handfoot.web.notices import Notices
 from handfoot.web.pages import page_routes
 from handfoot.web.player_routes import player_routes
 from handfoot.web.players import Player, Players, current_player
@@ -86,6 +89,14 @@ from handfoot.web.talk import replay_talk
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
 from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
 from handfoot.web.tournaments import TOURNAMENT_RECORD_WAITS, Tournaments
+from handfoot.web.turns import (
+    SYSTEM_CLOCK,
+    Clock,
+    Correspondence,
+    RequestProblem,
+    Timers,
+    correspondence_from_request,
+)
 
 __all__ = ["Settings", "create_app"]
 
@@ -106,13 +117,14 @@ FORM_KINDS = ("int", "opt_int", "bool", "str")
 """The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole site as one Starlette app."""
+def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> Starlette:
+    """The whole site as one Starlette app; ``clock``: the time of correspondence games'
+    timers (a test's own)."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
     metrics = Metrics()
     store.on_commit = metrics.committed
-    tables = Tables(store, settings, metrics)
+    tables = Tables(store, settings, metrics, clock)
     metrics.tables = tables
     players = Players(store, tables)
     clubs = Clubs(store)
@@ -137,17 +149,32 @@ def create_app(settings: Settings | None = None) -> Starlette:
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
+    mailer = Mailer(settings.smtp_url, settings.mail_from or "handfoot@localhost") \
+        if settings.smtp_url else None
+    notices = Notices(store, clock, mailer=mailer, push_contact=settings.vapid_contact(),
+                      push_hosts=settings.push_hosts, public_url=settings.public_url)
+    timers = Timers(store, tables.get, notices.your_turn, clock, settings.timer_every,
+                    digest=notices.digest, overdue=notices.overdue)
+
+    async def finished(table: Table) -> None:
+        await players.game_finished(table)
+        if table.turns.rules is not None:  # its notice rows hold its seats' tokens
+            await notices.forget_game(table.id)
+    tables.on_finished = finished
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
         metrics.start()
+        await notices.keys()  # the VAPID keys, made at the first start
+        await timers.start()
         refresh = asyncio.create_task(tournaments.run())
         yield
         refresh.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await refresh
+        await timers.close()
         await metrics.stop()
         await tables.close()
         await store.close()
@@ -174,6 +201,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes += club_routes(clubs, players, templates, api.club_game)
     routes += tournament_routes(tournaments, clubs, templates)
     routes += score_routes(store, templates)
+    routes += mygames_routes(tables, notices, templates, clock)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
     limits = settings.open_limit_list()
@@ -195,6 +223,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.tournaments = tournaments
     app.state.metrics = metrics
     app.state.settings = settings
+    app.state.notices = notices
+    app.state.timers = timers
     return app
 
 
@@ -329,9 +359,13 @@ class _Api:
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
             talk = read_talk_settings(body.get("talk"))
-        except (RequestError, ProfileError, ValueError) as exc:
+            correspondence = correspondence_from_request(body)
+        except (RequestError, ProfileError, RequestProblem, ValueError) as exc:
             return error_response(str(exc))
-        game = await self._new_game(profile, layout, seats, absent, talk=talk)
+        game = await self._new_game(profile, layout, seats, absent, talk=talk,
+                                    correspondence=correspondence)
+        if correspondence is not None:
+            await self.tables.get(game["game_id"])  # stores its first turn and timer
         if me is not None:  # the maker sits in the first person's seat
             first = next((s for s in game["seats"] if s["kind"] == "human"), None)
             if first is not None:
@@ -382,7 +416,8 @@ class _Api:
                         game_id: str | None = None,
                         token_for: Callable[[int | None], str] | None = None,
                         rematch_of: str | None = None,
-                        talk: Mapping[str, bool] | None = None) -> dict[str, Any]:
+                        talk: Mapping[str, bool] | None = None,
+                        correspondence: Correspondence | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
         random tokens unless given). With ``rematch_of``, the game is made only if that
         game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
@@ -399,6 +434,8 @@ class _Api:
             settings["daily"] = daily_date
         if rematch_of is not None:
             settings["rematch_of"] = rematch_of
+        if correspondence is not None:
+            settings["correspondence"] = correspondence.json()
         row = GameRow(
             id=game_id, profile=base, overrides=overrides, layout=str(layout),
             settings=settings, seed=self._seed(base, layout, seats) if seed is None else seed,
@@ -509,9 +546,11 @@ class _Api:
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
                     token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id,
-                    talk=table.talk.settings)
+                    talk=table.talk.settings, correspondence=table.turns.rules)
                 if made["game_id"] == game_id:  # made here: the same players, the same club
                     await self._carry_over(table.id, game_id)
+                if table.turns.rules is not None:
+                    await self.tables.get(game_id)  # stores its first turn and timer
                 if table.rematch is None:  # (another process's notice may have come first)
                     table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None
@@ -608,6 +647,8 @@ class _Api:
             await ws.send_text(messages.encode(messages.error(hello.id, "auth", message)))
             await _close(ws, AUTH_CLOSE, message)
             return
+        if seat is not None and seat in table.given_to_bot:
+            await table.turns.taken_back(seat)  # its person is back
         conn = Connection(ws, seat)
         table.join(conn, hello.seq)
         settings = self.tables.settings

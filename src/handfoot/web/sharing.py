@@ -51,6 +51,7 @@ class SharedTable(Protocol):
     continued: set[tuple[int, int]]
     rematch: tuple[str, bytes] | None
     seat_names: tuple[str, ...]
+    given_to_bot: set[int]
 
     @property
     def has_bots(self) -> bool:
@@ -152,6 +153,9 @@ class Sharing:
                 rematch = settings.get("rematch")
                 if table.rematch is None and isinstance(rematch, str):
                     table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+                given = settings.get("given_to_bot")
+                if isinstance(given, list):  # seats of a correspondence game a bot plays
+                    table.given_to_bot = {s for s in given if isinstance(s, int)}
         if changed:
             table.broadcast()
         table.wake.set()

@@ -269,6 +269,63 @@ talk = Table(  # reactions and chat at a table (handfoot.web.talk): never in the
     Index("talk_game", "game", "id"),
 )
 
+# -- correspondence games and their notices (handfoot.web.turns, handfoot.web.notices) ------
+
+turns = Table(  # the turn a correspondence game waits for, and its timer
+    "turns", metadata,
+    Column("game", String(32), primary_key=True),
+    Column("seq", Integer, nullable=False),  # the move after which the turn began
+    Column("seat", Integer, nullable=False),  # the seat to act
+    Column("started", DateTime, nullable=False),
+    Column("due", DateTime, nullable=False),  # when the timer acts (a bot's turn: at once)
+    Column("notified", Boolean, nullable=False),  # the "your turn" notices went out
+    Column("fired", Boolean, nullable=False),  # the time ran out and the timer acted
+    Column("worker", String(32)),  # the process that claimed the timer...
+    Column("lease", DateTime),  # ... until then (a conditional UPDATE takes it)
+    Index("turns_due", "due"),
+)
+
+notice_seats = Table(  # how a seat of a game wants to hear that it is its turn
+    "notice_seats", metadata,
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("token", String(64), nullable=False),  # the seat's link, which notices carry
+    Column("base_url", String(200), nullable=False),
+    Column("email", String(254)),
+    Column("mail_every", String(8), nullable=False),  # "hour", "turn" or "digest"
+    Column("muted", Boolean, nullable=False),
+    Column("unsubscribe_hash", String(64), nullable=False),
+    Column("last_mail", DateTime),
+    Column("last_digest", DateTime),
+    Column("created", DateTime, nullable=False),
+    PrimaryKeyConstraint("game", "seat"),
+    Index("notice_seats_unsubscribe", "unsubscribe_hash"),
+    Index("notice_seats_email", "email"),
+)
+
+push_subscriptions = Table(  # a browser's Web Push subscription, for one seat of a game
+    "push_subscriptions", metadata,
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint_hash", String(64), nullable=False),
+    Column("endpoint", String(1000), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    PrimaryKeyConstraint("game", "seat", "endpoint_hash"),
+)
+
+player_pushes = Table(  # a signed-in player's browser subscription: for all their seats
+    "player_pushes", metadata,
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("endpoint_hash", String(64), nullable=False),
+    Column("endpoint", String(1000), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    PrimaryKeyConstraint("player", "endpoint_hash"),
+)
+
 # -- score sheets of games played with real cards (handfoot.web.scoresheets) ----------------
 
 score_sheets = Table(

@@ -68,6 +68,7 @@ from handfoot.web.store import (
 from handfoot.web.table_bots import TableBots
 from handfoot.web.talk import TableTalk
 from handfoot.web.tokens import rematch_token
+from handfoot.web.turns import SYSTEM_CLOCK, Clock, Correspondence, TurnKeeper
 
 __all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
 
@@ -114,7 +115,7 @@ class Table:
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
                  pool: Callable[[], ProcessPoolExecutor], *,
                  today: Callable[[], dt.date] = daily.today,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         self.id = row.id
         self.metrics = metrics
         self.today = today
@@ -162,6 +163,16 @@ class Table:
         self.sharing = Sharing(self, store)
         self.talk = TableTalk(self, store, row.settings)
         """Reactions and chat (kept with the game, never in its record)."""
+        # correspondence games (see handfoot.web.turns)
+        self.turn_start = 0
+        """The move after which the turn the game waits for began (0: the deal)."""
+        self.timeouts: set[int] = set()
+        """The moves (seqs) a stand-in played because the seat's time ran out."""
+        self.given_to_bot: set[int] = {s for s in row.settings.get("given_to_bot", [])
+                                       if isinstance(s, int)}
+        """Seats of a correspondence game whose time ran out and which the others gave to
+        a bot, until their person comes back."""
+        self.turns = TurnKeeper(self, Correspondence.from_settings(row.settings), clock)
 
     def rename_seats(self, names: dict[int, str]) -> None:
         """New names for seats (a deleted player's become "Former player")."""
@@ -205,6 +216,14 @@ class Table:
         if self.metrics is not None:
             self.metrics.moved(by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
+        if self.turns.rules is not None:
+            try:  # the next turn and its timer (a sync by the timers mends a failure here)
+                await self.turns.moved()
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                log.warning("game %s: the next turn was not stored (%s)", self.id,
+                            type(exc).__name__)
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
             side = self.state.side_of[human]
@@ -263,9 +282,14 @@ class Table:
         the last round's)."""
         state = self.state
         round_before = state.round_number
+        acting = state.to_act
         laid = self.stats.before(state, seat, move)
         state.apply(move if effect is None else effect)
         self.seq += 1
+        if state.to_act != acting or state.round_number != round_before:
+            self.turn_start = self.seq
+        if by == "timeout":
+            self.timeouts.add(self.seq)
         self.bots.played(seat, move, by, new_round=state.round_number != round_before,
                          new_bots=new_bots)
         if request_id is not None:
@@ -306,14 +330,25 @@ class Table:
     def has_bots(self) -> bool:
         """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
         absent people (a table of people only needs no lease)."""
-        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot"
+        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot" \
+            or bool(self.given_to_bot)
 
     def stood_in(self, seat: int) -> bool:
-        """A person away past the grace time whose seat a bot plays (where chosen)."""
+        """A person away past the grace time whose seat a bot plays (where chosen), or
+        the seat of a correspondence game given to a bot."""
+        if seat in self.given_to_bot and self.seats[seat].kind == "human":
+            return True
         if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat) \
                 or not self.sharing.remote_known:
             return False
         return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
+
+    def bot_to_act(self) -> bool:
+        """Whether a bot plays the seat to act now (a bot's seat, or a correspondence
+        seat given to a bot)."""
+        seat = self.state.to_act
+        return not self.state.is_over and (self.seats[seat].kind == "bot"
+                                           or seat in self.given_to_bot)
 
     def day_over(self) -> bool:
         """Whether this is a daily game whose day has ended (it can no longer move)."""
@@ -322,17 +357,18 @@ class Table:
 
     def bots_may_play(self) -> bool:
         """Whether bots may move now: the game goes on (a daily game within its day),
-        somebody is connected (or the table plays unattended), this process plays the
-        table's bots, and the table waits for nobody's Continue."""
+        somebody is connected (or the table plays unattended, or is a correspondence game),
+        this process plays the table's bots, and the table waits for nobody's Continue."""
         return not self.state.is_over and not self.day_over() \
-            and (bool(self.connections) or self.unattended) \
+            and (bool(self.connections) or self.unattended
+                 or self.turns.rules is not None) \
             and self.sharing.drives_bots and self.waiting() is None
 
     def waiting(self) -> dict[str, Any] | None:
         """The people who must still press Continue after the last round, or None."""
         state = self.state
-        if state.is_over or not state.results:
-            return None
+        if state.is_over or not state.results or self.turns.rules is not None:
+            return None  # (a correspondence game waits for nobody's Continue)
         number = state.results[-1].round_number
         missing = [s.seat for s in self.seats if s.kind == "human"
                    and (number, s.seat) not in self.continued and not self.stood_in(s.seat)]
@@ -362,7 +398,9 @@ class Table:
         return {"id": self.id, "profile": self.profile.name,
                 "profile_title": self.profile.title, "layout": str(self.layout),
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
-                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats()}
+                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats(),
+                "correspondence": None if self.turns.rules is None
+                else self.turns.rules.json()}
 
     def pace_seats(self) -> list[int]:
         """The seats that may set the bots' pace: the table's creator (its first person's
@@ -383,6 +421,8 @@ class Table:
         if state.is_over:
             public["stats"] = self.stats.json()
             public["winners"] = list(state.winners())
+        if self.turns.rules is not None:
+            public["correspondence"] = self.turns.view_json()
         return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
 
     def send_state(self, conn: Connection, message: StateMessage | None = None, *,

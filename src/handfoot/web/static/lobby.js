@@ -468,6 +468,9 @@ async function createGame(statusBox, button) {
     ...clubChoice(),
     talk: {reactions: $("talk-reactions").checked, watchers: $("talk-watchers").checked, chat: $("talk-chat").checked},
   };
+  if ($("pace-correspondence").checked) {
+    body.correspondence = {per_move: Number($("per-move").value), on_timeout: $("on-timeout").value};
+  }
   button.disabled = true;
   const label = button.textContent;
   button.textContent = "Dealing…";
@@ -571,6 +574,12 @@ async function start() {
     if (seatName) seatName.value = $("my-name").value;
   });
   $("rounds").addEventListener("input", updateSummary);
+  for (const radio of document.querySelectorAll("input[name=pace]")) {
+    radio.addEventListener("change", () => {
+      const slow = $("pace-correspondence").checked;
+      for (const field of document.querySelectorAll(".correspondence-only")) field.classList.toggle("hidden", !slow);
+    });
+  }
   for (const radio of document.querySelectorAll("input[name=house-mode]")) {
     radio.addEventListener("change", () => setHouseMode(radio.value));
   }

@@ -93,7 +93,9 @@ export function applyFlash() {
 
 export function renderLog() {
   const items = app.log.slice(-60);
-  const html = (it) => it.html ?? describeEvent(it.event);
+  const timeouts = new Set(app.view?.correspondence?.timeouts || []);
+  const html = (it) => it.html ?? (describeEvent(it.event)
+    + (it.event && timeouts.has(it.event.n - 1) ? ' <span class="timeout-mark">(time ran out: the stand-in played)</span>' : ""));
   $("#log").innerHTML = items.map((it) => (it.talk
     ? `<li class="talk${it.mine ? " mine" : ""}"></li>` // filled as text by talk.js
     : `<li class="${it.mine ? "mine" : ""}${it.seat === null ? " sys" : ""}">${html(it)}</li>`)).join("");

@@ -25,6 +25,7 @@ import {
   setMessage, toggleKey, trayOpen, updateGlow,
 } from "./table-hand.js";
 import { addEvents, applyFlash, renderLog } from "./table-log.js";
+import { renderNotices, wireNotices } from "./table-notices.js";
 import {
   addTo, answer, checkTray, doAdd, doContinue, doDiscard, doDraw, doGoOut, doHint, doKnee,
   doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
@@ -52,6 +53,7 @@ function render() {
   renderLog();
   renderOverlay();
   renderAsk();
+  renderNotices();
   applyFlash();
   placeBubbles();
 }
@@ -226,6 +228,7 @@ function start() {
   window.addEventListener("resize", fitHeight);
   wire();
   initTalk({ onChange: () => app.view && renderLog() });
+  wireNotices();
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
     return;

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision: str | None = "0006"
+down_revision: str | None = "0008"
 branch_labels = None
 depends_on = None
 
