@@ -11,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision: str | None = "0006"
+revision = "0010"
+down_revision: str | None = "0009"
 branch_labels = None
 depends_on = None
 
