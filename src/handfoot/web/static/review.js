@@ -46,10 +46,10 @@ function renderTimeline(r) {
       ` title="${esc(label)}" aria-label="${esc(label)}" aria-pressed="${i === state.chosen}"></button>`;
   }).join("");
   return `<div class="review-timeline" role="group" aria-label="Decisions in order">${marks}</div>
-    <p class="small muted review-legend"><span class="review-mark mistake" aria-hidden="true"></span> mistake
-      <span class="review-mark blunder" aria-hidden="true"></span> blunder
-      <span class="review-mark inaccuracy" aria-hidden="true"></span> inaccuracy
-      <span class="review-mark good" aria-hidden="true"></span> good</p>`;
+    <p class="small muted review-legend">` +
+    ["mistake", "blunder", "inaccuracy", "good"].map((c) =>
+      `<span class="review-key"><span class="review-mark ${c}" aria-hidden="true"></span> ${c}</span>`).join(" ") +
+    `</p>`;
 }
 
 function renderDecision(d) {
