@@ -65,15 +65,17 @@ def review_table(review: GameReview) -> None:
 
     console = Console(file=sys.stdout, highlight=False)
     table = Table(title="Game review", title_justify="left")
-    for head in ("Seat", "Name", "Decisions", "Mean loss", "Accuracy", "Good",
-                 "Inaccuracies", "Mistakes", "Blunders"):
-        table.add_column(head, justify="left" if head == "Name" else "right")
+    for head in ("Seat", "Name", "Moves", "Loss", "Acc.", "Good", "Inacc.", "Mist.", "Blund."):
+        table.add_column(head, justify="left" if head == "Name" else "right", no_wrap=True)
     for s in review.seats:
         c = s.classes()
         table.add_row(str(s.seat), s.name, str(len(s.decisions)), f"{s.mean_loss:.0f}",
                       f"{s.accuracy:.0f}", str(c["good"]), str(c["inaccuracy"]),
                       str(c["mistake"]), str(c["blunder"]))
     console.print(table)
+    console.print("Moves: decisions reviewed; Loss: mean points lost a decision; Acc.: "
+                  "accuracy, 0-100; then how many were good, inaccuracies, mistakes, "
+                  "blunders.")
     for s in review.seats:
         worst = s.costliest()
         if not worst:
