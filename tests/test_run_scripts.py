@@ -89,6 +89,7 @@ def test_an_edit_of_a_compiled_module_runs_at_the_next_start(tmp_path: Path) -> 
     edited = _script(tree, venv, "--version", compile_mode="0")
     assert "== building handfoot" in edited.stderr
     value, file, build = _installed(venv, READ).split("|")
+    assert build == "pure Python"
     assert value == "one" and Path(file).is_relative_to(venv), (value, file)
     # a second edit: a new build again
     source.write_text(source.read_text().replace("'one'", "'two'"))
