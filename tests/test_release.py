@@ -31,7 +31,8 @@ import pytest
 import handfoot
 
 ROOT = Path(__file__).resolve().parents[1]
-TREE_FILES = ("setup.py", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md")
+TREE_FILES = ("setup.py", "pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md",
+              "MANIFEST.in")
 
 pytestmark = pytest.mark.release
 
