@@ -535,11 +535,11 @@ async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
 def quiet_collector() -> None:
     """The clients' process, like the server (:func:`handfoot.web.collector.
     tune_for_serving`): what exists is frozen and young collections are rare, so that the
-    clients' own garbage collection (full collections of 0.1-0.6 s with a thousand
+    clients' own garbage collection (full collections of 0.1-0.6 s with hundreds of
     tables' shadows and bots) is not counted as the server's latency."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
+    gc.set_threshold(10_000, 10, 1_000)
 
 
 def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:

@@ -8,10 +8,14 @@ things about it, once, before it serves:
 
 - :func:`gc.freeze` after start-up: the modules, the rule profiles and everything else made
   so far are never walked again (they live as long as the process);
-- higher thresholds (:data:`THRESHOLDS`): a young collection after 50,000 new objects
+- higher thresholds (:data:`THRESHOLDS`): a young collection after 10,000 new objects
   instead of 700, so the objects of a move (views, messages: freed by their reference
-  counts anyway) are rarely walked, and far fewer of them are promoted to the old
-  generation, whose growth is what triggers a full collection.
+  counts anyway) are rarely walked and seldom promoted; a middle one after 10 young ones
+  (at most about 100,000 objects to walk, a few milliseconds); a full one only after 1,000
+  middle ones instead of 10 (CPython also waits until the old generation has grown by a
+  quarter), which at a thousand moves a second is about once an hour instead of every
+  few seconds. A full collection still walks every table's objects when it comes: about
+  0.2 s with a thousand tables (docs/server.md).
 
 Reference counting still frees almost everything at once; the collector is there for
 cycles (a table and its bots, a closed connection's tasks), which it still finds.
@@ -24,7 +28,7 @@ from typing import Final
 
 __all__ = ["THRESHOLDS", "tune_for_serving"]
 
-THRESHOLDS: Final = (50_000, 20, 100)
+THRESHOLDS: Final = (10_000, 10, 1_000)
 """``gc.set_threshold`` of a serving process (CPython's defaults: 700, 10, 10)."""
 
 
