@@ -48,6 +48,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     bindparam,
     delete,
     event,
@@ -275,6 +276,103 @@ score_rounds = Table(  # every round entered or corrected, never changed: the la
     Column("who", String(64), nullable=False),
     Column("created", DateTime, nullable=False),
     PrimaryKeyConstraint("sheet", "seq"),
+)
+
+# -- players, their devices and seats; clubs (handfoot.web.players, handfoot.web.clubs) -------
+
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),  # "Former player" once deleted
+    Column("email", String(254)),
+    Column("email_verified", Boolean, nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("deleted", DateTime),
+)
+
+player_keys = Table(  # a device's key: only its SHA-256 (the key is in the browser)
+    "player_keys", metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("label", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("seen", DateTime, nullable=False),
+    Index("player_keys_player", "player"),
+)
+
+player_links = Table(  # one-time links: a new device, or a sign-in mailed
+    "player_links", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("kind", String(8), nullable=False),  # "device" or "mail"
+    Column("email", String(254)),
+    Column("created", DateTime, nullable=False),
+    Column("expires", DateTime, nullable=False),
+    Column("used", DateTime),
+    Index("player_links_player", "player"),
+)
+
+seat_players = Table(  # who sat where; the seat's result once the game is over
+    "seat_players", metadata,
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("joined", DateTime, nullable=False),
+    Column("finished", DateTime),
+    Column("side", Integer),
+    Column("points", Integer),
+    Column("won", Boolean),
+    Column("stats", JSON),
+    PrimaryKeyConstraint("game", "seat"),
+    Index("seat_players_player", "player"),
+)
+
+clubs = Table(
+    "clubs", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+)
+
+club_members = Table(
+    "club_members", metadata,
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("role", String(8), nullable=False),  # "owner" or "member"
+    Column("joined", DateTime, nullable=False),
+    PrimaryKeyConstraint("club", "player"),
+    Index("club_members_player", "player"),
+)
+
+club_invites = Table(
+    "club_invites", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("by", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("expires", DateTime, nullable=False),
+    Column("revoked", Boolean, nullable=False),
+    Column("uses", Integer, nullable=False),
+    Index("club_invites_club", "club"),
+)
+
+club_rules = Table(  # a club's house rules under a name (TOML, checked as the lobby's are)
+    "club_rules", metadata,
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("toml", Text, nullable=False),
+    Column("by", String(32), ForeignKey("players.id"), nullable=False),
+    Column("updated", DateTime, nullable=False),
+    PrimaryKeyConstraint("club", "name"),
+)
+
+club_games = Table(  # a game that belongs to a club, and the rule set it was made with
+    "club_games", metadata,
+    Column("game", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("rules", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Index("club_games_club", "club"),
 )
 
 

@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
@@ -68,6 +68,8 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
+        self.on_finished: Callable[[Table], Awaitable[None]] | None = None
+        """Given to every table (:attr:`Table.on_finished`): a game just ended here."""
         self.today: Callable[[], dt.date] = daily.today
         """The current UTC date (a test may set its own clock): when daily games end."""
         # several processes (a shared database): see the section "other processes"
@@ -114,6 +116,7 @@ class Tables:
             table = Table(row, profile, self.store, self.settings, self.pool,
                           today=lambda: self.today(), metrics=self.metrics)
             await asyncio.to_thread(table.replay, rows, continued)
+            table.on_finished = self.on_finished
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
