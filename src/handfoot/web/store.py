@@ -803,8 +803,10 @@ class _GroupCommit:
                 self.store._committed(started)
             except IntegrityError:
                 for one in group:  # find the move stored twice
+                    started = time.perf_counter()
                     try:
                         await self._commit([one])
+                        self.store._committed(started)
                     except Exception as exc:
                         _settle(one[2], exc)
             except Exception as exc:
