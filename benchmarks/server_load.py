@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import resource
@@ -572,6 +573,16 @@ async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
     return out
 
 
+def quiet_collector() -> None:
+    """The clients' process, like the server (:func:`handfoot.web.collector.
+    tune_for_serving`): what exists is frozen and young collections are rare, so that the
+    clients' own garbage collection (full collections of 0.1-0.6 s with hundreds of
+    tables' shadows and bots) is not counted as the server's latency."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 1_000)
+
+
 def flood_main(port: int, rate: float, seconds: float, games: Sequence[str]) -> None:
     """The floods of reactions (``--talk-flood``) in a process of their own, so that the
     clients measuring the moves' round trips share no event loop with them: ``games`` is
@@ -589,6 +600,7 @@ def flood_main(port: int, rate: float, seconds: float, games: Sequence[str]) -> 
 
 def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
     """The lag probe in a process of its own (so the clients' work does not count)."""
+    quiet_collector()
     server = Server("", port=port)
     times = asyncio.run(lag_probe(server, token, game_id, seconds))
     print(json.dumps(times))
@@ -612,6 +624,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         main_before = server.rss_kib(tree=False)
         firsts = await asyncio.gather(*(table_game(server, store, run)
                                         for _ in range(run.tables)))
+        quiet_collector()
         cpu_before = server.cpu_seconds()
         own_before = _own_cpu()
         start = time.monotonic()

@@ -144,6 +144,33 @@ def test_db_upgrade_command_migrates_and_says_so(tmp_path: Path) -> None:
 # -- the store ---------------------------------------------------------------------------
 
 
+def test_moves_waiting_together_are_committed_together_and_a_conflict_is_its_own(
+        database_url: str) -> None:
+    """Moves of several games sent at once go into one commit (SQLite, and PostgreSQL's
+    grouped ``executemany``); a move whose seq is stored already fails alone, as
+    :class:`MoveConflict`, and the others of its group are stored (issue 34)."""
+    async def body(store: Store) -> None:
+        commits: list[float] = []
+        store.on_commit = commits.append
+        for g in range(6):
+            await store.create_game(game_row(f"g{g}"))
+        await store.add_move("g0", move(1))
+        commits.clear()
+        results = await asyncio.gather(
+            store.add_move("g0", move(1, "pickup")),  # seq 1 of g0 is stored already
+            *(store.add_move(f"g{g}", move(1)) for g in range(1, 6)),
+            return_exceptions=True)
+        assert isinstance(results[0], MoveConflict), results
+        assert not [r for r in results[1:] if isinstance(r, BaseException)], results
+        for g in range(1, 6):
+            assert [r.notation for r in await store.moves(f"g{g}")] == ["draw"]
+        assert [r.notation for r in await store.moves("g0")] == ["draw"]
+        # each commit that stored moves is timed (the failed group is not): at most one a
+        # move, as when the group failed and its moves went one by one
+        assert 1 <= len(commits) <= 5, commits
+    run(database_url, body)
+
+
 def test_a_seq_is_committed_once_and_a_conflict_changes_nothing(database_url: str) -> None:
     async def body(store: Store) -> None:
         await store.create_game(game_row())

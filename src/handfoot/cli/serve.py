@@ -219,7 +219,11 @@ def worker_app() -> Any:
     data = json.loads(os.environ[WORKER_SETTINGS])
     values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                               for k, v in data.items()}
-    return create_app(Settings(**values))
+    app = create_app(Settings(**values))
+    from handfoot.web.collector import tune_for_serving
+
+    tune_for_serving()
+    return app
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -275,5 +279,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, [url]).start()
+    from handfoot.web.collector import tune_for_serving
+
+    tune_for_serving()
     server.run()
     return 0

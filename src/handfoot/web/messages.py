@@ -15,6 +15,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+import orjson
+
 from handfoot.game.moves import PlayerMove
 from handfoot.game.values import Event
 from handfoot.web.protocol import event_json, hint_json
@@ -24,12 +26,18 @@ __all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pace", 
 
 
 def encode(message: Any) -> str:
-    """A message as the text of its frame: compact JSON."""
-    return _ENCODER.encode(message)
+    """A message as the text of its frame: compact JSON (by orjson, about ten times as fast
+    as the standard library's encoder for a ``state`` message's 2 KB; a value orjson does
+    not take, such as an integer beyond 64 bits, by the standard library)."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return _ENCODER.encode(message)
 
 
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
-"""One encoder for every frame (``json.dumps`` with separators makes one at every call)."""
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""The standard library's encoder, for what orjson does not take (written like orjson's:
+compact, UTF-8 kept as it is)."""
 
 
 class StateMessage:

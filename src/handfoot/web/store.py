@@ -356,8 +356,15 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self._group: _GroupCommit | None = _GroupCommit(self.engine, self) if single else None
         """SQLite: the moves of every table committed together (see :class:`_GroupCommit`)."""
+        self._pg_group: _PgGroupCommit | None = _PgGroupCommit(self.engine, self) \
+            if self.shared else None
+        """PostgreSQL: the moves of every table committed together (see
+        :class:`_PgGroupCommit`)."""
         self._pg_pool: Any = None
-        """PostgreSQL: asyncpg's own pool for storing moves (see :meth:`_add_move_pg`)."""
+        """PostgreSQL: asyncpg's own pool for storing moves (see :class:`_PgGroupCommit`):
+        the move, the game's ``updated`` (and status) and the notification in one statement
+        (one round trip with asyncpg's prepared statement; through SQLAlchemy a move took
+        five: BEGIN, INSERT, UPDATE, NOTIFY, COMMIT)."""
         self._pg_pool_lock = asyncio.Lock()
         self.on_commit: Callable[[float], None] | None = None
         """Told the seconds each commit of moves took (the server's metrics)."""
@@ -394,8 +401,9 @@ class Store:
                                {"channel": CHANNEL, "payload": " ".join(map(str, payload))})
 
     async def close(self) -> None:
-        if self._group is not None:
-            await self._group.close()
+        for group in (self._group, self._pg_group):
+            if group is not None:
+                await group.close()
         if self._pg_pool is not None:
             pool, self._pg_pool = self._pg_pool, None
             with contextlib.suppress(Exception):
@@ -604,11 +612,10 @@ class Store:
         if self._group is not None:
             await self._group.add(game_id, move, status, stamp)
             return stamp
-        started = time.perf_counter()
-        if self.shared:
-            await self._add_move_pg(game_id, move, status, stamp)
-            self._committed(started)
+        if self._pg_group is not None:
+            await self._pg_group.add(game_id, move, status, stamp)
             return stamp
+        started = time.perf_counter()
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(moves).values(
@@ -627,12 +634,8 @@ class Store:
         self._committed(started)
         return stamp
 
-    async def _add_move_pg(self, game_id: str, move: MoveRow, status: str | None,
-                           stamp: datetime) -> None:
-        """PostgreSQL: the move, the game's ``updated`` (and status) and the notification
-        in one statement (one transaction, one round trip to the server with asyncpg's
-        prepared statement; through SQLAlchemy a move took five: BEGIN, INSERT, UPDATE,
-        NOTIFY, COMMIT)."""
+    async def _move_pool(self) -> Any:
+        """PostgreSQL: asyncpg's pool for storing moves (made at the first move)."""
         import asyncpg
 
         if self._pg_pool is None:
@@ -643,12 +646,7 @@ class Store:
                     self._pg_pool = await asyncpg.create_pool(
                         self.listen_dsn(), min_size=1, max_size=PG_MOVE_CONNECTIONS,
                         reset=_keep_session)
-        try:
-            await self._pg_pool.execute(
-                _ADD_MOVE_PG, game_id, move.seq, move.round, move.seat, move.notation,
-                move.by, move.request_id, stamp, status, CHANNEL, move_payload(game_id, move))
-        except asyncpg.UniqueViolationError:
-            raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
+        return self._pg_pool
 
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""
@@ -861,8 +859,10 @@ class _GroupCommit:
                 self.store._committed(started)
             except IntegrityError:
                 for one in group:  # find the move stored twice
+                    started = time.perf_counter()
                     try:
                         await self._commit([one])
+                        self.store._committed(started)
                     except Exception as exc:
                         _settle(one[2], exc)
             except Exception as exc:
@@ -913,6 +913,34 @@ class _GroupCommit:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+
+
+class _PgGroupCommit(_GroupCommit):
+    """Moves committed in groups on PostgreSQL, as :class:`_GroupCommit` does on SQLite:
+    every move waiting when a commit starts goes into it, each move still acknowledged only
+    once its group is committed. One group is one ``executemany`` of the one-statement
+    insert (:data:`_ADD_MOVE_PG`, its notification included), pipelined in one round trip
+    and atomic (asyncpg): a move stored twice fails the group, which is then tried move by
+    move, so only that move's sender sees :class:`MoveConflict`. At a hundred moves a
+    second and more, a commit per move and its round trip cost more CPU than the move."""
+
+    async def _commit(self, group: list[tuple[dict[str, Any], str | None,
+                                              asyncio.Future[None]]]) -> None:
+        import asyncpg
+
+        pool = await self.store._move_pool()
+        args = [(r["game"], r["seq"], r["round"], r["seat"], r["notation"], r["by"],
+                 r["request_id"], r["created"], status, CHANNEL,
+                 move_payload(r["game"], MoveRow(r["seq"], r["round"], r["seat"],
+                                                 r["notation"], r["by"], r["request_id"])))
+                for r, status, _ in group]
+        try:
+            if len(args) == 1:
+                await pool.execute(_ADD_MOVE_PG, *args[0])
+            else:
+                await pool.executemany(_ADD_MOVE_PG, args)
+        except asyncpg.UniqueViolationError as exc:
+            raise IntegrityError("INSERT INTO moves", None, exc) from exc
 
 
 def _commit_moves(db: sqlite3.Connection, rows: list[tuple[Any, ...]],
