@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.bots.registry import BOTS
+from handfoot.bots.registry import BOTS, level_ratings
+from handfoot.bots.styles import find_style
 from handfoot.game.differences import diff_profiles
 from handfoot.game.loading import (
     DEFAULT_PROFILE,
@@ -209,6 +210,16 @@ def _nothing(_profile: Profile) -> None:
     return None
 
 
+def learned_styles(profile: Profile) -> dict[str, str | None]:
+    """Per seating, the style file the learned level plays there (its stem, e.g.
+    ``remastered-singles.2x1``), ``None`` where it plays untuned (no style up the chain)."""
+    out: dict[str, str | None] = {}
+    for layout in profile.layouts:
+        found = find_style(profile, layout)
+        out[str(layout)] = found[0] if found is not None else None
+    return out
+
+
 class _Api:
     def __init__(self, store: Store, tables: Tables) -> None:
         self.store = store
@@ -224,6 +235,7 @@ class _Api:
             out.append({"name": name, "title": p.title, "source": p.source,
                         "layouts": [str(x) for x in p.layouts],
                         "default_layout": str(p.layout), "rounds": p.rounds,
+                        "learned_styles": learned_styles(p),
                         "summary": sections[0][1][0] if sections and sections[0][1] else "",
                         "values": {key: value_to_toml(info, getattr(p, key))
                                    for key, info in FIELDS.items()
@@ -241,6 +253,7 @@ class _Api:
             parameters.append(item)
         return JSONResponse({
             "profiles": out, "default": DEFAULT_PROFILE, "bots": list(BOTS),
+            "ratings": level_ratings(),
             "options": [{"key": o.key, "id": o.id, "title": o.title, "text": o.description}
                         for o in OPTIONS.values()],
             "parameters": parameters})
@@ -253,6 +266,7 @@ class _Api:
             return JSONResponse({"ok": False, "error": str(exc)})
         return JSONResponse({"ok": True, "name": profile.name,
                              "layouts": [str(x) for x in profile.layouts],
+                             "learned_styles": learned_styles(profile),
                              "differences": differences})
 
     # -- games ------------------------------------------------------------------------------
