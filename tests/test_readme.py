@@ -184,9 +184,9 @@ def test_the_first_screen_speaks_to_families_and_the_extras_are_a_table() -> Non
         "project"]["optional-dependencies"]
     rows = {m.group(1): m.group(2) for m in
             re.finditer(r"^\| (\w+) \| [^|]+ \| `(pip install [^`]+)` \|$", text, re.M)}
-    assert set(rows) == {"core", "web", "rl", "cluster"}
+    assert set(rows) == {"core", "web", "ratings", "rl", "cluster"}
     assert rows["core"] == "pip install ."
-    for extra in ("web", "rl", "cluster"):
+    for extra in ("web", "ratings", "rl", "cluster"):
         assert extra in extras and rows[extra] == f"pip install '.[{extra}]'"
     for gone in ("251 rounds/s", "5.80\u00d7", "\u2265 60%: **not reached**"):
         assert gone not in text

@@ -117,7 +117,12 @@ def test_a_restored_table_is_the_game_played(name: str, seed: int, level: str) -
     assert table.state.events(0) == final.events(0)
     assert table.seq == len(played)
     plain = GameRecorder(GameState.new(profile, seed=seed),
-                         seat_names=[s.name for s in table.seats], metadata={"game_id": "g"})
+                         seat_names=[s.name for s in table.seats], metadata={
+                             "game_id": "g",
+                             "bots": [s.level if s.kind == "bot" else None
+                                      for s in table.seats],
+                             **({"finished": table.updated.isoformat(timespec="microseconds")
+                                 + "Z"} if final.is_over else {})})
     for _, move in played:
         plain.apply(move)
     assert table.record_data() == record_to_data(plain.record())

@@ -2,10 +2,10 @@
 
 Each command is one ``cmd_*`` function taking the parsed arguments and returning an exit
 code, in the module of what it runs: :mod:`.rules` (the rule profiles), :mod:`.runs` (games
-between bots), :mod:`.terminal` (the terminal game and score keeper), :mod:`.serve` (the web
-game); :mod:`.options` holds what they share. :func:`build_parser` wires them to
-subcommands. Errors in a rule profile or a file print ``handfoot: error: <message>`` and give
-exit code 2.
+between bots), :mod:`.ratings` (players' ratings from records), :mod:`.terminal` (the
+terminal game and score keeper), :mod:`.serve` (the web game); :mod:`.options` holds what
+they share. :func:`build_parser` wires them to subcommands. Errors in a rule profile or a
+file print ``handfoot: error: <message>`` and give exit code 2.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import NoReturn
 from handfoot import build
 from handfoot._version import __version__
 from handfoot.cli.options import PROG, UsageError
+from handfoot.cli.ratings import add_ratings_command
+from handfoot.cli.review import add_review_command
 from handfoot.cli.rules import add_rules_commands
 from handfoot.cli.runs import add_run_commands, add_tournament_command
 from handfoot.cli.serve import add_db_command, add_serve_command
@@ -52,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules_commands(commands)
     add_run_commands(commands)
     add_tournament_command(commands)
+    add_ratings_command(commands)
+    add_review_command(commands)
     add_play_command(commands)
     add_serve_command(commands)
     add_db_command(commands)

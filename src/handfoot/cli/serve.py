@@ -53,6 +53,16 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                        help="do not limit new games, table connections and score sheets "
                             "per client address (for tests and load benchmarks on one "
                             "computer; see docs/server.md)")
+    serve.add_argument("--smtp-url", metavar="URL",
+                       help="send sign-in mails through this server: smtp://HOST:PORT "
+                            "(STARTTLS when offered) or smtps://HOST:PORT, with USER:PASSWORD@ "
+                            "before the host if it asks (default: no mail; see docs/club.md)")
+    serve.add_argument("--mail-from", default="handfoot@localhost", metavar="ADDRESS",
+                       help="the sender of sign-in mails (default handfoot@localhost)")
+    serve.add_argument("--public-url", metavar="URL",
+                       help="the site's address as players reach it, like "
+                            "https://cards.example.org: mailed links start with it "
+                            "(needed with --smtp-url)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -231,7 +241,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(database_url=args.database_url, bot_delay=args.bot_delay,
                         allowed_origins=tuple(args.allowed_origin),
                         allowed_hosts=tuple(args.allowed_host),
-                        open_limits=args.open_limits)
+                        open_limits=args.open_limits, smtp_url=args.smtp_url,
+                        mail_from=args.mail_from, public_url=args.public_url)
+    if args.smtp_url:
+        from handfoot.web.mail import MailError, check_smtp_url
+
+        try:
+            check_smtp_url(args.smtp_url)
+        except MailError as exc:
+            raise UsageError(f"--smtp-url: {exc}") from None
+        if not args.public_url or normalize_origin(args.public_url) is None:
+            raise UsageError("--smtp-url needs --public-url, the site's address like "
+                             "https://cards.example.org (mailed links start with it)")
     _serve_database(settings.database_url, args.workers)
     # no permessage-deflate: a state frame is a few KB, and compressing every frame for
     # every connection cost about 0.5 ms of CPU a move and 0.2 MiB a table (zlib state per

@@ -41,6 +41,8 @@ from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.web import daily, messages
+from handfoot.web.club_routes import NO_CLUB, club_routes
+from handfoot.web.clubs import CLUB_SECRET, Club, Clubs
 from handfoot.web.connection import Connection
 from handfoot.web.guard import (
     FloodWatch,
@@ -51,7 +53,10 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.metrics import Metrics, health_routes
 from handfoot.web.pages import page_routes
+from handfoot.web.player_routes import player_routes
+from handfoot.web.players import Player, Players, current_player
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
 from handfoot.web.requests import (
     BodyTimeout,
@@ -101,7 +106,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """The whole site as one Starlette app."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
-    tables = Tables(store, settings)
+    metrics = Metrics()
+    store.on_commit = metrics.committed
+    tables = Tables(store, settings, metrics)
+    metrics.tables = tables
+    players = Players(store, tables)
+    clubs = Clubs(store)
+    tables.on_finished = players.game_finished
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
@@ -110,11 +121,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
+        metrics.start()
         yield
+        await metrics.stop()
         await tables.close()
         await store.close()
 
-    api = _Api(store, tables)
+    api = _Api(store, tables, players, clubs)
     routes: list[BaseRoute] = [
         Route("/game/{game_id}", _table_page(templates), name="game"),
         Route("/api/profiles", api.profiles),
@@ -129,7 +142,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{game_id}", api.websocket),
         Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
     ]
+    routes += health_routes(metrics, store, tables)
     routes += page_routes(templates)
+    routes += player_routes(players, settings, templates)
+    routes += club_routes(clubs, players, templates, api.club_game)
     routes += score_routes(store, templates)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
@@ -146,6 +162,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
                                         ClientDisconnect: client_gone_response})
     app.state.store = store
     app.state.tables = tables
+    app.state.players = players
+    app.state.clubs = clubs
+    app.state.metrics = metrics
     app.state.settings = settings
     return app
 
@@ -221,9 +240,11 @@ def learned_styles(profile: Profile) -> dict[str, str | None]:
 
 
 class _Api:
-    def __init__(self, store: Store, tables: Tables) -> None:
+    def __init__(self, store: Store, tables: Tables, players: Players, clubs: Clubs) -> None:
         self.store = store
         self.tables = tables
+        self.players = players
+        self.clubs = clubs
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -274,6 +295,15 @@ class _Api:
     async def create_game(self, request: Request) -> Response:
         try:
             body = await read_body(request)
+        except RequestError as exc:
+            return error_response(str(exc))
+        me = await current_player(request)
+        if body.get("club") is not None:  # the lobby with a club chosen
+            club = await self.clubs.club_for(str(body["club"]), None if me is None else me.id)
+            if club is None or me is None:
+                return error_response(NO_CLUB, 404)
+            return await self.club_game(request, body, club, me)
+        try:
             profile, _ = await rules_from_request(body, _nothing)
             layout = _layout(body, profile)
             seats = _seat_rows(body, layout.players)
@@ -282,7 +312,49 @@ class _Api:
                 raise RequestError("absent: \"wait\" or \"bot\"")
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
-        return JSONResponse(await self._new_game(profile, layout, seats, absent))
+        game = await self._new_game(profile, layout, seats, absent)
+        if me is not None:  # the maker sits in the first person's seat
+            first = next((s for s in game["seats"] if s["kind"] == "human"), None)
+            if first is not None:
+                await self.players.link_seat(game["game_id"], first["seat"], me.id)
+        return JSONResponse(game)
+
+    async def club_game(self, request: Request, body: dict[str, Any], club: Club,
+                        me: Player) -> Response:
+        """A game of a club, made by a member: with the club's house rules named
+        ``club_rules`` (or the rules the body gives, as for any game); its seats' links
+        derived from the club secret, so members may take a free seat later; the maker
+        linked to the first person's seat."""
+        body = {k: v for k, v in body.items() if k != "club"}
+        rules_name = body.pop("club_rules", None)
+        try:
+            if rules_name is not None:
+                text = await self.clubs.rule(club.id, str(rules_name))
+                if text is None:
+                    raise RequestError(f"club_rules: the club has no house rules named "
+                                       f"{rules_name!r}")
+                body["toml"] = text
+            profile, _ = await rules_from_request(body, _nothing)
+            layout = _layout(body, profile)
+            seats = _seat_rows(body, layout.players)
+            absent = body.get("absent", "wait")
+            if absent not in ("wait", "bot"):
+                raise RequestError("absent: \"wait\" or \"bot\"")
+        except (RequestError, ProfileError, ValueError) as exc:
+            return error_response(str(exc))
+        secret = await self.store.secret(CLUB_SECRET)
+        game_id = new_game_id()
+        game = await self._new_game(profile, layout, seats, absent, game_id=game_id,
+                                    token_for=lambda s: rematch_token(secret, game_id, s))
+        if rules_name is None:
+            rules_name = profile.name if not (body.get("toml") or body.get("overrides")
+                                              or body.get("options")) \
+                else f"{profile.name} + house rules"
+        await self.clubs.add_game(game_id, club.id, str(rules_name))
+        first = next((s for s in game["seats"] if s["kind"] == "human"), None)
+        if first is not None:
+            await self.players.link_seat(game_id, first["seat"], me.id)
+        return JSONResponse({**game, "club": club.id})
 
     async def _new_game(self, profile: Profile, layout: Layout, seats: list[dict[str, Any]],
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,

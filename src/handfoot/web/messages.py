@@ -19,7 +19,7 @@ from handfoot.game.moves import PlayerMove
 from handfoot.game.values import Event
 from handfoot.web.protocol import event_json, hint_json
 
-__all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pong", "presence",
+__all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pace", "pong", "presence",
            "rematch", "welcome"]
 
 
@@ -93,6 +93,12 @@ def hint(request_id: str | None, move: PlayerMove | None, reason: str) -> dict[s
 def presence(seats: Sequence[bool]) -> dict[str, Any]:
     """Who is connected, per seat (bots always are)."""
     return {"type": "presence", "presence": list(seats)}
+
+
+def pace(request_id: str | None, name: str, seat: int | None) -> dict[str, Any]:
+    """The table's bot pace (``"fast"``, ``"normal"``, ``"slow"``) and the seat that
+    set it (None: nobody yet); ``request_id`` on the setter's own copy."""
+    return {"type": "pace", "id": request_id, "pace": name, "seat": seat}
 
 
 def pong() -> dict[str, Any]:

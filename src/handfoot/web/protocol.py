@@ -54,7 +54,10 @@ OWN_KEYS: Final = ("seat", "side", "opening_minimum")
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
 
-CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping")
+CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping", "pace")
+
+PACE_NAMES: Final = ("fast", "normal", "slow")
+"""The bot paces a ``pace`` message may ask for (their seconds: web/settings.py)."""
 
 MAX_MESSAGE: Final = 8192
 """The longest client frame read (characters); a longer one is refused with an error."""
@@ -462,6 +465,8 @@ def read_message(data: Any) -> ClientMessage:
                            "like \"draw\" or \"meld K K K\"")
     if kind == "move" and seq is None:
         raise MessageError("move: seq: the last sequence number seen is required")
+    if kind == "pace" and data.get("pace") not in PACE_NAMES:
+        raise MessageError(f"pace: pace: one of {', '.join(PACE_NAMES)}")
     if kind == "continue" and rnd is None:
         raise MessageError("continue: round: the round just seen is required")
     return ClientMessage(kind, None if request_id is None else str(request_id), seq,

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from handfoot.web.guard import OpenLimit
 
-__all__ = ["SeedSource", "Settings"]
+__all__ = ["BOT_PACES", "SeedSource", "Settings"]
+
+BOT_PACES: Final = {"fast": 0.28, "normal": 1.0, "slow": 2.0}
+"""The bot paces a table may choose (the ``pace`` message, docs/web.md), each as a share of
+:attr:`Settings.bot_delay`: with the default 0.9 s, 0.25 s, 0.9 s and 1.8 s a bot move."""
 
 SeedSource = Callable[[str, str, Sequence[Mapping[str, Any]]], int]
 """``(profile name, layout, seat rows) -> seed``: see :attr:`Settings.seed_source`."""
@@ -77,6 +81,27 @@ class Settings:
     browser holds)..."""
     posts_per_minute: float = 240.0
     """... and then on average a minute."""
+
+    smtp_url: str | None = None
+    """Where sign-in mails are sent (``--smtp-url``): ``smtp://host:port`` (plain, or
+    STARTTLS when the server offers it), ``smtps://host:port`` (TLS from the start); a
+    user and password may come before the host (``smtp://user:pass@host:587``). None: no
+    mail (the sign-in by mail is not offered)."""
+    mail_from: str = "handfoot@localhost"
+    """The sender of sign-in mails (``--mail-from``)."""
+    public_url: str | None = None
+    """The site's address as players reach it (``--public-url``, like
+    ``"https://cards.example.org"``): the links in mails start with it (never with the
+    ``Host`` a request claims). Required for mail."""
+
+    def pace_delay(self, pace: str) -> float:
+        """Seconds a bot waits at a table of ``pace`` (one of :data:`BOT_PACES`; another
+        name: the normal pace).
+
+        >>> [round(Settings().pace_delay(p), 2) for p in ("fast", "normal", "slow", "x")]
+        [0.25, 0.9, 1.8, 0.9]
+        """
+        return self.bot_delay * BOT_PACES.get(pace, 1.0)
 
     def open_limit_list(self) -> tuple[OpenLimit, ...]:
         """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""

@@ -68,6 +68,9 @@ class SharedTable(Protocol):
     def set_rematch(self, game_id: str, secret: bytes) -> None:
         """The rematch exists."""
 
+    def rename_seats(self, names: dict[int, str]) -> None:
+        """New names for seats."""
+
     def broadcast(self) -> None:
         """Send every connection its ``state``."""
 
@@ -131,6 +134,10 @@ class Sharing:
                 if not stored <= table.continued:
                     table.continued |= stored
                     changed = True
+            if "s" in what:  # a seat's name may have changed (a deleted player)
+                game = await self.store.game(table.id)
+                if game is not None:
+                    table.rename_seats({s.seat: s.name for s in game.seats})
             if "s" in what and table.rematch is None:
                 rematch = (await self.store.settings(table.id) or {}).get("rematch")
                 if isinstance(rematch, str):

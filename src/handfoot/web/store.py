@@ -27,6 +27,7 @@ import logging
 import secrets
 import sqlite3
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -47,6 +48,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     bindparam,
     delete,
     event,
@@ -276,6 +278,103 @@ score_rounds = Table(  # every round entered or corrected, never changed: the la
     PrimaryKeyConstraint("sheet", "seq"),
 )
 
+# -- players, their devices and seats; clubs (handfoot.web.players, handfoot.web.clubs) -------
+
+players = Table(
+    "players", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),  # "Former player" once deleted
+    Column("email", String(254)),
+    Column("email_verified", Boolean, nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("deleted", DateTime),
+)
+
+player_keys = Table(  # a device's key: only its SHA-256 (the key is in the browser)
+    "player_keys", metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("label", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("seen", DateTime, nullable=False),
+    Index("player_keys_player", "player"),
+)
+
+player_links = Table(  # one-time links: a new device, or a sign-in mailed
+    "player_links", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("kind", String(8), nullable=False),  # "device" or "mail"
+    Column("email", String(254)),
+    Column("created", DateTime, nullable=False),
+    Column("expires", DateTime, nullable=False),
+    Column("used", DateTime),
+    Index("player_links_player", "player"),
+)
+
+seat_players = Table(  # who sat where; the seat's result once the game is over
+    "seat_players", metadata,
+    Column("game", String(32), ForeignKey("games.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("joined", DateTime, nullable=False),
+    Column("finished", DateTime),
+    Column("side", Integer),
+    Column("points", Integer),
+    Column("won", Boolean),
+    Column("stats", JSON),
+    PrimaryKeyConstraint("game", "seat"),
+    Index("seat_players_player", "player"),
+)
+
+clubs = Table(
+    "clubs", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+)
+
+club_members = Table(
+    "club_members", metadata,
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("player", String(32), ForeignKey("players.id"), nullable=False),
+    Column("role", String(8), nullable=False),  # "owner" or "member"
+    Column("joined", DateTime, nullable=False),
+    PrimaryKeyConstraint("club", "player"),
+    Index("club_members_player", "player"),
+)
+
+club_invites = Table(
+    "club_invites", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("by", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Column("expires", DateTime, nullable=False),
+    Column("revoked", Boolean, nullable=False),
+    Column("uses", Integer, nullable=False),
+    Index("club_invites_club", "club"),
+)
+
+club_rules = Table(  # a club's house rules under a name (TOML, checked as the lobby's are)
+    "club_rules", metadata,
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("toml", Text, nullable=False),
+    Column("by", String(32), ForeignKey("players.id"), nullable=False),
+    Column("updated", DateTime, nullable=False),
+    PrimaryKeyConstraint("club", "name"),
+)
+
+club_games = Table(  # a game that belongs to a club, and the rule set it was made with
+    "club_games", metadata,
+    Column("game", String(32), ForeignKey("games.id"), primary_key=True),
+    Column("club", String(32), ForeignKey("clubs.id"), nullable=False),
+    Column("rules", String(64), nullable=False),
+    Column("created", DateTime, nullable=False),
+    Index("club_games_club", "club"),
+)
+
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
@@ -368,11 +467,27 @@ class Store:
         change is announced on :data:`CHANNEL`."""
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self._group: _GroupCommit | None = _GroupCommit(self.engine) if single else None
+        self._group: _GroupCommit | None = _GroupCommit(self.engine, self) if single else None
         """SQLite: the moves of every table committed together (see :class:`_GroupCommit`)."""
         self._pg_pool: Any = None
         """PostgreSQL: asyncpg's own pool for storing moves (see :meth:`_add_move_pg`)."""
         self._pg_pool_lock = asyncio.Lock()
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds each commit of moves took (the server's metrics)."""
+
+    @property
+    def kind(self) -> str:
+        """The database's kind: ``"sqlite"`` or ``"postgresql"``."""
+        return str(self.engine.dialect.name)
+
+    async def ping(self) -> None:
+        """Ask the database something (``SELECT 1``): raises if it does not answer."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    def _committed(self, started: float) -> None:
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - started)
 
     async def start(self) -> list[str]:
         """Bring the schema up to date (see :mod:`handfoot.web.migrations`); the revisions
@@ -544,8 +659,10 @@ class Store:
         if self._group is not None:
             await self._group.add(game_id, move, status, stamp)
             return stamp
+        started = time.perf_counter()
         if self.shared:
             await self._add_move_pg(game_id, move, status, stamp)
+            self._committed(started)
             return stamp
         try:
             async with self.engine.begin() as conn:
@@ -562,6 +679,7 @@ class Store:
                     await self._notify(conn, move_payload(game_id, move))
         except IntegrityError:
             raise MoveConflict(f"game {game_id}: move {move.seq} is already stored") from None
+        self._committed(started)
         return stamp
 
     async def _add_move_pg(self, game_id: str, move: MoveRow, status: str | None,
@@ -736,8 +854,9 @@ class _GroupCommit:
     sender sees :class:`MoveConflict`).
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, store: Store) -> None:
         self.engine = engine
+        self.store = store
         self._stamp: Callable[[datetime], Any] | None = None
         self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.wake: asyncio.Event | None = None
@@ -765,8 +884,10 @@ class _GroupCommit:
             group, self.waiting = self.waiting, []
             if not group:
                 continue
+            started = time.perf_counter()
             try:
                 await self._commit(group)
+                self.store._committed(started)
             except IntegrityError:
                 for one in group:  # find the move stored twice
                     try:

@@ -43,6 +43,7 @@ from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
 from handfoot.web.messages import StateMessage
+from handfoot.web.metrics import Metrics
 from handfoot.web.protocol import (
     OWN_KEYS,
     ClientMessage,
@@ -111,8 +112,10 @@ class Table:
 
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
                  pool: Callable[[], ProcessPoolExecutor], *,
-                 today: Callable[[], dt.date] = daily.today) -> None:
+                 today: Callable[[], dt.date] = daily.today,
+                 metrics: Metrics | None = None) -> None:
         self.id = row.id
+        self.metrics = metrics
         self.today = today
         """The current UTC date (when a daily game ends)."""
         self.row = row
@@ -141,6 +144,9 @@ class Table:
         self.rematch: tuple[str, bytes] | None = None
         """The game that follows this one (its id, and the secret its tokens come from)."""
         self.rematch_lock = asyncio.Lock()
+        self.on_finished: Callable[[Table], Awaitable[None]] | None = None
+        """Called once the move that ends the game is stored here (see
+        :meth:`handfoot.web.players.Players.game_finished`)."""
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         """Set when the bots may have a turn to play."""
@@ -149,6 +155,13 @@ class Table:
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.sharing = Sharing(self, store)
+
+    def rename_seats(self, names: dict[int, str]) -> None:
+        """New names for seats (a deleted player's become "Former player")."""
+        self.seats = tuple(replace(s, name=names.get(s.seat, s.name)) for s in self.seats)
+        self.seat_names = tuple(s.name for s in self.seats)
+        self.side_names = [" and ".join(self.seat_names[s] for s in self.layout.seats_of(side))
+                           for side in range(self.layout.sides)]
 
     # -- playing moves ----------------------------------------------------------------------
 
@@ -182,6 +195,8 @@ class Table:
         stamp = await self.storing(lambda: self.store.add_move(self.id, row, status=status),
                                    f"move {row.seq}")
         self._play(seat, move, request_id, by, effect=effect)
+        if self.metrics is not None:
+            self.metrics.moved(by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
@@ -193,6 +208,11 @@ class Table:
             except StoreUnavailable:  # the game is stored; only the leaderboard lacks it
                 log.warning("game %s: the daily result was not stored (the database did "
                             "not answer)", self.id)
+        if effect.ends_game and self.on_finished is not None:
+            try:
+                await self.on_finished(self)
+            except Exception:  # the game is stored; only its players' results lack it
+                log.exception("game %s: its players' results were not stored", self.id)
 
     async def storing(self, action: Callable[[], Awaitable[T]], what: str) -> T:
         """``action()`` (a write to the database), tried again after a short wait while
@@ -334,7 +354,13 @@ class Table:
         return {"id": self.id, "profile": self.profile.name,
                 "profile_title": self.profile.title, "layout": str(self.layout),
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
-                "absent": self.absent}
+                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats()}
+
+    def pace_seats(self) -> list[int]:
+        """The seats that may set the bots' pace: the table's creator (its first person's
+        seat, the one the lobby opens for whoever made the table), which in a table of one
+        person is that person."""
+        return [s.seat for s in self.seats if s.kind == "human"][:1]
 
     def state_message(self, events: Sequence[Event]) -> StateMessage:
         """The ``state`` message of the table now, for any of its connections, with
@@ -455,8 +481,21 @@ class Table:
             await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
+        elif msg.type == "pace":
+            self._pace(conn, msg)
         elif msg.type == "hello":
             conn.send(messages.error(msg.id, "bad_message", "already said hello"))
+
+    def _pace(self, conn: Connection, msg: ClientMessage) -> None:
+        """The bots' pace, set by the table's creator (:meth:`pace_seats`) and told to
+        every connection; the next bot move waits as long as the pace says."""
+        if conn.seat is None or conn.seat not in self.pace_seats():
+            conn.send(messages.error(msg.id, "not_allowed", "only the table's creator sets "
+                                     "the bots' pace"))
+            return
+        self.bots.pace = str(msg.raw["pace"])
+        for c in self.connections:
+            c.send(messages.pace(msg.id if c is conn else None, self.bots.pace, conn.seat))
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
         """A person's move: read, checked by the engine once, stored, played as checked,
@@ -466,6 +505,7 @@ class Table:
             conn.send(messages.error(msg.id, "not_your_turn",
                                      "you are watching: spectators cannot move"))
             return
+        started = time.perf_counter()
         async with self.lock:
             if msg.id is not None and (seat, msg.id) in self.acks:
                 conn.send(messages.ack(msg.id, self.acks[(seat, msg.id)]))
@@ -497,6 +537,8 @@ class Table:
                 self.broadcast()
                 return
             conn.send(messages.ack(msg.id, self.seq))
+            if self.metrics is not None:
+                self.metrics.acknowledged(time.perf_counter() - started)
             self.broadcast()
         self.wake.set()
 
@@ -555,9 +597,14 @@ class Table:
 
     def record(self) -> GameRecord:
         """The game so far as a record, from the state's history (made when asked for:
-        a restore builds nothing for it)."""
-        return record_from_state(self.state, seat_names=self.seat_names,
-                                 metadata={"game_id": self.id})
+        a restore builds nothing for it). Its metadata: the game's id, each seat's bot
+        level (``null`` for a person) and, once the game is over, when it ended (UTC)."""
+        metadata: dict[str, Any] = {
+            "game_id": self.id,
+            "bots": [s.level if s.kind == "bot" else None for s in self.seats]}
+        if self.state.is_over:  # when it ended: the order handfoot ratings rates games in
+            metadata["finished"] = self.updated.isoformat(timespec="microseconds") + "Z"
+        return record_from_state(self.state, seat_names=self.seat_names, metadata=metadata)
 
     def record_data(self) -> dict[str, Any]:
         data = record_to_data(self.record())

@@ -5,7 +5,7 @@ plays their turns.
 The task plays the bot seats (and, where the table chose ``"absent": "bot"``, the seats of
 people away longer than the grace time) while anybody is connected. A bot move is worked
 out on a copy of the state from the seat's view (the expert in a process pool, off the
-event loop), revealed a fixed ``bot_delay`` after the bot's turn began whatever it
+event loop), revealed ``bot_delay`` (at the table's pace) after the bot's turn began whatever it
 computed, then checked, stored and played by the table. Bots start every round afresh,
 with a seed from the game's, the seat and the round (what the hard bots remember is the
 round's anyway). Bot memory survives a restart: the stored moves are played again, then (in
@@ -95,6 +95,10 @@ class TableBots:
         self.behind = False
         """Whether a bot's move of this round was played without its bot thinking it here
         (a load, another process's move): the bots remake the round before they move."""
+        self.pace = "normal"
+        """The table's bot pace (:data:`~handfoot.web.settings.BOT_PACES`), as its creator
+        chose it (the ``pace`` message); kept in memory only: a page says it again at each
+        hello."""
         self.task: asyncio.Task[None] | None = None
         self._thought: dict[int, int] = {}
         """The seq at which each seat's bot last thought here (its memory has that view)."""
@@ -254,15 +258,17 @@ class TableBots:
                     await asyncio.sleep(OUTAGE_PAUSE)
 
     def delay(self, bot: Bot) -> float:
-        """Seconds from a bot's turn to its move showing: ``bot_delay``, but for a bot that
+        """Seconds from a bot's turn to its move showing: ``bot_delay`` at the table's pace
+        (:meth:`~handfoot.web.settings.Settings.pace_delay`), but for a bot that
         searches against a clock (the expert) at least its search budget and
         :data:`SEARCH_MARGIN`, so that the time a move takes never tells whether it searched
         (a move with one sensible choice is found at once: a quick move would tell the
         table the bot had nothing to weigh)."""
         budget = getattr(bot, "time_budget", None)
+        paced = self._settings.pace_delay(self.pace)
         if isinstance(budget, (int, float)):
-            return max(self._settings.bot_delay, budget + SEARCH_MARGIN)
-        return self._settings.bot_delay
+            return max(paced, budget + SEARCH_MARGIN)
+        return paced
 
     async def _think(self, bot: Bot, seat: int) -> tuple[mv.PlayerMove, Bot]:
         if bot.name == "expert":

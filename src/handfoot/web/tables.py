@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
@@ -30,6 +30,7 @@ from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Profile
 from handfoot.web import daily
 from handfoot.web.bus import Listener
+from handfoot.web.metrics import Metrics
 from handfoot.web.settings import Settings
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
@@ -58,12 +59,17 @@ or takes the leases on the bots of the games it has connections to (which last
 class Tables:
     """The live tables of a server, loaded from the database when first asked for."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.metrics = metrics
+        """Where moves are counted and timed (``/metrics``), if anywhere."""
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
+        self.on_finished: Callable[[Table], Awaitable[None]] | None = None
+        """Given to every table (:attr:`Table.on_finished`): a game just ended here."""
         self.today: Callable[[], dt.date] = daily.today
         """The current UTC date (a test may set its own clock): when daily games end."""
         # several processes (a shared database): see the section "other processes"
@@ -108,8 +114,9 @@ class Tables:
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool,
-                          today=lambda: self.today())
+                          today=lambda: self.today(), metrics=self.metrics)
             await asyncio.to_thread(table.replay, rows, continued)
+            table.on_finished = self.on_finished
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
@@ -121,6 +128,10 @@ class Tables:
     def held(self) -> list[str]:
         """The games in memory now."""
         return list(self._tables)
+
+    def live(self) -> list[Table]:
+        """The tables in memory now."""
+        return list(self._tables.values())
 
     async def drop_idle(self, clock: float | None = None) -> list[str]:
         """Drop from memory every table nobody has been connected to or asked for in

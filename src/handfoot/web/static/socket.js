@@ -135,6 +135,9 @@ export class GameSocket {
       case "rematch":
         this.handlers.onRematch?.(msg);
         return;
+      case "pace":
+        this.handlers.onPace?.(msg);
+        break;
       case "error":
         if (msg.code === "auth") {
           this.setStatus("auth", msg.message || "this link is not valid for this game");

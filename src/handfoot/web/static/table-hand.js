@@ -161,56 +161,41 @@ export function renderHand() {
     return;
   }
   const hidden = trayKeys();
-  const entries = handEntries().filter((e) => !hidden.has(e.key));
+  const entries = handOrder(handEntries().filter((e) => !hidden.has(e.key)));
   const hinted = hintedKeys();
   const active = document.activeElement;
   const focusKey = active?.dataset?.key || app.focusKey;
   // the focus fell to the page when its card left the hand (played, staged): a neighbour
   const lost = !active || active === document.body || (el.contains(active) && !!active.dataset?.key);
-  // layout: rows of overlapping cards, a small gap between kinds, every card at least 44 px
-  // visible (a touch target); as few rows as fit, the cards shared evenly between them
+  // layout: one row of overlapping cards, each card's index (its rank and suit, top left)
+  // in sight; a small gap between kinds; the row scrolls sideways when the hand is longer
+  // than the screen is wide, never a second row over the first
   const w = handCardWidth();
   const h = Math.round(w * 1.4);
   const width = Math.max(200, el.clientWidth - 4);
-  const minStride = 44;
-  let gap = 5;
-  const chunkWidth = (chunk, s) => {
+  const minStride = Math.max(32, Math.round(w * 0.6));
+  const gap = 5;
+  const rowWidth = (s) => {
     let x = 0;
-    for (let i = 1; i < chunk.length; i++) x += s + (kindOf(chunk[i].code) !== kindOf(chunk[i - 1].code) ? gap : 0);
+    for (let i = 1; i < entries.length; i++) x += s + (groupOf(entries[i]) !== groupOf(entries[i - 1]) ? gap : 0);
     return x + w;
   };
-  let chunks = [entries];
-  for (let r = 1; r <= 6; r++) {
-    const per = Math.ceil(entries.length / r);
-    chunks = [];
-    for (let i = 0; i < entries.length; i += per) chunks.push(entries.slice(i, i + per));
-    const fits = () => chunks.every((c) => chunkWidth(c, minStride) <= width);
-    gap = 5;
-    if (fits()) break;
-    gap = 0;
-    if (fits()) break;
-  }
-  if (gap === 0) gap = 2;
   let stride = Math.round(w * 0.74);
-  while (stride > minStride && chunks.some((c) => chunkWidth(c, stride) > width)) stride -= 1;
-  while (gap > 0 && chunks.some((c) => chunkWidth(c, stride) > width)) gap -= 1;
-  const rowStep = Math.round(h * 0.58);
+  while (stride > minStride && rowWidth(stride) > width) stride -= 1;
   const placed = [];
-  chunks.forEach((chunk, row) => {
-    let x = 0;
-    chunk.forEach((e, i) => {
-      if (i) x += stride + (kindOf(e.code) !== kindOf(chunk[i - 1].code) ? gap : 0);
-      placed.push({ ...e, x, row });
-    });
+  let x = 0;
+  entries.forEach((e, i) => {
+    if (i) x += stride + (groupOf(e) !== groupOf(entries[i - 1]) ? gap : 0);
+    placed.push({ ...e, x });
   });
-  const rows = chunks.length;
-  el.style.height = `${rowStep * (rows - 1) + h + 16}px`;
+  el.style.height = `${h + 18}px`;
+  const innerWidth = entries.length ? x + w + 4 : 0;
   setHtml(el, !entries.length ? `<div class="hand-empty">${app.tray.length ? "All your cards are staged" : "No cards in hand"}</div>` :
-    `<div class="hand-inner" style="height:${el.style.height}">` + placed.map((e) => {
+    `<div class="hand-inner" style="height:${el.style.height};width:${innerWidth}px">` + placed.map((e) => {
     const sel = app.selection.has(e.key);
     const hint = hinted.has(e.key);
     return `<button type="button" class="hand-card${sel ? " selected" : ""}${hint ? " hinted" : ""}" data-key="${e.key}" ` +
-      `style="left:${e.x}px;top:${e.row * rowStep + 14}px;width:${w}px" ` +
+      `style="left:${e.x}px;top:14px;width:${w}px" ` +
       `aria-pressed="${sel}" aria-label="${esc(cardLabel(e.code))}${sel ? ", selected" : ""}${hint ? ", hinted" : ""}">` +
       `${cardSvg(e.code, { width: w, fourColour: app.fourColour, selected: sel, label: "" })}` +
       (sel ? '<span class="sel-mark" aria-hidden="true">✓</span>' : "") +
@@ -243,8 +228,39 @@ function neighbour(el, before, key) {
   return null;
 }
 
+const SIZES = { small: 0.82, normal: 1, large: 1.2 };
+
 function handCardWidth() {
-  return window.innerWidth < 700 ? 56 : window.innerHeight < 800 ? 74 : 84;
+  const base = window.innerWidth < 700 || window.innerHeight < 500 ? 56 : window.innerHeight < 800 ? 74 : 84;
+  return Math.round(base * (SIZES[app.cardSize] || 1));
+}
+
+// The hand sorted by rank (A K Q ... 4, 2s, jokers, 3s), or, with "Sort by meld", the
+// cards that join a meld of your side first, by that meld, then the rest by rank: each
+// card's group is what the view's `kinds` say it can join.
+const WILD = new Set(["2", "JK"]);
+
+function groupOf(e) {
+  return e.group ?? kindOf(e.code);
+}
+
+function handOrder(entries) {
+  if (!app.sortByMeld) return entries;
+  const melds = myMelds();
+  const joins = (code) => {
+    const kind = kindOf(code);
+    if (WILD.has(kind)) return null;
+    const i = (app.view?.kinds || []).find((k) => k.kind === kind)?.melds?.[0];
+    return i === undefined ? null : i;
+  };
+  const order = (e) => {
+    const i = joins(e.code);
+    if (i !== null && melds[i]) return [0, melds[i].book ? 1 : 0, i];
+    return [1, WILD.has(kindOf(e.code)) ? 1 : 0, 0];
+  };
+  return entries.map((e, n) => ({ ...e, n, o: order(e) }))
+    .sort((a, b) => a.o[0] - b.o[0] || a.o[1] - b.o[1] || a.o[2] - b.o[2] || a.n - b.n)
+    .map(({ o, n, ...e }) => ({ ...e, group: o[0] === 0 ? `meld-${o[2]}` : kindOf(e.code) }));
 }
 
 // --- the move buttons -------------------------------------------------------------------------

@@ -48,12 +48,15 @@ export function describeEvent(e, { name = true } = {}) {
   }
 }
 
-/** Add the events of a `state` message (each once); `highlight` flashes where they landed. */
+/** Add the events of a `state` message (each once); `highlight` flashes where they landed.
+ * Returns the events new to the page. */
 export function addEvents(events, { highlight }) {
+  const fresh = [];
   for (const e of events || []) {
     const key = `${e.round ?? ""}:${e.n ?? app.log.length}:${e.type}`;
     if (app.seen.has(key)) continue;
     app.seen.add(key);
+    fresh.push(e);
     app.log.push({ key, seat: e.seat, event: e, mine: e.seat === app.seat, round: e.round });
     if (e.seat !== undefined && e.seat !== null) app.lastMove[e.seat] = e;
     if (e.round_end || e.type === "round_end") {
@@ -63,6 +66,7 @@ export function addEvents(events, { highlight }) {
     if (highlight && e.seat !== app.seat) flashFor(e);
   }
   if (app.log.length > 120) app.log.splice(0, app.log.length - 120);
+  return fresh;
 }
 
 function flashFor(e) {

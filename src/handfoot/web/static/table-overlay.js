@@ -23,6 +23,23 @@ export function renderOverlay() {
   const opening = el.hidden;
   el.hidden = false;
   const last = results[results.length - 1];
+  if (app.summaryDone !== last.round) {
+    // first the round's summary (who went out, the books, the points counting up)
+    const fresh = el.dataset.summary !== String(last.round) || opening;
+    if (fresh) {
+      el.dataset.summary = String(last.round);
+      el.innerHTML = summaryCard(last, results[results.length - 2]);
+      countUp(el);
+      // on to the breakdown by itself after a while, if nobody pressed the button
+      clearTimeout(summaryTimer);
+      const round = last.round;
+      summaryTimer = setTimeout(() => { if (app.summaryDone !== round && el.dataset.summary === String(round)) summaryNext(); }, SUMMARY_MS);
+    }
+    setModal(el);
+    if (fresh || !el.contains(document.activeElement)) $("#btn-summary-next")?.focus({ preventScroll: true });
+    return;
+  }
+  delete el.dataset.summary;
   const names = Array.from({ length: sides() }, (_, s) => sideName(s));
   const [head, foot] = over ? gameOver(last) : roundOver(last);
   // a modal dialog: the table behind it is inert, its Replay (or Continue) the first stop
@@ -40,6 +57,66 @@ export function renderOverlay() {
   // so that the first Tab goes to Replay
   const focusTarget = $("#btn-continue") || $("#overlay .overlay-card");
   if (focusTarget && (opening || !el.contains(document.activeElement))) focusTarget.focus({ preventScroll: true });
+}
+
+/** How long the round's summary shows before the breakdown follows by itself. */
+const SUMMARY_MS = 5000;
+let summaryTimer = null;
+
+const BOOK_KEYS = [["special_books", "special"], ["clean_books", "clean"], ["dirty_books", "dirty"], ["wild_books", "wild"]];
+
+/** The round's summary: who went out, each side's books, and its points going into the
+ * totals (counted up, see countUp), then "See the breakdown". */
+function summaryCard(result, before) {
+  const how = result.went_out !== null && result.went_out !== undefined
+    ? `${esc(seatName(result.went_out))} went out` : esc(result.reason || "The round is over");
+  const sides = (result.scores || []).map((sc) => {
+    const line = (key) => (sc.lines || []).find((l) => l.key === key);
+    const books = BOOK_KEYS.flatMap(([key, kind]) => Array.from({ length: Number(line(key)?.count || 0) }, () => kind));
+    const prev = before?.totals?.[sc.side] ?? 0;
+    const total = result.totals?.[sc.side] ?? prev + sc.total;
+    const mine = sc.side === mySide() && !isSpectator();
+    return `<section class="sum-side${mine ? " mine" : ""}" aria-label="${esc(sideName(sc.side))}">` +
+      `<h3>${esc(sideName(sc.side))}${mine ? " (you)" : ""}</h3>` +
+      `<div class="sum-books">${books.length ? books.map((k) => `<span class="sum-book ${k === "special" ? "clean" : k}">${k}</span>`).join("") : '<span class="sum-none">no books</span>'}</div>` +
+      `<p class="sum-points"><span class="sum-round${sc.total < 0 ? " neg" : ""}">${sc.total < 0 ? "" : "+"}${number(sc.total)}</span>` +
+      `<span class="sum-arrow" aria-hidden="true">→</span><span class="visually-hidden">, total </span>` +
+      `<span class="sum-total" data-from="${prev}" data-to="${total}">${number(total)}</span></p></section>`;
+  }).join("");
+  const v = app.view;
+  const over = v.phase === "game_over";
+  return `<div class="overlay-card summary" role="dialog" aria-modal="true" aria-labelledby="overlay-title" tabindex="-1">` +
+    `<h2 id="overlay-title">Round ${result.round} of ${v.rounds}${over ? ": the last" : ""}</h2>` +
+    `<p class="sum-out">${how}</p><div class="sum-sides">${sides}</div>` +
+    `<div class="continue-row"><button type="button" class="btn btn-primary" id="btn-summary-next">${over ? "See the result" : "See the breakdown"}</button></div></div>`;
+}
+
+/** The totals count up from the last round's to this one's (at once under reduced motion). */
+function countUp(root) {
+  const items = [...root.querySelectorAll(".sum-total")];
+  if (window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+  const start = performance.now();
+  const LENGTH = 900;
+  const step = (now) => {
+    const t = Math.min(1, (now - start) / LENGTH);
+    const ease = 1 - (1 - t) ** 3;
+    for (const el of items) {
+      if (!el.isConnected) return;
+      const from = Number(el.dataset.from);
+      const to = Number(el.dataset.to);
+      el.textContent = number(Math.round(from + (to - from) * ease));
+    }
+    if (t < 1) requestAnimationFrame(step);
+  };
+  for (const el of items) el.textContent = number(Number(el.dataset.from));
+  requestAnimationFrame(step);
+}
+
+/** The summary seen: on to the breakdown. */
+export function summaryNext() {
+  const results = app.view?.results || [];
+  app.summaryDone = results[results.length - 1]?.round ?? null;
+  renderOverlay();
 }
 
 /** Everything on the page but `dialog` (and what holds it) inert; null: nothing. */

@@ -11,6 +11,27 @@ export const $ = (sel, root = document) => root.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const hash = new URLSearchParams(location.hash.slice(1));
 
+/** A setting this browser remembers (`handfoot.NAME`), `fallback` when unset or not one of
+ * `allowed`. */
+export function pref(name, fallback, allowed = null) {
+  let value = null;
+  try {
+    value = localStorage.getItem(`handfoot.${name}`);
+  } catch {
+    value = null; // storage refused (a private window): the defaults
+  }
+  if (value === null || (allowed && !allowed.includes(value))) return fallback;
+  return value;
+}
+
+export function savePref(name, value) {
+  try {
+    localStorage.setItem(`handfoot.${name}`, String(value));
+  } catch {
+    /* storage refused: the setting lasts as long as the page */
+  }
+}
+
 export const app = {
   gameId: decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || ""),
   token: hash.get("t") || hash.get("s") || "",
@@ -36,6 +57,16 @@ export const app = {
   focusKey: null,
   handKeys: [], // the hand's card keys as last shown, in order (for the focus's neighbour)
   fourColour: localStorage.getItem("handfoot.fourColour") === "1",
+  // this browser's settings (table-prefs.js keeps them in localStorage)
+  cardSize: pref("cardSize", "normal", ["small", "normal", "large"]),
+  leftHanded: pref("leftHanded", "0") === "1",
+  sound: pref("sound", "1") === "1",
+  pace: pref("pace", "normal", ["fast", "normal", "slow"]),
+  notify: pref("notify", "0") === "1",
+  sortByMeld: pref("sortByMeld", "0") === "1",
+  tablePace: null, // the table's bot pace, as the server last said
+  boardTab: "mine", // the melds shown on a narrow screen: "mine" or "opp"
+  logOpen: false, // the moves sheet open (narrow screens)
   learn: params.get("learn") === "1" || localStorage.getItem("handfoot.learn") === "1",
   overlayHidden: false,
   overlayTab: "breakdown", // the tab of the between-round screen on a phone

@@ -10,6 +10,10 @@
 //   table-notation.js  moves written in the notation from the chosen cards
 //   table-log.js       the moves list, in the server's words; where moves landed
 //   table-overlay.js   the screen between rounds and at the end of the game
+//   table-prefs.js     this browser's settings, the moves sheet, the melds' tabs
+//   table-motion.js    cards that travel (off under prefers-reduced-motion)
+//   table-alerts.js    "your turn": the title, the icon, a sound, a notification
+//   sound.js           the sounds, made with Web Audio
 
 import { cardSvg } from "./cards.js";
 import { attachArrowNav, attachDrag, attachKeys, KEYS } from "./input.js";
@@ -25,7 +29,11 @@ import {
   doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
   playHint,
 } from "./table-moves.js";
-import { renderOverlay, showOverlayTab } from "./table-overlay.js";
+import { renderOverlay, showOverlayTab, summaryNext } from "./table-overlay.js";
+import { afterState } from "./table-alerts.js";
+import { play as playMotion, snapshot } from "./table-motion.js";
+import { initSound } from "./sound.js";
+import { applyPrefs, askPace, onPace, setLogOpen, wirePrefs } from "./table-prefs.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
 } from "./table-state.js";
@@ -34,7 +42,7 @@ import { esc } from "./text.js";
 function render() {
   if (!app.view) return;
   document.body.classList.toggle("spectator", isSpectator());
-  document.body.classList.toggle("four-colour", app.fourColour);
+  applyPrefs();
   renderTop();
   renderSeats();
   renderBoard();
@@ -57,7 +65,9 @@ function onState(msg) {
     app.lastMove = {};
   }
   if (!app.waiting && app.view.phase !== "game_over") app.overlayHidden = false;
-  addEvents(msg.events, { highlight: !app.firstState });
+  const first = app.firstState;
+  const places = snapshot();
+  const fresh = addEvents(msg.events, { highlight: !first });
   app.firstState = false;
   // keep only selected/staged cards that are still in hand
   const keys = new Set(handEntries().map((e) => e.key));
@@ -71,6 +81,8 @@ function onState(msg) {
   }
   updateGlow(); // the new view's `kinds` say what the selection can join now
   render();
+  playMotion(places, fresh);
+  afterState(fresh, { first });
   if (app.learn && (myTurn() || legal().answer) && app.hintSeq !== app.seq && !app.busy) {
     app.hintSeq = app.seq;
     doHint();
@@ -110,6 +122,7 @@ const BUTTONS = {
     renderOverlay();
   },
   "btn-play-hint": playHint,
+  "btn-summary-next": summaryNext,
   "btn-help": () => $("#dlg-help").showModal(),
   "ask-yes": () => answer(true),
   "ask-no": () => answer(false),
@@ -149,13 +162,7 @@ function onClick(ev) {
 
 function wire() {
   document.addEventListener("click", onClick);
-  $("#opt-four").checked = app.fourColour;
-  $("#opt-learn").checked = app.learn;
-  $("#opt-four").addEventListener("change", (ev) => {
-    app.fourColour = ev.target.checked;
-    localStorage.setItem("handfoot.fourColour", app.fourColour ? "1" : "0");
-    render();
-  });
+  wirePrefs(render);
   $("#opt-learn").addEventListener("change", (ev) => {
     app.learn = ev.target.checked;
     localStorage.setItem("handfoot.learn", app.learn ? "1" : "0");
@@ -169,6 +176,8 @@ function wire() {
     y: () => answer(true), n: () => answer(false), c: doContinue,
     escape: () => {
       if ($("#dlg-help").open) return $("#dlg-help").close();
+      if ($("#settings").open) return $("#settings").removeAttribute("open");
+      if (app.logOpen) return setLogOpen(false);
       if (app.selection.size) return clearSelection();
       if (app.message) return setMessage(null);
       return null;
@@ -209,6 +218,7 @@ function fitHeight() {
 }
 
 function start() {
+  initSound(() => app.sound);
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
@@ -224,6 +234,8 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      app.baseTitle = document.title;
+      askPace();
       if (app.view) render();
     },
     onState,
@@ -233,6 +245,7 @@ function start() {
     },
     onStatus,
     onRematch,
+    onPace,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
   });
   link.sock.connect();

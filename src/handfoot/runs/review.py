@@ -1,0 +1,440 @@
+"""Game review: what each decision of a seat cost, judged from what that seat knew.
+
+:func:`review_record` replays a record. At each decision of a reviewed seat it takes that
+seat's view only (:class:`~handfoot.game.values.PlayerView`, and the discard pile's cards,
+which every seat saw land face up) and asks :func:`review_decision` what the move played
+cost:
+
+1. the candidates: the move the reviewer (the ``learned`` level: hard with the profile's
+   tuned style) would make, the other plans the expert's search weighs (hard's other meld
+   and pickup plans, drawing, going out, the discards hard would most gladly make), and the
+   move played;
+2. ``samples`` determinizations (:func:`handfoot.bots.search.determinize`: every card hidden
+   from the seat dealt again, consistently with its view), each seeded from the decision's
+   index in the record, never from the clock or the record's hidden cards;
+3. on each determinization, every candidate played and the round played on by the
+   reviewer in every seat (common random numbers: the same determinizations and bot seeds
+   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns or
+   the round ends, scoring the side's round margin (its round score minus the best other
+   side's; at the horizon, as it stands, cards in hand not counted);
+4. the best move: the reviewer's own unless another candidate beats it by
+   :data:`Z_BEST` standard errors of the paired difference; the loss is the mean margin of
+   the best move minus the played move's (0 when the played move is the best), with the
+   standard error of the paired differences.
+
+What the numbers mean, the thresholds of the classes and how they were measured:
+docs/review.md. The text of a review (tables, one-line reasons) is in
+:mod:`handfoot.runs.review_report`.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from handfoot.bots.search import ExpertBot, determinize
+from handfoot.bots.styles import StyledBot, apply_shipped_style, load_style
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.record import GameRecord, RecordError, check_record, replay
+from handfoot.game.values import IllegalMoveError, Phase, PlayerView
+from handfoot.runs.sim import derive_seed
+
+__all__ = ["DEFAULT_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "POLICY", "Z_BEST", "Candidate",
+           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_at", "review_decision", "review_record",
+           "seat_input"]
+
+POLICY = "learned"
+"""The reviewer: the bot level whose choices are the reference and who plays the rest of
+the round in every play-out."""
+
+DEFAULT_BUDGET = 30.0
+"""Seconds a review may take by default (turned into a sample count before work starts)."""
+
+MIN_SAMPLES = 4
+MAX_SAMPLES = 256
+
+PLAYOUT_MOVES_PER_SECOND = 13000.0
+"""The planning rate: player moves a play-out plays per second of one core (the compiled
+build measures about this on partnership-13; docs/review.md). Only used to turn a budget
+into a fixed sample count, never read from a clock."""
+
+MOVES_PER_TURN = 3
+"""Player moves a turn makes, about (a draw, a meld, a discard), for the same planning."""
+
+CANDIDATES_PLANNED = 5
+"""Candidates per decision assumed when a budget is turned into samples."""
+
+Z_BEST = 1.5
+"""Another candidate replaces the reviewer's move as the best only when it beats it by
+this many standard errors of the paired difference."""
+
+MAX_DISCARDS = 3
+"""Discards tried at a discard decision (those hard would most gladly throw), besides the
+one played."""
+
+HORIZON_TURNS_EACH = 2
+"""A play-out stops after every seat has had this many more turns (or at the round's end)
+and scores the round as it stands (:func:`_standing`): measured on planted mistakes, a
+longer play-out adds more noise than it shows (docs/review.md)."""
+
+_IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
+
+_REVIEW_SEED = 2029
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One play-out of one candidate: the side's round margin and what made it."""
+
+    margin: float
+    books: int
+    """The side's books at the end of the round."""
+    other_books: int
+    """The other sides' books (all of them) at the end of the round."""
+    caught: int
+    """Points the side lost for cards left in hands and feet (≥ 0)."""
+    went_out: bool
+    """The side went out (or the round ended another way and it did not)."""
+    next_pickup: int
+    """Cards the next seat took from the pile at its next turn (0: it drew)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A move weighed at a decision, with its play-outs' means."""
+
+    notation: str
+    words: str
+    mean: float
+    books: float
+    other_books: float
+    caught: float
+    went_out: float
+    next_pickup: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionReview:
+    """One reviewed decision: the move played, the best move, what the played one cost."""
+
+    index: int
+    """The move's index among all the record's moves (0-based)."""
+    round_number: int
+    turn: int
+    """The seat's turn in the round (1-based)."""
+    seat: int
+    phase: str
+    played: Candidate
+    best: Candidate
+    loss: float
+    """Mean margin of the best move minus the played move's (≥ 0)."""
+    se: float
+    """Standard error of ``loss`` (of the paired differences)."""
+    samples: int
+    candidates: int
+
+
+def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
+    """The determinizations per decision a ``budget`` (seconds) allows: worked out from the
+    record alone (its moves and who made them), so it is the same on every machine."""
+    horizon = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
+    work = 0
+    for rnd in record.rounds:
+        n = len(rnd.moves)
+        for i, m in enumerate(rnd.moves):
+            if m.seat in seats:
+                work += min(n - i, horizon) * CANDIDATES_PLANNED
+    if work == 0:
+        return MIN_SAMPLES
+    samples = int(budget * PLAYOUT_MOVES_PER_SECOND / work)
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
+
+
+def seat_input(state: GameState, seat: int) -> tuple[PlayerView, tuple[int, ...]]:
+    """What the reviewer is given at a decision: the seat's view and the pile's kinds,
+    bottom first (every card of the pile was seen face up when it landed). Nothing else of
+    the state reaches the reviewer."""
+    return state.view(seat), tuple(cards.FACE_KIND[f] for f in state.pile)
+
+
+def _make_lister(seed: int, profile_name: str) -> ExpertBot:
+    bot = ExpertBot(seed, time_budget=None, iterations=1, max_discards=MAX_DISCARDS)
+    apply_shipped_style(bot, profile_name)
+    return bot
+
+
+def lister_for(seat: int, profile_name: str) -> ExpertBot:
+    """The bot that lists a seat's candidates and remembers what the seat saw: the expert's
+    candidate lister with the profile's tuned style. Show it every view of the seat
+    (``_observe``) and its discards (``_chosen``), as :func:`review_record` does."""
+    return _make_lister(derive_seed(_REVIEW_SEED, "lister", seat), profile_name)
+
+
+def _policy(seed: int, profile_name: str) -> StyledBot:
+    return StyledBot(seed, style=load_style(profile_name))
+
+
+def _committed(state: GameState, plan: Sequence[int]) -> mv.PlayerMove | None:
+    """The player move ``plan`` (staging actions and a commit) makes on ``state``."""
+    for a in plan:
+        if a not in state.legal_actions():
+            return None
+        move = state.apply_action(a)
+        if move is not None:
+            return move  # type: ignore[return-value]  # apply_action commits player moves
+    return None
+
+
+def _candidate_moves(view: PlayerView, base: GameState, lister: ExpertBot,
+                     played: mv.PlayerMove) -> list[mv.PlayerMove]:
+    """The reviewer's move first, then the other candidates, then the played move."""
+    out: list[mv.PlayerMove] = []
+    seen: set[str] = set()
+
+    def add(move: mv.PlayerMove | None) -> None:
+        if move is None:
+            return
+        key = mv.format_move(move)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+
+    if view.phase == Phase.ANSWER:
+        yes = lister._answer(view)
+        add(mv.Answer(yes))
+        add(mv.Answer(not yes))
+    else:
+        trial = copy.deepcopy(lister)
+        for plan in trial._candidates(view):
+            add(_committed(base.copy(), plan))
+    add(played)
+    return out
+
+
+def _outcome(state: GameState, number: int, side: int, next_pickup: int) -> Outcome:
+    if len(state.results) >= number:
+        res = state.results[number - 1]
+        scores = res.scores
+        went = res.went_out is not None and res.went_out % state.sides == side
+    else:
+        scores = tuple(state.score_side(s) for s in range(state.sides))
+        went = False
+    totals = [s.total for s in scores]
+    margin = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    books = other = caught = 0
+    for s, score in enumerate(scores):
+        for line in score.lines:
+            if line.key.endswith("books"):
+                if s == side:
+                    books += line.count
+                else:
+                    other += line.count
+            elif s == side and line.key.endswith("caught") or (
+                    s == side and line.key == "cards_left"):
+                caught -= line.points
+    return Outcome(margin, books, other, caught, went, next_pickup)
+
+
+def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
+    """A play-out cut at the horizon: the round's margin as it stands, cards still in hand
+    not counted against anybody (the round goes on; they may yet be melded)."""
+    o = _outcome(state, state.round_number + 1, side, next_pickup)
+    totals = []
+    for s in range(state.sides):
+        lines = state.score_side(s).lines
+        totals.append(sum(line.points for line in lines if line.key not in _IN_HAND))
+    margin = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    return Outcome(margin, o.books, o.other_books, o.caught, o.went_out, next_pickup)
+
+
+def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> Outcome:
+    """Play the rest of the round with the reviewer in every seat."""
+    number = state.round_number
+    side = seat % state.sides
+    bots = [_policy(bot_seed + s, profile_name) for s in range(state.players)]
+    nxt = (seat + 1) % state.players
+    next_pickup = -1  # not yet known
+    steps = 0
+    turns = 0
+    last = state.seat
+    while not state.is_over and state.round_number == number:
+        if state.seat != last:
+            last = state.seat
+            turns += 1
+            if turns >= HORIZON_TURNS_EACH * state.players:
+                return _standing(state, side, max(0, next_pickup))
+        actor = state.to_act
+        if next_pickup < 0 and actor == nxt and state.seat == nxt:
+            before = len(state.pile)
+            move = state.apply_listed(bots[actor].choose(state.play_view(actor)))
+            if move is not None:
+                next_pickup = before - len(state.pile) if isinstance(move, mv.Pickup) else 0
+        else:
+            state.apply_listed(bots[actor].choose(state.play_view(actor)))
+        steps += 1
+        if steps > 20000:  # pragma: no cover - the engine's stall rule ends every round
+            break
+    return _outcome(state, number, side, max(0, next_pickup))
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` (paired)."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    k = len(d)
+    m = _mean(d)
+    if k < 2:
+        return m, 0.0
+    var = sum((x - m) ** 2 for x in d) / (k - 1)
+    return m, math.sqrt(var / k)
+
+
+def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove, *,
+                    lister: ExpertBot, samples: int, seed: int,
+                    index: int = 0, turn: int = 0) -> DecisionReview | None:
+    """What ``played`` cost at ``view`` (see the module's docstring), or None when the seat
+    had no real choice (one candidate). Reads nothing but ``view``, ``pile`` (the pile's
+    kinds, bottom first) and the lister's memory of what the seat saw."""
+    from handfoot.game.events import move_words
+
+    profile_name = view.profile.name
+    picked = mv.KNOCK in view.legal_actions
+    rng = random.Random(seed)
+    bases: list[GameState] = []
+
+    def base(i: int) -> GameState:
+        while len(bases) <= i:
+            try:
+                bases.append(determinize(view, rng, pile, picked_pile=picked))
+            except ValueError:  # the memory does not fit the unseen cards: forget it
+                bases.append(determinize(view, rng, (), picked_pile=picked))
+        return bases[i]
+
+    moves = _candidate_moves(view, base(0), lister, played)
+    if len(moves) < 2:
+        return None
+    outcomes: list[list[Outcome]] = [[] for _ in moves]
+    playable = [True] * len(moves)
+    for i in range(samples):
+        b = base(i)
+        bot_seed = derive_seed(seed, "bots", i) & 0xFFFFFFF
+        for c, move in enumerate(moves):
+            if not playable[c]:
+                continue
+            trial = b.copy()
+            try:
+                trial.apply(move)
+            except IllegalMoveError:
+                playable[c] = False  # never for a move legal in the real game
+                continue
+            outcomes[c].append(_playout(trial, view.seat, bot_seed, profile_name))
+    played_at = len(moves) - 1
+    for c, move in enumerate(moves):
+        if mv.format_move(move) == mv.format_move(played):
+            played_at = c
+    keep = [c for c in range(len(moves)) if playable[c] and outcomes[c]]
+    if played_at not in keep or len(keep) < 2:
+        return None
+    margins = {c: [o.margin for o in outcomes[c]] for c in keep}
+    means = {c: _mean(margins[c]) for c in keep}
+    best = keep[0]
+    challenger = max(keep, key=lambda c: (means[c], -c))
+    if challenger != best:
+        gain, se = _paired(margins[challenger], margins[best])
+        if gain > Z_BEST * se:
+            best = challenger
+    diff, se = _paired(margins[best], margins[played_at])
+    loss = max(0.0, diff) if best != played_at else 0.0
+    if best == played_at:
+        se = 0.0
+
+    def candidate(c: int) -> Candidate:
+        os_ = outcomes[c]
+        return Candidate(
+            mv.format_move(moves[c]), move_words(moves[c]), means[c],
+            _mean([o.books for o in os_]), _mean([o.other_books for o in os_]),
+            _mean([o.caught for o in os_]), _mean([float(o.went_out) for o in os_]),
+            _mean([o.next_pickup for o in os_]))
+
+    return DecisionReview(index, view.round_number, turn, view.seat, view.phase.name.lower(),
+                          candidate(played_at), candidate(best), loss, se, samples, len(keep))
+
+
+def review_at(state: GameState, seat: int, move: mv.PlayerMove, *, lister: ExpertBot,
+              samples: int, seed: int, index: int, turn: int) -> DecisionReview | None:
+    """Review ``move``, about to be played by ``seat`` on ``state``: only the seat's input
+    (:func:`seat_input`) is read from the state. The lister is shown the view and the
+    move, as the seat saw and made it."""
+    view, pile = seat_input(state, seat)
+    lister._observe(view)
+    r = None
+    if view.phase in (Phase.DRAW, Phase.PLAY, Phase.ANSWER) and not view.staged:
+        r = review_decision(view, pile, move, lister=lister, samples=samples, seed=seed,
+                            index=index, turn=turn)
+    if isinstance(move, mv.Discard):
+        lister._chosen(view, mv.DISCARD + move.kind)
+    elif isinstance(move, mv.GoOut) and move.discard is not None:
+        lister._chosen(view, mv.DISCARD + move.discard)
+    return r
+
+
+
+def review_record(record: GameRecord, seats: Sequence[int] | None = None, *,
+                  budget: float = DEFAULT_BUDGET, samples: int | None = None,
+                  progress: Callable[[int, int], None] | None = None,
+                  ) -> tuple[dict[int, list[DecisionReview]], int]:
+    """Review every decision of ``seats`` (all by default) in ``record``: the reviews by
+    seat, and the samples per decision (``samples``, or as many as ``budget`` seconds allow,
+    :func:`plan_samples`). ``progress(done, total)`` is called after each decision.
+
+    Raises :class:`RecordError` for a record that cannot be set up or does not replay, and
+    ``ValueError`` for a seat the record does not have."""
+    profile, layout = check_record(record)
+    players = layout.players
+    chosen = list(range(players)) if seats is None else sorted(set(seats))
+    for s in chosen:
+        if not 0 <= s < players:
+            raise ValueError(f"seat {s} is not in the record: its seats are 0 to {players - 1}")
+    result = replay(record)
+    if result.error is not None:
+        raise RecordError(f"the record does not replay: {result.error.message}")
+    if samples is None:
+        samples = plan_samples(record, chosen, budget)
+    seed = record.metadata.get("seed")
+    start_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else 0
+    state = GameState.new(profile, layout=layout, seed=start_seed,
+                          deals=[r.deal for r in record.rounds])
+    listers = {s: lister_for(s, profile.name) for s in chosen}
+    total = sum(1 for r in record.rounds for m in r.moves if m.seat in listers)
+    reviews: dict[int, list[DecisionReview]] = {s: [] for s in chosen}
+    index = done = 0
+    for rnd in record.rounds:
+        turns = [0] * players
+        last_turn = -1
+        for recorded in rnd.moves:
+            seat = recorded.seat
+            move = mv.parse_move(recorded.move)
+            if state.seat != last_turn:
+                last_turn = state.seat
+                turns[state.seat] += 1
+            lister = listers.get(seat)
+            if lister is not None:
+                r = review_at(state, seat, move, lister=lister, samples=samples,
+                              seed=derive_seed(_REVIEW_SEED, "decision", index),
+                              index=index, turn=turns[seat])
+                if r is not None:
+                    reviews[seat].append(r)
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            state.apply(move)
+            index += 1
+    return reviews, samples

@@ -1,0 +1,183 @@
+"""A game review as people read it: classes, accuracy, the costliest decisions and why.
+
+:func:`game_review` turns the decisions :func:`handfoot.runs.review.review_record` judged
+into per-seat summaries (:class:`SeatReview`); :meth:`GameReview.to_data` is the JSON of
+``handfoot review --json`` and of the web page's review. The thresholds and the accuracy
+formula are explained, with the measurements that chose them, in docs/review.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from handfoot.game.record import GameRecord
+from handfoot.runs.review import (
+    DEFAULT_BUDGET,
+    POLICY,
+    Candidate,
+    DecisionReview,
+    review_record,
+)
+
+__all__ = ["CLASSES", "THRESHOLDS", "Z_CLASS", "GameReview", "SeatReview", "accuracy_of",
+           "classify", "decision_data", "game_review", "why"]
+
+CLASSES = ("good", "inaccuracy", "mistake", "blunder")
+
+THRESHOLDS = {"inaccuracy": 40.0, "mistake": 100.0, "blunder": 300.0}
+"""The least loss (points of the round's margin) of each class but good (docs/review.md)."""
+
+Z_CLASS = 2.0
+"""A decision is classed worse than good only when its loss exceeds this many standard
+errors: a loss the play-outs cannot tell from nothing is not held against the player."""
+
+ACCURACY_SCALE = 200.0
+"""A decision's accuracy is ``100 * exp(-loss / ACCURACY_SCALE)``: 100 for no loss, 82 for
+an inaccuracy of 40 points, 61 for a mistake of 100, 22 for a blunder of 300."""
+
+
+def classify(loss: float, se: float) -> str:
+    """The class of a decision that cost ``loss`` points (± ``se``)."""
+    if loss <= Z_CLASS * se:
+        return "good"
+    for name in ("blunder", "mistake", "inaccuracy"):
+        if loss >= THRESHOLDS[name]:
+            return name
+    return "good"
+
+
+def accuracy_of(losses: Sequence[float]) -> float:
+    """A seat's accuracy, 0..100: the mean of its decisions' ``100 * exp(-loss / 200)``
+    (100 with no decision)."""
+    if not losses:
+        return 100.0
+    return sum(100.0 * math.exp(-x / ACCURACY_SCALE) for x in losses) / len(losses)
+
+
+def _advice(words: str) -> str:
+    for past, now in (("drew from", "draw from"), ("took the pile", "take the pile"),
+                      ("melded", "meld"), ("discarded", "discard"), ("went out", "go out"),
+                      ("answered", "answer"), ("took back", "take back"),
+                      ("knocked", "knock"), ("picked up", "pick up")):
+        words = words.replace(past, now)
+    return words
+
+
+def why(played: Candidate, best: Candidate, loss: float) -> str:
+    """One line in a player's words: what the better move gains or avoids, from the
+    differences between the two moves' play-outs (books made, books handed to the other
+    side, the pile left to the next player, points caught in hand, going out)."""
+    reasons: list[tuple[float, str]] = []
+    pile = played.next_pickup - best.next_pickup
+    if pile >= 1.0:
+        reasons.append((pile * 40.0, f"it hands the next player a pile of about "
+                                     f"{played.next_pickup:.0f} cards"))
+    books = best.books - played.books
+    if books >= 0.2:
+        reasons.append((books * 300.0, f"the better move closes {books:.1f} more "
+                                       f"book{'s' if books >= 1.5 else ''} by the round's end"))
+    given = played.other_books - best.other_books
+    if given >= 0.2:
+        reasons.append((given * 300.0, f"it helps the other side to {given:.1f} more "
+                                       f"book{'s' if given >= 1.5 else ''}"))
+    caught = played.caught - best.caught
+    if caught >= 30.0:
+        reasons.append((caught, f"it leaves about {caught:.0f} more points in your hand "
+                                "when the round ends"))
+    out = best.went_out - played.went_out
+    if out >= 0.15:
+        reasons.append((out * 400.0, f"your side goes out first in {out:.0%} more of the "
+                                     "deals"))
+    head = f"{_advice(best.words)} rather than {_advice(played.words)}"
+    if not reasons:
+        return f"{head}: about {loss:.0f} points better on the round"
+    reasons.sort(key=lambda r: -r[0])
+    return f"{head}: {reasons[0][1]}"
+
+
+def decision_data(d: DecisionReview) -> dict[str, Any]:
+    """One decision as JSON."""
+    return {
+        "index": d.index, "round": d.round_number, "turn": d.turn, "phase": d.phase,
+        "played": d.played.notation, "played_words": d.played.words,
+        "best": d.best.notation, "best_words": d.best.words,
+        "loss": round(d.loss, 1), "se": round(d.se, 1), "class": classify(d.loss, d.se),
+        "why": why(d.played, d.best, d.loss) if d.best.notation != d.played.notation else "",
+        "candidates": d.candidates,
+    }
+
+
+@dataclass(frozen=True)
+class SeatReview:
+    """One seat's review: its decisions and what they add up to."""
+
+    seat: int
+    name: str
+    decisions: tuple[DecisionReview, ...]
+
+    @property
+    def mean_loss(self) -> float:
+        return (sum(d.loss for d in self.decisions) / len(self.decisions)
+                if self.decisions else 0.0)
+
+    @property
+    def accuracy(self) -> float:
+        return accuracy_of([d.loss for d in self.decisions])
+
+    def classes(self) -> dict[str, int]:
+        counts = dict.fromkeys(CLASSES, 0)
+        for d in self.decisions:
+            counts[classify(d.loss, d.se)] += 1
+        return counts
+
+    def costliest(self, k: int = 3) -> list[DecisionReview]:
+        """The ``k`` decisions that cost most (only those classed worse than good)."""
+        bad = [d for d in self.decisions if classify(d.loss, d.se) != "good"]
+        return sorted(bad, key=lambda d: (-d.loss, d.index))[:k]
+
+    def to_data(self, *, all_decisions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "seat": self.seat, "name": self.name, "decisions": len(self.decisions),
+            "mean_loss": round(self.mean_loss, 1), "accuracy": round(self.accuracy, 1),
+            "classes": self.classes(),
+            "costliest": [decision_data(d) for d in self.costliest()],
+        }
+        if all_decisions:
+            data["timeline"] = [decision_data(d) for d in self.decisions]
+        return data
+
+
+@dataclass(frozen=True)
+class GameReview:
+    """A whole review: the seats reviewed and how it was computed."""
+
+    seats: tuple[SeatReview, ...]
+    samples: int
+    """Determinizations per decision."""
+    budget: float | None
+    policy: str = POLICY
+
+    def to_data(self, *, all_decisions: bool = False) -> dict[str, Any]:
+        return {
+            "seats": [s.to_data(all_decisions=all_decisions) for s in self.seats],
+            "samples": self.samples, "budget": self.budget, "reviewer": self.policy,
+            "unit": "points of the round's margin (your side's round score minus the best "
+                    "other side's)",
+            "thresholds": dict(THRESHOLDS),
+        }
+
+
+def game_review(record: GameRecord, seats: Sequence[int] | None = None, *,
+                budget: float = DEFAULT_BUDGET, samples: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> GameReview:
+    """Review ``record`` for ``seats`` (all by default); see
+    :func:`handfoot.runs.review.review_record` for the errors raised."""
+    reviews, used = review_record(record, seats, budget=budget, samples=samples,
+                                  progress=progress)
+    names: Mapping[int, str] = {i: s.name for i, s in enumerate(record.seats)}
+    return GameReview(
+        tuple(SeatReview(s, names[s], tuple(ds)) for s, ds in sorted(reviews.items())),
+        used, None if samples is not None else budget)

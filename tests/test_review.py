@@ -1,0 +1,259 @@
+"""Game review (issue 29): the command, its JSON, its determinism, that it never reads a
+hidden card, and that planted mistakes are caught (a small sample of benchmarks/review.py's
+measurement)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from handfoot.bots.registry import make_bot
+from handfoot.cli import main
+from handfoot.game import cards
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
+from handfoot.game.record import GameRecord, GameRecorder, to_json
+from handfoot.game.values import Phase, PlayerView
+from handfoot.rl.resample import resample_hidden
+from handfoot.runs import review
+from handfoot.runs.review import (
+    Candidate,
+    lister_for,
+    plan_samples,
+    review_decision,
+    review_record,
+    seat_input,
+)
+from handfoot.runs.review_report import accuracy_of, classify, game_review, why
+from handfoot.runs.sim import bot_turn, derive_seed, play_game
+
+
+def bot_record(level: str, seed: int, moves: int | None = None) -> GameRecord:
+    """A one-round game of ``level`` at four seats, cut after ``moves`` moves if given."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    state = GameState.new(profile, seed=seed)
+    recorder = GameRecorder(state, seat_names=["Ann", "Bob", "Cy", "Di"])
+    play_game(profile, seed, [make_bot(level, seed * 10 + s) for s in range(4)],
+              recorder=recorder)
+    record = recorder.record()
+    if moves is None:
+        return record
+    first = record.rounds[0]
+    return replace(record, rounds=(replace(first, moves=first.moves[:moves], result=None),))
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    path.write_text(to_json(bot_record("hard", 5, moves=70)))
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_command_prints_the_json_of_every_seat_the_same_twice(
+        game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "review", str(game_file), "--seat", "1", "--seat", "2",
+                         "--json", "--budget", "1")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [s["seat"] for s in data["seats"]] == [1, 2]
+    assert [s["name"] for s in data["seats"]] == ["Bob", "Cy"]
+    for seat in data["seats"]:
+        assert seat["decisions"] > 5
+        assert sum(seat["classes"].values()) == seat["decisions"]
+        assert 0 <= seat["accuracy"] <= 100
+        assert seat["mean_loss"] >= 0
+        assert len(seat["costliest"]) <= 3
+        losses = [d["loss"] for d in seat["costliest"]]
+        assert losses == sorted(losses, reverse=True)
+        for d in seat["costliest"]:
+            assert d["class"] != "good" and d["best"] != d["played"] and d["why"]
+    again = run(capsys, "review", str(game_file), "--seat", "1", "--seat", "2", "--json",
+                "--budget", "1")[1]
+    assert again == out
+
+
+def test_the_table_names_each_seat_and_its_costliest_decisions(
+        game_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "review", str(game_file), "--seat", "0", "--budget", "1")
+    assert code == 0
+    assert "Ann" in out and "Bob" not in out
+    assert "costliest decisions" in out or "no costly decision" in out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["review", "/nonexistent/game.json"], "No such file"),
+    (["review", "{bad}", "--seat", "0"], "format"),
+    (["review", "{good}", "--seat", "4"], "--seat 4: the record has seats 0 to 3"),
+    (["review", "{good}", "--seat", "-1"], "--seat -1"),
+    (["review", "{good}", "--budget", "0"], "--budget 0"),
+    (["review", "{good}", "--budget", "nan"], "--budget nan"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], words: str, game_file: Path,
+                                          tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    argv = [a.replace("{good}", str(game_file)).replace("{bad}", str(bad)) for a in argv]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_a_record_that_does_not_replay_is_refused(game_file: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(game_file.read_text())
+    data["rounds"][0]["moves"][3]["move"] = "discard JK"
+    bad = tmp_path / "illegal.json"
+    bad.write_text(json.dumps(data))
+    code, out, err = run(capsys, "review", str(bad))
+    assert code == 2 and "does not replay" in err and len(err.strip().splitlines()) == 1
+
+
+def _summary(reviews: dict[int, list[review.DecisionReview]]) -> list[tuple[object, ...]]:
+    return [(d.index, d.played.notation, d.best.notation, round(d.loss, 6), round(d.se, 6),
+             d.candidates) for ds in reviews.values() for d in ds]
+
+
+def test_the_reviewer_never_reads_a_hidden_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every card hidden from the reviewed seat is dealt again at every decision before the
+    reviewer gets the state: the review is the same. The same swap makes a reviewer that
+    peeks (one that plays out the true state) change its review, so the test can fail."""
+    record = bot_record("hard", 7, moves=48)
+    honest = _summary(review_record(record, [0], samples=4)[0])
+    original = review.review_at
+    rng = random.Random(3)
+    changed = []
+
+    def redealt(state: GameState, seat: int, *args: object, **kw: object) -> object:
+        other = resample_hidden(state, seat, rng)
+        assert other.view(seat) == state.view(seat)
+        changed.append(other.position().hands != state.position().hands)
+        return original(other, seat, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(review, "review_at", redealt)
+    assert _summary(review_record(record, [0], samples=4)[0]) == honest
+    assert sum(changed) > 10  # the hidden cards did change
+
+    # a reviewer that reads the state it is handed (the true hidden cards) is caught
+    seen: list[GameState] = []
+
+    def peeking(state: GameState, seat: int, *args: object, **kw: object) -> object:
+        seen.append(state)
+        return original(state, seat, *args, **kw)  # type: ignore[arg-type]
+
+    def true_state(view: PlayerView, rng: random.Random, pile: object = (), *,
+                   picked_pile: bool = False) -> GameState:
+        return seen[-1].copy()
+
+    monkeypatch.setattr(review, "determinize", true_state)
+    monkeypatch.setattr(review, "review_at", peeking)
+    peeked = _summary(review_record(record, [0], samples=4)[0])
+    monkeypatch.setattr(review, "review_at",
+                        lambda state, seat, *a, **k: peeking(
+                            resample_hidden(state, seat, rng), seat, *a, **k))
+    assert _summary(review_record(record, [0], samples=4)[0]) != peeked
+
+
+def _wild_discard_spots(games: int) -> list[tuple[PlayerView, tuple[int, ...], mv.PlayerMove,
+                                                  mv.PlayerMove, object, int]]:
+    """Seat 0's discards in learned self-play where it held a wild card it could add to one
+    of its side's melds that already holds a wild card (no clean book lost):
+    (view, pile, the wild's discard, the bot's move, the lister, the move's index)."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    spots = []
+    for g in range(games):
+        state = GameState.new(profile, seed=derive_seed(11, "planted", g))
+        bots = [make_bot("learned", derive_seed(11, "planted-bot", g, s)) for s in range(4)]
+        lister = lister_for(0, profile.name)
+        index = 0
+        while not state.is_over:
+            seat = state.to_act
+            move = bot_turn(bots[seat], state, seat)
+            if seat == 0:
+                view, pile = seat_input(state, 0)
+                lister._observe(view)
+                if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
+                    hand = cards.kind_counts(view.hand)
+                    dirty = sorted({m.target for m in view.melds[0] if m.twos + m.jokers
+                                    and m.target < mv.WILD_MELD})
+                    for w in (cards.JOKER, cards.TWO):
+                        if not hand[w] or mv.DISCARD + w not in view.legal_actions:
+                            continue
+                        groups = [mv.MeldGroup(t, twos=int(w == cards.TWO),
+                                               jokers=int(w == cards.JOKER)) for t in dirty]
+                        if move.kind != w and any(state.check(mv.Meld((g_,))) is None
+                                                  for g_ in groups):
+                            spots.append((view, pile, mv.Discard(w), move, lister, index))
+                            break
+                    lister._chosen(view, mv.DISCARD + move.kind)
+            while state.apply_listed(bots[seat].choose(state.play_view(seat))) is None:
+                pass
+            index += 1
+    return spots
+
+
+def test_a_wild_card_thrown_away_is_a_mistake_and_the_bots_own_move_is_good() -> None:
+    spots = _wild_discard_spots(8)[:6]
+    assert len(spots) >= 4
+    caught = good = 0
+    for view, pile, bad, own, lister, index in spots:
+        seed = derive_seed(11, "decision", index)
+        a = review_decision(view, pile, bad, lister=lister, samples=16,  # type: ignore[arg-type]
+                            seed=seed)
+        b = review_decision(view, pile, own, lister=lister, samples=16,  # type: ignore[arg-type]
+                            seed=seed)
+        assert a is not None and a.best.notation != a.played.notation
+        caught += classify(a.loss, a.se) in ("mistake", "blunder")
+        good += b is None or classify(b.loss, b.se) == "good"
+    assert caught >= len(spots) - 1
+    assert good >= len(spots) - 1
+
+
+def test_classes_accuracy_and_samples() -> None:
+    assert classify(0, 0) == "good"
+    assert classify(30, 5) == "good"
+    assert classify(50, 10) == "inaccuracy"
+    assert classify(150, 20) == "mistake"
+    assert classify(500, 100) == "blunder"
+    assert classify(500, 300) == "good"  # not told apart from nothing
+    assert accuracy_of([]) == 100
+    assert accuracy_of([0, 0]) == 100
+    assert accuracy_of([0, 200]) < accuracy_of([0, 100]) < 100
+    record = bot_record("hard", 5, moves=70)
+    assert plan_samples(record, [0], 1000.0) >= plan_samples(record, [0], 10.0)
+    assert plan_samples(record, [0], 10.0) == plan_samples(record, [0], 10.0)
+    assert plan_samples(record, [0, 1, 2, 3], 10.0) <= plan_samples(record, [0], 10.0)
+
+
+def test_why_names_what_the_better_move_gains() -> None:
+    def c(words: str, **kw: float) -> Candidate:
+        base = {"mean": 0.0, "books": 1.0, "other_books": 1.0, "caught": 0.0,
+                "went_out": 0.0, "next_pickup": 0.0}
+        return Candidate(words, words, **{**base, **kw})
+
+    line = why(c("discarded a 7", next_pickup=9.0), c("discarded a 4"), 300)
+    assert line.startswith("discard a 4 rather than discard a 7") and "pile of about 9" in line
+    assert "more book" in why(c("drew from the stock"), c("melded K K K", books=2.0), 300)
+    assert "points in your hand" in why(c("discarded a 4", caught=250.0),
+                                        c("went out: melded 9 9 9"), 300)
+
+
+def test_a_game_review_names_the_seats_from_the_record() -> None:
+    record = bot_record("easy", 3, moves=30)
+    data = game_review(record, [3], samples=4).to_data(all_decisions=True)
+    assert data["seats"][0]["name"] == "Di" and data["samples"] == 4
+    assert data["seats"][0]["decisions"] == len(data["seats"][0]["timeline"])
+    with pytest.raises(ValueError, match="seat 4"):
+        review_record(record, [4], samples=4)
