@@ -12,16 +12,13 @@ complete. Add a bot of your own with ``BOTS[name] = cls`` (``cls(seed)`` makes o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
-from importlib import resources
 
 from handfoot.bots.heuristic import Bot, EasyBot, HardBot, NormalBot, RandomBot, configure
 from handfoot.bots.search import ExpertBot
 from handfoot.bots.styles import StyledBot
 
-__all__ = ["BOTS", "check_bot", "level_ratings", "make_bot", "parse_spec"]
+__all__ = ["BOTS", "check_bot", "make_bot", "parse_spec"]
 
 BOTS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot, "easy": EasyBot, "normal": NormalBot, "hard": HardBot,
@@ -75,16 +72,3 @@ def check_bot(name: str) -> None:
     """Raise ``ValueError`` (saying why) unless :func:`make_bot` can make ``name``."""
     make_bot(name, 0)
 
-
-@cache
-def level_ratings() -> dict[str, float]:
-    """Each level's rating on the OpenSkill scale (a new player starts at 25), as measured by
-    ``benchmarks/level_ratings.py`` from the ladder's tournaments and shipped in
-    ``handfoot/bots/models/ratings.json`` (its card says how); empty if the file is missing.
-    """
-    path = resources.files("handfoot.bots").joinpath("models", "ratings.json")
-    if not path.is_file():
-        return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {name: round(float(r["mu"]), 1) for name, r in data["ratings"].items()
-            if name in BOTS}

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from handfoot.bots.registry import BOTS, level_ratings
+from handfoot.bots.registry import BOTS
 from handfoot.bots.styles import find_style
 from handfoot.game.differences import diff_profiles
 from handfoot.game.loading import (
@@ -40,6 +40,7 @@ from handfoot.game.loading import (
 from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
+from handfoot.runs.ratings import BOT_ANCHORS
 from handfoot.web import daily, messages
 from handfoot.web.club_routes import NO_CLUB, club_routes
 from handfoot.web.clubs import CLUB_SECRET, Club, Clubs
@@ -227,6 +228,13 @@ def _differences(profile: Profile) -> list[Any]:
 
 def _nothing(_profile: Profile) -> None:
     return None
+
+
+def level_ratings() -> dict[str, float]:
+    """Each level's rating on the club's OpenSkill scale, for the lobby: the mu of its
+    anchor (:data:`handfoot.runs.ratings.BOT_ANCHORS`, measured from the ladder's
+    tournaments), one decimal; a level whose anchor is not measured (mu 0) shows none."""
+    return {name: round(r.mu, 1) for name, r in BOT_ANCHORS.items() if name in BOTS and r.mu > 0}
 
 
 def learned_styles(profile: Profile) -> dict[str, str | None]:
