@@ -13,8 +13,8 @@ discards hard would most gladly make), then repeatedly
    other hands, feet, knees, the rest of the pile and the stock), and
 2. plays every candidate on a copy of it, then the rest of the round (or ``horizon``
    turns) with hard bots in every seat, playing the ``learned`` level's style for the game
-   (:func:`handfoot.bots.styles.find_style`), as the expert itself does, scoring its side's round score minus the best
-   other side's.
+   (:func:`handfoot.bots.styles.find_style`) as the expert itself does, scoring its
+   side's round score minus the best other side's.
 
 Why only going out by default: ``benchmarks/search_gain.py`` measured that, even with many
 more samples than a second allows, searching pickups and melds gains nothing over hard's

@@ -118,15 +118,19 @@ def view_layout(view: PlayerView) -> Layout:
     return Layout(view.sides, view.players // view.sides)
 
 
-def apply_shipped_style(bot: object, profile: Profile,
+def apply_shipped_style(bot: object, profile: Profile | str,
                         layout: Layout | None = None) -> Style | None:
-    """Set the style of the profile at ``layout`` (:func:`find_style`) on ``bot`` and return
-    it (``None``, and the bot unchanged, where there is none up the profile's chain)."""
-    found = find_style(profile, layout)
-    if found is None:
-        return None
-    found[1].apply(bot)
-    return found[1]
+    """Set the style of the profile at ``layout`` (:func:`find_style`; given a name, the
+    file of that name) on ``bot`` and return it (``None``, and the bot unchanged, where
+    there is none up the profile's chain)."""
+    if isinstance(profile, str):
+        style = load_style(profile)
+    else:
+        found = find_style(profile, layout)
+        style = found[1] if found is not None else None
+    if style is not None:
+        style.apply(bot)
+    return style
 
 
 class StyledBot(HardBot):

@@ -18,6 +18,12 @@ version and an evaluation against ``hard`` on deals the search never saw. The ``
 bot plays with the shipped style of the profile (``handfoot/bots/models/``); any bot spec can
 use one (``hard:hold=1:hold_new_above=6``, :func:`handfoot.bots.registry.make_bot`).
 
+A style is tuned for one seating (``--layout``; the profile's first by default, another
+writes ``<profile>.<layout>.style.json``). With more than two sides (three players on
+their own) a step is a *rotation* instead of duplicate pairs (:func:`play_rotation`): each
+deal is played once per side, the challenger at that side and the incumbent at every
+other, and the measure is the share of the other sides it finished above (ties half).
+
 Only a budget of steps is reproducible (``--steps``): the same options give the same
 style, however many workers play the games; ``--minutes`` stops after the step that
 crosses the time.
