@@ -18,7 +18,7 @@ from handfoot.bots.heuristic import (
     settings_of,
 )
 from handfoot.bots.registry import check_bot, make_bot, parse_spec
-from handfoot.bots.styles import Style, load_style
+from handfoot.bots.styles import Style, find_style, load_style
 from handfoot.cli import main as cli_main
 from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
@@ -251,7 +251,7 @@ def test_the_learned_level_is_hard_with_the_shipped_style() -> None:
     # a profile related to no built-in one has no style: the level plays hard's settings
     homebrew = load_profile(profile_from_toml_copy("bicycle", "homebrew"),
                             overrides={"rounds": 1})
-    assert homebrew.extends is None
+    assert find_style(homebrew) is None
     bots = [make_bot("learned", s) for s in range(4)]
     a = play_game(homebrew, 3, bots)[1]
     b = play_game(homebrew, 3, [make_bot("hard", s) for s in range(4)])[1]
