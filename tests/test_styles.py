@@ -201,8 +201,8 @@ def test_the_lobby_shows_each_measured_level_s_rating(monkeypatch: pytest.Monkey
     from handfoot.runs.ratings import Rating
     from handfoot.web import app
 
-    anchors = {"random": Rating(0.0, 1.0), "hard": Rating(27.14, 1.2),
+    anchors = {"random": Rating(-4.41, 4.95), "hard": Rating(27.14, 1.2),
                "learned": Rating(28.96, 1.1), "nobody": Rating(30.0, 1.0)}
     monkeypatch.setattr(app, "BOT_ANCHORS", anchors)
-    # one decimal; a level not yet measured (mu 0) and a name that is no level show none
-    assert app.level_ratings() == {"hard": 27.1, "learned": 29.0}
+    # one decimal; a name that is no level shows none
+    assert app.level_ratings() == {"random": -4.4, "hard": 27.1, "learned": 29.0}

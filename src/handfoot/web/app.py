@@ -233,8 +233,8 @@ def _nothing(_profile: Profile) -> None:
 def level_ratings() -> dict[str, float]:
     """Each level's rating on the club's OpenSkill scale, for the lobby: the mu of its
     anchor (:data:`handfoot.runs.ratings.BOT_ANCHORS`, measured from the ladder's
-    tournaments), one decimal; a level whose anchor is not measured (mu 0) shows none."""
-    return {name: round(r.mu, 1) for name, r in BOT_ANCHORS.items() if name in BOTS and r.mu > 0}
+    tournaments by ``benchmarks/rating_anchors.py``), one decimal."""
+    return {name: round(r.mu, 1) for name, r in BOT_ANCHORS.items() if name in BOTS}
 
 
 def learned_styles(profile: Profile) -> dict[str, str | None]:
