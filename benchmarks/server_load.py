@@ -10,6 +10,12 @@ longer than ``--seconds`` plus a few seconds to start and stop).
     python benchmarks/server_load.py --tables 200 --seconds 60 [--think 1.0]
     python benchmarks/server_load.py --tables 20 --seconds 20 --think 0      # saturation
     python benchmarks/server_load.py --tables 50 --seconds 60 --server-bots expert
+    python benchmarks/server_load.py --tables 20 --seconds 30 --talk-flood 50
+
+``--talk-flood RATE`` adds, at each table, a second connection of seat 0 that sends RATE
+preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the rest), from a
+process of its own: the move round trips with and without it say whether a flood of talk
+holds the moves up.
 
 It prints moves/s, the move round trip (a move sent until the mover's own connection
 receives the state that includes it: p50, p99, max), errors (error frames, dropped
@@ -35,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import resource
@@ -284,6 +291,8 @@ class Stats:
     reconnects: int = 0
     lost: list[str] = field(default_factory=list)
     """Acknowledged moves a server did not have after a restart (durability)."""
+    talk: dict[str, int] = field(default_factory=dict)
+    """With ``--talk-flood``: the reactions sent, and their answers by kind."""
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -465,6 +474,7 @@ class Run:
     deflate: bool = True
     bot_delay: float = 0.0
     workers: int = 1
+    talk_flood: float = 0.0
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -512,6 +522,38 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
         game_number += 1
 
 
+async def talk_flood(server: Server, game_id: str, token: str, rate: float,
+                     until: float, stats: Stats) -> None:
+    """Reactions sent at ``rate`` a second on a second connection of a seat, until ``until``;
+    the answers counted by kind (``talk`` or an error's code)."""
+    async with connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}",
+                       origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
+                       ping_interval=None, proxy=None, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+
+        async def read() -> None:
+            async for text in ws:
+                m = json.loads(text)
+                if m.get("id") is not None and m["type"] in ("talk", "error"):
+                    kind = m["type"] if m["type"] == "talk" else str(m.get("code"))
+                    stats.talk[kind] = stats.talk.get(kind, 0) + 1
+
+        reader = asyncio.create_task(read())
+        n = 0
+        try:
+            while time.monotonic() < until and not reader.done():
+                n += 1
+                await ws.send(json.dumps({"type": "react", "id": f"f{n}", "preset": "gg"}))
+                stats.talk["sent"] = stats.talk.get("sent", 0) + 1
+                await asyncio.sleep(1.0 / rate)
+        except ConnectionClosed:
+            pass
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await reader
+
+
 async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
                     ) -> list[float]:
     """Ping round trips (seconds) over a spectator socket, one every :data:`PING_EVERY`."""
@@ -531,8 +573,34 @@ async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
     return out
 
 
+def quiet_collector() -> None:
+    """The clients' process, like the server (:func:`handfoot.web.collector.
+    tune_for_serving`): what exists is frozen and young collections are rare, so that the
+    clients' own garbage collection (full collections of 0.1-0.6 s with hundreds of
+    tables' shadows and bots) is not counted as the server's latency."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 1_000)
+
+
+def flood_main(port: int, rate: float, seconds: float, games: Sequence[str]) -> None:
+    """The floods of reactions (``--talk-flood``) in a process of their own, so that the
+    clients measuring the moves' round trips share no event loop with them: ``games`` is
+    game id, seat 0's token, game id, token..."""
+    server = Server("", port=port)
+    stats = Stats()
+    until = time.monotonic() + seconds
+
+    async def all_floods() -> None:
+        await asyncio.gather(*(talk_flood(server, games[i], games[i + 1], rate, until, stats)
+                               for i in range(0, len(games), 2)))
+    asyncio.run(all_floods())
+    print(json.dumps(stats.talk))
+
+
 def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
     """The lag probe in a process of its own (so the clients' work does not count)."""
+    quiet_collector()
     server = Server("", port=port)
     times = asyncio.run(lag_probe(server, token, game_id, seconds))
     print(json.dumps(times))
@@ -556,6 +624,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         main_before = server.rss_kib(tree=False)
         firsts = await asyncio.gather(*(table_game(server, store, run)
                                         for _ in range(run.tables)))
+        quiet_collector()
         cpu_before = server.cpu_seconds()
         own_before = _own_cpu()
         start = time.monotonic()
@@ -564,8 +633,18 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             sys.executable, __file__, "--probe", str(server.port),
             token_of(probe_game["spectator_link"]), probe_game["game_id"],
             str(max(0.5, run.seconds - 2)), stdout=asyncio.subprocess.PIPE)
+        flood = None
+        if run.talk_flood and not run.server_bots:  # at each table's first game
+            pairs = [x for game, _ in firsts
+                     for x in (game["game_id"], token_of(game["seats"][0]["link"]))]
+            flood = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--flood", str(server.port), str(run.talk_flood),
+                str(max(0.5, run.seconds - 1)), *pairs, stdout=asyncio.subprocess.PIPE)
         await asyncio.gather(*(play_table(server, store, run, i, stats, until, games, first)
                                for i, first in enumerate(firsts)))
+        if flood is not None:
+            flooded, _ = await asyncio.wait_for(flood.communicate(), 30)
+            stats.talk = json.loads(flooded) if flooded.strip() else {}
         elapsed = time.monotonic() - start
         rss_after = server.rss_kib()
         main_after = server.rss_kib(tree=False)
@@ -584,6 +663,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
         "main_before": main_before, "main_after": main_after,
         "lag": sorted(lag), "server_cpu": cpu, "games": games, "client_cpu": own,
+        "talk": stats.talk,
     }
 
 
@@ -679,6 +759,8 @@ def report(result: dict[str, Any], run: Run) -> None:
         seats += ", no compression"
     if run.workers > 1:
         seats += f", {run.workers} server processes"
+    if run.talk_flood:
+        seats += f", a flood of {run.talk_flood:g} reactions a second at each table"
     print(f"{n} tables, {seats}, {run.profile}, {result['seconds']:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"moves: {result['moves']} ({result['moves_per_s']:.1f} moves/s); "
@@ -707,6 +789,8 @@ def report(result: dict[str, Any], run: Run) -> None:
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
           f"{per_move:.2f} ms a move); the clients' process: {result['client_cpu']:.1f} s")
+    if result["talk"]:
+        print("reactions: " + ", ".join(f"{k} {v}" for k, v in sorted(result["talk"].items())))
     for text in result["errors"][:5]:
         print(f"error: {text}")
     # with --server-bots nobody sends a move: the round trip is then the ping's
@@ -717,6 +801,9 @@ def report(result: dict[str, Any], run: Run) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--flood"]:
+        flood_main(int(args[1]), float(args[2]), float(args[3]), args[4:])
+        return 0
     if args[:1] == ["--probe"]:
         probe_main(int(args[1]), args[2], args[3], float(args[4]))
         return 0
@@ -740,6 +827,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                "temporary folder)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="clients ask for no per-message compression (browsers do ask)")
+    parser.add_argument("--talk-flood", type=float, default=0.0, metavar="RATE",
+                        help="a second connection of seat 0 at each table sends RATE "
+                             "reactions a second")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--restore", type=int, metavar="GAMES",
@@ -758,7 +848,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
         parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
-              not ns.no_deflate, ns.bot_delay, ns.workers)
+              not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = asyncio.run(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

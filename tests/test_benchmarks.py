@@ -124,3 +124,10 @@ def test_train_cluster_benchmark_runs_each_way_and_checks_the_models() -> None:
         assert re.search(rf"^  {way} +wall s {spread}; CPU s, every process {spread}$", out,
                          re.M), out
     assert "every run wrote the same model" in out
+
+
+def test_timers_benchmark_prints_the_cpu_time_of_a_pass() -> None:
+    out = _run("benchmarks/timers.py", "--turns", "30", "--due", "3", "--reps", "2")
+    for due in (0, 3):
+        assert re.search(rf"^30 turns, {due} due: [\d.]+/[\d.]+/[\d.]+ ms CPU a pass "
+                         r"\(min/median/max of 2\)$", out, re.M), out

@@ -1,7 +1,7 @@
 """Every command in the README works as written (issue 14, item 4).
 
 The ``handfoot ...`` lines of the README's ``sh`` blocks run in order in a fresh folder with
-the virtual environment's ``bin`` first on ``PATH`` (what ``. .venv/bin/activate`` does),
+the virtual environment's ``bin`` first on ``PATH`` (what ``. .venv-run/bin/activate`` does),
 with the README's house-rule file saved as ``my-table.toml``. Long runs are shortened
 (``--games`` becomes 1 or 2); ``play`` is left with ``quit``; ``serve`` is started on a free
 port, asked for its first page and stopped. The Python examples run too.
@@ -64,7 +64,7 @@ def test_readme_lists_the_commands_a_new_user_needs() -> None:
     verbs = {shlex.split(c)[1] for c in commands}
     assert {"rules", "simulate", "demo", "replay", "tournament", "play", "serve"} <= verbs
     text = README.read_text(encoding="utf-8")
-    assert ". .venv/bin/activate" in text and "scripts/handfoot" in text
+    assert ". .venv-run/bin/activate" in text and "scripts/handfoot" in text
     demo = next(i for i, c in enumerate(commands) if "--record game.json" in c)
     replay = next(i for i, c in enumerate(commands) if c.startswith("handfoot replay game.json"))
     assert demo < replay  # the record the replay reads is made first
@@ -164,6 +164,7 @@ def test_quick_start_scripts_exist_and_parse() -> None:
     subprocess.run(["bash", "-n", str(ROOT / "scripts" / "_venv")], check=True)
     text = (ROOT / "scripts" / "_venv").read_text(encoding="utf-8")
     assert "pyproject.toml" in text and "sha256" in text  # installs only when it changed
+    assert 'rglob("*")' in text and "--no-deps" in text  # builds again when a source did
 
 
 def test_the_first_screen_speaks_to_families_and_the_extras_are_a_table() -> None:

@@ -79,7 +79,7 @@ def error_codes() -> set[str]:
     """Every error code the server's modules send (``messages.error(id, "code", ...)``,
     refusals returned as ``("code", message)`` and ``"code": "..."`` literals)."""
     found: set[str] = set()
-    for name in ("app.py", "messages.py", "table.py", "guard.py"):
+    for name in ("app.py", "messages.py", "table.py", "guard.py", "talk.py"):
         source = (WEB / name).read_text(encoding="utf-8")
         found |= set(re.findall(r"""["']code["']\s*:\s*["'](\w+)["']""", source))
         found |= set(re.findall(r"""\berror\(\s*[^,()]+,\s*["'](\w+)["']""", source))

@@ -43,7 +43,7 @@ def test_every_route_answers_with_the_security_headers(tmp_path: Path) -> None:
     with TestClient(app) as c:
         game = new_game(c)
         params = {"game_id": game["game_id"], "date": "2026-01-01", "sheet_id": "nosuch",
-                  "profile": "standard",
+                  "profile": "standard", "club_id": "nosuch", "tid": "nosuch",
                   "round": "1"}
         seen = 0
         for route in app.routes:

@@ -51,12 +51,14 @@ ROUNDS = os.environ.get("HANDFOOT_SOAK_ROUNDS")
 """Rounds per game (default: 1, and 2 in the two-player seatings)."""
 
 FRAME_KEYS = {
-    "welcome": {"type", "seat", "game"},
+    "welcome": {"type", "seat", "game", "talk"},  # talk: settings, presets, who said what
     "state": {"type", "seq", "view", "events", "presence", "waiting"},
     "presence": {"type", "presence"},
     "ack": {"type", "id", "seq"},
     "hint": {"type", "id", "move", "words", "kinds", "reason"},
     "checked": {"type", "id", "ok", "message"},
+    "talk": {"type", "id", "items"},  # each item: seat, name, preset or text, time, seq
+    "talk_settings": {"type", "id", "settings"},
 }
 """Every key each frame a seat or spectator is sent may have: a new key is a new way for
 something to leak, so it must be added here after a look."""

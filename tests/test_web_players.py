@@ -43,6 +43,12 @@ async def players_and_links(store: Store, players: Players, _clubs: Clubs) -> No
     ann = await players.create("  Ann  ", k, "phone")
     assert ann.name == "Ann" and (await players.by_key(k)) == ann
     assert await players.by_key(key()) is None
+    base = players.clock
+    players.clock = lambda: base() + timedelta(hours=2)
+    assert await players.by_key(k) == ann
+    (device,) = await players.devices(ann.id)
+    assert device["seen"] > device["created"]  # last used, to the hour
+    players.clock = base
     async with store.engine.connect() as conn:  # only the hash is stored
         hashes = (await conn.execute(select(st.player_keys.c.key_hash))).scalars().all()
     assert hashes == [st.token_hash(k)] and k not in hashes

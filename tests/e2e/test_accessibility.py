@@ -2,7 +2,9 @@
 violation. axe-core comes from npm (pinned in scripts/test, which installs it into
 .cache/npm); the test is skipped, with the reason, when it is missing.
 
-Pages: the lobby, the table during play (the person's turn, a card selected), the round's
+Pages: the lobby, the table during play (the person's turn, a card selected; the settings
+open; a phone's moves sheet and the other side's melds; the React menu open and a reaction's
+bubble), the round's summary and its
 breakdown at the end of a game, the score keeper, the daily page, the history page and the
 replay viewer.
 """
@@ -85,13 +87,24 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
 
         # the table: the person's turn, one card selected
         game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
-                        overrides=QUICK, seats=[{"kind": "human", "name": "Ada"}]
+                        overrides=QUICK, talk={"chat": True},
+                        seats=[{"kind": "human", "name": "Ada"}]
                         + [{"kind": "bot", "level": "easy"}] * 3)
         page.goto(game["seats"][0]["link"])
         page.wait_for_function("() => window.handfoot && window.handfoot.app.view"
                                " && window.handfoot.app.view.to_act === 0")
         page.locator("#hand .hand-card").first.click(position={"x": 8, "y": 10})
         found += audit(page, "table", shots_dir, render=True)
+        # the settings open, then the moves sheet and the other side's melds (a phone's)
+        page.evaluate("() => { document.getElementById('settings').open = true; }")
+        found += audit(page, "table-settings", shots_dir, render=True)
+        page.evaluate("() => { document.getElementById('settings').open = false; }")
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.locator("#btn-moves").click()
+        page.locator('#board-tabs [data-board="opp"]').evaluate("(b) => b.click()")
+        found += [f"table-moves phone: {line}" for line in violations(page)]
+        page.locator("#btn-moves-close").click()
+        page.locator('#board-tabs [data-board="mine"]').evaluate("(b) => b.click()")
         # a hint shown, and (once drawn) the card staged as a new meld with the check's answer
         page.keyboard.press("h")
         expect(page.locator("#message .hint-move")).to_be_visible()
@@ -105,11 +118,20 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str,
         expect(page.locator("#tray .tray-group")).to_have_count(1)
         found += audit(page, "table-staged", shots_dir, render=True)
         found += hovered(page, "table-staged")
+        # the React menu open (emoji, phrases, chat, the host's settings) and a bubble
+        page.locator("#talk-menu > summary").click()
+        page.locator('#talk-pop button[data-preset="gg"]').click()
+        expect(page.locator(".talk-bubble")).to_be_visible()
+        page.locator("#talk-menu > summary").click()
+        expect(page.locator("#talk-pop .talk-chat input")).to_be_visible()
+        found += audit(page, "table-talk", shots_dir, render=True)
 
         # the breakdown at the end of a game (bots only, watched) and its replay
         bots = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                         overrides=QUICK, seats=[{"kind": "bot", "level": "easy"}] * 4)
         page.goto(bots["spectator_link"])
+        expect(page.locator("#overlay .summary")).to_be_visible(timeout=60_000)
+        found += [f"summary: {line}" for line in violations(page)]
         expect(page.locator("#overlay table.breakdown")).to_be_visible(timeout=60_000)
         found += audit(page, "breakdown", shots_dir, render=True)
         page.goto(f"/replay/{bots['game_id']}")

@@ -150,6 +150,13 @@ def look_around(page: Page, seat: Seat) -> None:
     assert hand["y"] >= 0 and hand["y"] + hand["height"] <= view["height"] + 1, hand
     page.locator('#board-tabs [data-board="mine"]').tap()
     expect(page.locator("#my-side")).to_be_visible()
+    # the check itself sees a covered index: the second card moved onto the first one
+    page.evaluate("""() => { const [a, b] = document.querySelectorAll('#hand .hand-card');
+        b.dataset.was = b.style.left; b.style.left = a.style.left; }""")
+    assert page.evaluate(HIDDEN_INDICES)["hidden"]
+    page.evaluate("""() => { const b = document.querySelectorAll('#hand .hand-card')[1];
+        b.style.left = b.dataset.was; }""")
+    check_hand(page, "put back")
     # sorted by the meld a card joins, and back by rank
     page.locator("#btn-sort").tap()
     expect(page.locator("#btn-sort")).to_have_attribute("aria-pressed", "true")

@@ -101,3 +101,79 @@ def seat_group(hand: list[str]) -> Any:
 
     code = next(c for c in hand if kind_of(c) not in ("2", "JK", "B3", "R3"))
     return Group([kind_of(code)])
+
+
+FOUR = {"phone": (390, 844), "phone-side": (844, 390), "tablet": (768, 1024),
+        "laptop": (1366, 768)}
+
+
+def four(page: Page, out: Path, name: str, before: str = "", settle: int = 350) -> None:
+    """The table at the four sizes (re-laid out for each); ``before``: a script run after
+    each resize (a state to show again), ``settle``: milliseconds to wait before the shot."""
+    for size, (w, h) in FOUR.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate("() => window.handfoot.render()")
+        if before:
+            page.evaluate(before)
+        page.wait_for_timeout(settle)  # the resize's own redraw, and the motion's end
+        path = shoot(page, out, f"{name}-{size}")
+        with path.open("rb") as f:
+            head = f.read(24)
+        assert struct.unpack(">II", head[16:24]) == (w, h), path
+    page.set_viewport_size({"width": FOUR["phone"][0], "height": FOUR["phone"][1]})
+    page.evaluate("() => window.handfoot.render()")
+
+
+SUMMARY_AGAIN = """() => { const a = window.handfoot.app; a.summaryDone = null;
+    document.getElementById('overlay').dataset.summary = ''; window.handfoot.render(); }"""
+
+
+def test_table_screenshots_at_four_sizes(browser: Any, live_server: str,
+                                         shots_dir: Path) -> None:
+    """The phone-first table's states: the hand, the other side's melds, the moves sheet,
+    the settings, the four-colour deck, the round's summary; each at 390x844, 844x390,
+    768x1024 and 1366x768, on a touch screen (no key labels)."""
+    ctx = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844},
+                              has_touch=True, is_mobile=True)
+    ctx.set_default_timeout(30_000)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
+                        seats=[{"kind": "human", "name": "Robin"}]
+                        + [{"kind": "bot", "level": "hard", "name": n}
+                           for n in ("West", "North", "East")])
+        page.goto(game["seats"][0]["link"])
+        seat = Seat(page)
+        seat.wait_ready()
+        shot = False
+        for _ in range(300):
+            point = seat.wait_point()
+            if point == "over":
+                break
+            view = seat.view()
+            if not shot and point == "turn" and view["phase"] == "play" and all(view["melds"]):
+                shot = True
+                page.evaluate("() => window.handfoot.app.hint = null")
+                four(page, shots_dir, "table-hand")
+                page.locator('#board-tabs [data-board="opp"]').tap()
+                four(page, shots_dir, "table-melds")
+                page.locator('#board-tabs [data-board="mine"]').tap()
+                four(page, shots_dir, "table-moves",
+                     "() => document.body.classList.add('log-open')")
+                page.evaluate("() => document.body.classList.remove('log-open')")
+                four(page, shots_dir, "table-settings",
+                     "() => document.getElementById('settings').open = true")
+                page.evaluate("() => document.getElementById('settings').open = false")
+                page.evaluate("() => { window.handfoot.app.fourColour = true; }")
+                four(page, shots_dir, "table-four-colour")
+                page.evaluate("() => { window.handfoot.app.fourColour = false; }")
+            seat.take_turn()
+        assert shot
+        expect(page.locator("#overlay .summary")).to_be_visible()
+        four(page, shots_dir, "round-summary", SUMMARY_AGAIN, settle=1300)  # counted up
+        page.wait_for_timeout(700)
+        assert not errors, errors
+    finally:
+        ctx.close()

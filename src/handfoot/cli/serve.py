@@ -54,11 +54,13 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                             "per client address (for tests and load benchmarks on one "
                             "computer; see docs/server.md)")
     serve.add_argument("--smtp-url", metavar="URL",
-                       help="send sign-in mails through this server: smtp://HOST:PORT "
+                       help="send sign-in mails and correspondence games' \"your turn\" "
+                            "mails through this server: smtp://HOST:PORT "
                             "(STARTTLS when offered) or smtps://HOST:PORT, with USER:PASSWORD@ "
-                            "before the host if it asks (default: no mail; see docs/club.md)")
+                            "before the host if it asks (default: no mail; see docs/club.md "
+                            "and docs/server.md)")
     serve.add_argument("--mail-from", default="handfoot@localhost", metavar="ADDRESS",
-                       help="the sender of sign-in mails (default handfoot@localhost)")
+                       help="the sender of those mails (default handfoot@localhost)")
     serve.add_argument("--public-url", metavar="URL",
                        help="the site's address as players reach it, like "
                             "https://cards.example.org: mailed links start with it "
@@ -217,7 +219,11 @@ def worker_app() -> Any:
     data = json.loads(os.environ[WORKER_SETTINGS])
     values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                               for k, v in data.items()}
-    return create_app(Settings(**values))
+    app = create_app(Settings(**values))
+    from handfoot.web.collector import tune_for_serving
+
+    tune_for_serving()
+    return app
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -273,5 +279,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import webbrowser
 
         threading.Timer(1.0, webbrowser.open, [url]).start()
+    from handfoot.web.collector import tune_for_serving
+
+    tune_for_serving()
     server.run()
     return 0

@@ -60,14 +60,16 @@ class Rating:
 
 
 BOT_ANCHORS: Mapping[str, Rating] = {
-    "random": Rating(0.0, 1.0),
-    "easy": Rating(0.0, 1.0),
-    "normal": Rating(0.0, 1.0),
-    "hard": Rating(0.0, 1.0),
-    "learned": Rating(0.0, 1.0),
-    "expert": Rating(0.0, 1.0),
+    "random": Rating(-4.41, 4.95),
+    "easy": Rating(17.40, 3.28),
+    "normal": Rating(31.09, 1.92),
+    "hard": Rating(32.95, 1.83),
+    "expert": Rating(32.76, 1.83),
+    "learned": Rating(36.55, 1.94),
 }
-"""Each bot level's fixed rating (placeholder: measured below)."""
+"""Each bot level's fixed rating: ``python benchmarks/rating_anchors.py --games 40`` (the six
+levels' round robin on partnership-13, 40 duplicate pairs per pairing, 1,200 games, seed
+2026; docs/club.md). Random and easy lose nearly every game, so their sigma stays wide."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,11 +54,15 @@ from handfoot.web.guard import (
     quiet_frame_logs,
 )
 from handfoot.web.headers import SecurityHeaders
+from handfoot.web.mail import Mailer
 from handfoot.web.metrics import Metrics, health_routes
+from handfoot.web.mygames import mygames_routes
+from handfoot.web.notices import Notices
 from handfoot.web.pages import page_routes
 from handfoot.web.player_routes import player_routes
 from handfoot.web.players import Player, Players, current_player
 from handfoot.web.protocol import MAX_MESSAGE, MessageError, is_token, read_frame
+from handfoot.web.ratings import ClubRatings
 from handfoot.web.requests import (
     BodyTimeout,
     RequestError,
@@ -82,7 +86,19 @@ from handfoot.web.store import (
 )
 from handfoot.web.table import Table
 from handfoot.web.tables import Tables
+from handfoot.web.talk import read_settings as read_talk_settings
+from handfoot.web.talk import replay_talk
 from handfoot.web.tokens import REMATCH_SECRET, new_game_id, new_seed, new_token, rematch_token
+from handfoot.web.tournament_routes import club_rules_reader, tournament_routes
+from handfoot.web.tournaments import TOURNAMENT_RECORD_WAITS, Tournaments
+from handfoot.web.turns import (
+    SYSTEM_CLOCK,
+    Clock,
+    Correspondence,
+    RequestProblem,
+    Timers,
+    correspondence_from_request,
+)
 
 __all__ = ["Settings", "create_app"]
 
@@ -103,32 +119,70 @@ FORM_KINDS = ("int", "opt_int", "bool", "str")
 """The kinds of parameter the house-rules form offers (lists and maps only in a TOML file)."""
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The whole site as one Starlette app."""
+def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) -> Starlette:
+    """The whole site as one Starlette app; ``clock``: the time of correspondence games'
+    timers (a test's own)."""
     settings = settings or Settings()
     store = Store(settings.database_url or default_database_url())
     metrics = Metrics()
     store.on_commit = metrics.committed
-    tables = Tables(store, settings, metrics)
+    tables = Tables(store, settings, metrics, clock)
     metrics.tables = tables
     players = Players(store, tables)
     clubs = Clubs(store)
-    tables.on_finished = players.game_finished
+    tournaments = Tournaments(store, tables, players, clubs,
+                              rules_of=club_rules_reader(clubs))
+
+    async def game_finished(table: Table) -> None:
+        await players.game_finished(table)
+        await tournaments.table_finished(table)
+    tables.on_finished = game_finished
+    ratings = ClubRatings(store)
+    players.on_game_finished(ratings.game_finished)
+
+    async def ratings_section(club_id: str) -> Any:
+        return await ratings.club_section(club_id, await clubs.members(club_id))
+    clubs.sections["ratings"] = ratings_section
+
+    async def tournaments_section(club_id: str) -> Any:
+        return {"tournaments": await tournaments.of_club(club_id),
+                "rules": [r["name"] for r in await clubs.rules(club_id)]}
+    clubs.sections["tournaments"] = tournaments_section
     env = jinja2.Environment(loader=jinja2.PackageLoader("handfoot.web", "templates"),
                              autoescape=True)
     templates = Jinja2Templates(env=env)
+    mailer = Mailer(settings.smtp_url, settings.mail_from or "handfoot@localhost") \
+        if settings.smtp_url else None
+    notices = Notices(store, clock, mailer=mailer, push_contact=settings.vapid_contact(),
+                      push_hosts=settings.push_hosts, public_url=settings.public_url)
+    timers = Timers(store, tables.get, notices.your_turn, clock, settings.timer_every,
+                    digest=notices.digest, overdue=notices.overdue)
+
+    async def finished(table: Table) -> None:
+        await players.game_finished(table)
+        if table.turns.rules is not None:  # its notice rows hold its seats' tokens
+            await notices.forget_game(table.id)
+    tables.on_finished = finished
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
         await tables.start()  # on PostgreSQL: hear what the other processes store
         metrics.start()
+        await notices.keys()  # the VAPID keys, made at the first start
+        await timers.start()
+        refresh = asyncio.create_task(tournaments.run())
         yield
+        refresh.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await refresh
+        await timers.close()
         await metrics.stop()
         await tables.close()
         await store.close()
 
     api = _Api(store, tables, players, clubs)
+    api.tournaments = tournaments
     routes: list[BaseRoute] = [
         Route("/game/{game_id}", _table_page(templates), name="game"),
         Route("/api/profiles", api.profiles),
@@ -147,7 +201,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes += page_routes(templates)
     routes += player_routes(players, settings, templates)
     routes += club_routes(clubs, players, templates, api.club_game)
+    routes += tournament_routes(tournaments, clubs, templates)
     routes += score_routes(store, templates)
+    routes += mygames_routes(tables, notices, templates, clock)
     quiet_frame_logs()
     middleware = [Middleware(OriginGuard, allowed=settings.allowed_origins)]
     limits = settings.open_limit_list()
@@ -165,8 +221,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     app.state.tables = tables
     app.state.players = players
     app.state.clubs = clubs
+    app.state.ratings = ratings
+    app.state.tournaments = tournaments
     app.state.metrics = metrics
     app.state.settings = settings
+    app.state.notices = notices
+    app.state.timers = timers
     return app
 
 
@@ -253,6 +313,8 @@ class _Api:
         self.tables = tables
         self.players = players
         self.clubs = clubs
+        self.tournaments: Tournaments | None = None
+        """The club tournaments: a table's record waits for the end of its round."""
 
     # -- rules ------------------------------------------------------------------------------
 
@@ -318,9 +380,14 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
-        except (RequestError, ProfileError, ValueError) as exc:
+            talk = read_talk_settings(body.get("talk"))
+            correspondence = correspondence_from_request(body)
+        except (RequestError, ProfileError, RequestProblem, ValueError) as exc:
             return error_response(str(exc))
-        game = await self._new_game(profile, layout, seats, absent)
+        game = await self._new_game(profile, layout, seats, absent, talk=talk,
+                                    correspondence=correspondence)
+        if correspondence is not None:
+            await self.tables.get(game["game_id"])  # stores its first turn and timer
         if me is not None:  # the maker sits in the first person's seat
             first = next((s for s in game["seats"] if s["kind"] == "human"), None)
             if first is not None:
@@ -348,12 +415,14 @@ class _Api:
             absent = body.get("absent", "wait")
             if absent not in ("wait", "bot"):
                 raise RequestError("absent: \"wait\" or \"bot\"")
+            talk = read_talk_settings(body.get("talk"))
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
         secret = await self.store.secret(CLUB_SECRET)
         game_id = new_game_id()
         game = await self._new_game(profile, layout, seats, absent, game_id=game_id,
-                                    token_for=lambda s: rematch_token(secret, game_id, s))
+                                    token_for=lambda s: rematch_token(secret, game_id, s),
+                                    talk=talk)
         if rules_name is None:
             rules_name = profile.name if not (body.get("toml") or body.get("overrides")
                                               or body.get("options")) \
@@ -368,7 +437,9 @@ class _Api:
                         absent: str, *, seed: int | None = None, daily_date: str | None = None,
                         game_id: str | None = None,
                         token_for: Callable[[int | None], str] | None = None,
-                        rematch_of: str | None = None) -> dict[str, Any]:
+                        rematch_of: str | None = None,
+                        talk: Mapping[str, bool] | None = None,
+                        correspondence: Correspondence | None = None) -> dict[str, Any]:
         """Store a new game; its links (``token_for(seat)``, None for the spectator: new
         random tokens unless given). With ``rematch_of``, the game is made only if that
         game has no rematch yet; else only ``{"game_id": <the rematch made first>}``."""
@@ -379,10 +450,14 @@ class _Api:
         spectator = token_for(None)
         stamp = now()
         settings: dict[str, Any] = {"absent": absent, "seats": seats}
+        if talk is not None:
+            settings["talk"] = dict(talk)
         if daily_date is not None:
             settings["daily"] = daily_date
         if rematch_of is not None:
             settings["rematch_of"] = rematch_of
+        if correspondence is not None:
+            settings["correspondence"] = correspondence.json()
         row = GameRow(
             id=game_id, profile=base, overrides=overrides, layout=str(layout),
             settings=settings, seed=self._seed(base, layout, seats) if seed is None else seed,
@@ -448,6 +523,9 @@ class _Api:
             # everybody plays this deal today: its cards stay hidden until the day is over
             return error_response(f"a daily deal's record opens once its day ({table.daily}) "
                                   "is over (UTC)", 403)
+        if self.tournaments is not None and await self.tournaments.round_still_played(table):
+            # the other tables of its tournament round are playing the same cards
+            return error_response(TOURNAMENT_RECORD_WAITS, 403)
         return table
 
     async def record(self, request: Request) -> Response:
@@ -461,7 +539,8 @@ class _Api:
         table = await self._finished(request)
         if isinstance(table, Response):
             return table
-        frames = await asyncio.to_thread(table.replay_frames)
+        talk = replay_talk(await self.store.talk(table.id))
+        frames = await asyncio.to_thread(table.replay_frames, talk)
         return JSONResponse({"record": table.record_data(), "frames": frames})
 
     async def rematch(self, request: Request) -> Response:
@@ -488,7 +567,12 @@ class _Api:
                 # the store makes it only if the game has none yet (else names that one)
                 made = await self._new_game(
                     table.profile, table.layout, seats, table.absent, game_id=game_id,
-                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id)
+                    token_for=lambda s: rematch_token(secret, game_id, s), rematch_of=table.id,
+                    talk=table.talk.settings, correspondence=table.turns.rules)
+                if made["game_id"] == game_id:  # made here: the same players, the same club
+                    await self._carry_over(table.id, game_id)
+                if table.turns.rules is not None:
+                    await self.tables.get(game_id)  # stores its first turn and timer
                 if table.rematch is None:  # (another process's notice may have come first)
                     table.set_rematch(made["game_id"], secret)
         assert table.rematch is not None
@@ -504,6 +588,14 @@ class _Api:
         return JSONResponse({
             "game_id": game_id, "seats": out_seats,
             "spectator_link": f"/game/{game_id}#s={rematch_token(secret, game_id, None)}"})
+
+    async def _carry_over(self, old: str, new: str) -> None:
+        """A rematch keeps the old game's players at their seats and its club."""
+        for seat, player in (await self.players.seat_players(old)).items():
+            await self.players.link_seat(new, seat, player)
+        club = await self.clubs.club_rules_of(old)
+        if club is not None:
+            await self.clubs.add_game(new, *club)
 
     # -- the daily deal ---------------------------------------------------------------------
 
@@ -577,6 +669,8 @@ class _Api:
             await ws.send_text(messages.encode(messages.error(hello.id, "auth", message)))
             await _close(ws, AUTH_CLOSE, message)
             return
+        if seat is not None and seat in table.given_to_bot:
+            await table.turns.taken_back(seat)  # its person is back
         conn = Connection(ws, seat)
         table.join(conn, hello.seq)
         settings = self.tables.settings

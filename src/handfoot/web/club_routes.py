@@ -26,7 +26,7 @@ from handfoot.web.clubs import CLUB_SECRET, Club, Clubs, club_tables
 from handfoot.web.player_routes import qr_svg
 from handfoot.web.players import Player, Players, current_player, is_key
 from handfoot.web.requests import RequestError, error_response, read_body, rules_from_request
-from handfoot.web.tokens import rematch_token
+from handfoot.web.tokens import REMATCH_SECRET, rematch_token
 
 __all__ = ["EXTENSIONS", "NO_CLUB", "club_routes"]
 
@@ -83,6 +83,11 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
 
     async def club_page(request: Request, club: Club, me: Player) -> Response:
         games = await clubs.games(club.id)
+        over = [g["id"] for g in games if g["status"] == "over"]
+        for game_id in await players.unrecorded(over):  # its process stopped first
+            table = await request.app.state.tables.get(game_id)
+            if table is not None and table.state.is_over:
+                await players.game_finished(table)
         results = await clubs.results(club.id)
         review = _has_route(request, "/game/{game_id}/review")
         for g in games:
@@ -170,18 +175,23 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
             for seat in free:
                 if await players.link_seat(game_id, seat, me.id):
                     mine = seat
+                    await players.name_seat(game_id, seat, me.name)
+                    table.rename_seats({seat: me.name})
+                    table.broadcast()
                     break
         if mine is None:
             return error_response("every seat of this game is taken: watch it instead", 409)
-        secret = await request.app.state.store.secret(CLUB_SECRET)
+        secret = await _secret_of(request, table)
         return JSONResponse({"seat": mine,
                              "link": f"/game/{game_id}#t={rematch_token(secret, game_id, mine)}"})
 
     async def watch_game(request: Request, club: Club, _me: Player) -> Response:
         game_id = request.path_params["game_id"]
-        if await clubs.game_club(game_id) != club.id:
+        table = await request.app.state.tables.get(game_id) \
+            if await clubs.game_club(game_id) == club.id else None
+        if table is None:
             return error_response("no such game in this club", 404)
-        secret = await request.app.state.store.secret(CLUB_SECRET)
+        secret = await _secret_of(request, table)
         return JSONResponse({"link": f"/game/{game_id}#s={rematch_token(secret, game_id, None)}"})
 
     async def invite_preview(request: Request) -> Response:
@@ -230,6 +240,14 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
         Route(f"{club}/games/{{game_id}}/join", member_only(join_game), methods=["POST"]),
         Route(f"{club}/games/{{game_id}}/watch", member_only(watch_game), methods=["POST"]),
     ]
+
+
+async def _secret_of(request: Request, table: Any) -> bytes:
+    """The server secret a club game's tokens come from: the club's, or for a rematch the
+    rematch secret (see :meth:`handfoot.web.app._Api.rematch`)."""
+    name = REMATCH_SECRET if table.row.settings.get("rematch_of") else CLUB_SECRET
+    secret: bytes = await request.app.state.store.secret(name)
+    return secret
 
 
 def _nothing(_profile: Any) -> None:

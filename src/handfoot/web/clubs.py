@@ -10,8 +10,9 @@ through, and answers None for a non-member exactly as for a club that does not e
 A club keeps house rules under names (:data:`~handfoot.web.store.club_rules`: the TOML
 text, checked as the lobby's house-rule files are), offered to its members in the lobby.
 A game made for a club (:meth:`Clubs.add_game`) belongs to it: its human seats' links are
-derived from a server secret (:data:`CLUB_SECRET`), so a member may take a free seat (or
-watch) from the club's page later. The standings, head-to-head and each player's
+derived from a server secret (:data:`CLUB_SECRET`; a rematch's, which belongs to the club
+too, from the rematch secret), so a member may take a free seat (or watch) from the club's
+page later. The standings, head-to-head and each player's
 statistics (:func:`club_tables`) are counted from the seats' results that
 :meth:`handfoot.web.players.Players.game_finished` stores when a game ends.
 
@@ -279,6 +280,13 @@ class Clubs:
         async with self.store.engine.begin() as conn:
             await conn.execute(insert(club_games).values(
                 game=game_id, club=club_id, rules=rules[:64], created=self.clock()))
+
+    async def club_rules_of(self, game_id: str) -> tuple[str, str] | None:
+        """The club a game belongs to and its rule set's name (None: not a club game)."""
+        async with self.store.engine.connect() as conn:
+            row = (await conn.execute(select(club_games.c.club, club_games.c.rules).where(
+                club_games.c.game == game_id))).first()
+        return None if row is None else (str(row.club), str(row.rules))
 
     async def game_club(self, game_id: str) -> str | None:
         async with self.store.engine.connect() as conn:

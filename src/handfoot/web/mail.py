@@ -1,5 +1,5 @@
-"""Sign-in mails: :class:`Mailer` sends one through the SMTP server of ``--smtp-url`` with
-the standard library's :mod:`smtplib`, in a thread (so the event loop plays on).
+"""Mail (sign-in mails, turn notices): :class:`Mailer` sends one through the SMTP server of
+``--smtp-url`` with the standard library's :mod:`smtplib`, in a thread (so the event loop plays on).
 
 ``smtp://host:port`` talks plain SMTP and switches to TLS (STARTTLS) when the server offers
 it; ``smtps://host:port`` speaks TLS from the start. ``user:password@`` before the host logs
@@ -12,6 +12,7 @@ import asyncio
 import smtplib
 import ssl
 from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Final
 from urllib.parse import unquote, urlsplit
 
@@ -55,10 +56,16 @@ class Mailer:
 
     async def send(self, to: str, subject: str, body: str) -> None:
         message = EmailMessage()
-        message["From"] = self.sender
         message["To"] = to
         message["Subject"] = subject
         message.set_content(body)
+        await self.send_message(message)
+
+    async def send_message(self, message: EmailMessage) -> None:
+        """Send a message made by the caller (with headers of its own, such as a turn
+        notice's ``List-Unsubscribe``); its ``From`` is the sender."""
+        if "From" not in message:
+            message["From"] = self.sender
         await asyncio.to_thread(self._send, message)
 
     def _send(self, message: EmailMessage) -> None:
@@ -76,4 +83,5 @@ class Mailer:
                 smtp.ehlo()
             if self.user is not None:
                 smtp.login(self.user, self.password or "")
-            smtp.send_message(message)
+            # the envelope's sender is the bare address of "Name <address>"
+            smtp.send_message(message, from_addr=parseaddr(self.sender)[1] or self.sender)

@@ -15,21 +15,29 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+import orjson
+
 from handfoot.game.moves import PlayerMove
 from handfoot.game.values import Event
 from handfoot.web.protocol import event_json, hint_json
 
 __all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pace", "pong", "presence",
-           "rematch", "welcome"]
+           "rematch", "talk", "talk_settings", "welcome"]
 
 
 def encode(message: Any) -> str:
-    """A message as the text of its frame: compact JSON."""
-    return _ENCODER.encode(message)
+    """A message as the text of its frame: compact JSON (by orjson, about ten times as fast
+    as the standard library's encoder for a ``state`` message's 2 KB; a value orjson does
+    not take, such as an integer beyond 64 bits, by the standard library)."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return _ENCODER.encode(message)
 
 
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
-"""One encoder for every frame (``json.dumps`` with separators makes one at every call)."""
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""The standard library's encoder, for what orjson does not take (written like orjson's:
+compact, UTF-8 kept as it is)."""
 
 
 class StateMessage:
@@ -61,9 +69,12 @@ class StateMessage:
         return f'{self._head}{encode(own)[1:]},"events":{encode(events)}{self._tail}'
 
 
-def welcome(seat: int | None, game: Mapping[str, Any]) -> dict[str, Any]:
-    """After a good hello: the connection's seat (None: a spectator) and the game."""
-    return {"type": "welcome", "seat": seat, "game": game}
+def welcome(seat: int | None, game: Mapping[str, Any],
+            talk: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """After a good hello: the connection's seat (None: a spectator), the game, and its
+    talk (:meth:`handfoot.web.talk.TableTalk.welcome_json`: the settings, the host's seat,
+    the presets, the longest chat message and the latest messages)."""
+    return {"type": "welcome", "seat": seat, "game": game, "talk": talk}
 
 
 def ack(request_id: str | None, seq: int) -> dict[str, Any]:
@@ -109,3 +120,15 @@ def pong() -> dict[str, Any]:
 def rematch(game_id: str, link: str) -> dict[str, Any]:
     """The rematch game, with a connection's own way into it."""
     return {"type": "rematch", "game_id": game_id, "link": link}
+
+
+def talk(request_id: str | None, items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Reactions or chat messages (see :func:`handfoot.web.talk.talk_json`), just said:
+    ``id`` is the sender's request id on the sender's own copy, else null."""
+    return {"type": "talk", "id": request_id, "items": list(items)}
+
+
+def talk_settings(request_id: str | None, settings: Mapping[str, bool]) -> dict[str, Any]:
+    """The table's talk settings, to everyone when the host changed them (``id``: the
+    host's request id, on the host's own copy)."""
+    return {"type": "talk_settings", "id": request_id, "settings": dict(settings)}

@@ -13,6 +13,7 @@ fragment), never in a URL the server sees.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from datetime import timedelta
 from typing import Any, Final
@@ -52,9 +53,10 @@ SIGNIN_ANSWER: Final = ("If this address belongs to a player here, a sign-in lin
 def qr_svg(url: str) -> str:
     """An inline SVG of a QR code for ``url`` (made here: nothing is fetched)."""
     code = segno.make(url, error="m", micro=False)
-    svg: str = code.svg_inline(scale=4, border=2, dark="#10331f", light="#ffffff",
-                               title="QR code of the link")
-    return svg
+    out = io.BytesIO()  # with its namespace: the page parses it as an SVG document
+    code.save(out, kind="svg", xmldecl=False, svgns=True, nl=False, omitsize=True, border=2,
+              dark="#10331f", light="#ffffff", title="QR code of the link")
+    return out.getvalue().decode()
 
 
 def player_routes(players: Players, settings: Settings, templates: Jinja2Templates,
@@ -111,6 +113,7 @@ def player_routes(players: Players, settings: Settings, templates: Jinja2Templat
             "clubs": [c.json() for c in await clubs.clubs_of(player.id)],
             "games": [{"game_id": g.game_id, "seat": g.seat, "finished": g.finished,
                        "turn": g.turn, "my_turn": g.my_turn, "club": g.club,
+                       "rules": g.rules, "names": list(g.names),
                        "updated": g.updated.isoformat() + "Z"} for g in games]})
 
     async def update_me(request: Request) -> Response:

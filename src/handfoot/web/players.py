@@ -83,6 +83,9 @@ MAIL_TTL: Final = timedelta(minutes=15)
 MAILS_PER_HOUR: Final = 3
 """Sign-in mails sent to one player (or one address) in an hour, at most."""
 
+SEEN_EVERY: Final = timedelta(hours=1)
+"""A device's ``seen`` is brought up to date when it is this old (not on every request)."""
+
 MAX_NAME: Final = 40
 """The longest player's (or club's) name, in characters."""
 
@@ -158,6 +161,10 @@ class PlayerGame:
     """The seat that must act now (None: the game is over, or could not be loaded)."""
     club: str | None
     updated: datetime
+    rules: str = ""
+    """The rule set: the club's name for it, else the game's profile."""
+    names: tuple[str, ...] = ()
+    """Every seat's name, in seat order."""
 
     @property
     def my_turn(self) -> bool:
@@ -258,12 +265,17 @@ class Players:
         digest = token_hash(key)
         async with self.store.engine.connect() as conn:
             row = (await conn.execute(
-                select(players, player_keys.c.key_hash).join(
+                select(players, player_keys.c.key_hash, player_keys.c.seen).join(
                     player_keys, player_keys.c.player == players.c.id)
                 .where(player_keys.c.key_hash == digest, players.c.deleted.is_(None))
             )).first()
         if row is None or not hmac.compare_digest(row.key_hash, digest):
             return None
+        stamp = self.clock()
+        if row.seen < stamp - SEEN_EVERY:  # when the device was last used, to the hour
+            async with self.store.engine.begin() as conn:
+                await conn.execute(update(player_keys).where(
+                    player_keys.c.key_hash == digest).values(seen=stamp))
         return _player(row)
 
     async def player(self, player_id: str) -> Player | None:
@@ -413,6 +425,14 @@ class Players:
             return (await self.seat_players(game_id)).get(seat) == player_id
         return True
 
+    async def name_seat(self, game_id: str, seat: int, name: str) -> None:
+        """Give a seat its player's name (a member took an open seat of a club game);
+        other processes holding the game read it again."""
+        async with self.store.engine.begin() as conn:
+            await conn.execute(update(seats).where(seats.c.game == game_id,
+                                                   seats.c.seat == seat).values(name=name))
+            await self.store._notify(conn, "s", game_id)
+
     async def seat_players(self, game_id: str) -> dict[int, str]:
         """The seats of a game linked to players: seat → player id."""
         async with self.store.engine.connect() as conn:
@@ -428,11 +448,19 @@ class Players:
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(
                 select(seat_players.c.game, seat_players.c.seat, games.c.status,
-                       games.c.updated, club_games.c.club)
+                       games.c.updated, games.c.profile, club_games.c.club,
+                       club_games.c.rules)
                 .join(games, games.c.id == seat_players.c.game)
                 .outerjoin(club_games, club_games.c.game == seat_players.c.game)
                 .where(seat_players.c.player == player_id)
                 .order_by(games.c.updated.desc()))).all()
+            named = (await conn.execute(
+                select(seats.c.game, seats.c.name).where(
+                    seats.c.game.in_([r.game for r in rows])).order_by(seats.c.seat))
+            ).all() if rows else []
+        names: dict[str, list[str]] = {}
+        for n in named:
+            names.setdefault(n.game, []).append(n.name)
         out = []
         for r in rows:
             finished = r.status == "over"
@@ -442,31 +470,50 @@ class Players:
                 if table is not None and not table.state.is_over:
                     turn = table.state.actor
                 finished = table is not None and table.state.is_over
-            out.append(PlayerGame(r.game, int(r.seat), finished, turn, r.club, r.updated))
+            out.append(PlayerGame(r.game, int(r.seat), finished, turn, r.club, r.updated,
+                                  r.rules or r.profile, tuple(names.get(r.game, ()))))
         return out
 
     async def game_finished(self, table: Table) -> None:
         """A game just ended (its last move is stored): store each linked seat's result
-        and statistics, then call the hooks. Nothing when no seat is linked."""
+        and statistics, then call the hooks. Nothing when no seat is linked, or when the
+        results were stored before (a second call, from any process, calls no hook)."""
         linked = await self.seat_players(table.id)
         if not linked:
             return
         finished = finished_game(table, linked, await self._club_of(table.id))
         stamp = self.clock()
+        stored = 0
         async with self.store.engine.begin() as conn:
             for s in finished.seats:
                 if s.player is None:
                     continue
-                await conn.execute(update(seat_players).where(
+                done = await conn.execute(update(seat_players).where(
                     seat_players.c.game == table.id, seat_players.c.seat == s.seat,
                     seat_players.c.finished.is_(None)).values(
                     finished=stamp, side=s.side, points=s.points, won=s.won,
                     stats=dict(s.stats)))
+                stored += done.rowcount
+        if not stored:
+            return  # recorded before (by this process or another): the hooks ran then
         for hook in list(self.hooks):
             try:
                 await hook(finished)
             except Exception:
                 log.exception("game %s: a hook on its end failed", table.id)
+
+    async def unrecorded(self, game_ids: list[str]) -> list[str]:
+        """Those of these games that are over but have a linked seat whose result is not
+        stored (the process that stored the last move stopped before it could)."""
+        if not game_ids:
+            return []
+        async with self.store.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(seat_players.c.game).distinct()
+                .join(games, games.c.id == seat_players.c.game)
+                .where(seat_players.c.game.in_(game_ids), games.c.status == "over",
+                       seat_players.c.finished.is_(None)))).all()
+        return [str(r.game) for r in rows]
 
     async def _club_of(self, game_id: str) -> tuple[str, str] | None:
         from handfoot.web.store import club_games

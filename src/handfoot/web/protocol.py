@@ -54,7 +54,8 @@ OWN_KEYS: Final = ("seat", "side", "opening_minimum")
 PHASE_JSON: Final = {Phase.DRAW: "draw", Phase.PLAY: "play", Phase.ANSWER: "answer",
                      Phase.GAME_OVER: "game_over"}
 
-CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping", "pace")
+CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping", "pace", "react",
+                       "chat", "talk_settings")
 
 PACE_NAMES: Final = ("fast", "normal", "slow")
 """The bot paces a ``pace`` message may ask for (their seconds: web/settings.py)."""
@@ -469,6 +470,10 @@ def read_message(data: Any) -> ClientMessage:
         raise MessageError(f"pace: pace: one of {', '.join(PACE_NAMES)}")
     if kind == "continue" and rnd is None:
         raise MessageError("continue: round: the round just seen is required")
+    if kind == "react" and not isinstance(data.get("preset"), str):
+        raise MessageError("react: preset: the id of a preset (from talk_settings) is required")
+    if kind == "chat" and not isinstance(data.get("text"), str):
+        raise MessageError("chat: text: the message is required")
     return ClientMessage(kind, None if request_id is None else str(request_id), seq,
                          token if isinstance(token, str) else None,
                          move if isinstance(move, str) else None, rnd, data)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from handfoot.web.guard import OpenLimit
+from handfoot.web.push import DEFAULT_PUSH_HOSTS
 
 __all__ = ["BOT_PACES", "SeedSource", "Settings"]
 
@@ -56,6 +57,13 @@ class Settings:
     connection is closed (code 4429)."""
     flood_window: float = 10.0
     """The sliding window over which refusals are counted (see :attr:`flood_limit`)."""
+    talk_limit: int = 5
+    """Reactions and chat messages one seat (or one watcher's connection) may send within
+    :attr:`talk_window` seconds (see :mod:`handfoot.web.talk`)..."""
+    talk_window: float = 10.0
+    """... the window of :attr:`talk_limit`..."""
+    talk_gap: float = 0.5
+    """... and the seconds that must pass between two of them."""
     idle_timeout: float = 300.0
     """Seconds a game stays in memory with nobody connected to it or asking for it; then
     it is dropped, and rebuilt from the database (by replay) when next asked for."""
@@ -83,7 +91,8 @@ class Settings:
     """... and then on average a minute."""
 
     smtp_url: str | None = None
-    """Where sign-in mails are sent (``--smtp-url``): ``smtp://host:port`` (plain, or
+    """Where sign-in mails and turn notices are sent (``--smtp-url``): ``smtp://host:port``
+    (plain, or
     STARTTLS when the server offers it), ``smtps://host:port`` (TLS from the start); a
     user and password may come before the host (``smtp://user:pass@host:587``). None: no
     mail (the sign-in by mail is not offered)."""
@@ -102,6 +111,22 @@ class Settings:
         [0.25, 0.9, 1.8, 0.9]
         """
         return self.bot_delay * BOT_PACES.get(pace, 1.0)
+
+    timer_every: float = 1.0
+    """Seconds between a process's looks at the correspondence games' timers (turns whose
+    notices are to be sent, whose time ran out, or whose bot is to move)."""
+    push_contact: str | None = None
+    """The VAPID ``sub`` claim push services may contact (``mailto:`` or ``https:``); None:
+    ``mailto:`` the mail sender."""
+    push_hosts: tuple[str, ...] = DEFAULT_PUSH_HOSTS
+    """The push services' hosts a browser's subscription may point at (a test adds its
+    stand-in service on 127.0.0.1; nothing else need change)."""
+
+    def vapid_contact(self) -> str:
+        """The VAPID ``sub`` claim."""
+        if self.push_contact:
+            return self.push_contact
+        return "mailto:" + self.mail_from.rpartition("<")[2].rstrip(">").strip()
 
     def open_limit_list(self) -> tuple[OpenLimit, ...]:
         """The limits :class:`~handfoot.web.guard.OpenLimiter` applies (none if turned off)."""

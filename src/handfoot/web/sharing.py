@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from handfoot.game.engine import GameState
@@ -46,8 +47,11 @@ class SharedTable(Protocol):
     lock: asyncio.Lock
     wake: asyncio.Event
     connections: list[Connection]
+    unattended: bool
     continued: set[tuple[int, int]]
     rematch: tuple[str, bytes] | None
+    seat_names: tuple[str, ...]
+    given_to_bot: set[int]
 
     @property
     def has_bots(self) -> bool:
@@ -70,6 +74,9 @@ class SharedTable(Protocol):
 
     def rename_seats(self, names: dict[int, str]) -> None:
         """New names for seats."""
+
+    def settings_stored(self, settings: Mapping[str, Any]) -> None:
+        """The game's settings as stored now (a change of its talk settings)."""
 
     def broadcast(self) -> None:
         """Send every connection its ``state``."""
@@ -117,7 +124,8 @@ class Sharing:
     async def catch_up(self, what: str = "mcsp") -> None:
         """Read what other processes stored: ``m`` the moves after the last played here
         (``h``: those heard, read from the database only if some are missing), ``c``
-        Continue presses, ``s`` a rematch, ``p`` who is connected elsewhere; then tell this
+        Continue presses, ``s`` the game's settings (a rematch, the talk settings), ``p`` who
+        is connected elsewhere; then tell this
         process's connections and wake the bots."""
         table = self.table
         changed = False
@@ -134,14 +142,20 @@ class Sharing:
                 if not stored <= table.continued:
                     table.continued |= stored
                     changed = True
-            if "s" in what:  # a seat's name may have changed (a deleted player)
-                game = await self.store.game(table.id)
-                if game is not None:
-                    table.rename_seats({s.seat: s.name for s in game.seats})
-            if "s" in what and table.rematch is None:
-                rematch = (await self.store.settings(table.id) or {}).get("rematch")
-                if isinstance(rematch, str):
+            if "s" in what:  # a seat's name may have changed (a member took it, a
+                game = await self.store.game(table.id)  # player was deleted)
+                names = {} if game is None else {s.seat: s.name for s in game.seats}
+                if any(names.get(i, n) != n for i, n in enumerate(table.seat_names)):
+                    table.rename_seats(names)
+                    changed = True
+                settings = await self.store.settings(table.id) or {}
+                table.settings_stored(settings)  # the talk settings
+                rematch = settings.get("rematch")
+                if table.rematch is None and isinstance(rematch, str):
                     table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+                given = settings.get("given_to_bot")
+                if isinstance(given, list):  # seats of a correspondence game a bot plays
+                    table.given_to_bot = {s for s in given if isinstance(s, int)}
         if changed:
             table.broadcast()
         table.wake.set()
@@ -228,7 +242,7 @@ class Sharing:
         table = self.table
         if self.worker is None or not table.has_bots:
             return
-        if table.connections and not table.state.is_over:
+        if (table.connections or table.unattended) and not table.state.is_over:
             granted = table.id in await self.store.claim_bots(self.worker, [table.id])
         else:
             if self.drives_bots:

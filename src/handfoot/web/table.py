@@ -27,7 +27,7 @@ import functools
 import hmac
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Final, TypeVar
@@ -66,7 +66,9 @@ from handfoot.web.store import (
     token_hash,
 )
 from handfoot.web.table_bots import TableBots
+from handfoot.web.talk import TableTalk
 from handfoot.web.tokens import rematch_token
+from handfoot.web.turns import SYSTEM_CLOCK, Clock, Correspondence, TurnKeeper
 
 __all__ = ["HELLO_EVENTS", "SeatConfig", "Table"]
 
@@ -113,7 +115,7 @@ class Table:
     def __init__(self, row: GameRow, profile: Profile, store: Store, settings: Settings,
                  pool: Callable[[], ProcessPoolExecutor], *,
                  today: Callable[[], dt.date] = daily.today,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         self.id = row.id
         self.metrics = metrics
         self.today = today
@@ -141,6 +143,10 @@ class Table:
         self.connections: list[Connection] = []
         self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
                                              if s.kind == "human"}
+        self.unattended = bool(row.settings.get("unattended"))
+        """A club tournament's table: its bots (and the stand-ins of people away) play with
+        nobody connected, so a round ends whoever watches (see
+        :mod:`handfoot.web.tournaments`)."""
         self.rematch: tuple[str, bytes] | None = None
         """The game that follows this one (its id, and the secret its tokens come from)."""
         self.rematch_lock = asyncio.Lock()
@@ -155,6 +161,18 @@ class Table:
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.sharing = Sharing(self, store)
+        self.talk = TableTalk(self, store, row.settings)
+        """Reactions and chat (kept with the game, never in its record)."""
+        # correspondence games (see handfoot.web.turns)
+        self.turn_start = 0
+        """The move after which the turn the game waits for began (0: the deal)."""
+        self.timeouts: set[int] = set()
+        """The moves (seqs) a stand-in played because the seat's time ran out."""
+        self.given_to_bot: set[int] = {s for s in row.settings.get("given_to_bot", [])
+                                       if isinstance(s, int)}
+        """Seats of a correspondence game whose time ran out and which the others gave to
+        a bot, until their person comes back."""
+        self.turns = TurnKeeper(self, Correspondence.from_settings(row.settings), clock)
 
     def rename_seats(self, names: dict[int, str]) -> None:
         """New names for seats (a deleted player's become "Former player")."""
@@ -198,6 +216,14 @@ class Table:
         if self.metrics is not None:
             self.metrics.moved(by)
         self.updated = stamp  # as stored: a table rebuilt from the database has the same
+        if self.turns.rules is not None:
+            try:  # the next turn and its timer (a sync by the timers mends a failure here)
+                await self.turns.moved()
+            except Exception as exc:
+                if not is_outage(exc):
+                    raise
+                log.warning("game %s: the next turn was not stored (%s)", self.id,
+                            type(exc).__name__)
         if self.state.is_over and self.daily is not None:
             human = next((s.seat for s in self.seats if s.kind == "human"), 0)
             side = self.state.side_of[human]
@@ -256,9 +282,14 @@ class Table:
         the last round's)."""
         state = self.state
         round_before = state.round_number
+        acting = state.to_act
         laid = self.stats.before(state, seat, move)
         state.apply(move if effect is None else effect)
         self.seq += 1
+        if state.to_act != acting or state.round_number != round_before:
+            self.turn_start = self.seq
+        if by == "timeout":
+            self.timeouts.add(self.seq)
         self.bots.played(seat, move, by, new_round=state.round_number != round_before,
                          new_bots=new_bots)
         if request_id is not None:
@@ -299,14 +330,25 @@ class Table:
     def has_bots(self) -> bool:
         """Whether a bot may ever play at this table: a bot's seat, or stand-ins for
         absent people (a table of people only needs no lease)."""
-        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot"
+        return any(s.kind == "bot" for s in self.seats) or self.absent == "bot" \
+            or bool(self.given_to_bot)
 
     def stood_in(self, seat: int) -> bool:
-        """A person away past the grace time whose seat a bot plays (where chosen)."""
+        """A person away past the grace time whose seat a bot plays (where chosen), or
+        the seat of a correspondence game given to a bot."""
+        if seat in self.given_to_bot and self.seats[seat].kind == "human":
+            return True
         if self.absent != "bot" or self.seats[seat].kind != "human" or self.present(seat) \
                 or not self.sharing.remote_known:
             return False
         return time.monotonic() - self.away_since[seat] >= self.settings.absent_grace
+
+    def bot_to_act(self) -> bool:
+        """Whether a bot plays the seat to act now (a bot's seat, or a correspondence
+        seat given to a bot)."""
+        seat = self.state.to_act
+        return not self.state.is_over and (self.seats[seat].kind == "bot"
+                                           or seat in self.given_to_bot)
 
     def day_over(self) -> bool:
         """Whether this is a daily game whose day has ended (it can no longer move)."""
@@ -315,16 +357,18 @@ class Table:
 
     def bots_may_play(self) -> bool:
         """Whether bots may move now: the game goes on (a daily game within its day),
-        somebody is connected, this process plays the table's bots, and the table waits for
-        nobody's Continue."""
-        return not self.state.is_over and not self.day_over() and bool(self.connections) \
+        somebody is connected (or the table plays unattended, or is a correspondence game),
+        this process plays the table's bots, and the table waits for nobody's Continue."""
+        return not self.state.is_over and not self.day_over() \
+            and (bool(self.connections) or self.unattended
+                 or self.turns.rules is not None) \
             and self.sharing.drives_bots and self.waiting() is None
 
     def waiting(self) -> dict[str, Any] | None:
         """The people who must still press Continue after the last round, or None."""
         state = self.state
-        if state.is_over or not state.results:
-            return None
+        if state.is_over or not state.results or self.turns.rules is not None:
+            return None  # (a correspondence game waits for nobody's Continue)
         number = state.results[-1].round_number
         missing = [s.seat for s in self.seats if s.kind == "human"
                    and (number, s.seat) not in self.continued and not self.stood_in(s.seat)]
@@ -354,7 +398,9 @@ class Table:
         return {"id": self.id, "profile": self.profile.name,
                 "profile_title": self.profile.title, "layout": str(self.layout),
                 "rounds": self.profile.rounds, "seats": [s.json() for s in self.seats],
-                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats()}
+                "absent": self.absent, "pace": self.bots.pace, "pace_seats": self.pace_seats(),
+                "correspondence": None if self.turns.rules is None
+                else self.turns.rules.json()}
 
     def pace_seats(self) -> list[int]:
         """The seats that may set the bots' pace: the table's creator (its first person's
@@ -375,6 +421,8 @@ class Table:
         if state.is_over:
             public["stats"] = self.stats.json()
             public["winners"] = list(state.winners())
+        if self.turns.rules is not None:
+            public["correspondence"] = self.turns.view_json()
         return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
 
     def send_state(self, conn: Connection, message: StateMessage | None = None, *,
@@ -437,12 +485,18 @@ class Table:
 
     # -- connections ------------------------------------------------------------------------
 
+    def play_unattended(self) -> None:
+        """An unattended table's bots play now (nobody need be connected)."""
+        if self.unattended and not self.state.is_over:
+            self.bots.start()
+            self.wake.set()
+
     def join(self, conn: Connection, since: int | None = None) -> None:
         """A connection arrives; ``since`` is the last seq its hello said it saw."""
         self.touched = time.monotonic()
         self.connections.append(conn)
         conn.start()
-        conn.send(messages.welcome(conn.seat, self.game_json()))
+        conn.send(messages.welcome(conn.seat, self.game_json(), self.talk.welcome_json()))
         self.send_state(conn, self.state_message(self.hello_events(since)), since=0)
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
@@ -481,6 +535,8 @@ class Table:
             await self._hint(conn, msg)
         elif msg.type == "continue":
             await self._continue(conn, msg)
+        elif msg.type in ("react", "chat", "talk_settings"):
+            await self.talk.handle(conn, msg)
         elif msg.type == "pace":
             self._pace(conn, msg)
         elif msg.type == "hello":
@@ -612,21 +668,33 @@ class Table:
             data.get("metadata", {}).pop("seed", None)  # published once the day is over
         return data
 
-    def replay_frames(self) -> list[dict[str, Any]]:
+    def settings_stored(self, settings: Mapping[str, Any]) -> None:
+        """The game's settings as another process stored them (its talk settings)."""
+        self.talk.settings_stored(settings)
+
+    def replay_frames(self, talk: Mapping[int, list[dict[str, Any]]] | None = None,
+                      ) -> list[dict[str, Any]]:
         """The whole game move by move, every card visible (after the game only): the
         deal, then the table after each move; a move that ends a round shows the table as
         the round ended (phase ``round_end``, or ``game_over`` after the last), then comes
-        the next deal."""
+        the next deal. Each frame lists the reactions and chat said after its move
+        (``talk``: by the number of moves made before them, from
+        :func:`~handfoot.web.talk.replay_talk`)."""
+        talk = talk or {}
         state = GameState.new(self.profile, layout=self.layout, seed=self.row.seed)
         frames = [self._frame(state, None, None)]
+        frames[0]["talk"] = talk.get(0, [])
+        seq = 0
         for rnd in self.record().rounds:
             for recorded in rnd.moves:
+                seq += 1
                 move = parse_move(recorded.move)
                 number = state.round_number
                 effect = state.verify(move)
                 if not effect.ends_round:
                     state.apply(effect)
                     frames.append(self._frame(state, recorded.move, recorded.seat, number))
+                    frames[-1]["talk"] = talk.get(seq, [])
                     continue
                 end = state.copy()
                 # the same rules but for the game ending here, so the table stays as it was
@@ -636,9 +704,11 @@ class Table:
                 frame = self._frame(end, recorded.move, recorded.seat, number)
                 if not state.is_over:
                     frame["state"]["phase"] = "round_end"
+                frame["talk"] = talk.get(seq, [])
                 frames.append(frame)
                 if not state.is_over:
                     frames.append(self._frame(state, None, None))
+                    frames[-1]["talk"] = []
         return frames
 
     def _frame(self, state: GameState, move: str | None, seat: int | None,

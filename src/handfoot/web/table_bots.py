@@ -219,6 +219,14 @@ class TableBots:
             return seat, self.stand_ins[seat], "stand-in"
         return None
 
+    async def stand_in_move(self, seat: int) -> mv.PlayerMove:
+        """The move the seat's stand-in makes now (a correspondence game's time ran out),
+        worked out in a thread on a copy of the state."""
+        bot = self.stand_ins.get(seat)
+        if bot is None:
+            bot = self.stand_ins[seat] = self.make(STAND_IN_BOT, seat, "stand-in")
+        return await asyncio.to_thread(bot_turn, bot, self.table.state.copy(), seat)
+
     async def _run(self) -> None:
         table = self.table
         loop = asyncio.get_running_loop()

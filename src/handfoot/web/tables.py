@@ -34,7 +34,9 @@ from handfoot.web.metrics import Metrics
 from handfoot.web.settings import Settings
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
+from handfoot.web.talk import RECENT
 from handfoot.web.tokens import REMATCH_SECRET
+from handfoot.web.turns import SYSTEM_CLOCK, Clock
 
 __all__ = ["HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
 
@@ -60,11 +62,13 @@ class Tables:
     """The live tables of a server, loaded from the database when first asked for."""
 
     def __init__(self, store: Store, settings: Settings,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         self.store = store
         self.settings = settings
         self.metrics = metrics
         """Where moves are counted and timed (``/metrics``), if anywhere."""
+        self.clock = clock
+        """The time of correspondence games' timers (a test's own clock)."""
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._executor: ProcessPoolExecutor | None = None
@@ -114,9 +118,19 @@ class Tables:
             row, rows, continued = loaded
             profile = _game_profile(row.profile, row.overrides)
             table = Table(row, profile, self.store, self.settings, self.pool,
-                          today=lambda: self.today(), metrics=self.metrics)
+                          today=lambda: self.today(), metrics=self.metrics,
+                          clock=self.clock)
             await asyncio.to_thread(table.replay, rows, continued)
+            table.talk.loaded(await self.store.talk(game_id, last=RECENT))
             table.on_finished = self.on_finished
+            if table.turns.rules is not None:
+                try:  # the turn it waits for, as stored (or stored now: see turns.py)
+                    await table.turns.sync()
+                except Exception:
+                    log_failure(log, "game %s: its turn could not be read", game_id)
+                if table.bot_to_act():  # its bots move with nobody connected
+                    table.bots.start()
+                    table.wake.set()
             rematch = row.settings.get("rematch")
             if isinstance(rematch, str):
                 table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
@@ -141,7 +155,9 @@ class Tables:
         dropped = []
         for game_id, table in list(self._tables.items()):
             if table.connections or clock - table.touched < self.settings.idle_timeout \
-                    or table.lock.locked() or table.rematch_lock.locked():
+                    or (table.unattended and not table.state.is_over) \
+                    or table.lock.locked() or table.rematch_lock.locked() \
+                    or (table.turns.rules is not None and table.bot_to_act()):
                 continue
             del self._tables[game_id]
             self._loading.pop(game_id, None)
@@ -199,11 +215,16 @@ class Tables:
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
         plays the move it carries when that is the next one and the table is not busy, and
-        otherwise catches up from the database."""
+        otherwise catches up from the database; talk (``"t <game> <JSON>"``) is passed to
+        the table's connections."""
         kind, _, rest = payload.partition(" ")
         game_id, _, rest = rest.partition(" ")
-        seq, _, data = rest.partition(" ")
         table = self._tables.get(game_id)
+        if kind == "t":  # talk: "t <game> <JSON>"
+            if table is not None:
+                table.talk.heard(rest, self.worker)
+            return
+        seq, _, data = rest.partition(" ")
         if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
             return  # not held here, or a move this process made (or has already read)
         if kind == "m" and self._let_go(game_id, table):
@@ -275,7 +296,8 @@ class Tables:
         await self.store.refresh_presence(self.worker)
         held = dict(self._tables)
         wanted = [g for g, t in held.items()
-                  if t.connections and not t.state.is_over and t.has_bots]
+                  if ((t.connections or t.unattended) and not t.state.is_over and t.has_bots)
+                  or (t.turns.rules is not None and t.bot_to_act())]
         granted = await self.store.claim_bots(self.worker, wanted)
         unwanted = [g for g, t in held.items() if t.sharing.drives_bots and g not in wanted]
         await self.store.release_bots(self.worker, unwanted)

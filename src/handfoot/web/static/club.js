@@ -30,7 +30,7 @@ function table(headers, rows, numeric = []) {
   if (!rows.length) return el("p", {class: "muted", text: "Nothing yet: finish a club game to see it here."});
   return el("div", {class: "table-scroll"}, el("table", {class: "data-table"},
     el("thead", {}, el("tr", {}, headers.map((h, i) => el("th", {scope: "col", class: numeric.includes(i) ? "num" : null, text: h})))),
-    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c, i) => el(i ? "td" : "th", {scope: i ? null : "row", class: numeric.includes(i) ? "num" : null, text: String(c ?? "–")})))))));
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c, i) => el("td", {class: numeric.includes(i) ? "num" : i ? null : "strong", text: String(c ?? "–")})))))));
 }
 
 function seatsText(game) {
@@ -162,7 +162,7 @@ async function rulesChanged() {
     return el("option", {value: l, text: per > 1 ? `${sides} sides of ${per} partners` : `${sides} players`});
   }));
   select.value = layouts.includes(before) ? before : preferred;
-  if (rounds) $("game-rounds").placeholder = String(rounds);
+  $("game-rounds").placeholder = rounds ? String(rounds) : "as the rules say";
   renderSeatRows();
 }
 

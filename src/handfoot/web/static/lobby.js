@@ -1,7 +1,9 @@
 // The lobby: start a game in two clicks, or set up rules, house rules, seats and bots first.
 // Talks to GET /api/profiles, POST /api/rules/check and POST /api/games (docs/web.md, "Pages and HTTP API").
 
+import {clubChoice, startClubChoice} from "/static/lobby-club.js";
 import {rememberGame} from "/static/links.js";
+import {HEADER, me} from "/static/player.js";
 import {el, paramField} from "/static/dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -43,9 +45,11 @@ function message(target, kind, ...content) {
 async function api(method, path, body) {
   let response;
   try {
+    const headers = body ? {"Content-Type": "application/json"} : {};
+    if (me()) headers[HEADER] = me().key;  // a signed-in player's game is linked to them
     response = await fetch(path, {
       method,
-      headers: body ? {"Content-Type": "application/json"} : {},
+      headers,
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -486,7 +490,12 @@ async function createGame(statusBox, button) {
     rounds,
     seats,
     absent: document.querySelector("input[name=absent]:checked").value,
+    ...clubChoice(),
+    talk: {reactions: $("talk-reactions").checked, watchers: $("talk-watchers").checked, chat: $("talk-chat").checked},
   };
+  if ($("pace-correspondence").checked) {
+    body.correspondence = {per_move: Number($("per-move").value), on_timeout: $("on-timeout").value};
+  }
   button.disabled = true;
   const label = button.textContent;
   button.textContent = "Dealing…";
@@ -590,10 +599,17 @@ async function start() {
     if (seatName) seatName.value = $("my-name").value;
   });
   $("rounds").addEventListener("input", updateSummary);
+  for (const radio of document.querySelectorAll("input[name=pace]")) {
+    radio.addEventListener("change", () => {
+      const slow = $("pace-correspondence").checked;
+      for (const field of document.querySelectorAll(".correspondence-only")) field.classList.toggle("hidden", !slow);
+    });
+  }
   for (const radio of document.querySelectorAll("input[name=house-mode]")) {
     radio.addEventListener("change", () => setHouseMode(radio.value));
   }
   $("check-rules").addEventListener("click", checkRules);
+  startClubChoice();
   $("clear-rules").addEventListener("click", () => {
     for (const input of document.querySelectorAll("[data-option]")) input.checked = false;
     for (const input of document.querySelectorAll("[data-param]")) input.value = "";

@@ -47,14 +47,15 @@ function render(data) {
     const link = gameLink(g.game_id) || (g.club ? `/club#${g.club}` : null);
     const state = g.finished ? el("span", {class: "badge ok", text: "finished"})
       : g.my_turn ? el("span", {class: "badge live", text: "your turn"}) : el("span", {class: "badge", text: "in progress"});
+    const title = g.names.length ? g.names.join(", ") : `Game ${g.game_id.slice(0, 6)}`;
     return el("li", {class: "list-row"},
-      link ? el("a", {href: g.finished ? `/replay/${g.game_id}` : link, text: `Game ${g.game_id.slice(0, 6)}`}) : el("span", {text: `Game ${g.game_id.slice(0, 6)}`}),
-      state, el("span", {class: "muted small", text: `seat ${g.seat + 1} · ${when(g.updated)}`}));
+      link ? el("a", {href: g.finished ? `/replay/${g.game_id}` : link, class: "strong", text: title}) : el("span", {class: "strong", text: title}),
+      state, el("span", {class: "muted small", text: `${g.rules} · ${when(g.updated)}`}));
   });
   $("game-list").replaceChildren(...(games.length ? games : [el("li", {class: "muted", text: "No games yet. Games you start or join while signed in are listed here."})]));
   $("device-list").replaceChildren(...data.devices.map((d) => el("li", {class: "list-row"},
     el("span", {class: "strong", text: d.label}),
-    el("span", {class: "muted small", text: `added ${when(d.created)}`}),
+    el("span", {class: "muted small", text: `added ${when(d.created)}, last used ${when(d.seen)}`}),
     el("button", {type: "button", class: "btn btn-quiet", text: "Remove", onclick: () => forgetDevice(d)}))));
 }
 

@@ -154,6 +154,22 @@ function caption(frame) {
   return `<strong>${esc(seatName(frame.seat))}</strong> <span title="${esc(frame.move)}">${esc(frame.words ?? frame.move)}</span>`;
 }
 
+/** What was said after this frame's move (its `talk`), as text only: never HTML. */
+function renderTalk(frame) {
+  const box = $("replay-talk");
+  const items = frame.talk || [];
+  box.hidden = !items.length;
+  box.replaceChildren(...items.map((item) => {
+    const line = document.createElement("li");
+    const who = document.createElement("b");
+    who.textContent = `${item.seat === null || item.seat === undefined ? item.name : seatName(item.seat)}: `;
+    const text = document.createElement("span");
+    text.textContent = item.text ?? "";
+    line.append(who, text);
+    return line;
+  }));
+}
+
 function render() {
   const i = view.index;
   const frame = view.frames[i];
@@ -161,6 +177,7 @@ function render() {
   renderSides(frame);
   renderRoundEnd(frame, view.frames[i - 1]);
   $("move-caption").innerHTML = caption(frame);
+  renderTalk(frame);
   const moves = view.frames.length - 1;
   $("position").textContent = `Move ${i} of ${moves} · round ${frame.round ?? frame.state.round}`;
   $("slider").value = String(i);

@@ -4,3 +4,10 @@
 import {rememberOpenedLink} from "/static/links.js";
 
 rememberOpenedLink(window.location);
+
+// The service worker (static/sw.js, served at /sw.js so it covers the whole site): it only
+// shows "your turn" notices and opens the seat. Registering asks nothing of the person:
+// notices are asked for with a click at the table (Notices), never on load.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}

@@ -1,7 +1,7 @@
 // The table's WebSocket: hello with the last seq, reconnect with back-off, keep-alive,
 // request ids so that replies (ack/error/checked/hint) find their caller.
 //
-//   const sock = new GameSocket({gameId, token, onWelcome, onState, onPresence, onStatus, onRematch, onError});
+//   const sock = new GameSocket({gameId, token, onWelcome, onState, onPresence, onStatus, onRematch, onError, onTalk});
 //   sock.connect();
 //   await sock.request({type: "move", move: "draw"})   // resolves with the ack or error frame
 //   await sock.request({type: "check", move: "meld K K K"})  // resolves with "checked"
@@ -10,11 +10,11 @@ const PING_MS = 25000;
 const REPLY_TIMEOUT_MS = 15000;
 
 export class GameSocket {
-  constructor({ gameId, token, url = null, onWelcome, onState, onPresence, onStatus, onRematch, onError }) {
+  constructor({ gameId, token, url = null, onWelcome, onState, onPresence, onStatus, onRematch, onError, onTalk }) {
     this.gameId = gameId;
     this.token = token;
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${encodeURIComponent(gameId)}`;
-    this.handlers = { onWelcome, onState, onPresence, onStatus, onRematch, onError };
+    this.handlers = { onWelcome, onState, onPresence, onStatus, onRematch, onError, onTalk };
     this.seq = 0;
     this.ws = null;
     this.attempt = 0;
@@ -135,6 +135,10 @@ export class GameSocket {
       case "rematch":
         this.handlers.onRematch?.(msg);
         return;
+      case "talk":
+      case "talk_settings":
+        this.handlers.onTalk?.(msg);
+        break;
       case "pace":
         this.handlers.onPace?.(msg);
         break;

@@ -188,14 +188,14 @@ export function renderHand() {
     if (i) x += stride + (groupOf(e) !== groupOf(entries[i - 1]) ? gap : 0);
     placed.push({ ...e, x });
   });
-  el.style.height = `${h + 18}px`;
+  el.style.height = `${h + 26}px`; // room for a selected card raised and its mark
   const innerWidth = entries.length ? x + w + 4 : 0;
   setHtml(el, !entries.length ? `<div class="hand-empty">${app.tray.length ? "All your cards are staged" : "No cards in hand"}</div>` :
     `<div class="hand-inner" style="height:${el.style.height};width:${innerWidth}px">` + placed.map((e) => {
     const sel = app.selection.has(e.key);
     const hint = hinted.has(e.key);
     return `<button type="button" class="hand-card${sel ? " selected" : ""}${hint ? " hinted" : ""}" data-key="${e.key}" ` +
-      `style="left:${e.x}px;top:14px;width:${w}px" ` +
+      `style="left:${e.x}px;top:22px;width:${w}px" ` +
       `aria-pressed="${sel}" aria-label="${esc(cardLabel(e.code))}${sel ? ", selected" : ""}${hint ? ", hinted" : ""}">` +
       `${cardSvg(e.code, { width: w, fourColour: app.fourColour, selected: sel, label: "" })}` +
       (sel ? '<span class="sel-mark" aria-hidden="true">✓</span>' : "") +

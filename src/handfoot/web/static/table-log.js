@@ -4,6 +4,7 @@
 
 import { cardChip } from "./cards.js";
 import { $, app, seatName, sideOf } from "./table-state.js";
+import { fillTalk } from "./talk.js";
 import { esc } from "./text.js";
 
 /** One event as a line of the moves list; `name: false` in a seat's own panel, where the
@@ -92,11 +93,16 @@ export function applyFlash() {
 
 export function renderLog() {
   const items = app.log.slice(-60);
-  const html = (it) => it.html ?? describeEvent(it.event);
-  $("#log").innerHTML = items.map((it) => `<li class="${it.mine ? "mine" : ""}${it.seat === null ? " sys" : ""}">${html(it)}</li>`).join("");
+  const timeouts = new Set(app.view?.correspondence?.timeouts || []);
+  const html = (it) => it.html ?? (describeEvent(it.event)
+    + (it.event && timeouts.has(it.event.n - 1) ? ' <span class="timeout-mark">(time ran out: the stand-in played)</span>' : ""));
+  $("#log").innerHTML = items.map((it) => (it.talk
+    ? `<li class="talk${it.mine ? " mine" : ""}"></li>` // filled as text by talk.js
+    : `<li class="${it.mine ? "mine" : ""}${it.seat === null ? " sys" : ""}">${html(it)}</li>`)).join("");
   const lg = $("#log");
+  fillTalk(lg, items);
   lg.scrollTop = lg.scrollHeight;
   // ticker: other players' latest moves, for small screens
-  const others = items.filter((it) => !it.mine && it.seat !== null).slice(-2);
+  const others = items.filter((it) => !it.mine && it.seat !== null && !it.talk).slice(-2);
   $("#ticker").innerHTML = others.map((it) => `<span>${html(it)}</span>`).join("");
 }

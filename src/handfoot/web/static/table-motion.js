@@ -10,7 +10,7 @@ import { cardBack, cardSvg } from "./cards.js";
 import { $, app, sideOf } from "./table-state.js";
 
 const DURATION = 240;
-const STAGGER = 30;
+const STAGGER = 8; // the last card lands within 300 ms
 const MAX_CLONES = 8;
 const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)");
 

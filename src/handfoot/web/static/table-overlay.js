@@ -69,16 +69,16 @@ const BOOK_KEYS = [["special_books", "special"], ["clean_books", "clean"], ["dir
  * totals (counted up, see countUp), then "See the breakdown". */
 function summaryCard(result, before) {
   const how = result.went_out !== null && result.went_out !== undefined
-    ? `${esc(seatName(result.went_out))} went out` : esc(result.reason || "The round is over");
+    ? `${esc(seatName(result.went_out))} went out` : esc(capital(result.reason || "the round is over"));
   const sides = (result.scores || []).map((sc) => {
     const line = (key) => (sc.lines || []).find((l) => l.key === key);
-    const books = BOOK_KEYS.flatMap(([key, kind]) => Array.from({ length: Number(line(key)?.count || 0) }, () => kind));
+    const books = BOOK_KEYS.map(([key, kind]) => [kind, Number(line(key)?.count || 0)]).filter(([, n]) => n > 0);
     const prev = before?.totals?.[sc.side] ?? 0;
     const total = result.totals?.[sc.side] ?? prev + sc.total;
     const mine = sc.side === mySide() && !isSpectator();
     return `<section class="sum-side${mine ? " mine" : ""}" aria-label="${esc(sideName(sc.side))}">` +
       `<h3>${esc(sideName(sc.side))}${mine ? " (you)" : ""}</h3>` +
-      `<div class="sum-books">${books.length ? books.map((k) => `<span class="sum-book ${k === "special" ? "clean" : k}">${k}</span>`).join("") : '<span class="sum-none">no books</span>'}</div>` +
+      `<div class="sum-books">${books.length ? books.map(([k, n]) => `<span class="sum-book ${k === "special" ? "clean" : k}">${n} ${k}</span>`).join("") : '<span class="sum-none">no books</span>'}</div>` +
       `<p class="sum-points"><span class="sum-round${sc.total < 0 ? " neg" : ""}">${sc.total < 0 ? "" : "+"}${number(sc.total)}</span>` +
       `<span class="sum-arrow" aria-hidden="true">→</span><span class="visually-hidden">, total </span>` +
       `<span class="sum-total" data-from="${prev}" data-to="${total}">${number(total)}</span></p></section>`;
@@ -86,10 +86,12 @@ function summaryCard(result, before) {
   const v = app.view;
   const over = v.phase === "game_over";
   return `<div class="overlay-card summary" role="dialog" aria-modal="true" aria-labelledby="overlay-title" tabindex="-1">` +
-    `<h2 id="overlay-title">Round ${result.round} of ${v.rounds}${over ? ": the last" : ""}</h2>` +
+    `<h2 id="overlay-title">Round ${result.round} of ${v.rounds}</h2>` +
     `<p class="sum-out">${how}</p><div class="sum-sides">${sides}</div>` +
     `<div class="continue-row"><button type="button" class="btn btn-primary" id="btn-summary-next">${over ? "See the result" : "See the breakdown"}</button></div></div>`;
 }
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The totals count up from the last round's to this one's (at once under reduced motion). */
 function countUp(root) {

@@ -42,6 +42,7 @@ export function askPace() {
   app.tablePace = app.welcome?.game?.pace || "normal";
   if (paceAllowed() && app.pace !== app.tablePace) sendPace(app.pace);
   showPace();
+  showNotify(); // a seat now known: spectators are never notified
 }
 
 async function sendPace(pace) {

@@ -14,6 +14,7 @@
 //   table-motion.js    cards that travel (off under prefers-reduced-motion)
 //   table-alerts.js    "your turn": the title, the icon, a sound, a notification
 //   sound.js           the sounds, made with Web Audio
+//   talk.js            reactions and chat: the React menu, the bubbles, their lines in the moves list
 
 import { cardSvg } from "./cards.js";
 import { attachArrowNav, attachDrag, attachKeys, KEYS } from "./input.js";
@@ -24,6 +25,7 @@ import {
   setMessage, toggleKey, trayOpen, updateGlow,
 } from "./table-hand.js";
 import { addEvents, applyFlash, renderLog } from "./table-log.js";
+import { renderNotices, wireNotices } from "./table-notices.js";
 import {
   addTo, answer, checkTray, doAdd, doContinue, doDiscard, doDraw, doGoOut, doHint, doKnee,
   doKnock, doMeld, doPickup, doRematch, doUndo, dropOnMeldArea, dropOnStaged, layDown, onRematch,
@@ -34,6 +36,7 @@ import { afterState } from "./table-alerts.js";
 import { play as playMotion, snapshot } from "./table-motion.js";
 import { initSound } from "./sound.js";
 import { applyPrefs, askPace, onPace, setLogOpen, wirePrefs } from "./table-prefs.js";
+import { initTalk, onTalk, placeBubbles, talkWelcome } from "./talk.js";
 import {
   $, app, handEntries, isSpectator, legal, link, myTurn, selectedCodes,
 } from "./table-state.js";
@@ -50,7 +53,9 @@ function render() {
   renderLog();
   renderOverlay();
   renderAsk();
+  renderNotices();
   applyFlash();
+  placeBubbles();
 }
 
 function onState(msg) {
@@ -222,6 +227,8 @@ function start() {
   fitHeight();
   window.addEventListener("resize", fitHeight);
   wire();
+  initTalk({ onChange: () => app.view && renderLog() });
+  wireNotices();
   if (!app.token) {
     onStatus("auth", "this page needs the link you were given (it ends in #t=… or #s=…)");
     return;
@@ -234,6 +241,7 @@ function start() {
       app.welcome = msg;
       app.seat = msg.seat ?? null;
       document.title = `${msg.game?.profile_title || "Hand and Foot"} · handfoot`;
+      talkWelcome(msg.talk);
       app.baseTitle = document.title;
       askPace();
       if (app.view) render();
@@ -247,6 +255,10 @@ function start() {
     onRematch,
     onPace,
     onError: (msg) => setMessage("error", esc(msg.message || "error")),
+    onTalk: (msg) => {
+      onTalk(msg);
+      if (app.view) placeBubbles();
+    },
   });
   link.sock.connect();
 }

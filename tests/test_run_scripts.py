@@ -1,0 +1,120 @@
+"""The quick-start scripts run the build ``pip install .`` makes (issue 34, item 1):
+scripts/play, serve, demo and handfoot build this working copy into their own virtual
+environment (``.venv-run``, or ``HANDFOOT_RUN_VENV``), compiled with mypyc where a C compiler
+is present, and build it again whenever a source changes, so an edit always runs and an
+unchanged tree starts at once.
+
+Each test runs the scripts of a copy of this tree against a virtual environment of its own
+whose dependencies come from the test's own environment (a ``.pth`` file naming its
+site-packages: no package index needed); what the scripts build and install is theirs.
+The edit test builds pure Python (``HANDFOOT_COMPILE=0``, seconds); the compiled test builds
+once with mypyc (about a minute of CPU: marked ``build``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import handfoot
+
+ROOT = Path(__file__).resolve().parents[1]
+TREE_FILES = ("setup.py", "pyproject.toml", "README.md", "LICENSE")
+
+
+def _tree(dest: Path) -> Path:
+    """A copy of what the scripts build from, and the scripts."""
+    dest.mkdir(parents=True)
+    for name in TREE_FILES:
+        shutil.copy2(ROOT / name, dest / name)
+    shutil.copytree(ROOT / "src" / "handfoot", dest / "src" / "handfoot",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    shutil.copytree(ROOT / "scripts", dest / "scripts")
+    return dest
+
+
+def _venv(dest: Path) -> Path:
+    """A new virtual environment that sees this one's installed packages (after its own)."""
+    subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True, timeout=300)
+    site = Path(subprocess.run(
+        [str(dest / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()"
+         "['purelib'])"], capture_output=True, text=True, check=True).stdout.strip())
+    (site / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return dest
+
+
+def _script(tree: Path, venv: Path, *args: str, compile_mode: str
+            ) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HANDFOOT_RUN_VENV=str(venv), HANDFOOT_COMPILE=compile_mode)
+    run = subprocess.run(["bash", str(tree / "scripts" / "handfoot"), *args],
+                         capture_output=True, text=True, env=env, cwd=tree.parent,
+                         timeout=1800)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return run
+
+
+def _installed(venv: Path, code: str) -> str:
+    return subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True,
+                          text=True, check=True, cwd=venv.parent,
+                          env={k: v for k, v in os.environ.items()
+                               if k != "PYTHONPATH"}).stdout.strip()
+
+
+MARKER = "\nEDITED_BY_THE_TEST: Final = {value!r}\n"
+READ = ("import handfoot.game.cards as c; import handfoot; "
+        "print(getattr(c, 'EDITED_BY_THE_TEST', None), c.__file__, handfoot.build, sep='|')")
+
+
+def test_an_edit_of_a_compiled_module_runs_at_the_next_start(tmp_path: Path) -> None:
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    first = _script(tree, venv, "--version", compile_mode="0")
+    assert "== building handfoot" in first.stderr
+    assert first.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+    assert _installed(venv, READ).split("|")[0] == "None"
+    # nothing changed: no build
+    again = _script(tree, venv, "--version", compile_mode="0")
+    assert "== building" not in again.stderr and "installing" not in again.stderr
+    # an edit of a module the compiled build compiles (handfoot.game.cards)
+    assert "game.cards" in handfoot.COMPILABLE
+    source = tree / "src" / "handfoot" / "game" / "cards.py"
+    source.write_text(source.read_text() + MARKER.format(value="one"))
+    edited = _script(tree, venv, "--version", compile_mode="0")
+    assert "== building handfoot" in edited.stderr
+    value, file, build = _installed(venv, READ).split("|")
+    assert build == "pure Python"
+    assert value == "one" and Path(file).is_relative_to(venv), (value, file)
+    # a second edit: a new build again
+    source.write_text(source.read_text().replace("'one'", "'two'"))
+    assert "== building handfoot" in _script(tree, venv, "--version", compile_mode="0").stderr
+    assert _installed(venv, READ).split("|")[0] == "two"
+    # a new file in the package counts as a change too
+    (tree / "src" / "handfoot" / "zz_added_by_the_test.py").write_text('"""A new module."""\n')
+    assert "== building handfoot" in _script(tree, venv, "--version", compile_mode="0").stderr
+
+
+@pytest.mark.build
+def test_the_scripts_run_the_compiled_build(tmp_path: Path) -> None:
+    if not shutil.which(os.environ.get("CC", "cc")) and not shutil.which("gcc"):
+        pytest.skip("no C compiler on this machine: the scripts build pure Python")
+    if os.environ.get("HANDFOOT_SKIP_COMPILED") == "1":
+        pytest.skip("HANDFOOT_SKIP_COMPILED=1")
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    source = tree / "src" / "handfoot" / "game" / "cards.py"
+    source.write_text(source.read_text() + MARKER.format(value="compiled"))
+    first = _script(tree, venv, "--version", compile_mode="auto")
+    assert "== building handfoot" in first.stderr
+    assert first.stdout.strip() == f"handfoot {handfoot.__version__} (compiled with mypyc)"
+    value, file, build = _installed(venv, READ).split("|")
+    assert value == "compiled" and build == "compiled with mypyc"
+    assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), file  # the edit, compiled
+    again = _script(tree, venv, "--version", compile_mode="auto")
+    assert "== building" not in again.stderr
