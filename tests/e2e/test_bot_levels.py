@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from handfoot.web.app import level_ratings
 
 PROFILES = Path(__file__).resolve().parents[2] / "src" / "handfoot" / "game" / "profiles"
-UNTUNED = "learned (untuned for these rules: plays as hard)"
+UNTUNED = "learned (untuned here: as hard)"
 
 
 def _label(base: str, level: str) -> str:

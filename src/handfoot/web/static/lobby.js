@@ -18,7 +18,7 @@ const BOT_LEVELS_TEXT = {
   learned: "learned (tuned by self-play)",
 };
 const DEFAULT_BOT = "normal";
-const UNTUNED_LEARNED = "learned (untuned for these rules: plays as hard)";
+const UNTUNED_LEARNED = "learned (untuned here: as hard)";
 // Parameters most tables change, shown first in the house-rules form (the rest are folded).
 const KEY_PARAMETERS = [
   "hand_size", "foot_size", "draw_count", "book_size", "pickup_count", "pickup_needs_pair",
