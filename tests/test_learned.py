@@ -118,11 +118,15 @@ def test_plays_legal_full_games_on_every_profile(profile: str) -> None:
             assert all(f for f in fallbacks)
 
 
-def test_where_no_model_ships_it_plays_exactly_like_hard() -> None:
+def test_where_no_model_ships_it_plays_exactly_like_the_learned_level() -> None:
+    # hard's plans with the profile's style: the learned level's play, move for move
     p = load_profile("bicycle", overrides={"rounds": 1})
     a = play_game(p, 3, [LearnedBot(s) for s in range(4)])[1]
-    b = play_game(p, 3, [make_bot("hard", s) for s in range(4)])[1]
+    b = play_game(p, 3, [make_bot("learned", s) for s in range(4)])[1]
     assert (a.totals, a.actions) == (b.totals, b.actions)
+    c = play_game(p, 3, [LearnedBot(s, shipped=False) for s in range(4)])[1]
+    d = play_game(p, 3, [make_bot("hard", s) for s in range(4)])[1]
+    assert (c.totals, c.actions) == (d.totals, d.actions)
 
 
 @pytest.mark.parametrize("profile", SHIPPED)

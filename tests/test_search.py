@@ -174,7 +174,10 @@ class _Recording(ExpertBot):
     """Notes each searched decision: its phase and whether a candidate goes out."""
 
     def __init__(self, seed: int, scope: str) -> None:
-        super().__init__(seed, time_budget=None, iterations=1, horizon=4, scope=scope)
+        # hard's own settings (no style): seeds 11 and 13 then give a round with a pickup
+        # to weigh and a chance to go out
+        super().__init__(seed, time_budget=None, iterations=1, horizon=4, scope=scope,
+                         shipped=False)
         self.decisions: list[tuple[Phase, bool]] = []
 
     def _search(self, view: PlayerView, candidates: list[list[int]]) -> int:

@@ -18,16 +18,29 @@ from handfoot.bots.heuristic import (
     settings_of,
 )
 from handfoot.bots.registry import check_bot, make_bot, parse_spec
-from handfoot.bots.styles import Style, load_style
+from handfoot.bots.styles import Style, find_style, load_style
 from handfoot.cli import main as cli_main
 from handfoot.game.engine import GameState
-from handfoot.game.loading import load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.runs.sim import play_game
 from handfoot.runs.tournament import run_tournament
 from handfoot.runs.tune import DEFAULTS, STEPS, _neighbours, _z, evaluate, spec, tune
 from handfoot.runs.tune import main as tune_main
 
 QUICK = load_profile("biegames", overrides={"rounds": 1})
+PROFILES = Path(__file__).resolve().parents[1] / "src" / "handfoot" / "game" / "profiles"
+
+
+def profile_from_toml_copy(builtin: str, name: str) -> Path:
+    """A complete profile file: the built-in one's TOML under another name (it extends
+    nothing), in a fresh temporary folder."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    text = (PROFILES / f"{builtin}.toml").read_text(encoding="utf-8")
+    path = folder / f"{name}.toml"
+    path.write_text(text.replace(f'name = "{builtin}"', f'name = "{name}"', 1), encoding="utf-8")
+    return path
 
 
 # -- settings ---------------------------------------------------------------------------
@@ -201,7 +214,7 @@ def test_style_files_are_checked(tmp_path: Path) -> None:
 
 
 def test_shipped_styles_load_and_are_valid() -> None:
-    for name in ("partnership-13", "biegames"):
+    for name in builtin_profile_names():
         style = load_style(name)
         if style is not None:
             assert style.card["profile"] == name
@@ -235,11 +248,14 @@ def test_the_learned_level_is_hard_with_the_shipped_style() -> None:
         styled = play_game(p, 5, [make_bot(spec(style.settings) if s % 2 else "hard", s)
                                   for s in range(4)])[1]
         assert (learned.totals, learned.actions) == (styled.totals, styled.actions)
-    bicycle = load_profile("bicycle", overrides={"rounds": 1})
+    # a profile related to no built-in one has no style: the level plays hard's settings
+    homebrew = load_profile(profile_from_toml_copy("bicycle", "homebrew"),
+                            overrides={"rounds": 1})
+    assert find_style(homebrew) is None
     bots = [make_bot("learned", s) for s in range(4)]
-    a = play_game(bicycle, 3, bots)[1]
-    b = play_game(bicycle, 3, [make_bot("hard", s) for s in range(4)])[1]
-    assert (a.totals, a.actions) == (b.totals, b.actions)  # no style ships: hard
+    a = play_game(homebrew, 3, bots)[1]
+    b = play_game(homebrew, 3, [make_bot("hard", s) for s in range(4)])[1]
+    assert (a.totals, a.actions) == (b.totals, b.actions)  # no style: hard
     assert all(isinstance(bot, StyledBot) and bot.style is None for bot in bots)
     given = StyledBot(1, style=Style({"hold": 0}, {}))
     assert given.hold == 0 and given.style is not None

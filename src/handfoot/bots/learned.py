@@ -36,7 +36,7 @@ from typing import Any
 
 from handfoot.bots.heuristic import _table_after
 from handfoot.bots.plans import Plan, PlanBot, PlanKind, plan_groups
-from handfoot.bots.styles import Style, apply_shipped_style
+from handfoot.bots.styles import Style, apply_shipped_style, view_layout
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import RANKS
@@ -339,7 +339,7 @@ class LearnedBot(PlanBot):
     def _observe(self, view: PlayerView) -> None:
         if not self._styled:  # the first view: the shipped style of its profile
             self._styled = True
-            self.style = apply_shipped_style(self, view.profile.name)
+            self.style = apply_shipped_style(self, view.profile, view_layout(view))
         super()._observe(view)
 
     def _usable(self, view: PlayerView) -> Model | None:

@@ -71,3 +71,4 @@ def parse_spec(name: str) -> tuple[str, dict[str, str]]:
 def check_bot(name: str) -> None:
     """Raise ``ValueError`` (saying why) unless :func:`make_bot` can make ``name``."""
     make_bot(name, 0)
+

@@ -12,8 +12,9 @@ discards hard would most gladly make), then repeatedly
    discard top and what it remembers of the pile; the unseen cards shuffled into the
    other hands, feet, knees, the rest of the pile and the stock), and
 2. plays every candidate on a copy of it, then the rest of the round (or ``horizon``
-   turns) with hard bots in every seat, scoring its side's round score minus the best
-   other side's.
+   turns) with hard bots in every seat, playing the ``learned`` level's style for the game
+   (:func:`handfoot.bots.styles.find_style`) as the expert itself does, scoring its
+   side's round score minus the best other side's.
 
 Why only going out by default: ``benchmarks/search_gain.py`` measured that, even with many
 more samples than a second allows, searching pickups and melds gains nothing over hard's
@@ -42,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from handfoot.bots.heuristic import HardBot
+from handfoot.bots.styles import Style, apply_shipped_style, view_layout
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
@@ -212,6 +214,10 @@ def _margin(state: GameState, side: int) -> float:
 class ExpertBot(HardBot):
     """Determinized Monte-Carlo search over the hard bot's candidate moves.
 
+    Its own play and every seat of its play-outs use the ``learned`` level's style for the
+    game (:func:`handfoot.bots.styles.find_style`, looked up at its first view; hard's own
+    settings where there is none); ``style`` plays a given one, ``shipped=False`` none.
+
     ``time_budget`` caps the seconds spent on one decision; ``iterations`` caps the
     samples (determinizations; each is played out once per candidate) and, given alone
     (``time_budget=None``), makes play reproducible for a seed. ``horizon`` ends a
@@ -228,8 +234,15 @@ class ExpertBot(HardBot):
     def __init__(self, seed: int | None = None, *, time_budget: float | None = DEFAULT_BUDGET,
                  iterations: int | None = None, horizon: int | None = None,
                  z: float = 1.0, min_iterations: int = 2, max_discards: int | None = 4,
-                 scope: str = "go-out") -> None:
+                 scope: str = "go-out", style: Style | None = None,
+                 shipped: bool = True) -> None:
         super().__init__(seed)
+        self.style = style
+        """The style of its own play and of every seat in its play-outs (``None``: hard's
+        settings)."""
+        self._styled = style is not None or not shipped
+        if style is not None:
+            style.apply(self)
         if scope not in SCOPES:
             raise ValueError(f"scope must be one of {', '.join(map(repr, SCOPES))}, "
                              f"not {scope!r}")
@@ -247,6 +260,12 @@ class ExpertBot(HardBot):
         """Decisions decided by search (for measurements)."""
         self.samples = 0
         """Samples played, over all searches."""
+
+    def _observe(self, view: PlayerView) -> None:
+        if not self._styled:  # the first view: the learned level's style for the game
+            self._styled = True
+            self.style = apply_shipped_style(self, view.profile, view_layout(view))
+        super()._observe(view)
 
     # -- which decisions are searched -------------------------------------------------------
 
@@ -347,6 +366,9 @@ class ExpertBot(HardBot):
                 return UNPLAYABLE  # never in a consistent sample
             state.apply_action(a)
         bots = [HardBot(bot_seed + s) for s in range(state.players)]
+        if self.style is not None:
+            for bot in bots:
+                self.style.apply(bot)
         turns = 0
         last_seat = state.seat
         steps = 0

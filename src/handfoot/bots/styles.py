@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from handfoot.bots.heuristic import HardBot, configure
+from handfoot.game.rules import Layout, Profile
 from handfoot.game.values import PlayerView
 
-__all__ = ["Style", "StyledBot", "apply_shipped_style", "load_style", "style_path"]
+__all__ = ["Style", "StyledBot", "apply_shipped_style", "find_style", "load_style", "style_path",
+           "style_stems", "view_layout"]
 
 
 @dataclass
@@ -63,26 +65,69 @@ class Style:
         return cls(dict(settings), data)
 
 
-def style_path(profile_name: str) -> Any:
-    """The shipped style of a profile (a package resource; it may not exist)."""
-    return resources.files("handfoot.bots").joinpath("models", f"{profile_name}.style.json")
+def style_path(stem: str) -> Any:
+    """The shipped style file ``<stem>.style.json`` (a package resource; it may not exist).
+    ``stem`` is a profile's name, or its name and a seating (``remastered-singles.2x1``)."""
+    return resources.files("handfoot.bots").joinpath("models", f"{stem}.style.json")
 
 
 _CACHE: dict[str, Style | None] = {}
 
 
-def load_style(profile_name: str) -> Style | None:
-    """The shipped style of a profile, or ``None`` if there is none (cached)."""
-    if profile_name not in _CACHE:
-        path = style_path(profile_name)
-        _CACHE[profile_name] = Style.load(path) if path.is_file() else None
-    return _CACHE[profile_name]
+def load_style(stem: str) -> Style | None:
+    """The shipped style ``<stem>.style.json``, or ``None`` if there is none (cached)."""
+    if stem not in _CACHE:
+        path = style_path(stem)
+        _CACHE[stem] = Style.load(path) if path.is_file() else None
+    return _CACHE[stem]
 
 
-def apply_shipped_style(bot: object, profile_name: str) -> Style | None:
-    """Set the shipped style of the profile on ``bot`` and return it (``None``, and the bot
-    unchanged, where none ships)."""
-    style = load_style(profile_name)
+def style_stems(profile: Profile, layout: Layout | None = None) -> list[str]:
+    """Where the learned level looks for a profile's style, first found first: the
+    profile's own for the seating, its own, then the same for the built-in profile it
+    extends (a house rule without a style of its own plays its parent's).
+
+    >>> from handfoot.game.loading import load_profile
+    >>> from handfoot.game.rules import Layout
+    >>> style_stems(load_profile("remastered-singles"), Layout(2, 1))
+    ['remastered-singles.2x1', 'remastered-singles']
+    """
+    seating = f"{layout.sides}x{layout.seats_per_side}" if layout is not None else None
+    stems: list[str] = []
+    for name in (profile.name, profile.extends):
+        if name and name not in stems:
+            if seating is not None:
+                stems.append(f"{name}.{seating}")
+            stems.append(name)
+    return stems
+
+
+def find_style(profile: Profile, layout: Layout | None = None) -> tuple[str, Style] | None:
+    """The style the learned level plays on ``profile`` at ``layout`` (default: the
+    profile's first seating) and the stem of its file (:func:`style_stems`), or ``None``:
+    no style anywhere up the profile's chain, so it plays untuned (hard's settings)."""
+    for stem in style_stems(profile, layout or profile.layout):
+        style = load_style(stem)
+        if style is not None:
+            return stem, style
+    return None
+
+
+def view_layout(view: PlayerView) -> Layout:
+    """The seating a view's game is played at."""
+    return Layout(view.sides, view.players // view.sides)
+
+
+def apply_shipped_style(bot: object, profile: Profile | str,
+                        layout: Layout | None = None) -> Style | None:
+    """Set the style of the profile at ``layout`` (:func:`find_style`; given a name, the
+    file of that name) on ``bot`` and return it (``None``, and the bot unchanged, where
+    there is none up the profile's chain)."""
+    if isinstance(profile, str):
+        style = load_style(profile)
+    else:
+        found = find_style(profile, layout)
+        style = found[1] if found is not None else None
     if style is not None:
         style.apply(bot)
     return style
@@ -91,9 +136,10 @@ def apply_shipped_style(bot: object, profile_name: str) -> Style | None:
 class StyledBot(HardBot):
     """The ``learned`` level: hard with the settings learned for the profile it plays.
 
-    At its first view it looks up the profile's shipped style (:func:`load_style`, by the
-    profile's name) and plays with it; where none ships it plays exactly like ``hard``
-    (:attr:`style` is then ``None``). ``style`` plays a given style instead, on any
+    At its first view it looks up the shipped style of the profile and seating it plays
+    (:func:`find_style`: the profile's own, else that of the built-in profile a house rule
+    extends) and plays with it; where there is none it plays exactly like ``hard``
+    (:attr:`style` is then ``None``: untuned). ``style`` plays a given style instead, on any
     profile. Deterministic for a seed, like hard.
     """
 
@@ -110,5 +156,5 @@ class StyledBot(HardBot):
     def _observe(self, view: PlayerView) -> None:
         if not self._styled:  # the first view: the shipped style of its profile
             self._styled = True
-            self.style = apply_shipped_style(self, view.profile.name)
+            self.style = apply_shipped_style(self, view.profile, view_layout(view))
         super()._observe(view)

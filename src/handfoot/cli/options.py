@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots.registry import BOTS, check_bot
+from handfoot.bots.registry import BOTS, check_bot, parse_spec
+from handfoot.bots.styles import find_style
 from handfoot.game.loading import DEFAULT_PROFILE, load_profile
 from handfoot.game.rules import Layout, Profile
 from handfoot.runs.cluster import ClusterError, PartialMismatch, add_runner_options, runner_options
 
 __all__ = [
+    "LEARNED_HELP",
     "MAX_GAMES",
     "PROG",
     "RunOptions",
@@ -36,7 +38,14 @@ __all__ = [
     "run_games",
     "run_options",
     "table_of",
+    "untuned_note",
+    "warn_untuned",
 ]
+
+LEARNED_HELP = ("learned is hard tuned by self-play for the rules: a style ships for every "
+                "built-in profile, and house rules play the one of the profile they extend; "
+                "on rules that extend none it plays untuned, as hard")
+"""What ``--help`` says of the learned level's styles (docs/bots.md)."""
 
 PROG = "handfoot"
 
@@ -99,7 +108,7 @@ def add_table_options(cmd: argparse.ArgumentParser, *, bots_default: str) -> Non
     cmd.add_argument("--bots", default=bots_default, metavar="BOT[,BOT...]",
                      help=f"one bot for every seat or one per seat, from: {', '.join(BOTS)} "
                           f"(default {bots_default}); a level may carry settings, e.g. "
-                          "hard:hold=1")
+                          f"hard:hold=1. {LEARNED_HELP}")
     cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
 
 
@@ -110,7 +119,27 @@ def table_of(args: argparse.Namespace) -> tuple[Profile, Layout, list[str]]:
     if len(bots) not in (1, layout.players):
         raise UsageError(f"give one bot for every seat or {layout.players} bots, "
                          f"not {len(bots)}")
+    warn_untuned(profile, layout, bots)
     return profile, layout, bots
+
+
+def untuned_note(profile: Profile, layout: Layout, bots: list[str]) -> str | None:
+    """The line that says ``learned`` (and ``expert``, which searches over its play) plays
+    untuned here: no style for the profile, nor for a built-in profile it extends; ``None``
+    when no such bot plays or a style is found."""
+    levels = sorted({parse_spec(b)[0] for b in bots} & {"learned", "expert"})
+    if not levels or find_style(profile, layout) is not None:
+        return None
+    return (f"note: {' and '.join(levels)} play{'s' if len(levels) == 1 else ''} untuned on "
+            f"{profile.name} (no style for it, and it extends no built-in profile): hard's "
+            "own settings")
+
+
+def warn_untuned(profile: Profile, layout: Layout, bots: list[str]) -> None:
+    """Print :func:`untuned_note` to stderr, if there is one."""
+    note = untuned_note(profile, layout, bots)
+    if note is not None:
+        print(note, file=sys.stderr)
 
 
 def check_games(games: int, per_task: int = 1, what: str = "games") -> None:

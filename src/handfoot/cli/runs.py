@@ -10,6 +10,7 @@ import sys
 
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.cli.options import (
+    LEARNED_HELP,
     PROG,
     UsageError,
     add_rule_options,
@@ -24,6 +25,7 @@ from handfoot.cli.options import (
     run_games,
     run_options,
     table_of,
+    warn_untuned,
 )
 from handfoot.game.engine import GameState
 from handfoot.game.record import GameRecord, GameRecorder, format_breakdown, replay_command, to_json
@@ -178,7 +180,8 @@ def add_tournament_command(
     add_rule_options(cmd, layout_help="seating with two sides, e.g. 2x2 or 2x1")
     cmd.add_argument("--bots", required=True, metavar="BOT,BOT[,...]",
                      help=f"two or more bots, from: {', '.join(BOTS)}; a level may carry "
-                          "settings, e.g. hard:hold=1:keep_pair=80 (docs/bots.md)")
+                          "settings, e.g. hard:hold=1:keep_pair=80 (docs/bots.md). "
+                          f"{LEARNED_HELP}")
     cmd.add_argument("--games", type=int, default=50,
                      help="duplicate pairs (two games each) per pairing (default 50)")
     cmd.add_argument("--seed", type=int, default=1, help="the seed (default 1)")
@@ -205,6 +208,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     profile, layout = profile_and_layout(args)
     if layout.sides != 2:
         raise UsageError(f"tournaments are played with two sides, not {layout}")
+    warn_untuned(profile, layout, bots)
 
     bar = progress_bar("games", args.quiet)
     with bar if bar is not None else contextlib.nullcontext():

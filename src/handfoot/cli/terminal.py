@@ -14,7 +14,14 @@ from pathlib import Path
 from rich.console import Console
 
 from handfoot.bots.registry import BOTS
-from handfoot.cli.options import UsageError, add_rule_options, check_record_file, profile_and_layout
+from handfoot.cli.options import (
+    LEARNED_HELP,
+    UsageError,
+    add_rule_options,
+    check_record_file,
+    profile_and_layout,
+    warn_untuned,
+)
 from handfoot.game.engine import GameState
 from handfoot.game.loading import DEFAULT_PROFILE
 from handfoot.game.record import RecordError, read_record, to_json
@@ -50,7 +57,7 @@ def add_play_command(commands: argparse._SubParsersAction[argparse.ArgumentParse
     play.add_argument("--seats", metavar="SEAT,SEAT,...",
                       help=f"one name per seat: {HUMAN!r} once for you, bots from "
                            f"{', '.join(BOTS)} (default: you in seat 1, {best_bot()} "
-                           "bots elsewhere)")
+                           f"bots elsewhere). {LEARNED_HELP}")
     play.add_argument("--seed", type=int, default=None,
                       help="the seed (default: a random one, printed at the start)")
     play.add_argument("--record", metavar="FILE",
@@ -117,6 +124,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             save = SaveFile(check_record_file(args.record, force=args.force), own=args.force)
         else:
             save = SaveFile.default(seed)
+    warn_untuned(profile, layout, [s for s in seats if s != HUMAN])
     console = Console(highlight=False)
     game = TerminalGame(profile, layout, seats, seed, read=plain_reader(console), console=console,
                         state=state, save_to=save, pause=sys.stdin.isatty(),

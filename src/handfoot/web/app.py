@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.bots.registry import BOTS
+from handfoot.bots.styles import find_style
 from handfoot.game.differences import diff_profiles
 from handfoot.game.loading import (
     DEFAULT_PROFILE,
@@ -39,6 +40,7 @@ from handfoot.game.loading import (
 from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
+from handfoot.runs.ratings import BOT_ANCHORS
 from handfoot.web import daily, messages
 from handfoot.web.club_routes import NO_CLUB, club_routes
 from handfoot.web.clubs import CLUB_SECRET, Club, Clubs
@@ -291,6 +293,23 @@ def _nothing(_profile: Profile) -> None:
     return None
 
 
+def level_ratings() -> dict[str, float]:
+    """Each level's rating on the club's OpenSkill scale, for the lobby: the mu of its
+    anchor (:data:`handfoot.runs.ratings.BOT_ANCHORS`, measured from the ladder's
+    tournaments by ``benchmarks/rating_anchors.py``), one decimal."""
+    return {name: round(r.mu, 1) for name, r in BOT_ANCHORS.items() if name in BOTS}
+
+
+def learned_styles(profile: Profile) -> dict[str, str | None]:
+    """Per seating, the style file the learned level plays there (its stem, e.g.
+    ``remastered-singles.2x1``), ``None`` where it plays untuned (no style up the chain)."""
+    out: dict[str, str | None] = {}
+    for layout in profile.layouts:
+        found = find_style(profile, layout)
+        out[str(layout)] = found[0] if found is not None else None
+    return out
+
+
 class _Api:
     def __init__(self, store: Store, tables: Tables, players: Players, clubs: Clubs) -> None:
         self.store = store
@@ -311,6 +330,7 @@ class _Api:
             out.append({"name": name, "title": p.title, "source": p.source,
                         "layouts": [str(x) for x in p.layouts],
                         "default_layout": str(p.layout), "rounds": p.rounds,
+                        "learned_styles": learned_styles(p),
                         "summary": sections[0][1][0] if sections and sections[0][1] else "",
                         "values": {key: value_to_toml(info, getattr(p, key))
                                    for key, info in FIELDS.items()
@@ -328,6 +348,7 @@ class _Api:
             parameters.append(item)
         return JSONResponse({
             "profiles": out, "default": DEFAULT_PROFILE, "bots": list(BOTS),
+            "ratings": level_ratings(),
             "options": [{"key": o.key, "id": o.id, "title": o.title, "text": o.description}
                         for o in OPTIONS.values()],
             "parameters": parameters})
@@ -340,6 +361,7 @@ class _Api:
             return JSONResponse({"ok": False, "error": str(exc)})
         return JSONResponse({"ok": True, "name": profile.name,
                              "layouts": [str(x) for x in profile.layouts],
+                             "learned_styles": learned_styles(profile),
                              "differences": differences})
 
     # -- games ------------------------------------------------------------------------------

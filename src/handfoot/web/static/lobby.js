@@ -18,6 +18,7 @@ const BOT_LEVELS_TEXT = {
   learned: "learned (tuned by self-play)",
 };
 const DEFAULT_BOT = "normal";
+const UNTUNED_LEARNED = "learned (untuned here: as hard)";
 // Parameters most tables change, shown first in the house-rules form (the rest are folded).
 const KEY_PARAMETERS = [
   "hand_size", "foot_size", "draw_count", "book_size", "pickup_count", "pickup_needs_pair",
@@ -199,6 +200,7 @@ function renderSeats() {
     for (const s of seats) group.append(seatRow(s, layout));
     box.append(group);
   });
+  refreshLevelTexts();
   updateSummary();
 }
 
@@ -208,7 +210,7 @@ function seatRow(s, layout) {
   const kind = el("select", {id: `seat-${s}-kind`, "aria-label": `${title}: who plays`});
   kind.append(el("option", {value: "human", text: s === 0 ? "Me (name at the top)" : "A person", selected: seat.kind === "human"}));
   for (const level of state.data.bots) {
-    kind.append(el("option", {value: `bot:${level}`, text: `Bot: ${BOT_LEVELS_TEXT[level] || level}`, selected: seat.kind === "bot" && seat.level === level}));
+    kind.append(el("option", {value: `bot:${level}`, text: `Bot: ${levelText(level)}`, selected: seat.kind === "bot" && seat.level === level}));
   }
   const name = el("input", {
     type: "text", id: `seat-${s}-name`, maxlength: "40", autocomplete: "off",
@@ -236,10 +238,31 @@ function seatRow(s, layout) {
   );
 }
 
+// The learned level's style for the rules and seating chosen now (the checked house rules':
+// their own or that of the built-in rule set they extend; else the rule set's), or null: it
+// plays untuned there (GET /api/profiles and POST /api/rules/check give "learned_styles").
+function learnedStyle() {
+  const checked = state.house.checked && state.house.checked.ok ? state.house.checked : null;
+  const styles = (checked || state.profile || {}).learned_styles || {};
+  return styles[state.layout] || null;
+}
+
+// A level as the menus name it: "hard · rating 27.1" (the level's OpenSkill rating), and
+// learned says when it plays untuned.
+function levelText(level) {
+  const text = level === "learned" && state.profile && !learnedStyle() ? UNTUNED_LEARNED : BOT_LEVELS_TEXT[level] || level;
+  const rating = state.data.ratings && state.data.ratings[level];
+  return typeof rating === "number" ? `${text} · rating ${rating.toFixed(1)}` : text;
+}
+
+function refreshLevelTexts() {
+  for (const option of $("all-bots").options) if (option.value) option.text = levelText(option.value);
+}
+
 function renderBotLevels() {
   const all = $("all-bots");
   all.replaceChildren(el("option", {value: "", text: "(each as chosen below)"}));
-  for (const level of state.data.bots) all.append(el("option", {value: level, text: BOT_LEVELS_TEXT[level] || level}));
+  for (const level of state.data.bots) all.append(el("option", {value: level, text: levelText(level)}));
   all.addEventListener("change", () => {
     if (!all.value) return;
     for (const seat of state.seats) if (seat.kind === "bot") seat.level = all.value;
@@ -346,9 +369,11 @@ function renderParameters() {
 }
 
 function houseChanged() {
+  const wasChecked = state.house.checked;
   state.house.checked = null;
   $("check-result").replaceChildren();
-  updateSummary();
+  if (wasChecked) renderSeats(); // the learned level's style follows the rules (levelText)
+  else updateSummary();
 }
 
 function formOverrides() {
@@ -409,7 +434,7 @@ async function checkRules() {
     } else {
       message(out, "error", el("p", {}, el("strong", {text: "These house rules cannot be played: "}), answer.error));
     }
-    updateSummary();
+    renderSeats(); // the levels' texts follow the checked rules (levelText)
     return answer;
   } catch (err) {
     message(out, "error", el("p", {text: err.message}));
