@@ -6,6 +6,7 @@ names no game, seat or token."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
+from handfoot.web.metrics import LAG_EVERY
 from pg import start_or_fail
 from web_client import Person, client, new_game, token_of
 
@@ -93,6 +95,10 @@ def test_metrics_count_a_game_s_moves_tables_and_connections(tmp_path: Path) -> 
         assert 0 < after["handfoot_move_seconds_sum"] < 60
         # every move committed (SQLite groups them: one transaction may hold several)
         assert 1 <= after["handfoot_db_commit_seconds_count"] <= table.seq
+        deadline = time.monotonic() + 5  # the lag probe wakes every LAG_EVERY seconds
+        while after["handfoot_event_loop_lag_seconds_count"] < 1 and time.monotonic() < deadline:
+            time.sleep(LAG_EVERY)
+            after = _samples(c)
         assert after["handfoot_event_loop_lag_seconds_count"] >= 1
         assert after["handfoot_event_loop_lag_max_seconds"] >= 0
         assert after["process_cpu_seconds_total"] > 0
