@@ -1,6 +1,8 @@
 """A family club in two browsers: Ann makes her player and a club, saves short house rules,
 invites Bob (a second browser context), deals a club game from the club page; Bob joins it
-from his club page; they play it to its end and the club's standings count it. Then Ann
+from his club page; they play it to its end and the club's standings count it, and its Ratings
+section, which showed only the bots' anchors, shows both moved from a new player's 25.0 ± 16.7
+(the winner above the loser, both surer). Then Ann
 adds her phone by the one-time link (its QR code on her page), and the used link is refused
 on a third browser. Screenshots at 390x844 and 1366x768 of the club page, the invite, the
 player's page and the device link."""
@@ -27,6 +29,28 @@ wild_books_to_go_out = 0
 """
 
 SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+
+NEW_PLAYER = (25.0, 16.7)
+"""A new player's rating as the page shows it: mu ± 2 sigma (OpenSkill's 25 ± 2 × 25/3)."""
+
+
+def table_rows(page: Any, box: str) -> list[list[str]]:
+    """The cells' text of each body row of the table in ``box``, as the player reads them."""
+    rows: list[list[str]] = page.locator(f"{box} table tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.cells].map(c => c.textContent.trim()))")
+    return rows
+
+
+def shown_ratings(page: Any) -> dict[str, tuple[float, float, str]]:
+    """The Ratings section's players (not the bots): name → (mu, 2 sigma, games)."""
+    found = {}
+    for name, _rules, text, _least, played in table_rows(page, "#club-ratings"):
+        if name.endswith("(bot)"):
+            continue
+        m = re.fullmatch(r"(-?\d+\.\d)\s±\s(\d+\.\d)", text)
+        assert m, f"{name}'s rating reads {text!r}"
+        found[name] = (float(m[1]), float(m[2]), played)
+    return found
 
 
 def drawn_qr(page: Any, box: str) -> bool:
@@ -87,6 +111,10 @@ def test_a_club_plays_a_game_and_a_device_is_added(new_context: Any, live_server
     # Ann deals a club game with the club's rules and an open seat for a member
     ann.goto(club_url)
     ann.reload()
+    # before any game, the Ratings section shows the bots' anchors and no member yet
+    expect(ann.locator("#club-ratings")).to_be_visible()
+    expect(ann.locator("#club-ratings")).to_contain_text("normal (bot)")
+    assert shown_ratings(ann) == {}
     expect(ann.locator("#game-rules option", has_text="Quick")).to_have_count(1)
     ann.select_option("#game-rules", "club:Quick")
     ann.select_option("#game-layout", "2x1")
@@ -115,6 +143,19 @@ def test_a_club_plays_a_game_and_a_device_is_added(new_context: Any, live_server
     expect(ann.locator("#finished-games")).to_contain_text("Quick")
     expect(ann.locator("#finished-games")).to_contain_text("Ann, Bob")  # his seat's name now
     expect(ann.locator("#head-to-head")).to_contain_text(re.compile("Ann v Bob|Bob v Ann"))
+    # ...and so do the ratings: each moved from a new player's, the higher total's mu above
+    # the other's (equal if they tied), each surer than a new player
+    points = {r[0]: int(r[3].replace(",", "")) for r in table_rows(ann, "#standings")}
+    rated = shown_ratings(ann)
+    assert set(rated) == {"Ann", "Bob"}, rated
+    for name, (mu, spread, played) in rated.items():
+        assert (mu, spread) != NEW_PLAYER and spread < NEW_PLAYER[1], (name, mu, spread)
+        assert played == "1", (name, played)
+    (winner, _), (loser, _) = sorted(points.items(), key=lambda kv: -kv[1])
+    if points[winner] > points[loser]:
+        assert rated[winner][0] > NEW_PLAYER[0] > rated[loser][0], (points, rated)
+    else:
+        assert rated[winner][0] == rated[loser][0], (points, rated)
     for label, (w, h) in SIZES.items():
         ann.set_viewport_size({"width": w, "height": h})
         shoot(ann, shots_dir, f"club-page-{label}", full=True)
