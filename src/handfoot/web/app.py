@@ -293,6 +293,20 @@ def _nothing(_profile: Profile) -> None:
     return None
 
 
+async def _game_request(body: Mapping[str, Any]) -> tuple[
+        Profile, Layout, list[dict[str, Any]], str, Mapping[str, bool] | None]:
+    """What a new game's request asks for: the rules, the seating, the seats, what an
+    absent person's turn does and the talk settings (:class:`RequestError` or
+    :class:`ProfileError` says what is wrong)."""
+    profile, _ = await rules_from_request(body, _nothing)
+    layout = _layout(body, profile)
+    seats = _seat_rows(body, layout.players)
+    absent = body.get("absent", "wait")
+    if absent not in ("wait", "bot"):
+        raise RequestError("absent: \"wait\" or \"bot\"")
+    return profile, layout, seats, absent, read_talk_settings(body.get("talk"))
+
+
 def level_ratings() -> dict[str, float]:
     """Each level's rating on the club's OpenSkill scale, for the lobby: the mu of its
     anchor (:data:`handfoot.runs.ratings.BOT_ANCHORS`, measured from the ladder's
@@ -378,13 +392,7 @@ class _Api:
                 return error_response(NO_CLUB, 404)
             return await self.club_game(request, body, club, me)
         try:
-            profile, _ = await rules_from_request(body, _nothing)
-            layout = _layout(body, profile)
-            seats = _seat_rows(body, layout.players)
-            absent = body.get("absent", "wait")
-            if absent not in ("wait", "bot"):
-                raise RequestError("absent: \"wait\" or \"bot\"")
-            talk = read_talk_settings(body.get("talk"))
+            profile, layout, seats, absent, talk = await _game_request(body)
             correspondence = correspondence_from_request(body)
         except (RequestError, ProfileError, RequestProblem, ValueError) as exc:
             return error_response(str(exc))
@@ -413,13 +421,7 @@ class _Api:
                     raise RequestError(f"club_rules: the club has no house rules named "
                                        f"{rules_name!r}")
                 body["toml"] = text
-            profile, _ = await rules_from_request(body, _nothing)
-            layout = _layout(body, profile)
-            seats = _seat_rows(body, layout.players)
-            absent = body.get("absent", "wait")
-            if absent not in ("wait", "bot"):
-                raise RequestError("absent: \"wait\" or \"bot\"")
-            talk = read_talk_settings(body.get("talk"))
+            profile, layout, seats, absent, talk = await _game_request(body)
         except (RequestError, ProfileError, ValueError) as exc:
             return error_response(str(exc))
         secret = await self.store.secret(CLUB_SECRET)
