@@ -243,6 +243,8 @@ def test_a_game_between_members_counts_in_the_standings(database_url: str) -> No
         totals = final["view"]["scores"]["totals"]
         page = ann.get(f"/api/clubs/{club}").json()
         assert page["live"] == [] and [g["id"] for g in page["finished"]] == [gid]
+        # its Review link opens the review on the game's replay page
+        assert page["finished"][0]["review"] == f"/replay/{gid}#review"
         standings = {s["name"]: s for s in page["standings"]}
         assert standings["Ann"]["games"] == standings["Bob"]["games"] == 1
         assert standings["Ann"]["points"] == totals[0] and standings["Bob"]["points"] == totals[1]

@@ -89,9 +89,9 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
             if table is not None and table.state.is_over:
                 await players.game_finished(table)
         results = await clubs.results(club.id)
-        review = _has_route(request, "/game/{game_id}/review")
-        for g in games:
-            g["review"] = f"/game/{g['id']}/review" if review and g["status"] == "over" \
+        review = _has_route(request, "/api/games/{game_id}/review")
+        for g in games:  # a review is asked for on the game's replay page
+            g["review"] = f"/replay/{g['id']}#review" if review and g["status"] == "over" \
                 else None
             g["mine"] = next((s["seat"] for s in g["seats"] if s["player"] == me.id), None)
         out: dict[str, Any] = {

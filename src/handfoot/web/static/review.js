@@ -174,4 +174,8 @@ export function startReview({gameId, names, goToMove}) {
   select.innerHTML = names.map((n, i) => `<option value="${i}">${esc(n)}</option>`).join("");
   $("review-start").addEventListener("click", review);
   $("review").classList.remove("hidden");
+  if (window.location.hash === "#review") {  // opened by a Review link (the club's page)
+    $("review").scrollIntoView({block: "start"});
+    $("review-seat").focus();
+  }
 }
