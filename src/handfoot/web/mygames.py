@@ -140,6 +140,16 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
             return error_response("only a person at the table has notices", 403)
         return table, seat
 
+    async def seat_request(request: Request,
+                           ) -> tuple[Table, int, dict[str, Any]] | Response:
+        """A seat's request: its table, the seat and the body (or the answer refusing it)."""
+        try:
+            body = await read_body(request)
+        except RequestError as exc:
+            return error_response(str(exc))
+        found = await seat_of(request, body)
+        return found if isinstance(found, Response) else (*found, body)
+
     async def page(request: Request) -> Response:
         return templates.TemplateResponse(request, "mygames.html", {})
 
@@ -195,14 +205,10 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
         return JSONResponse({"games": sort_games(entries), "now": _iso(at)})
 
     async def seat_notices(request: Request) -> Response:
-        try:
-            body = await read_body(request)
-        except RequestError as exc:
-            return error_response(str(exc))
-        found = await seat_of(request, body)
+        found = await seat_request(request)
         if isinstance(found, Response):
             return found
-        table, seat = found
+        table, seat, body = found
         changes: dict[str, Any] = {k: body[k] for k in ("email", "mail_every", "muted", "push")
                                    if k in body}
         if not changes:
@@ -225,14 +231,10 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
         return JSONResponse({"key": (await notices.keys()).application_server_key()})
 
     async def give_to_bot(request: Request) -> Response:
-        try:
-            body = await read_body(request)
-        except RequestError as exc:
-            return error_response(str(exc))
-        found = await seat_of(request, body)
+        found = await seat_request(request)
         if isinstance(found, Response):
             return found
-        table, mine = found
+        table, mine, body = found
         seat = body.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) \
                 or not 0 <= seat < len(table.seats) or seat == mine:
