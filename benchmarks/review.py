@@ -19,12 +19,15 @@ or blunder, and how often the bot's own move there is classed good.
 from __future__ import annotations
 
 import argparse
+import copy
+import itertools
 import math
 import statistics
 import time
 from collections.abc import Iterator
 
 from handfoot import build
+from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.bots.search import ExpertBot
 from handfoot.game import cards
@@ -33,7 +36,8 @@ from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.values import Phase, PlayerView
-from handfoot.runs.review import lister_for, review_decision, seat_input
+from handfoot.runs import review as rv
+from handfoot.runs.review import lister_for, seat_input, weigh
 from handfoot.runs.review_report import classify, game_review
 from handfoot.runs.sim import bot_turn, derive_seed, play_game
 
@@ -67,24 +71,119 @@ def speed(args: argparse.Namespace) -> None:
           f"(CPU; min {min(times):.1f}, max {max(times):.1f} over {args.reps})")
 
 
+def _shadow_move(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
+    """The move ``bot`` would make now (on copies: the bot itself is not changed); an
+    undo (the random bot's) is played on the copy and the bot asked again."""
+    bot = copy.deepcopy(bot)
+    trial = state.copy()
+    for _ in range(50):
+        move = bot_turn(bot, trial, seat)
+        if not isinstance(move, mv.Undo):
+            break
+        trial.apply(move)
+    return move
+
+
+def _follow(bot: Bot, view: PlayerView, move: mv.PlayerMove) -> None:
+    """Show a shadow bot the seat's view and the move the seat made, as the lister is
+    shown them: its memory of the pile follows the game."""
+    observe = getattr(bot, "_observe", None)
+    chosen = getattr(bot, "_chosen", None)
+    if observe is not None:
+        observe(view)
+    if chosen is not None:
+        kind = move.kind if isinstance(move, mv.Discard) else (
+            move.discard if isinstance(move, mv.GoOut) else None)
+        if kind is not None:
+            chosen(view, mv.DISCARD + kind)
+
+
+def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
+    """Mean per decision over games (sum over games / decisions) and the half-width of
+    its 95% confidence interval, the games as the units (decisions of a game are not
+    independent)."""
+    total = sum(s for s, _ in per_game)
+    n = sum(k for _, k in per_game)
+    m = total / n
+    g = len(per_game)
+    var = sum((s - m * k) ** 2 for s, k in per_game) / (g - 1) / g
+    return m, 1.96 * math.sqrt(var) / (n / g)
+
+
 def ladder(args: argparse.Namespace) -> None:
-    print(f"build: {build}; {args.games} one-round games a level, seat 0 reviewed, "
-          f"{args.samples} determinizations a decision")
-    for level in args.levels.split(","):
-        per_game = []
-        decisions = 0
-        start = time.process_time()
-        for g in range(args.games):
-            record = bot_game(level, derive_seed(args.seed, "ladder", g))
-            review = game_review(record, [0], samples=args.samples)
-            seat = review.seats[0]
-            decisions += len(seat.decisions)
-            per_game.append(seat.mean_loss)
-        mean = statistics.fmean(per_game)
-        half = 1.96 * statistics.stdev(per_game) / math.sqrt(len(per_game))
-        print(f"{level:8} mean loss {mean:7.1f} (95% CI {mean - half:.1f} to {mean + half:.1f})"
-              f" over {decisions} decisions, {time.process_time() - start:.0f} s CPU",
-              flush=True)
+    """Every level judged at the same decisions: positions from one-round games of mixed
+    levels (four of the five, rotating); at each sampled decision every level is asked for
+    its move from that seat's view (a shadow bot of each level follows each seat), and all
+    the moves are played out on the same determinizations with the reviewer's candidates:
+    each level's loss against the best, paired."""
+    levels = args.levels.split(",")
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    print(f"build: {build}; {args.games} one-round games of mixed levels, every "
+          f"{args.every}th decision of every seat, {args.samples} determinizations a decision",
+          flush=True)
+    losses: dict[str, list[tuple[float, int]]] = {lv: [] for lv in levels}
+    diffs: dict[str, list[tuple[float, int]]] = {
+        f"{a}-{b}": [] for a, b in itertools.pairwise(levels)}
+    same = decisions = 0
+    start = time.process_time()
+    for g in range(args.games):
+        seed = derive_seed(args.seed, "ladder", g)
+        state = GameState.new(profile, seed=seed)
+        seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
+        bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
+        shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
+                   for s in range(state.players)]
+        listers = [lister_for(s, profile.name) for s in range(state.players)]
+        sums = dict.fromkeys(levels, 0.0)
+        dsums = dict.fromkeys(diffs, 0.0)
+        count = 0
+        index = 0
+        while not state.is_over:
+            seat = state.to_act
+            move = bot_turn(bots[seat], state, seat)
+            view, pile = seat_input(state, seat)
+            listers[seat]._observe(view)
+            decision = (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
+                        and derive_seed(seed, "pick", index) % args.every == 0)
+            if decision:
+                mine = {lv: _shadow_move(shadows[seat][lv], state, seat) for lv in levels}
+                if len({mv.format_move(m) for m in mine.values()}) == 1:
+                    same += 1
+                w = weigh(view, pile, list(mine.values()), lister=listers[seat],
+                          samples=args.samples, seed=derive_seed(seed, "decision", index))
+                if w is not None:
+                    est = {}
+                    for lv in levels:
+                        c = w.index_of(mine[lv])
+                        est[lv] = w.loss_of(c)[0] if c is not None else 0.0
+                        sums[lv] += est[lv]
+                    for a, b in itertools.pairwise(levels):
+                        dsums[f"{a}-{b}"] += est[a] - est[b]
+                    count += 1
+            for lv in levels:
+                _follow(shadows[seat][lv], view, move)
+            if isinstance(move, mv.Discard):
+                listers[seat]._chosen(view, mv.DISCARD + move.kind)
+            elif isinstance(move, mv.GoOut) and move.discard is not None:
+                listers[seat]._chosen(view, mv.DISCARD + move.discard)
+            state.apply(move)
+            index += 1
+        decisions += count
+        for lv in levels:
+            losses[lv].append((sums[lv], count))
+        for k in diffs:
+            diffs[k].append((dsums[k], count))
+        if args.verbose:
+            print(f"  game {g}: {count} decisions, " + ", ".join(
+                f"{lv} {sums[lv] / max(1, count):.1f}" for lv in levels), flush=True)
+    print(f"{decisions} decisions ({same} where every level chose the same move), "
+          f"{time.process_time() - start:.0f} s CPU")
+    for lv in levels:
+        m, h = _ratio_ci(losses[lv])
+        print(f"{lv:8} mean loss {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
+    for k, rows in diffs.items():
+        m, h = _ratio_ci(rows)
+        print(f"{k:16} difference {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
 
 
 Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
@@ -112,8 +211,7 @@ def planted_spots(games: int, seed: int) -> Iterator[Spot]:
                     yield plant[0], view, pile, (plant[1], move), lister, index
                 if isinstance(move, mv.Discard):
                     lister._chosen(view, mv.DISCARD + move.kind)
-            while state.apply_listed(bots[seat].choose(state.play_view(seat))) is None:
-                pass
+            state.apply(move)
             index += 1
 
 
@@ -133,7 +231,18 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
                      for t in sorted(dirty))
             if any(state.check(mv.Meld((g,))) is None for g in group):
                 return "wild discarded", mv.Discard(w)
-    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 8
+    if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
+        # a natural the opponents need: a rank where the next seat's side has a meld one
+        # or two cards from a book (the next player may take the pile with it, or lay it)
+        nxt = state.side_of[(view.seat + 1) % view.players]
+        size = state.profile.book_size
+        hand = cards.kind_counts(view.hand)
+        for m in view.melds[nxt]:
+            k = m.target
+            if (k < mv.WILD_MELD and size - 2 <= m.size < size and hand[k]
+                    and k != move.kind and mv.DISCARD + k in view.legal_actions):
+                return "book fed", mv.Discard(k)
+    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 5
             and mv.DRAW in view.legal_actions):
         return "pile refused", mv.Draw()
     return None
@@ -143,26 +252,81 @@ def planted(args: argparse.Namespace) -> None:
     print(f"build: {build}; {args.games} one-round games of learned self-play, "
           f"{args.samples} determinizations a decision")
     tally: dict[str, list[int]] = {}
+    values: dict[str, list[float]] = {}
     start = time.process_time()
     for kind, view, pile, (bad, own), lister, index in planted_spots(args.games, args.seed):
         seed = derive_seed(args.seed, "planted-decision", index)
-        a = review_decision(view, pile, bad, lister=lister, samples=args.samples, seed=seed)
-        b = review_decision(view, pile, own, lister=lister, samples=args.samples, seed=seed)
+        w = weigh(view, pile, [bad, own], lister=lister, samples=args.samples, seed=seed)
+        ca = w.index_of(bad) if w is not None else None
+        cb = w.index_of(own) if w is not None else None
+        a = w.loss_of(ca) if w is not None and ca is not None else None
+        b = w.loss_of(cb) if w is not None and cb is not None else None
         if args.verbose:
-            print(f"  {kind}: planted {a and round(a.loss)} ± {a and round(a.se)}, own "
-                  f"{b and round(b.loss)} ± {b and round(b.se)}", flush=True)
+            print(f"  {kind}: planted {a and round(a[0])} ± {a and round(a[1])}, own "
+                  f"{b and round(b[0])} ± {b and round(b[1])}", flush=True)
         row = tally.setdefault(kind, [0, 0, 0])
         row[0] += 1
-        row[1] += a is not None and classify(a.loss, a.se) in ("mistake", "blunder")
-        row[2] += b is None or classify(b.loss, b.se) == "good"
+        row[1] += a is not None and classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
+        row[2] += b is None or classify(max(0.0, b[0]), b[1]) == "good"
+        if a is not None:
+            values.setdefault(kind, []).append(a[0])
     for kind, (n, caught, good) in tally.items():
         print(f"{kind}: {n} spots; planted move a mistake or blunder in {caught} "
               f"({caught / n:.0%}); the bot's own move good in {good} ({good / n:.0%})")
+        if len(values.get(kind, [])) >= 2:
+            cuts = statistics.quantiles(values[kind], n=10)
+            print(f"  its loss: median {statistics.median(values[kind]):.0f}, deciles "
+                  + ", ".join(f"{c:.0f}" for c in cuts))
     n = sum(r[0] for r in tally.values())
     if n:
         print(f"all: {n} spots; {sum(r[1] for r in tally.values()) / n:.0%} caught, "
               f"{sum(r[2] for r in tally.values()) / n:.0%} own good; "
               f"{time.process_time() - start:.0f} s CPU")
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """Fit the leaf's weights: whole one-round games of the reviewer's self-play; at the
+    start of every turn, the features of the position (side 0) and the margin as it stands;
+    at the end, the round's margin. Least squares of (final - standing) on the features,
+    fitted on the even games, checked on the odd ones."""
+    import numpy as np
+
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    rows: list[tuple[int, tuple[float, ...], float]] = []
+    finals: list[float] = []
+    start = time.process_time()
+    for g in range(args.games):
+        seed = derive_seed(args.seed, "calibrate", g)
+        state = GameState.new(profile, seed=seed)
+        bots = [rv._policy(derive_seed(seed, "bot", s), profile.name)
+                for s in range(state.players)]
+        first = len(rows)
+        last = -1
+        while not state.is_over:
+            if state.seat != last:
+                last = state.seat
+                rows.append((g, rv.leaf_features(state, 0), rv.standing_margin(state, 0)))
+            actor = state.to_act
+            state.apply_listed(bots[actor].choose(state.play_view(actor)))
+        totals = [x.total for x in state.results[0].scores]
+        final = float(totals[0] - max(v for s, v in enumerate(totals) if s != 0))
+        finals.extend([final] * (len(rows) - first))
+    x = np.array([r[1] for r in rows])
+    y = np.array(finals) - np.array([r[2] for r in rows])
+    fit = np.array([r[0] % 2 == 0 for r in rows])
+    w, *_ = np.linalg.lstsq(x[fit], y[fit], rcond=None)
+    test = ~fit
+    resid = y[test] - x[test] @ w
+    print(f"build: {build}; {args.games} games, {len(rows)} positions, "
+          f"{time.process_time() - start:.0f} s CPU")
+    names = [f"{n} early" for n in rv.LEAF_FEATURES] + [f"{n} late" for n in rv.LEAF_FEATURES]
+    for n, v in zip(names, w, strict=True):
+        print(f"  {n:14} {v:7.3f}")
+    print(f"held-out positions {int(test.sum())}: final - standing, sd {y[test].std():.0f},"
+          f" mean {y[test].mean():.0f}; after the leaf, sd {resid.std():.0f}, "
+          f"mean {resid.mean():.0f}")
+    w_all, *_ = np.linalg.lstsq(x, y, rcond=None)
+    print("LEAF_WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w_all) + ")")
 
 
 def main() -> None:
@@ -179,13 +343,19 @@ def main() -> None:
     lad.add_argument("--samples", type=int, default=16)
     lad.add_argument("--levels", default=",".join(LEVELS))
     lad.add_argument("--seed", type=int, default=1)
+    lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
+    lad.add_argument("--verbose", action="store_true", help="print every game's figures")
     pl = sub.add_parser("planted")
     pl.add_argument("--games", type=int, default=40)
     pl.add_argument("--samples", type=int, default=32)
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--verbose", action="store_true", help="print every spot's losses")
+    cal = sub.add_parser("calibrate")
+    cal.add_argument("--games", type=int, default=200)
+    cal.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"speed": speed, "ladder": ladder, "planted": planted}[args.what](args)
+    {"speed": speed, "ladder": ladder, "planted": planted,
+     "calibrate": calibrate}[args.what](args)
 
 
 if __name__ == "__main__":
