@@ -250,9 +250,16 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
 
 def planted(args: argparse.Namespace) -> None:
     print(f"build: {build}; {args.games} one-round games of learned self-play, "
-          f"{args.samples} determinizations a decision")
+          f"{args.samples} determinizations a decision, play-outs of "
+          f"{args.horizon or rv.HORIZON_TURNS_EACH} turns a seat, "
+          f"{'no leaf' if args.no_leaf else 'the leaf'}")
     tally: dict[str, list[int]] = {}
     values: dict[str, list[float]] = {}
+    pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
+    if args.horizon:
+        rv.HORIZON_TURNS_EACH = args.horizon
+    if args.no_leaf:
+        rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
     for kind, view, pile, (bad, own), lister, index in planted_spots(args.games, args.seed):
         seed = derive_seed(args.seed, "planted-decision", index)
@@ -270,6 +277,7 @@ def planted(args: argparse.Namespace) -> None:
         row[2] += b is None or classify(max(0.0, b[0]), b[1]) == "good"
         if a is not None:
             values.setdefault(kind, []).append(a[0])
+            pairs.setdefault(kind, []).append((a, b if b is not None else (0.0, 0.0)))
     for kind, (n, caught, good) in tally.items():
         print(f"{kind}: {n} spots; planted move a mistake or blunder in {caught} "
               f"({caught / n:.0%}); the bot's own move good in {good} ({good / n:.0%})")
@@ -277,6 +285,16 @@ def planted(args: argparse.Namespace) -> None:
             cuts = statistics.quantiles(values[kind], n=10)
             print(f"  its loss: median {statistics.median(values[kind]):.0f}, deciles "
                   + ", ".join(f"{c:.0f}" for c in cuts))
+    print("caught / own good with other lines (a loss counts above the line and above z "
+          "standard errors):")
+    for line in (10.0, 20.0, 30.0, 40.0):
+        for z in (0.5, 1.0, 1.5):
+            cells = []
+            for kind, rows in pairs.items():
+                caught = sum(a[0] >= line and a[0] > z * a[1] for a, _ in rows)
+                good = sum(not (b[0] >= line and b[0] > z * b[1]) for _, b in rows)
+                cells.append(f"{kind} {caught / len(rows):.0%}/{good / len(rows):.0%}")
+            print(f"  line {line:3.0f}, z {z}: " + "; ".join(cells))
     n = sum(r[0] for r in tally.values())
     if n:
         print(f"all: {n} spots; {sum(r[1] for r in tally.values()) / n:.0%} caught, "
@@ -350,6 +368,9 @@ def main() -> None:
     pl.add_argument("--samples", type=int, default=32)
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--verbose", action="store_true", help="print every spot's losses")
+    pl.add_argument("--horizon", type=int, default=0,
+                    help="turns a seat a play-out plays (default: the review's; 99: the round)")
+    pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
     cal = sub.add_parser("calibrate")
     cal.add_argument("--games", type=int, default=200)
     cal.add_argument("--seed", type=int, default=1)

@@ -104,7 +104,11 @@ LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wil
 - ``wild meld``: cards in its all-wild meld, while not yet a book;
 - ``points``: the points of every card in its hands and feet (what going out would catch)."""
 
-LEAF_WEIGHTS: tuple[float, ...] = (140.068, 67.353, 6.524, 4.673, 234.350, 59.357, 152.212, 458.574, 6.387, 29.943, 16.964, 28.363, -97.379, -76.810, -0.980, 257.177, 51.174, -1.075)
+LEAF_WEIGHTS: tuple[float, ...] = (
+    # wild, fit, group, loose, black3, foot, near, wild meld, points: the stock full
+    217.892, 103.046, 25.485, 50.200, 110.501, 69.567, 103.662, 539.786, 5.479,
+    # the same: the stock empty
+    11.579, 5.947, 20.095, -141.894, 34.137, -2.704, 279.348, 25.506, -0.769)
 """The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
 then when it is empty, linear in between: fitted by least squares of the round's final margin
 minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
