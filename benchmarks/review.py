@@ -302,49 +302,102 @@ def planted(args: argparse.Namespace) -> None:
               f"{time.process_time() - start:.0f} s CPU")
 
 
+def _cut_and_end(state: GameState, seat: int, seed: int) -> tuple[tuple[float, ...], float,
+                                                                   float]:
+    """Play on from ``state`` with the reviewer in every seat: the leaf's features and the
+    margin as it stands at the review's horizon (or the round's end, features 0), and the
+    round's final margin, for ``seat``'s side."""
+    number = state.round_number
+    side = state.side_of[seat]
+    bots = [rv._policy(seed + s, state.profile.name) for s in range(state.players)]
+    turns = 0
+    last = state.seat
+    cut: tuple[tuple[float, ...], float] | None = None
+    while not state.is_over and state.round_number == number:
+        if state.seat != last:
+            last = state.seat
+            turns += 1
+            if cut is None and turns >= rv.HORIZON_TURNS_EACH * state.players:
+                cut = rv.leaf_features(state, side), rv.standing_margin(state, side)
+        actor = state.to_act
+        state.apply_listed(bots[actor].choose(state.play_view(actor)))
+    totals = [x.total for x in state.results[number - 1].scores]
+    final = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    if cut is None:
+        cut = (0.0,) * len(rv.LEAF_WEIGHTS), final
+    return cut[0], cut[1], final
+
+
 def calibrate(args: argparse.Namespace) -> None:
-    """Fit the leaf's weights: whole one-round games of the reviewer's self-play; at the
-    start of every turn, the features of the position (side 0) and the margin as it stands;
-    at the end, the round's margin. Least squares of (final - standing) on the features,
-    fitted on the even games, checked on the odd ones."""
+    """Fit the leaf's weights on what the review compares: two moves at the same decision.
+    At decisions of the reviewer's self-play (one-round games), a determinization of the
+    seat's view, two of the reviewer's candidates (its own move and another), each played
+    out with the same bot seeds to the review's horizon (the features and the margin as it
+    stands there) and on to the round's end (the final margin). Least squares, no
+    intercept, of the difference between the two moves of (final - standing) on the
+    difference of their features: what a card held at the cut is worth against the same
+    card laid or thrown, not what holding many cards says of a side's luck. Fitted on the
+    even games, checked on the odd ones."""
+    import random
+
     import numpy as np
 
+    from handfoot.bots.search import determinize
+
     profile = load_profile(PROFILE, overrides={"rounds": 1})
-    rows: list[tuple[int, tuple[float, ...], float]] = []
-    finals: list[float] = []
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    games: list[int] = []
     start = time.process_time()
     for g in range(args.games):
         seed = derive_seed(args.seed, "calibrate", g)
         state = GameState.new(profile, seed=seed)
         bots = [rv._policy(derive_seed(seed, "bot", s), profile.name)
                 for s in range(state.players)]
-        first = len(rows)
-        last = -1
+        listers = [lister_for(s, profile.name) for s in range(state.players)]
+        rng = random.Random(seed)
+        index = 0
         while not state.is_over:
-            if state.seat != last:
-                last = state.seat
-                rows.append((g, rv.leaf_features(state, 0), rv.standing_margin(state, 0)))
-            actor = state.to_act
-            state.apply_listed(bots[actor].choose(state.play_view(actor)))
-        totals = [x.total for x in state.results[0].scores]
-        final = float(totals[0] - max(v for s, v in enumerate(totals) if s != 0))
-        finals.extend([final] * (len(rows) - first))
-    x = np.array([r[1] for r in rows])
-    y = np.array(finals) - np.array([r[2] for r in rows])
-    fit = np.array([r[0] % 2 == 0 for r in rows])
+            seat = state.to_act
+            move = bot_turn(bots[seat], state, seat)
+            view, _pile = seat_input(state, seat)
+            listers[seat]._observe(view)
+            if (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
+                    and index % args.every == 0):
+                base = determinize(view, rng, (), picked_pile=mv.KNOCK in view.legal_actions)
+                moves = rv._candidate_moves(view, base, listers[seat], [move])
+                if len(moves) >= 2:
+                    other = moves[1 + rng.randrange(len(moves) - 1)]
+                    pair = []
+                    bot_seed = rng.randrange(1 << 28)
+                    for m in (moves[0], other):
+                        trial = base.copy()
+                        trial.apply(m)
+                        pair.append(_cut_and_end(trial, seat, bot_seed))
+                    (fa, sa, ya), (fb, sb, yb) = pair
+                    xs.append([p - q for p, q in zip(fa, fb, strict=True)])
+                    ys.append((ya - sa) - (yb - sb))
+                    games.append(g)
+            if isinstance(move, mv.Discard):
+                listers[seat]._chosen(view, mv.DISCARD + move.kind)
+            state.apply(move)
+            index += 1
+    x = np.array(xs)
+    y = np.array(ys)
+    fit = np.array([g % 2 == 0 for g in games])
     w, *_ = np.linalg.lstsq(x[fit], y[fit], rcond=None)
     test = ~fit
     resid = y[test] - x[test] @ w
-    print(f"build: {build}; {args.games} games, {len(rows)} positions, "
+    print(f"build: {build}; {args.games} games, {len(ys)} pairs of moves, "
           f"{time.process_time() - start:.0f} s CPU")
-    names = [f"{n} early" for n in rv.LEAF_FEATURES] + [f"{n} late" for n in rv.LEAF_FEATURES]
-    for n, v in zip(names, w, strict=True):
-        print(f"  {n:14} {v:7.3f}")
-    print(f"held-out positions {int(test.sum())}: final - standing, sd {y[test].std():.0f},"
-          f" mean {y[test].mean():.0f}; after the leaf, sd {resid.std():.0f}, "
-          f"mean {resid.mean():.0f}")
     w_all, *_ = np.linalg.lstsq(x, y, rcond=None)
-    print("LEAF_WEIGHTS = (" + ", ".join(f"{v:.3f}" for v in w_all) + ")")
+    cov = np.linalg.pinv(x.T @ x) * float(np.mean((y - x @ w_all) ** 2))
+    names = [f"{n} early" for n in rv.LEAF_FEATURES] + [f"{n} late" for n in rv.LEAF_FEATURES]
+    for n, v, v_all, se in zip(names, w, w_all, np.sqrt(np.diag(cov)), strict=True):
+        print(f"  {n:16} {v:8.1f} (all pairs {v_all:8.1f} ± {se:.1f})")
+    print(f"held-out pairs {int(test.sum())}: the difference of (final - standing), sd "
+          f"{y[test].std():.0f}; after the leaf, sd {resid.std():.0f}")
+    print("LEAF_WEIGHTS = (" + ", ".join(f"{v:.1f}" for v in w_all) + ")")
 
 
 def main() -> None:
@@ -373,6 +426,7 @@ def main() -> None:
     pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
     cal = sub.add_parser("calibrate")
     cal.add_argument("--games", type=int, default=200)
+    cal.add_argument("--every", type=int, default=4, help="use one decision in this many")
     cal.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     {"speed": speed, "ladder": ladder, "planted": planted,

@@ -90,7 +90,7 @@ _REVIEW_SEED = 2029
 
 
 LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wild meld",
-                 "points")
+                 "points", "melded")
 """What a play-out cut at the horizon counts besides the round as it stands
 (:func:`leaf_features`), each the side's figure minus the mean of the other sides':
 
@@ -102,13 +102,15 @@ LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wil
 - ``foot``: cards in the feet not yet picked up;
 - ``near``: its melds two cards or less from a book (not yet one);
 - ``wild meld``: cards in its all-wild meld, while not yet a book;
-- ``points``: the points of every card in its hands and feet (what going out would catch)."""
+- ``points``: the points of every card in its hands and feet (what going out would catch);
+- ``melded``: the cards on its table (books too): without it, cards held would stand for
+  the piles taken, and keeping a card would look better than laying it."""
 
 LEAF_WEIGHTS: tuple[float, ...] = (
-    # wild, fit, group, loose, black3, foot, near, wild meld, points: the stock full
-    217.892, 103.046, 25.485, 50.200, 110.501, 69.567, 103.662, 539.786, 5.479,
+    # wild, fit, group, loose, black3, foot, near, wild meld, points, melded: the stock full
+    255.445, 125.674, 92.911, 111.625, 155.860, 112.527, 73.841, 523.365, 6.905, 82.373,
     # the same: the stock empty
-    11.579, 5.947, 20.095, -141.894, 34.137, -2.704, 279.348, 25.506, -0.769)
+    6.862, -5.284, 5.300, -155.076, -50.152, -14.707, 276.492, 38.831, -0.697, -11.667)
 """The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
 then when it is empty, linear in between: fitted by least squares of the round's final margin
 minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
@@ -123,8 +125,8 @@ def leaf_features(state: GameState, side: int) -> tuple[float, ...]:
     values = p.kind_values
     per_side: list[list[float]] = []
     for s in range(state.sides):
-        melded = {m.target for m in state.melds[s]}
-        wild = fit = group = loose = black3 = foot = near = wmeld = points = 0.0
+        ranks = {m.target for m in state.melds[s]}
+        wild = fit = group = loose = black3 = foot = near = wmeld = points = melded = 0.0
         for seat in state.layout.seats_of(s):
             held = state.held[seat]
             for k in range(cards.NUM_KINDS):
@@ -138,7 +140,7 @@ def leaf_features(state: GameState, side: int) -> tuple[float, ...]:
                     black3 += n
                 elif k == cards.RED_THREE:
                     continue
-                elif k in melded:
+                elif k in ranks:
                     fit += n
                 elif n >= 2:
                     group += n
@@ -148,12 +150,13 @@ def leaf_features(state: GameState, side: int) -> tuple[float, ...]:
                 foot += 1
                 points += values[cards.FACE_KIND[f]]
         for m in state.melds[s]:
+            melded += m.size
             if m.size < p.book_size:
                 if m.target == mv.WILD_MELD:
                     wmeld += m.size
                 if p.book_size - 2 <= m.size:
                     near += 1
-        per_side.append([wild, fit, group, loose, black3, foot, near, wmeld, points])
+        per_side.append([wild, fit, group, loose, black3, foot, near, wmeld, points, melded])
     own = per_side[side]
     others = [per_side[s] for s in range(state.sides) if s != side]
     diff = [own[j] - sum(o[j] for o in others) / len(others) for j in range(len(own))]
