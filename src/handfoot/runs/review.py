@@ -108,9 +108,9 @@ LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wil
 
 LEAF_WEIGHTS: tuple[float, ...] = (
     # wild, fit, group, loose, black3, foot, near, wild meld, points, melded: the stock full
-    255.445, 125.674, 92.911, 111.625, 155.860, 112.527, 73.841, 523.365, 6.905, 82.373,
+    117.6, 96.9, 60.9, 9.6, 57.9, 73.2, 118.0, 486.0, 6.4, 20.6,
     # the same: the stock empty
-    6.862, -5.284, 5.300, -155.076, -50.152, -14.707, 276.492, 38.831, -0.697, -11.667)
+    104.0, 10.6, 0.0, -54.2, -4.8, 3.7, 233.5, 16.5, -2.3, -7.0)
 """The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
 then when it is empty, linear in between: fitted by least squares of the round's final margin
 minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
