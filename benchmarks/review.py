@@ -110,80 +110,84 @@ def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var) / (n / g)
 
 
+def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
+                ) -> tuple[dict[str, float], int, int, float]:
+    """One game of the ladder (see :func:`ladder`): each level's summed loss estimates,
+    the decisions judged, those where every level chose the same move, and the CPU time."""
+    start = time.process_time()
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    seed = derive_seed(seed0, "ladder", g)
+    state = GameState.new(profile, seed=seed)
+    seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
+    bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
+    shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
+               for s in range(state.players)]
+    listers = [lister_for(s, profile.name) for s in range(state.players)]
+    sums = dict.fromkeys(levels, 0.0)
+    count = same = index = 0
+    while not state.is_over:
+        seat = state.to_act
+        move = bot_turn(bots[seat], state, seat)
+        view, pile = seat_input(state, seat)
+        listers[seat]._observe(view)
+        if (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
+                and derive_seed(seed, "pick", index) % every == 0):
+            mine = {lv: _shadow_move(shadows[seat][lv], state, seat) for lv in levels}
+            w = weigh(view, pile, list(mine.values()), lister=listers[seat],
+                      samples=samples, seed=derive_seed(seed, "decision", index))
+            if w is not None:
+                same += len({mv.format_move(m) for m in mine.values()}) == 1
+                for lv in levels:
+                    c = w.index_of(mine[lv])
+                    sums[lv] += w.loss_of(c)[0] if c is not None else 0.0
+                count += 1
+        for lv in levels:
+            _follow(shadows[seat][lv], view, move)
+        if isinstance(move, mv.Discard):
+            listers[seat]._chosen(view, mv.DISCARD + move.kind)
+        elif isinstance(move, mv.GoOut) and move.discard is not None:
+            listers[seat]._chosen(view, mv.DISCARD + move.discard)
+        state.apply(move)
+        index += 1
+    return sums, count, same, time.process_time() - start
+
+
 def ladder(args: argparse.Namespace) -> None:
     """Every level judged at the same decisions: positions from one-round games of mixed
     levels (four of the five, rotating); at each sampled decision every level is asked for
     its move from that seat's view (a shadow bot of each level follows each seat), and all
     the moves are played out on the same determinizations with the reviewer's candidates:
-    each level's loss against the best, paired."""
+    each level's loss against the best, paired. ``--jobs`` games at once (processes); the
+    CPU time printed is theirs, summed."""
+    from concurrent.futures import ProcessPoolExecutor
+
     levels = args.levels.split(",")
-    profile = load_profile(PROFILE, overrides={"rounds": 1})
-    print(f"build: {build}; {args.games} one-round games of mixed levels, every "
-          f"{args.every}th decision of every seat, {args.samples} determinizations a decision",
+    print(f"build: {build}; {args.games} one-round games of mixed levels, one decision in "
+          f"{args.every} of every seat, {args.samples} determinizations a decision",
           flush=True)
-    losses: dict[str, list[tuple[float, int]]] = {lv: [] for lv in levels}
-    diffs: dict[str, list[tuple[float, int]]] = {
-        f"{a}-{b}": [] for a, b in itertools.pairwise(levels)}
+    rows: list[tuple[dict[str, float], int]] = []
     same = decisions = 0
-    start = time.process_time()
-    for g in range(args.games):
-        seed = derive_seed(args.seed, "ladder", g)
-        state = GameState.new(profile, seed=seed)
-        seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
-        bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
-        shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
-                   for s in range(state.players)]
-        listers = [lister_for(s, profile.name) for s in range(state.players)]
-        sums = dict.fromkeys(levels, 0.0)
-        dsums = dict.fromkeys(diffs, 0.0)
-        count = 0
-        index = 0
-        while not state.is_over:
-            seat = state.to_act
-            move = bot_turn(bots[seat], state, seat)
-            view, pile = seat_input(state, seat)
-            listers[seat]._observe(view)
-            decision = (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
-                        and derive_seed(seed, "pick", index) % args.every == 0)
-            if decision:
-                mine = {lv: _shadow_move(shadows[seat][lv], state, seat) for lv in levels}
-                if len({mv.format_move(m) for m in mine.values()}) == 1:
-                    same += 1
-                w = weigh(view, pile, list(mine.values()), lister=listers[seat],
-                          samples=args.samples, seed=derive_seed(seed, "decision", index))
-                if w is not None:
-                    est = {}
-                    for lv in levels:
-                        c = w.index_of(mine[lv])
-                        est[lv] = w.loss_of(c)[0] if c is not None else 0.0
-                        sums[lv] += est[lv]
-                    for a, b in itertools.pairwise(levels):
-                        dsums[f"{a}-{b}"] += est[a] - est[b]
-                    count += 1
-            for lv in levels:
-                _follow(shadows[seat][lv], view, move)
-            if isinstance(move, mv.Discard):
-                listers[seat]._chosen(view, mv.DISCARD + move.kind)
-            elif isinstance(move, mv.GoOut) and move.discard is not None:
-                listers[seat]._chosen(view, mv.DISCARD + move.discard)
-            state.apply(move)
-            index += 1
-        decisions += count
-        for lv in levels:
-            losses[lv].append((sums[lv], count))
-        for k in diffs:
-            diffs[k].append((dsums[k], count))
-        if args.verbose:
-            print(f"  game {g}: {count} decisions, " + ", ".join(
-                f"{lv} {sums[lv] / max(1, count):.1f}" for lv in levels), flush=True)
-    print(f"{decisions} decisions ({same} where every level chose the same move), "
-          f"{time.process_time() - start:.0f} s CPU")
+    cpu = 0.0
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = pool.map(ladder_game, range(args.games), itertools.repeat(levels),
+                           itertools.repeat(args.every), itertools.repeat(args.samples),
+                           itertools.repeat(args.seed))
+        for g, (sums, count, agreed, took) in enumerate(results):
+            rows.append((sums, count))
+            decisions += count
+            same += agreed
+            cpu += took
+            if args.verbose:
+                print(f"  game {g}: {count} decisions, " + ", ".join(
+                    f"{lv} {sums[lv] / max(1, count):.1f}" for lv in levels), flush=True)
+    print(f"{decisions} decisions judged ({same} where every level chose the same move), "
+          f"{cpu:.0f} s CPU")
     for lv in levels:
-        m, h = _ratio_ci(losses[lv])
+        m, h = _ratio_ci([(sums[lv], k) for sums, k in rows])
         print(f"{lv:8} mean loss {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
-    for k, rows in diffs.items():
-        m, h = _ratio_ci(rows)
-        print(f"{k:16} difference {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
+    for a, b in itertools.pairwise(levels):
+        m, h = _ratio_ci([(sums[a] - sums[b], k) for sums, k in rows])
+        print(f"{a + ' - ' + b:16} {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
 
 
 Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
@@ -415,6 +419,7 @@ def main() -> None:
     lad.add_argument("--levels", default=",".join(LEVELS))
     lad.add_argument("--seed", type=int, default=1)
     lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
+    lad.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     lad.add_argument("--verbose", action="store_true", help="print every game's figures")
     pl = sub.add_parser("planted")
     pl.add_argument("--games", type=int, default=40)
