@@ -60,9 +60,10 @@ DEFAULT_BUDGET = 30.0
 MIN_SAMPLES = 4
 MAX_SAMPLES = 256
 
-PLAYOUT_MOVES_PER_SECOND = 60000.0
+PLAYOUT_MOVES_PER_SECOND = 56000.0
 """The planning rate: player moves a play-out plays per second of one core (the compiled
-build measures about this on partnership-13; docs/review.md). Only used to turn a budget
+build measures about 60,000 on partnership-13, less the leaf's cost at the cut, about 7%;
+docs/review.md). Only used to turn a budget
 into a fixed sample count, never read from a clock."""
 
 MOVES_PER_TURN = 3
