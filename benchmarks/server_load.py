@@ -75,6 +75,15 @@ PING_EVERY = 0.02
 
 SERVE = "import sys; from handfoot.cli import main; sys.exit(main(sys.argv[1:]))"
 
+SERVE_PROFILED = (
+    "import cProfile, sys, time; from handfoot.cli import main\n"
+    "profiler = cProfile.Profile(time.thread_time)\n"
+    "profiler.enable()\n"
+    "try:\n    main(sys.argv[2:])\n"
+    "finally:\n    profiler.disable(); profiler.dump_stats(sys.argv[1])\n")
+"""``handfoot serve`` under cProfile timed by the main thread's CPU time (``--profile-server``:
+where the CPU goes, not the wall time a busy machine adds while the process waits to run)."""
+
 
 # -- the server process ---------------------------------------------------------------------
 
@@ -109,7 +118,7 @@ class Server:
     def start(self) -> None:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         command = [sys.executable, "-c", SERVE] if self.profile is None else \
-            [sys.executable, "-m", "cProfile", "-o", str(self.profile), "-m", "handfoot.cli"]
+            [sys.executable, "-c", SERVE_PROFILED, str(self.profile)]
         self.process = subprocess.Popen(
             [*command, "serve", "--port", str(self.port),
              "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
