@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import handfoot
 from handfoot.bots.registry import make_bot
@@ -44,7 +44,7 @@ from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web import messages
 from handfoot.web.connection import Connection
 from handfoot.web.settings import Settings
-from handfoot.web.store import GameRow, SeatRow, Store, now
+from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, now
 from handfoot.web.table import Table
 
 PIECES = ("verify", "store", "play", "views", "writes")
@@ -105,9 +105,10 @@ async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
                 t0 = clock()
                 effect = table.state.verify(parse_move(notation))
                 t1 = clock()
-                seq = table.seq + 1
-                await table.storing(lambda e=effect, n=notation, r=request: store.add_move(  # type: ignore[misc]
-                    table.id, _row(table, e, n, r)), f"move {seq}")
+                stored = MoveRow(table.seq + 1, table.state.round_number, seat, notation,
+                              "human", request)
+                await table.storing(functools.partial(store.add_move, table.id, stored),
+                                    f"move {stored.seq}")
                 t2 = clock()
                 table._play(effect.seat, effect.move, request, "human",  # type: ignore[arg-type]
                             effect=effect)
@@ -128,13 +129,6 @@ async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
     finally:
         await store.close()
     return {piece: spent / moves for piece, spent in cpu.items()}
-
-
-def _row(table: Table, effect: Any, notation: str, request: str) -> Any:
-    from handfoot.web.store import MoveRow
-
-    return MoveRow(table.seq + 1, table.state.round_number, effect.seat, notation, "human",
-                   request)
 
 
 def main() -> int:

@@ -888,13 +888,15 @@ class _GroupCommit:
             # CPU than SQLite's work. The call runs alone on that thread; it commits only
             # when no transaction of another user of the connection is open there (then
             # the group waits for the connection in the pool, as below).
-            run, sqlite = self._direct
+            direct, db = self._direct
             try:
-                if await run(_commit_moves, sqlite, *_sqlite_rows(group, latest, self._stamp),
-                             True):
+                if await direct(_commit_moves, db, *_sqlite_rows(group, latest, self._stamp),
+                                True):
                     return
             except sqlite3.IntegrityError as exc:
                 raise IntegrityError("INSERT INTO moves", None, exc) from exc
+            except sqlite3.OperationalError as exc:  # as SQLAlchemy's: an outage, tried again
+                raise sa_exc.OperationalError("INSERT INTO moves", None, exc) from exc
             except ValueError:  # the connection was closed (the pool let it go)
                 self._direct = None
         async with self.engine.connect() as conn:
@@ -912,6 +914,8 @@ class _GroupCommit:
                               False)
                 except sqlite3.IntegrityError as exc:
                     raise IntegrityError("INSERT INTO moves", None, exc) from exc
+                except sqlite3.OperationalError as exc:
+                    raise sa_exc.OperationalError("INSERT INTO moves", None, exc) from exc
                 return
         async with self.engine.begin() as conn:
             await conn.execute(insert(moves), [row for row, _, _ in group])
@@ -983,10 +987,11 @@ def _commit_moves(db: sqlite3.Connection, rows: list[tuple[Any, ...]],
                        "request_id, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         db.executemany("UPDATE games SET updated = ?, status = coalesce(?, status) "
                        "WHERE id = ?", games_now)
+        db.commit()
     except BaseException:
-        db.rollback()
+        if db.in_transaction:  # (a failed commit may leave it open)
+            db.rollback()
         raise
-    db.commit()
     return True
 
 
