@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
+import socket
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import handfoot
@@ -131,10 +133,77 @@ async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
     return {piece: spent / moves for piece, spent in cpu.items()}
 
 
+SOCKET_CLIENT = """
+import sys
+from websockets.sync.client import connect
+port, rounds, answers = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+with connect(f"ws://127.0.0.1:{port}/ws", max_size=2**22, compression=None) as ws:
+    ws.send(f"{rounds} {answers}")
+    for _ in range(rounds):
+        ws.send('{"type":"move"}')
+        for _ in range(answers):
+            ws.recv()
+"""
+"""The socket benchmark's client (a process of its own): ``rounds`` times, one small frame
+sent and ``answers`` frames awaited."""
+
+
+async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
+    """The server's CPU (its event loop's thread, ``time.thread_time``) per round of one
+    small frame received and ``answers`` frames of ``size`` characters sent, each round
+    waiting for the one before (as a move does), over uvicorn, websockets and Starlette as
+    ``handfoot serve`` runs them (no compression), to a client process on loopback: the
+    sockets' part of a move, which :func:`one_rep` leaves out."""
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket
+
+    payload = "x" * size
+    spent: list[float] = []
+
+    async def endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        count, each = map(int, (await ws.receive_text()).split())
+        start = time.thread_time()
+        for _ in range(count):
+            await ws.receive_text()
+            for _ in range(each):
+                await ws.send_text(payload)
+        spent.append(time.thread_time() - start)
+
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    with socket_port() as port:
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                               log_level="warning",
+                                               ws_per_message_deflate=False))
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", SOCKET_CLIENT, str(port), str(rounds), str(answers))
+        await client.wait()
+        while not spent:
+            await asyncio.sleep(0.01)
+        server.should_exit = True
+        await serving
+    return spent[0] / rounds
+
+
+@contextlib.contextmanager
+def socket_port() -> Iterator[int]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    yield port
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=2000, help="moves a repetition")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--frames", type=int, default=3000,
+                        help="rounds in the WebSocket stack's measure")
     parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
                         help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
                              "one built from this tree first")
@@ -149,14 +218,26 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="handfoot-move-") as tmp:
         for rep in range(args.reps):
             reps.append(asyncio.run(one_rep(Path(tmp), args.moves, rep + 1)))
+        sockets = [(asyncio.run(socket_costs(args.frames, 1)),
+                    asyncio.run(socket_costs(args.frames, 5))) for _ in range(args.reps)]
     print(f"CPU per move, {args.moves} moves a repetition, {args.reps} repetitions "
           "(min / median / max, microseconds):")
     totals = [sum(r.values()) for r in reps]
     for piece in (*PIECES, "total"):
         values = sorted(totals if piece == "total" else [r[piece] for r in reps])
-        print(f"  {piece:7} {values[0] * 1e6:7.1f} / {statistics.median(values) * 1e6:7.1f} / "
-              f"{values[-1] * 1e6:7.1f}")
+        print(f"  {piece:7} {_spread(values)}")
+    print(f"the WebSocket stack alone (uvicorn, websockets, Starlette, the system calls; "
+          f"{args.frames} rounds, CPU of the server's loop thread, microseconds a round):")
+    print(f"  a small frame read, one 2 KB frame written    {_spread([a for a, _ in sockets])}")
+    print(f"  a small frame read, five 2 KB frames written  {_spread([b for _, b in sockets])}"
+          "  (as a move at a table of four: its ack and four states)")
     return 0
+
+
+def _spread(values: list[float]) -> str:
+    ordered = sorted(values)
+    return (f"{ordered[0] * 1e6:7.1f} / {statistics.median(ordered) * 1e6:7.1f} / "
+            f"{ordered[-1] * 1e6:7.1f}")
 
 
 if __name__ == "__main__":
