@@ -49,12 +49,15 @@ class StateMessage:
     as JSON here once, as are ``presence`` and ``waiting``. ``events`` are the events a
     connection may lack (the oldest first); :meth:`text` picks a connection's from them."""
 
-    __slots__ = ("_head", "_tail", "events", "seq")
+    __slots__ = ("_events", "_head", "_tail", "events", "seq")
 
     def __init__(self, seq: int, public: Mapping[str, Any], presence: Sequence[bool],
                  waiting: Mapping[str, Any] | None, events: Sequence[Event]) -> None:
         self.seq = seq
         self.events = events
+        self._events: dict[tuple[int, int | None], str] = {}
+        """The events' JSON by (``since``, the seat whose private parts it holds, None
+        for none): the connections of the other seats and the spectators share one."""
         # the view's public keys, left open for a connection's own keys to close it
         self._head = f'{{"type":"state","seq":{seq},"view":{encode(public)[:-1]},'
         self._tail = f',"presence":{encode(presence)},"waiting":{encode(waiting)}}}'
@@ -65,8 +68,17 @@ class StateMessage:
         (:func:`~handfoot.web.protocol.own_view_json`: never empty, like the public part,
         so the two join into one object); the events are those numbered ``since`` onwards,
         each with its private part for the seat that made it only."""
-        events = [event_json(e, seat) for e in self.events if e.number >= since]
-        return f'{self._head}{encode(own)[1:]},"events":{encode(events)}{self._tail}'
+        return f'{self._head}{encode(own)[1:]},"events":{self._events_text(seat, since)}' \
+            f'{self._tail}'
+
+    def _events_text(self, seat: int | None, since: int) -> str:
+        events = [e for e in self.events if e.number >= since]
+        private = seat if any(e.private and e.seat == seat for e in events) else None
+        key = (since, private)
+        text = self._events.get(key)
+        if text is None:
+            text = self._events[key] = encode([event_json(e, private) for e in events])
+        return text
 
 
 def welcome(seat: int | None, game: Mapping[str, Any],

@@ -461,9 +461,9 @@ class Table:
         return [e for e in events if e.round_number == latest]
 
     def broadcast_presence(self) -> None:
-        message = messages.presence(self.presence())
+        text = messages.encode(messages.presence(self.presence()))
         for conn in list(self.connections):
-            conn.send(message)
+            conn.send_text(text)
 
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a
