@@ -433,7 +433,8 @@ class Table:
         start = min(conn.last_event, self.seq) if since is None else since
         if message is None:
             message = self.state_message(self.state.events(start))
-        conn.send_text(message.text(conn.seat, own_view_json(self.state, conn.seat), start))
+        seat = conn.seat
+        conn.send_text(message.text(seat, lambda: own_view_json(self.state, seat), start))
         conn.last_event = self.seq
 
     def broadcast(self) -> None:
