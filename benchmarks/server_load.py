@@ -303,6 +303,8 @@ class Stats:
     """What the clients measured."""
 
     round_trips: list[float] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)
+    """When each of :attr:`round_trips` ended (``time.monotonic``)."""
     table_trips: list[float] = field(default_factory=list)
     """From a move sent until every seat's client has the state with it (with several
     server processes the seats are on different ones: the cross-process round trip)."""
@@ -443,6 +445,7 @@ class SeatClient:
                 self.acked.setdefault(n, self.shadow.notes[n])
         if self._pending is not None and self._ack_seq is not None and seq >= self._ack_seq:
             self.stats.round_trips.append(time.perf_counter() - self._pending[1])
+            self.stats.arrived.append(time.monotonic())
             self.stats.moves += 1
             self._pending = None
             self._ack_seq = None
@@ -690,7 +693,10 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             at, cpu_then, moves_then = steady[0]
             joined = {"after": at - start, "seconds": start + elapsed - at,
                       "cpu": cpu_now - cpu_then, "moves": stats.moves - moves_then,
-                      "lag": sorted(rtt for sent, rtt in pings if sent >= at)}
+                      "lag": sorted(rtt for sent, rtt in pings if sent >= at),
+                      "trips": sorted(rtt for done, rtt in zip(stats.arrived,
+                                                               stats.round_trips, strict=True)
+                                      if done >= at)}
     finally:
         server.kill(signal.SIGINT if profile else signal.SIGTERM)
         await store.close()
@@ -844,10 +850,12 @@ def report(result: dict[str, Any], run: Run) -> None:
         print("steady play: not every client had joined before the end")
     elif joined["seconds"] > 0:
         moves, spent = joined["moves"], joined["cpu"]
-        steady = joined["lag"]
+        steady, later = joined["lag"], joined["trips"]
         print(f"once every client had joined ({joined['after']:.1f} s in; the last "
               f"{joined['seconds']:.1f} s): {moves} moves, server CPU {spent:.1f} s "
               f"({spent / max(1, moves) * ms:.2f} ms a move)"
+              + (f", move round trip p50 {percentile(later, 0.5) * ms:.1f} ms, p99 "
+                 f"{percentile(later, 0.99) * ms:.1f} ms" if later else "")
               + (f", event-loop lag p50 {percentile(steady, 0.5) * ms:.1f} ms, p99 "
                  f"{percentile(steady, 0.99) * ms:.1f} ms, max {steady[-1] * ms:.1f} ms "
                  f"({len(steady)} pings)" if steady else ""))
