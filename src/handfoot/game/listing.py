@@ -211,7 +211,8 @@ class Listing(Checks):
             existing = self._existing_sizes(side)
             top_target = self._top_target()
             unstaged = None
-        flags = self._target_flags
+        # (self._target_flags called as a method, never through a bound-method object: the
+        # compiled build then calls it natively)
         stage_natural: int = mv.STAGE_NATURAL
         more_twos = held[TWO] > staged_k[TWO]
         more_jokers = held[JOKER] > staged_k[JOKER]
@@ -221,18 +222,21 @@ class Listing(Checks):
                 unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
                 for t in range(WILD_MELD):
                     if existing[t]:
-                        unstaged[t] = flags(t, existing[t], top_target, _NONE_STAGED)
+                        unstaged[t] = self._target_flags(t, existing[t], top_target,
+                                                         _NONE_STAGED)
                 if 0 <= top_target < WILD_MELD:
-                    unstaged[top_target] = flags(top_target, existing[top_target],
-                                                 top_target, _NONE_STAGED)
-                unstaged[WILD_MELD] = flags(WILD_MELD, existing[WILD_MELD], top_target,
-                                            _NONE_STAGED)
+                    unstaged[top_target] = self._target_flags(
+                        top_target, existing[top_target], top_target, _NONE_STAGED)
+                unstaged[WILD_MELD] = self._target_flags(
+                    WILD_MELD, existing[WILD_MELD], top_target, _NONE_STAGED)
                 if kept is not None:
                     kept[:] = (existing, top_target, unstaged)
-            wild_flags = unstaged[:]
-            for key in staged:
-                t = key >> 1
-                wild_flags[t] = flags(t, existing[t], top_target)
+            wild_flags = unstaged
+            if staged:
+                wild_flags = unstaged[:]
+                for key in staged:
+                    t = key >> 1
+                    wild_flags[t] = self._target_flags(t, existing[t], top_target)
             for k in range(FOUR, ACE + 1):
                 if held[k] > staged_k[k]:
                     nat0, _, nat1, _ = wild_flags[k]
@@ -240,15 +244,22 @@ class Listing(Checks):
                         out.append(stage_natural + k * 2)
                     if nat1:
                         out.append(stage_natural + k * 2 + 1)
-            for base, more in ((mv.STAGE_WILD, more_twos),
-                               (mv.STAGE_WILD + mv.NUM_TARGETS * 2, more_jokers)):
-                if more:
-                    for t in range(mv.NUM_TARGETS):
-                        _, wild0, _, wild1 = wild_flags[t]
-                        if wild0:
-                            out.append(base + t * 2)
-                        if wild1:
-                            out.append(base + t * 2 + 1)
+            base: int = mv.STAGE_WILD
+            if more_twos:
+                for t in range(mv.NUM_TARGETS):
+                    _, wild0, _, wild1 = wild_flags[t]
+                    if wild0:
+                        out.append(base + t * 2)
+                    if wild1:
+                        out.append(base + t * 2 + 1)
+            if more_jokers:
+                base = mv.STAGE_WILD + mv.NUM_TARGETS * 2
+                for t in range(mv.NUM_TARGETS):
+                    _, wild0, _, wild1 = wild_flags[t]
+                    if wild0:
+                        out.append(base + t * 2)
+                    if wild1:
+                        out.append(base + t * 2 + 1)
             return
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
@@ -256,7 +267,7 @@ class Listing(Checks):
                 # meld, even the pile's top rank: the top card alone never fills one (a
                 # book has at least 3 cards), so a second meld beside it cannot be staged yet
                 if existing[k] or (staged and (2 * k in staged or 2 * k + 1 in staged)):
-                    nat0, _, nat1, _ = flags(k, existing[k], top_target)
+                    nat0, _, nat1, _ = self._target_flags(k, existing[k], top_target)
                     if nat0:
                         out.append(stage_natural + k * 2)
                     if nat1:
