@@ -73,6 +73,16 @@ _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 mypyc, a constant tuple need not be one object)."""
 
 
+_NAT0: Final = 1
+"""A flag of :meth:`Checks._target_flags`: a natural may be staged for the slot 0 group."""
+_WILD0: Final = 2
+"""A wild may be staged for the slot 0 group."""
+_NAT1: Final = 4
+"""A natural may be staged for the slot 1 group (a second meld)."""
+_WILD1: Final = 8
+"""A wild may be staged for the slot 1 group."""
+
+
 class _Step(NamedTuple):
     """One meld group of a plan: the cards it adds, and the meld they go to."""
 
@@ -695,13 +705,14 @@ class Checks(State):
         existing = self.melds[side][idx].size if idx >= 0 else 0
         flags = self._target_flags(target, existing, self._top_target())
         if kind <= cards.ACE:
-            return target == kind and flags[slot * 2]
-        return flags[slot * 2 + 1]
+            return target == kind and bool(flags & (_NAT0 << slot * 2))
+        return bool(flags & (_WILD0 << slot * 2))
 
     def _target_flags(self, t: int, existing: int, top_target: int,
-                      staged: dict[int, list[int]] | None = None,
-                      ) -> tuple[bool, bool, bool, bool]:
-        """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1.
+                      staged: dict[int, list[int]] | None = None) -> int:
+        """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1: the
+        bits :data:`_NAT0`, :data:`_WILD0`, :data:`_NAT1`, :data:`_WILD1` (an int, not a
+        tuple of four bools: nothing to allocate, a mask to test).
 
         Slot 0 fills the side's unfinished meld of the target (or a new one) up to its
         capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
@@ -712,7 +723,7 @@ class Checks(State):
         p = self.profile
         wild_target = t == WILD_MELD
         if wild_target and not p.all_wild_melds:
-            return (False, False, False, False)
+            return 0
         if staged is None:
             staged = self.staged
         # (the groups' sums and naturals as plain ints: no generic `sum` or truth test of a
@@ -732,7 +743,7 @@ class Checks(State):
                 s1 = n1 + g1[1] + g1[2]
         if not (existing or some) and t != top_target:
             # nothing of this target anywhere: only a new meld can start
-            return (True, True, False, False) if wild_target else (True, False, False, False)
+            return _NAT0 | _WILD0 if wild_target else _NAT0
         book_size = p.book_size
         cap_rank = p.book_max or _INF
         cap = book_size if wild_target else cap_rank
@@ -746,7 +757,8 @@ class Checks(State):
         fills = (wild_target or p.new_meld_after_book) and existing + s0 >= cap
         ok1 = (fills or beside_book) and s1 < cap_rank
         wild1 = ok1 and wild_ok and (wild_target or n1 > 0)
-        return (ok0, wild0, ok1, wild1)
+        return ((_NAT0 if ok0 else 0) | (_WILD0 if wild0 else 0) | (_NAT1 if ok1 else 0)
+                | (_WILD1 if wild1 else 0))
 
     # --- what a checked move will end ----------------------------------------------------
     #
