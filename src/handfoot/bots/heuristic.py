@@ -710,6 +710,9 @@ class NormalBot(EasyBot):
     the pile may be taken onto a meld)."""
     answer_points = 100
     """Asked to let the partner go out: say no when behind and holding more points."""
+    keep_special = 0.0
+    """Discards: how much more a card of a rank with a special book bonus (the
+    profile's ``special_book_bonus``) is worth keeping, per 1,000 points of the bonus."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -880,6 +883,10 @@ class NormalBot(EasyBot):
             score += self.keep_pair + self.keep_extra * min(c - 2, 2)
         if _current(view.melds[view.side], kind, view) is not None:
             score += self.keep_on_meld
+        if self.keep_special:
+            for rank, bonus in p.special_book_bonus:
+                if rank == kind:
+                    score += self.keep_special * bonus / 1000.0
         score += self._feed_risk(view, kind)
         return score
 
@@ -1085,10 +1092,11 @@ SETTINGS: Final[tuple[str, ...]] = (
     "greedy_hand", "hold", "hold_new", "hold_new_above", "keep_value", "keep_pair",
     "keep_extra", "keep_on_meld", "feed_meld", "answer_points", "feed_taken",
     "feed_thrown", "safe_next_meld", "safe_other_meld", "safe_unseen", "danger_cards",
-    "pickup_pile")
-"""The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (the
-last seven are hard's own): a bot's style, set with :func:`configure` or a bot spec such
-as ``hard:hold=1:keep_pair=80`` (:func:`handfoot.bots.registry.make_bot`)."""
+    "pickup_pile", "keep_special")
+"""The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (those
+from ``feed_taken`` to ``pickup_pile`` are hard's own): a bot's style, set with
+:func:`configure` or a bot spec such as ``hard:hold=1:keep_pair=80``
+(:func:`handfoot.bots.registry.make_bot`)."""
 
 _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})
