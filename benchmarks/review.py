@@ -1,19 +1,24 @@
-"""Game review, measured (docs/review.md): its speed, the ladder of the bot levels, and
-planted mistakes.
+"""Game review, measured (docs/review.md): its speed, the leaf's calibration, the ladder of
+the bot levels, and planted mistakes.
 
     python benchmarks/review.py speed  [--rounds 1] [--seats 0] [--budget 30] [--reps 3]
-    python benchmarks/review.py ladder [--games 30] [--samples 16]
-    python benchmarks/review.py planted [--games 40] [--samples 32]
+    python benchmarks/review.py calibrate [--games 200] [--every 4]
+    python benchmarks/review.py ladder [--games 30] [--samples 16] [--every 4] [--jobs 1]
+    python benchmarks/review.py planted [--games 40] [--samples 32] [--horizon N] [--no-leaf]
 
 ``speed`` reviews a hard self-play game of partnership-13 (four players) and prints
-``review: <N> decisions in <S> s`` (CPU time, min/median/max over ``--reps``). ``ladder``
-plays one-round games with one level in every seat and reviews seat 0 of each: the mean
-loss per decision of each level with a 95% confidence interval over the games. ``planted``
-plays one-round games of the learned bot, and at seat 0's decisions where a bad move is at
-hand plants it (discarding a wild card while it could go onto one of the side's melds that
-already holds one; drawing instead of taking
-a pile of 8 cards or more the bot takes): how often the planted move is classed a mistake
-or blunder, and how often the bot's own move there is classed good.
+``review: <N> decisions in <S> s`` (CPU time, min/median/max over ``--reps``).
+``calibrate`` fits the leaf's weights (:data:`handfoot.runs.review.LEAF_WEIGHTS`) on pairs
+of moves at decisions of the reviewer's self-play, each played out to the review's
+horizon and on to the round's end. ``ladder`` judges every level at the same decisions of
+games between bots of the ladder (mixed levels): each level's mean loss per decision and
+the paired differences between adjacent levels, with 95% confidence intervals over the
+games. ``planted`` plays one-round games of the learned bot, and at seat 0's decisions
+where a bad move is at hand reviews it with the bot's own move (a wild card thrown while it
+could go onto one of the side's melds that already holds one; a natural thrown of a rank
+the next player's side has a meld of one or two cards from a book; drawing instead of
+taking a pile of 5 cards or more the bot takes): for each kind, how often the planted move
+is classed a mistake or blunder and the bot's own move good.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ cost:
    reviewer in every seat (common random numbers: the same determinizations and bot seeds
    for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns or
    the round ends, scoring the side's round margin (its round score minus the best other
-   side's; at the horizon, as it stands, cards in hand not counted);
+   side's; at the horizon, as it stands, cards in hands and feet not counted, plus what
+   :func:`leaf_value` makes of them);
 4. the best move: the reviewer's own unless another candidate beats it by
    :data:`Z_BEST` standard errors of the paired difference on the even-numbered samples;
    the loss is the mean margin of the best move minus the played move's on the
