@@ -294,8 +294,8 @@ def planted(args: argparse.Namespace) -> None:
             cuts = statistics.quantiles(values[kind], n=10)
             print(f"  its loss: median {statistics.median(values[kind]):.0f}, deciles "
                   + ", ".join(f"{c:.0f}" for c in cuts))
-    print("caught / own good with other lines (a loss counts above the line and above z "
-          "standard errors):")
+    print("caught / own move under the line, at other lines (a loss counts when at least "
+          "the line and above z standard errors):")
     for line in (10.0, 20.0, 30.0, 40.0):
         for z in (0.5, 1.0, 1.5):
             cells = []
