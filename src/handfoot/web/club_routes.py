@@ -28,13 +28,36 @@ from handfoot.web.players import Player, Players, current_player, is_key
 from handfoot.web.requests import RequestError, error_response, read_body, rules_from_request
 from handfoot.web.tokens import REMATCH_SECRET, rematch_token
 
-__all__ = ["EXTENSIONS", "NO_CLUB", "club_routes"]
+__all__ = ["EXTENSIONS", "NO_CLUB", "ClubHandler", "club_routes", "member_only"]
 
 NO_CLUB: Final = "no such club"
 """The one answer (404) to a non-member, whatever the club route."""
 
 EXTENSIONS: Final = ("ratings", "tournaments")
 """Sections of the club page other modules fill (see :attr:`Clubs.sections`)."""
+
+ClubHandler = Callable[[Request, Club, Player], Awaitable[Response]]
+"""A club route's handler: the request, the club, the member asking."""
+
+
+def member_only(clubs: Clubs, handler: ClubHandler, *, owner: bool = False) -> Any:
+    """A club route: 404 :data:`NO_CLUB` unless the request's player is a member (an owner,
+    with ``owner``: a member who is not gets 403); a :class:`RequestError` or
+    :class:`ValueError` from the handler is a 400 with its message."""
+    async def run(request: Request) -> Response:
+        me = await current_player(request)
+        club = await clubs.club_for(request.path_params["club_id"],
+                                    None if me is None else me.id)
+        if club is None or me is None:
+            return error_response(NO_CLUB, 404)
+        if owner and club.role != "owner":
+            return error_response("only the club's owner may do this", 403)
+        try:
+            return await handler(request, club, me)
+        except (RequestError, ValueError) as exc:
+            return error_response(str(exc))
+    return run
+
 
 NewGame = Callable[[Request, dict[str, Any], Club, Player], Awaitable[Response]]
 """Makes a club's game (``app.py``'s game API): the request, its body, the club, the maker."""
@@ -48,24 +71,6 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
         async def render(request: Request) -> Response:
             return templates.TemplateResponse(request, name, {})
         return render
-
-    def member_only(handler: Callable[[Request, Club, Player], Awaitable[Response]],
-                    *, owner: bool = False) -> Any:
-        """A club route: 404 :data:`NO_CLUB` unless the request's player is a member (an
-        owner, with ``owner``: a member who is not gets 403)."""
-        async def run(request: Request) -> Response:
-            me = await current_player(request)
-            club = await clubs.club_for(request.path_params["club_id"],
-                                        None if me is None else me.id)
-            if club is None or me is None:
-                return error_response(NO_CLUB, 404)
-            if owner and club.role != "owner":
-                return error_response("only the club's owner may do this", 403)
-            try:
-                return await handler(request, club, me)
-            except (RequestError, ValueError) as exc:
-                return error_response(str(exc))
-        return run
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await read_body(request)
@@ -228,17 +233,17 @@ def club_routes(clubs: Clubs, players: Players, templates: Jinja2Templates,
         Route("/api/clubs", create, methods=["POST"]),
         Route("/api/invites/preview", invite_preview, methods=["POST"]),
         Route("/api/invites/join", invite_join, methods=["POST"]),
-        Route(club, member_only(club_page)),
-        Route(club, member_only(rename, owner=True), methods=["POST"]),
-        Route(f"{club}/leave", member_only(leave), methods=["POST"]),
-        Route(f"{club}/remove", member_only(remove, owner=True), methods=["POST"]),
-        Route(f"{club}/invites", member_only(invite), methods=["POST"]),
-        Route(f"{club}/invites/revoke", member_only(revoke, owner=True), methods=["POST"]),
-        Route(f"{club}/rules", member_only(save_rules), methods=["POST"]),
-        Route(f"{club}/rules/delete", member_only(delete_rules), methods=["POST"]),
-        Route(f"{club}/games", member_only(make_game), methods=["POST"]),
-        Route(f"{club}/games/{{game_id}}/join", member_only(join_game), methods=["POST"]),
-        Route(f"{club}/games/{{game_id}}/watch", member_only(watch_game), methods=["POST"]),
+        Route(club, member_only(clubs, club_page)),
+        Route(club, member_only(clubs, rename, owner=True), methods=["POST"]),
+        Route(f"{club}/leave", member_only(clubs, leave), methods=["POST"]),
+        Route(f"{club}/remove", member_only(clubs, remove, owner=True), methods=["POST"]),
+        Route(f"{club}/invites", member_only(clubs, invite), methods=["POST"]),
+        Route(f"{club}/invites/revoke", member_only(clubs, revoke, owner=True), methods=["POST"]),
+        Route(f"{club}/rules", member_only(clubs, save_rules), methods=["POST"]),
+        Route(f"{club}/rules/delete", member_only(clubs, delete_rules), methods=["POST"]),
+        Route(f"{club}/games", member_only(clubs, make_game), methods=["POST"]),
+        Route(f"{club}/games/{{game_id}}/join", member_only(clubs, join_game), methods=["POST"]),
+        Route(f"{club}/games/{{game_id}}/watch", member_only(clubs, watch_game), methods=["POST"]),
     ]
 
 

@@ -18,9 +18,9 @@ from starlette.templating import Jinja2Templates
 
 from handfoot.game.loading import ProfileError
 from handfoot.game.rules import Profile
-from handfoot.web.club_routes import NO_CLUB
+from handfoot.web.club_routes import member_only
 from handfoot.web.clubs import Club, Clubs
-from handfoot.web.players import Player, current_player
+from handfoot.web.players import Player
 from handfoot.web.requests import RequestError, error_response, read_body, rules_from_request
 from handfoot.web.tournaments import Tournaments
 
@@ -53,19 +53,6 @@ def club_rules_reader(clubs: Clubs) -> Callable[[str, Mapping[str, Any]], Awaita
 def tournament_routes(tournaments: Tournaments, clubs: Clubs,
                       templates: Jinja2Templates) -> list[Route]:
     """The routes; ``app.py`` mounts them."""
-
-    def member_only(handler: Callable[[Request, Club, Player], Awaitable[Response]]) -> Any:
-        async def run(request: Request) -> Response:
-            me = await current_player(request)
-            club = await clubs.club_for(request.path_params["club_id"],
-                                        None if me is None else me.id)
-            if club is None or me is None:
-                return error_response(NO_CLUB, 404)
-            try:
-                return await handler(request, club, me)
-            except (RequestError, ValueError) as exc:
-                return error_response(str(exc))
-        return run
 
     async def page(request: Request) -> Response:
         return templates.TemplateResponse(request, "tournament.html", {})
@@ -106,9 +93,9 @@ def tournament_routes(tournaments: Tournaments, clubs: Clubs,
     base = "/api/clubs/{club_id}/tournaments"
     return [
         Route("/club/tournament", page, name="club_tournament"),
-        Route(base, member_only(listing)),
-        Route(base, member_only(make), methods=["POST"]),
-        Route(f"{base}/{{tid}}", member_only(show)),
-        Route(f"{base}/{{tid}}/enter", member_only(enter), methods=["POST"]),
-        Route(f"{base}/{{tid}}/games/{{game_id}}/record", member_only(record)),
+        Route(base, member_only(clubs, listing)),
+        Route(base, member_only(clubs, make), methods=["POST"]),
+        Route(f"{base}/{{tid}}", member_only(clubs, show)),
+        Route(f"{base}/{{tid}}/enter", member_only(clubs, enter), methods=["POST"]),
+        Route(f"{base}/{{tid}}/games/{{game_id}}/record", member_only(clubs, record)),
     ]
