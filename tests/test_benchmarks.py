@@ -92,6 +92,16 @@ def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:
                          r"than one; \d+\.\d% of plans accepted to the end", out, re.M), out
 
 
+def test_score_lines_benchmark_breaks_the_difference_down_by_line() -> None:
+    out = _run("benchmarks/score_lines.py", "--profile", "remastered-teams", "--bots",
+               "hard:dirty_need=0,hard", "--deals", "2", "--seed", "3")
+    assert re.search(r"^remastered-teams 2x2: hard:dirty_need=0 against hard, 2 deals, 4 games",
+                     out, re.M), out
+    assert re.search(r"^games won by the first: \d+\.\d% \(50\.0% between equals\)$", out, re.M)
+    for key in ("total", "clean_books", "dirty_books", "going_out", "black_threes_caught"):
+        assert re.search(rf"^{key} +[+-]\d+ +\([+-]\d+ to [+-]\d+\) +\d+$", out, re.M), out
+
+
 def test_compare_benchmark_runs_each_build_and_counts_the_same_actions() -> None:
     out = _run("benchmarks/compare.py", "hard", "biegames", "--size", "1", "--reps", "2",
                f"a={ROOT / 'src'}", f"b={ROOT / 'src'}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,7 @@ from handfoot.bots.heuristic import (
 from handfoot.bots.registry import check_bot, make_bot, parse_spec
 from handfoot.bots.styles import Style, find_style, load_style
 from handfoot.cli import main as cli_main
+from handfoot.game import cards
 from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.runs.sim import play_game
@@ -85,6 +87,61 @@ def test_a_setting_changes_play() -> None:
         return tuple(state.totals)
 
     assert totals("hard:hold=0") != totals("hard") == totals("hard:hold=2")
+
+
+def _one_round(profile: str, name: str, seed: int) -> tuple[tuple[int, ...], int]:
+    p = load_profile(profile, overrides={"rounds": 1})
+    bots = [make_bot(name if s % 2 == 0 else "hard", s) for s in range(4)]
+    summary = play_game(p, seed, bots)[1]
+    return tuple(summary.totals), summary.actions
+
+
+def test_keep_special_keeps_the_special_ranks_and_acts_only_where_there_are_some() -> None:
+    # hand-knee-foot's clean books of 5s and 7s score 3,000 and 5,000: a 5 is worth keeping
+    # 150 more per 50 of the setting (3 per 1,000 points of bonus), a 7 250 more, an 8 the same
+    p = load_profile("hand-knee-foot")
+    state = GameState.new(p, seed=4)
+    view = state.view(state.to_act)
+    counts = [0] * cards.NUM_KINDS
+    hard, special = HardBot(1), make_bot("hard:keep_special=50", 1)
+    assert isinstance(special, HardBot)
+    for kind, more in ((cards.FIVE, 150.0), (cards.SEVEN, 250.0), (cards.EIGHT, 0.0)):
+        assert special._keep_score(view, counts, kind) - hard._keep_score(
+            view, counts, kind) == pytest.approx(more)
+    seeds = range(1, 4)
+    assert any(_one_round("hand-knee-foot", "hard:keep_special=50", s)
+               != _one_round("hand-knee-foot", "hard", s) for s in seeds)
+    # no special books in biegames: the same games as hard's
+    assert all(_one_round("biegames", "hard:keep_special=50", s)
+               == _one_round("biegames", "hard", s) for s in seeds)
+
+
+def test_dirty_need_zero_keeps_clean_melds_clean() -> None:
+    # hard finishes a clean meld of four naturals or more with up to two wilds (a dirty
+    # book now); dirty_need=0 leaves it clean, waiting for naturals
+    from handfoot.bots.heuristic import _build, _kind_counts
+
+    p = load_profile("remastered-teams", overrides={"rounds": 1})
+    assert _one_round(p.name, "hard:dirty_need=2", 2) == _one_round(p.name, "hard", 2)
+    assert any(_one_round(p.name, "hard:dirty_need=0", s) != _one_round(p.name, "hard", s)
+               for s in range(1, 4))
+
+    def wilded(groups: list[Any]) -> set[int]:
+        return {g.target for g in groups if g.target <= cards.ACE and g.twos + g.jokers}
+
+    differ = 0
+    for seed in range(1, 6):
+        state = GameState.new(p, seed=seed)
+        bots = [HardBot(s) for s in range(4)]
+        while not state.is_over:
+            view = state.view(state.to_act)
+            counts = _kind_counts(view.hand)
+            careful, clean = _build(view, counts), _build(view, counts, dirty_need=0)
+            if careful != clean:
+                differ += 1
+                assert wilded(careful) - wilded(clean), (careful, clean)
+            state.apply_action(bots[state.to_act].choose(view))
+    assert differ, "no position where the two differ"
 
 
 # -- bot specs --------------------------------------------------------------------------

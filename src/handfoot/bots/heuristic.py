@@ -511,7 +511,7 @@ def _hand_points(view: PlayerView) -> int:
 def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
            greedy: bool = False, reserve: int = 1, hold: int = 0,
            hold_new: bool = False, currents: list[TableMeld | None] | None = None,
-           ) -> list[MeldGroup]:
+           dirty_need: int = 2) -> list[MeldGroup]:
     """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
 
     Careful: naturals onto the side's melds, new melds from three or more naturals,
@@ -521,7 +521,9 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     ``hold`` naturals of an already melded rank in hand (a pair to take the pile with)
     unless they finish the book; with ``hold_new`` they also keep a bare three of a kind
     in hand (more pairs to take the pile with) instead of starting a meld.
-    ``currents`` is :func:`_currents` of the side's melds, if the caller has it.
+    ``currents`` is :func:`_currents` of the side's melds, if the caller has it. Careful
+    plans finish a clean meld of four naturals or more with wilds only where it needs at
+    most ``dirty_need`` of them.
     """
     # (hot: the profile's fields are read once into typed locals, the top card's kind is
     # an int (-1: no pickup), and the drafts are ordered by integer keys, not lambdas;
@@ -585,7 +587,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             need = bs - d.size
             if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
                 continue
-            if d.wilds == 0 and d.naturals >= 4 and need > 2 and not greedy:
+            if d.wilds == 0 and d.naturals >= 4 and need > dirty_need and not greedy:
                 continue
             if d.size + need <= cap and p.wilds_allowed(d.naturals, d.wilds + need, d.target):
                 d.take_wilds(need, wild)
@@ -710,6 +712,12 @@ class NormalBot(EasyBot):
     the pile may be taken onto a meld)."""
     answer_points = 100
     """Asked to let the partner go out: say no when behind and holding more points."""
+    dirty_need = 2
+    """Careful melds: finish a clean meld of four naturals or more into a dirty book only
+    where it needs at most this many wilds (0: never; greedy play and hurrying do)."""
+    keep_special = 0.0
+    """Discards: how much more a card of a rank with a special book bonus (the
+    profile's ``special_book_bonus``) is worth keeping, per 1,000 points of the bonus."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -802,7 +810,8 @@ class NormalBot(EasyBot):
                     yield [*_stage_actions(groups), mv.PICKUP]
             currents = _currents(view.melds[view.side], view)
             for greedy in (False, True):
-                groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents)
+                groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents,
+                                dirty_need=self.dirty_need)
                 if groups and _lays_top(view, groups, top):
                     yield [*_stage_actions(groups), mv.PICKUP]
             groups = _greedy_groups(view, counts, top_kind=top, currents=currents)
@@ -837,6 +846,7 @@ class NormalBot(EasyBot):
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
         first = (greedy_build if greedy and not self.hold and not hold_new
                  else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new,
+                             dirty_need=self.dirty_need,
                              currents=currents))
         options = [first]
         if not view.opened[view.side]:
@@ -880,6 +890,10 @@ class NormalBot(EasyBot):
             score += self.keep_pair + self.keep_extra * min(c - 2, 2)
         if _current(view.melds[view.side], kind, view) is not None:
             score += self.keep_on_meld
+        if self.keep_special:
+            for rank, bonus in p.special_book_bonus:
+                if rank == kind:
+                    score += self.keep_special * bonus / 1000.0
         score += self._feed_risk(view, kind)
         return score
 
@@ -1085,10 +1099,11 @@ SETTINGS: Final[tuple[str, ...]] = (
     "greedy_hand", "hold", "hold_new", "hold_new_above", "keep_value", "keep_pair",
     "keep_extra", "keep_on_meld", "feed_meld", "answer_points", "feed_taken",
     "feed_thrown", "safe_next_meld", "safe_other_meld", "safe_unseen", "danger_cards",
-    "pickup_pile")
-"""The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (the
-last seven are hard's own): a bot's style, set with :func:`configure` or a bot spec such
-as ``hard:hold=1:keep_pair=80`` (:func:`handfoot.bots.registry.make_bot`)."""
+    "pickup_pile", "keep_special", "dirty_need")
+"""The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (those
+from ``feed_taken`` to ``pickup_pile`` are hard's own): a bot's style, set with
+:func:`configure` or a bot spec such as ``hard:hold=1:keep_pair=80``
+(:func:`handfoot.bots.registry.make_bot`)."""
 
 _TRUE: Final = frozenset({"true", "yes", "on", "1"})
 _FALSE: Final = frozenset({"false", "no", "off", "0"})
