@@ -597,7 +597,8 @@ class Table:
             if self.metrics is not None:
                 self.metrics.acknowledged(time.perf_counter() - started)
             self.broadcast()
-        self.wake.set()
+        if self.has_bots:  # (a table of people only: its bots' task has nothing to do)
+            self.wake.set()
 
     async def _check(self, conn: Connection, msg: ClientMessage) -> None:
         """Whether a move would be legal now, worked out off the event loop (on a copy of
