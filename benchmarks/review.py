@@ -19,12 +19,15 @@ or blunder, and how often the bot's own move there is classed good.
 from __future__ import annotations
 
 import argparse
+import copy
+import itertools
 import math
 import statistics
 import time
 from collections.abc import Iterator
 
 from handfoot import build
+from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.bots.search import ExpertBot
 from handfoot.game import cards
@@ -33,7 +36,8 @@ from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.values import Phase, PlayerView
-from handfoot.runs.review import lister_for, review_decision, seat_input
+from handfoot.runs import review as rv
+from handfoot.runs.review import lister_for, seat_input, weigh
 from handfoot.runs.review_report import classify, game_review
 from handfoot.runs.sim import bot_turn, derive_seed, play_game
 
@@ -67,24 +71,123 @@ def speed(args: argparse.Namespace) -> None:
           f"(CPU; min {min(times):.1f}, max {max(times):.1f} over {args.reps})")
 
 
+def _shadow_move(bot: Bot, state: GameState, seat: int) -> mv.PlayerMove:
+    """The move ``bot`` would make now (on copies: the bot itself is not changed); an
+    undo (the random bot's) is played on the copy and the bot asked again."""
+    bot = copy.deepcopy(bot)
+    trial = state.copy()
+    for _ in range(50):
+        move = bot_turn(bot, trial, seat)
+        if not isinstance(move, mv.Undo):
+            break
+        trial.apply(move)
+    return move
+
+
+def _follow(bot: Bot, view: PlayerView, move: mv.PlayerMove) -> None:
+    """Show a shadow bot the seat's view and the move the seat made, as the lister is
+    shown them: its memory of the pile follows the game."""
+    observe = getattr(bot, "_observe", None)
+    chosen = getattr(bot, "_chosen", None)
+    if observe is not None:
+        observe(view)
+    if chosen is not None:
+        kind = move.kind if isinstance(move, mv.Discard) else (
+            move.discard if isinstance(move, mv.GoOut) else None)
+        if kind is not None:
+            chosen(view, mv.DISCARD + kind)
+
+
+def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
+    """Mean per decision over games (sum over games / decisions) and the half-width of
+    its 95% confidence interval, the games as the units (decisions of a game are not
+    independent)."""
+    total = sum(s for s, _ in per_game)
+    n = sum(k for _, k in per_game)
+    m = total / n
+    g = len(per_game)
+    var = sum((s - m * k) ** 2 for s, k in per_game) / (g - 1) / g
+    return m, 1.96 * math.sqrt(var) / (n / g)
+
+
+def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
+                ) -> tuple[dict[str, float], int, int, float]:
+    """One game of the ladder (see :func:`ladder`): each level's summed loss estimates,
+    the decisions judged, those where every level chose the same move, and the CPU time."""
+    start = time.process_time()
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    seed = derive_seed(seed0, "ladder", g)
+    state = GameState.new(profile, seed=seed)
+    seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
+    bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
+    shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
+               for s in range(state.players)]
+    listers = [lister_for(s, profile.name) for s in range(state.players)]
+    sums = dict.fromkeys(levels, 0.0)
+    count = same = index = 0
+    while not state.is_over:
+        seat = state.to_act
+        move = bot_turn(bots[seat], state, seat)
+        view, pile = seat_input(state, seat)
+        listers[seat]._observe(view)
+        if (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
+                and derive_seed(seed, "pick", index) % every == 0):
+            mine = {lv: _shadow_move(shadows[seat][lv], state, seat) for lv in levels}
+            w = weigh(view, pile, list(mine.values()), lister=listers[seat],
+                      samples=samples, seed=derive_seed(seed, "decision", index))
+            if w is not None:
+                same += len({mv.format_move(m) for m in mine.values()}) == 1
+                for lv in levels:
+                    c = w.index_of(mine[lv])
+                    sums[lv] += w.loss_of(c)[0] if c is not None else 0.0
+                count += 1
+        for lv in levels:
+            _follow(shadows[seat][lv], view, move)
+        if isinstance(move, mv.Discard):
+            listers[seat]._chosen(view, mv.DISCARD + move.kind)
+        elif isinstance(move, mv.GoOut) and move.discard is not None:
+            listers[seat]._chosen(view, mv.DISCARD + move.discard)
+        state.apply(move)
+        index += 1
+    return sums, count, same, time.process_time() - start
+
+
 def ladder(args: argparse.Namespace) -> None:
-    print(f"build: {build}; {args.games} one-round games a level, seat 0 reviewed, "
-          f"{args.samples} determinizations a decision")
-    for level in args.levels.split(","):
-        per_game = []
-        decisions = 0
-        start = time.process_time()
-        for g in range(args.games):
-            record = bot_game(level, derive_seed(args.seed, "ladder", g))
-            review = game_review(record, [0], samples=args.samples)
-            seat = review.seats[0]
-            decisions += len(seat.decisions)
-            per_game.append(seat.mean_loss)
-        mean = statistics.fmean(per_game)
-        half = 1.96 * statistics.stdev(per_game) / math.sqrt(len(per_game))
-        print(f"{level:8} mean loss {mean:7.1f} (95% CI {mean - half:.1f} to {mean + half:.1f})"
-              f" over {decisions} decisions, {time.process_time() - start:.0f} s CPU",
-              flush=True)
+    """Every level judged at the same decisions: positions from one-round games of mixed
+    levels (four of the five, rotating); at each sampled decision every level is asked for
+    its move from that seat's view (a shadow bot of each level follows each seat), and all
+    the moves are played out on the same determinizations with the reviewer's candidates:
+    each level's loss against the best, paired. ``--jobs`` games at once (processes); the
+    CPU time printed is theirs, summed."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    levels = args.levels.split(",")
+    print(f"build: {build}; {args.games} one-round games of mixed levels, one decision in "
+          f"{args.every} of every seat, {args.samples} determinizations a decision",
+          flush=True)
+    rows: list[tuple[dict[str, float], int]] = []
+    same = decisions = 0
+    cpu = 0.0
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        results = pool.map(ladder_game, range(args.games), itertools.repeat(levels),
+                           itertools.repeat(args.every), itertools.repeat(args.samples),
+                           itertools.repeat(args.seed))
+        for g, (sums, count, agreed, took) in enumerate(results):
+            rows.append((sums, count))
+            decisions += count
+            same += agreed
+            cpu += took
+            if args.verbose:
+                print(f"  game {g}: {count} decisions, " + ", ".join(
+                    f"{lv} {sums[lv] / max(1, count):.1f}" for lv in levels), flush=True)
+    print(f"{decisions} decisions judged ({same} where every level chose the same move), "
+          f"{cpu:.0f} s CPU")
+    for lv in levels:
+        m, h = _ratio_ci([(sums[lv], k) for sums, k in rows])
+        print(f"{lv:8} mean loss {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
+    for a, b in itertools.pairwise(levels):
+        m, h = _ratio_ci([(sums[a] - sums[b], k) for sums, k in rows])
+        print(f"{a + ' - ' + b:16} {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
 
 
 Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
@@ -112,8 +215,7 @@ def planted_spots(games: int, seed: int) -> Iterator[Spot]:
                     yield plant[0], view, pile, (plant[1], move), lister, index
                 if isinstance(move, mv.Discard):
                     lister._chosen(view, mv.DISCARD + move.kind)
-            while state.apply_listed(bots[seat].choose(state.play_view(seat))) is None:
-                pass
+            state.apply(move)
             index += 1
 
 
@@ -133,7 +235,18 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
                      for t in sorted(dirty))
             if any(state.check(mv.Meld((g,))) is None for g in group):
                 return "wild discarded", mv.Discard(w)
-    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 8
+    if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
+        # a natural the opponents need: a rank where the next seat's side has a meld one
+        # or two cards from a book (the next player may take the pile with it, or lay it)
+        nxt = state.side_of[(view.seat + 1) % view.players]
+        size = state.profile.book_size
+        hand = cards.kind_counts(view.hand)
+        for m in view.melds[nxt]:
+            k = m.target
+            if (k < mv.WILD_MELD and size - 2 <= m.size < size and hand[k]
+                    and k != move.kind and mv.DISCARD + k in view.legal_actions):
+                return "book fed", mv.Discard(k)
+    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= 5
             and mv.DRAW in view.legal_actions):
         return "pile refused", mv.Draw()
     return None
@@ -141,28 +254,154 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
 
 def planted(args: argparse.Namespace) -> None:
     print(f"build: {build}; {args.games} one-round games of learned self-play, "
-          f"{args.samples} determinizations a decision")
+          f"{args.samples} determinizations a decision, play-outs of "
+          f"{args.horizon or rv.HORIZON_TURNS_EACH} turns a seat, "
+          f"{'no leaf' if args.no_leaf else 'the leaf'}")
     tally: dict[str, list[int]] = {}
+    values: dict[str, list[float]] = {}
+    pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
+    if args.horizon:
+        rv.HORIZON_TURNS_EACH = args.horizon
+    if args.no_leaf:
+        rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
     for kind, view, pile, (bad, own), lister, index in planted_spots(args.games, args.seed):
         seed = derive_seed(args.seed, "planted-decision", index)
-        a = review_decision(view, pile, bad, lister=lister, samples=args.samples, seed=seed)
-        b = review_decision(view, pile, own, lister=lister, samples=args.samples, seed=seed)
+        w = weigh(view, pile, [bad, own], lister=lister, samples=args.samples, seed=seed)
+        ca = w.index_of(bad) if w is not None else None
+        cb = w.index_of(own) if w is not None else None
+        a = w.loss_of(ca) if w is not None and ca is not None else None
+        b = w.loss_of(cb) if w is not None and cb is not None else None
         if args.verbose:
-            print(f"  {kind}: planted {a and round(a.loss)} ± {a and round(a.se)}, own "
-                  f"{b and round(b.loss)} ± {b and round(b.se)}", flush=True)
+            print(f"  {kind}: planted {a and round(a[0])} ± {a and round(a[1])}, own "
+                  f"{b and round(b[0])} ± {b and round(b[1])}", flush=True)
         row = tally.setdefault(kind, [0, 0, 0])
         row[0] += 1
-        row[1] += a is not None and classify(a.loss, a.se) in ("mistake", "blunder")
-        row[2] += b is None or classify(b.loss, b.se) == "good"
+        row[1] += a is not None and classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
+        row[2] += b is None or classify(max(0.0, b[0]), b[1]) == "good"
+        if a is not None:
+            values.setdefault(kind, []).append(a[0])
+            pairs.setdefault(kind, []).append((a, b if b is not None else (0.0, 0.0)))
     for kind, (n, caught, good) in tally.items():
         print(f"{kind}: {n} spots; planted move a mistake or blunder in {caught} "
               f"({caught / n:.0%}); the bot's own move good in {good} ({good / n:.0%})")
+        if len(values.get(kind, [])) >= 2:
+            cuts = statistics.quantiles(values[kind], n=10)
+            print(f"  its loss: median {statistics.median(values[kind]):.0f}, deciles "
+                  + ", ".join(f"{c:.0f}" for c in cuts))
+    print("caught / own good with other lines (a loss counts above the line and above z "
+          "standard errors):")
+    for line in (10.0, 20.0, 30.0, 40.0):
+        for z in (0.5, 1.0, 1.5):
+            cells = []
+            for kind, rows in pairs.items():
+                caught = sum(a[0] >= line and a[0] > z * a[1] for a, _ in rows)
+                good = sum(not (b[0] >= line and b[0] > z * b[1]) for _, b in rows)
+                cells.append(f"{kind} {caught / len(rows):.0%}/{good / len(rows):.0%}")
+            print(f"  line {line:3.0f}, z {z}: " + "; ".join(cells))
     n = sum(r[0] for r in tally.values())
     if n:
         print(f"all: {n} spots; {sum(r[1] for r in tally.values()) / n:.0%} caught, "
               f"{sum(r[2] for r in tally.values()) / n:.0%} own good; "
               f"{time.process_time() - start:.0f} s CPU")
+
+
+def _cut_and_end(state: GameState, seat: int, seed: int) -> tuple[tuple[float, ...], float,
+                                                                   float]:
+    """Play on from ``state`` with the reviewer in every seat: the leaf's features and the
+    margin as it stands at the review's horizon (or the round's end, features 0), and the
+    round's final margin, for ``seat``'s side."""
+    number = state.round_number
+    side = state.side_of[seat]
+    bots = [rv._policy(seed + s, state.profile.name) for s in range(state.players)]
+    turns = 0
+    last = state.seat
+    cut: tuple[tuple[float, ...], float] | None = None
+    while not state.is_over and state.round_number == number:
+        if state.seat != last:
+            last = state.seat
+            turns += 1
+            if cut is None and turns >= rv.HORIZON_TURNS_EACH * state.players:
+                cut = rv.leaf_features(state, side), rv.standing_margin(state, side)
+        actor = state.to_act
+        state.apply_listed(bots[actor].choose(state.play_view(actor)))
+    totals = [x.total for x in state.results[number - 1].scores]
+    final = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    if cut is None:
+        cut = (0.0,) * len(rv.LEAF_WEIGHTS), final
+    return cut[0], cut[1], final
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """Fit the leaf's weights on what the review compares: two moves at the same decision.
+    At decisions of the reviewer's self-play (one-round games), a determinization of the
+    seat's view, two of the reviewer's candidates (its own move and another), each played
+    out with the same bot seeds to the review's horizon (the features and the margin as it
+    stands there) and on to the round's end (the final margin). Least squares, no
+    intercept, of the difference between the two moves of (final - standing) on the
+    difference of their features: what a card held at the cut is worth against the same
+    card laid or thrown, not what holding many cards says of a side's luck. Fitted on the
+    even games, checked on the odd ones."""
+    import random
+
+    import numpy as np
+
+    from handfoot.bots.search import determinize
+
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    games: list[int] = []
+    start = time.process_time()
+    for g in range(args.games):
+        seed = derive_seed(args.seed, "calibrate", g)
+        state = GameState.new(profile, seed=seed)
+        bots = [rv._policy(derive_seed(seed, "bot", s), profile.name)
+                for s in range(state.players)]
+        listers = [lister_for(s, profile.name) for s in range(state.players)]
+        rng = random.Random(seed)
+        index = 0
+        while not state.is_over:
+            seat = state.to_act
+            move = bot_turn(bots[seat], state, seat)
+            view, _pile = seat_input(state, seat)
+            listers[seat]._observe(view)
+            if (view.phase in (Phase.DRAW, Phase.PLAY) and not view.staged
+                    and index % args.every == 0):
+                base = determinize(view, rng, (), picked_pile=mv.KNOCK in view.legal_actions)
+                moves = rv._candidate_moves(view, base, listers[seat], [move])
+                if len(moves) >= 2:
+                    other = moves[1 + rng.randrange(len(moves) - 1)]
+                    pair = []
+                    bot_seed = rng.randrange(1 << 28)
+                    for m in (moves[0], other):
+                        trial = base.copy()
+                        trial.apply(m)
+                        pair.append(_cut_and_end(trial, seat, bot_seed))
+                    (fa, sa, ya), (fb, sb, yb) = pair
+                    xs.append([p - q for p, q in zip(fa, fb, strict=True)])
+                    ys.append((ya - sa) - (yb - sb))
+                    games.append(g)
+            if isinstance(move, mv.Discard):
+                listers[seat]._chosen(view, mv.DISCARD + move.kind)
+            state.apply(move)
+            index += 1
+    x = np.array(xs)
+    y = np.array(ys)
+    fit = np.array([g % 2 == 0 for g in games])
+    w, *_ = np.linalg.lstsq(x[fit], y[fit], rcond=None)
+    test = ~fit
+    resid = y[test] - x[test] @ w
+    print(f"build: {build}; {args.games} games, {len(ys)} pairs of moves, "
+          f"{time.process_time() - start:.0f} s CPU")
+    w_all, *_ = np.linalg.lstsq(x, y, rcond=None)
+    cov = np.linalg.pinv(x.T @ x) * float(np.mean((y - x @ w_all) ** 2))
+    names = [f"{n} early" for n in rv.LEAF_FEATURES] + [f"{n} late" for n in rv.LEAF_FEATURES]
+    for n, v, v_all, se in zip(names, w, w_all, np.sqrt(np.diag(cov)), strict=True):
+        print(f"  {n:16} {v:8.1f} (all pairs {v_all:8.1f} ± {se:.1f})")
+    print(f"held-out pairs {int(test.sum())}: the difference of (final - standing), sd "
+          f"{y[test].std():.0f}; after the leaf, sd {resid.std():.0f}")
+    print("LEAF_WEIGHTS = (" + ", ".join(f"{v:.1f}" for v in w_all) + ")")
 
 
 def main() -> None:
@@ -179,13 +418,24 @@ def main() -> None:
     lad.add_argument("--samples", type=int, default=16)
     lad.add_argument("--levels", default=",".join(LEVELS))
     lad.add_argument("--seed", type=int, default=1)
+    lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
+    lad.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    lad.add_argument("--verbose", action="store_true", help="print every game's figures")
     pl = sub.add_parser("planted")
     pl.add_argument("--games", type=int, default=40)
     pl.add_argument("--samples", type=int, default=32)
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--verbose", action="store_true", help="print every spot's losses")
+    pl.add_argument("--horizon", type=int, default=0,
+                    help="turns a seat a play-out plays (default: the review's; 99: the round)")
+    pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
+    cal = sub.add_parser("calibrate")
+    cal.add_argument("--games", type=int, default=200)
+    cal.add_argument("--every", type=int, default=4, help="use one decision in this many")
+    cal.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"speed": speed, "ladder": ladder, "planted": planted}[args.what](args)
+    {"speed": speed, "ladder": ladder, "planted": planted,
+     "calibrate": calibrate}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,12 @@ longer than ``--seconds`` plus a few seconds to start and stop).
     python benchmarks/server_load.py --tables 20 --seconds 20 --think 0      # saturation
     python benchmarks/server_load.py --tables 50 --seconds 60 --server-bots expert
     python benchmarks/server_load.py --tables 20 --seconds 30 --talk-flood 50
+    python benchmarks/server_load.py --tables 1000 --seconds 30 --compiled [DIR]
+
+``--compiled`` serves from the compiled build (the one the users' scripts install): an
+unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
+line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
+by its main thread's CPU time (slow: for where the CPU goes, not for the figures).
 
 ``--talk-flood RATE`` adds, at each table, a second connection of seat 0 that sends RATE
 preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the rest), from a
@@ -25,6 +31,10 @@ the round trip of a ``ping`` over a spectator socket every 20 ms (what a client 
 the server's loop to answer anything: an upper bound of the loop's lag). Last it prints::
 
     server_load: <N> tables, p99 <X> ms, <E> errors, <M> moves/s
+
+Before it, the same figures once every client had joined (the play alone: a thousand
+tables' four thousand connections arriving at once cost the server seconds of CPU at the
+start of the measured time, which the per-move figure above includes).
 
 ``--server-bots LEVEL`` makes the four seats server bots instead (one spectator client
 watches each table, so the bots play; ``--bot-delay`` is then 0): the figures are then
@@ -61,6 +71,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+import handfoot
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
@@ -74,6 +85,15 @@ PING_EVERY = 0.02
 """Seconds between two pings of the lag probe."""
 
 SERVE = "import sys; from handfoot.cli import main; sys.exit(main(sys.argv[1:]))"
+
+SERVE_PROFILED = (
+    "import cProfile, sys, time; from handfoot.cli import main\n"
+    "profiler = cProfile.Profile(time.thread_time)\n"
+    "profiler.enable()\n"
+    "try:\n    main(sys.argv[2:])\n"
+    "finally:\n    profiler.disable(); profiler.dump_stats(sys.argv[1])\n")
+"""``handfoot serve`` under cProfile timed by the main thread's CPU time (``--profile-server``:
+where the CPU goes, not the wall time a busy machine adds while the process waits to run)."""
 
 
 # -- the server process ---------------------------------------------------------------------
@@ -109,7 +129,7 @@ class Server:
     def start(self) -> None:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         command = [sys.executable, "-c", SERVE] if self.profile is None else \
-            [sys.executable, "-m", "cProfile", "-o", str(self.profile), "-m", "handfoot.cli"]
+            [sys.executable, "-c", SERVE_PROFILED, str(self.profile)]
         self.process = subprocess.Popen(
             [*command, "serve", "--port", str(self.port),
              "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
@@ -283,6 +303,8 @@ class Stats:
     """What the clients measured."""
 
     round_trips: list[float] = field(default_factory=list)
+    arrived: list[float] = field(default_factory=list)
+    """When each of :attr:`round_trips` ended (``time.monotonic``)."""
     table_trips: list[float] = field(default_factory=list)
     """From a move sent until every seat's client has the state with it (with several
     server processes the seats are on different ones: the cross-process round trip)."""
@@ -293,6 +315,8 @@ class Stats:
     """Acknowledged moves a server did not have after a restart (durability)."""
     talk: dict[str, int] = field(default_factory=dict)
     """With ``--talk-flood``: the reactions sent, and their answers by kind."""
+    joined: int = 0
+    """Clients that have had their first ``state`` (each counted once)."""
 
     def error(self, text: str) -> None:
         self.errors.append(text)
@@ -333,6 +357,7 @@ class SeatClient:
         self.table_seats = 0
         """With every seat of the game played by a client: their number (the table round
         trip is measured), else 0."""
+        self.joined = False
 
     async def run(self, until: float) -> None:
         """Play until the game is over or the clock reaches ``until`` (monotonic)."""
@@ -384,6 +409,9 @@ class SeatClient:
             if kind == "state":
                 if first:
                     first = False
+                    if not self.joined:
+                        self.joined = True
+                        self.stats.joined += 1
                     self._check_acked(m["seq"])
                 await self._on_state(m)
             elif kind == "ack":
@@ -417,6 +445,7 @@ class SeatClient:
                 self.acked.setdefault(n, self.shadow.notes[n])
         if self._pending is not None and self._ack_seq is not None and seq >= self._ack_seq:
             self.stats.round_trips.append(time.perf_counter() - self._pending[1])
+            self.stats.arrived.append(time.monotonic())
             self.stats.moves += 1
             self._pending = None
             self._ack_seq = None
@@ -555,9 +584,11 @@ async def talk_flood(server: Server, game_id: str, token: str, rate: float,
 
 
 async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
-                    ) -> list[float]:
-    """Ping round trips (seconds) over a spectator socket, one every :data:`PING_EVERY`."""
-    out: list[float] = []
+                    ) -> list[tuple[float, float]]:
+    """Ping round trips over a spectator socket, one every :data:`PING_EVERY`: when each
+    was sent (``time.monotonic``, the same clock in every process) and its round trip
+    (seconds)."""
+    out: list[tuple[float, float]] = []
     async with connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}",
                        origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
                        ping_interval=None, proxy=None, max_size=2**22) as ws:
@@ -568,7 +599,7 @@ async def lag_probe(server: Server, token: str, game_id: str, seconds: float,
             await ws.send(json.dumps({"type": "ping"}))
             while json.loads(await ws.recv())["type"] != "pong":
                 pass
-            out.append(time.perf_counter() - sent)
+            out.append((time.monotonic(), time.perf_counter() - sent))
             await asyncio.sleep(PING_EVERY)
     return out
 
@@ -640,18 +671,32 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             flood = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--flood", str(server.port), str(run.talk_flood),
                 str(max(0.5, run.seconds - 1)), *pairs, stdout=asyncio.subprocess.PIPE)
+        steady: list[tuple[float, float, int]] = []
+        watcher = asyncio.create_task(_all_joined(server, stats, run, steady))
         await asyncio.gather(*(play_table(server, store, run, i, stats, until, games, first)
                                for i, first in enumerate(firsts)))
+        watcher.cancel()
         if flood is not None:
             flooded, _ = await asyncio.wait_for(flood.communicate(), 30)
             stats.talk = json.loads(flooded) if flooded.strip() else {}
         elapsed = time.monotonic() - start
         rss_after = server.rss_kib()
         main_after = server.rss_kib(tree=False)
-        cpu = server.cpu_seconds() - cpu_before
+        cpu_now = server.cpu_seconds()
+        cpu = cpu_now - cpu_before
         own = _own_cpu() - own_before
         out, _ = await asyncio.wait_for(probe.communicate(), 30)
-        lag = json.loads(out) if out.strip() else []
+        pings = json.loads(out) if out.strip() else []
+        lag = [rtt for _, rtt in pings]
+        joined: dict[str, Any] | None = None
+        if steady:
+            at, cpu_then, moves_then = steady[0]
+            joined = {"after": at - start, "seconds": start + elapsed - at,
+                      "cpu": cpu_now - cpu_then, "moves": stats.moves - moves_then,
+                      "lag": sorted(rtt for sent, rtt in pings if sent >= at),
+                      "trips": sorted(rtt for done, rtt in zip(stats.arrived,
+                                                               stats.round_trips, strict=True)
+                                      if done >= at)}
     finally:
         server.kill(signal.SIGINT if profile else signal.SIGTERM)
         await store.close()
@@ -663,8 +708,19 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
         "main_before": main_before, "main_after": main_after,
         "lag": sorted(lag), "server_cpu": cpu, "games": games, "client_cpu": own,
-        "talk": stats.talk,
+        "talk": stats.talk, "joined": joined,
     }
+
+
+async def _all_joined(server: Server, stats: Stats, run: Run,
+                      out: list[tuple[float, float, int]]) -> None:
+    """Once every client of the run's first games has had its first state: when, the
+    server's CPU then and the moves made by then, into ``out`` (the figures after it are
+    the play's alone, without the connections' arrival)."""
+    clients = run.tables * (1 if run.server_bots else 4)
+    while stats.joined < clients:
+        await asyncio.sleep(0.05)
+    out.append((time.monotonic(), server.cpu_seconds(), stats.moves))
 
 
 def _own_cpu() -> float:
@@ -789,6 +845,20 @@ def report(result: dict[str, Any], run: Run) -> None:
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
           f"{per_move:.2f} ms a move); the clients' process: {result['client_cpu']:.1f} s")
+    joined = result["joined"]
+    if joined is None:
+        print("steady play: not every client had joined before the end")
+    elif joined["seconds"] > 0:
+        moves, spent = joined["moves"], joined["cpu"]
+        steady, later = joined["lag"], joined["trips"]
+        print(f"once every client had joined ({joined['after']:.1f} s in; the last "
+              f"{joined['seconds']:.1f} s): {moves} moves, server CPU {spent:.1f} s "
+              f"({spent / max(1, moves) * ms:.2f} ms a move)"
+              + (f", move round trip p50 {percentile(later, 0.5) * ms:.1f} ms, p99 "
+                 f"{percentile(later, 0.99) * ms:.1f} ms" if later else "")
+              + (f", event-loop lag p50 {percentile(steady, 0.5) * ms:.1f} ms, p99 "
+                 f"{percentile(steady, 0.99) * ms:.1f} ms, max {steady[-1] * ms:.1f} ms "
+                 f"({len(steady)} pings)" if steady else ""))
     if result["talk"]:
         print("reactions: " + ", ".join(f"{k} {v}" for k, v in sorted(result["talk"].items())))
     for text in result["errors"][:5]:
@@ -832,10 +902,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "reactions a second")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
+    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
+                        help="serve from the compiled build: an unpacked one in DIR, or (no "
+                             "DIR) one built from this tree first (about a minute)")
     parser.add_argument("--restore", type=int, metavar="GAMES",
                         help="measure instead how long bringing a game back into memory "
                              "takes, over GAMES finished and GAMES ongoing games")
     ns = parser.parse_args(args)
+    if ns.compiled is not None:  # the server (a child process) runs what the clients run
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from compiled import rerun_compiled, without_option
+
+        rerun_compiled(__file__, without_option(args, "--compiled", ns.compiled), ns.compiled)
+    print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     if ns.restore:
         with tempfile.TemporaryDirectory(prefix="handfoot-restore-") as tmp:
             times = asyncio.run(restore_times(Path(tmp), ns.restore, ns.rounds))

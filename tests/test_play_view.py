@@ -86,3 +86,24 @@ def test_every_field_of_the_view_holds_what_its_name_says() -> None:
     for view in (state.view(seat), state.play_view(seat), state.play_view(seat)):
         for name, value in expected.items():
             assert getattr(view, name) == value, name
+
+
+def test_the_compiled_builds_view_constructor_gives_the_same_views(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled, a view is built by naming the class (its ``__init__`` native); pure
+    Python, by the slot-setting constructor. Both give the same view, field for field."""
+    from handfoot.game import listing
+
+    profile = load_profile("partnership-13")
+    state = GameState.new(profile, seed=34)
+    bots = [make_bot("hard", s) for s in range(4)]
+    for _ in range(300):
+        if state.is_over:
+            break
+        seat = state.to_act
+        slot_set = state.view(seat)
+        monkeypatch.setattr(listing, "_SLOT_SETTER", False)
+        named = state.view(seat)
+        monkeypatch.setattr(listing, "_SLOT_SETTER", True)
+        assert named == slot_set
+        state.apply_listed(bots[seat].choose(state.play_view(seat)))

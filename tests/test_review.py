@@ -303,3 +303,43 @@ def test_review_after_a_game_at_the_prompt_shows_the_costliest_decisions(
     assert "Review of your" in tail and "accuracy" in tail
     assert "Your costliest decisions:" in tail
     assert "  1. Round 1, turn " in tail and "points lost" in tail and " rather than " in tail
+
+
+def test_the_leaf_counts_each_sides_cards_the_same_way() -> None:
+    """The leaf's features are the side's figures minus the other side's: in a two-side
+    game, one side's are the other's negated; the wild feature counts the wild cards in the
+    side's hands, split between early and late by the stock left."""
+    record = bot_record("hard", 5, moves=40)
+    state = GameState.new(load_profile("partnership-13", overrides={"rounds": 1}),
+                          deals=[record.rounds[0].deal])
+    for recorded in record.rounds[0].moves:
+        state.apply(mv.parse_move(recorded.move))
+    ours = review.leaf_features(state, 0)
+    theirs = review.leaf_features(state, 1)
+    assert ours == tuple(-x for x in theirs) and any(ours)
+    n = len(review.LEAF_FEATURES)
+    wilds = [sum(cards.is_wild(cards.FACE_KIND[f]) for seat in state.layout.seats_of(side)
+                 for f in state.hand(seat)) for side in (0, 1)]
+    assert ours[0] + ours[n] == pytest.approx(wilds[0] - wilds[1])
+    assert review.leaf_value(state, 0) == pytest.approx(-review.leaf_value(state, 1))
+
+
+def test_moves_judged_together_share_their_determinizations() -> None:
+    """:func:`review.weigh` plays every judged move on the same determinizations: the
+    same move judged twice is one candidate, the best move's loss is 0 ± 0, and a move's
+    loss does not depend on which other moves are judged with it."""
+    spots = _wild_discard_spots(3)[:2]
+    assert spots
+    for view, pile, bad, own, lister, index in spots:
+        seed = derive_seed(11, "decision", index)
+        both = review.weigh(view, pile, [bad, own, bad], lister=lister,  # type: ignore[arg-type]
+                            samples=8, seed=seed)
+        alone = review.weigh(view, pile, [bad], lister=lister,  # type: ignore[arg-type]
+                             samples=8, seed=seed)
+        assert both is not None and alone is not None
+        keys = [mv.format_move(m) for m in both.moves]
+        assert len(keys) == len(set(keys))
+        assert both.loss_of(both.best) == (0.0, 0.0)
+        a, b = both.index_of(bad), alone.index_of(bad)
+        assert a is not None and b is not None
+        assert [o.margin for o in both.outcomes[a]] == [o.margin for o in alone.outcomes[b]]

@@ -11,6 +11,8 @@ import json
 from datetime import datetime
 from typing import Any
 
+import pytest
+
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
@@ -93,6 +95,51 @@ def test_every_state_frame_is_the_connections_state_message() -> None:
     last = json.loads(connections[4].frames[-1])
     assert last["view"]["winners"] and last["view"]["seat"] is None
     assert list(last) == ["type", "seq", "view", "events", "presence", "waiting"]
+
+
+def test_a_seats_connections_and_the_spectators_share_one_message_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's own part of the view is built once per broadcast whatever the number of
+    its connections, and every connection of one kind (a seat's, or a spectator's) that
+    saw the same events is sent the same text: still each its own state, nobody
+    another's."""
+    import handfoot.web.table as table_module
+
+    built: list[int | None] = []
+    real = table_module.own_view_json
+
+    def counted(state: GameState, seat: int | None) -> dict[str, Any]:
+        built.append(seat)
+        return real(state, seat)
+
+    monkeypatch.setattr(table_module, "own_view_json", counted)
+    profile = load_profile("biegames", overrides={"rounds": 1})
+    seats = tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}") for s in range(4))
+    row = GameRow("g", "biegames", {"rounds": 1}, "2x2", {"absent": "wait"}, 9, "h",
+                  "playing", now(), now(), seats)
+    table = Table(row, profile, _Store(), Settings(), lambda: None)  # type: ignore[arg-type]
+    connections = [_Connection(s) for s in (0, 1, 1, 2, 3, None, None)]
+    table.connections = connections  # type: ignore[assignment]
+    shadow = GameState.new(profile, seed=9)
+    bots = [make_bot("hard", s) for s in range(4)]
+
+    async def play() -> None:
+        for n in range(60):
+            seat = shadow.to_act
+            move = bot_turn(bots[seat], shadow, seat)
+            shadow.apply(move)
+            await table.commit(table.state.verify(move), "human", f"m{n}")
+            expected = [expected_state(table, c.seat, c.last_event) for c in connections]
+            built.clear()
+            table.broadcast()
+            assert sorted(built, key=str) == sorted([0, 1, 2, 3, None], key=str)
+            sent = [json.loads(c.frames[-1]) for c in connections]
+            assert sent == json.loads(json.dumps(expected))
+            assert connections[1].frames[-1] is connections[2].frames[-1]
+            assert connections[5].frames[-1] is connections[6].frames[-1]
+            assert len({c.frames[-1] for c in connections}) == 5
+
+    asyncio.run(play())
 
 
 def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels() -> None:

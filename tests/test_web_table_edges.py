@@ -176,7 +176,8 @@ def test_a_finished_game_refuses_every_seat_s_move_and_shares_no_seat_s_own_keys
         seen.append([k for k, _ in items])
         return dict(items)
 
-    message = json.loads(table.state_message([]).text(None, own, 0), object_pairs_hook=pairs)
+    message = json.loads(table.state_message([]).text(None, lambda: own, 0),
+                         object_pairs_hook=pairs)
     view_keys = next(keys for keys in seen if "winners" in keys)
     for key in OWN_KEYS:
         assert view_keys.count(key) == 1, (key, view_keys)

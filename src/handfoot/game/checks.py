@@ -73,6 +73,16 @@ _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 mypyc, a constant tuple need not be one object)."""
 
 
+_NAT0: Final = 1
+"""A flag of :meth:`Checks._target_flags`: a natural may be staged for the slot 0 group."""
+_WILD0: Final = 2
+"""A wild may be staged for the slot 0 group."""
+_NAT1: Final = 4
+"""A natural may be staged for the slot 1 group (a second meld)."""
+_WILD1: Final = 8
+"""A wild may be staged for the slot 1 group."""
+
+
 class _Step(NamedTuple):
     """One meld group of a plan: the cards it adds, and the meld they go to."""
 
@@ -363,14 +373,17 @@ class Checks(State):
         plan = _Plan()
         melds = self.melds[side]
         cur: dict[int, _MeldState] = {}
-        has_target: set[int] = {m.target for m in melds}
+        # (a flag per target, not a set: the compiled build indexes a list natively)
+        has_target = [False] * mv.NUM_TARGETS
+        for m in melds:
+            has_target[m.target] = True
         book_size = p.book_size
         cap = p.book_max if p.book_max is not None else _INF
         for g in groups:
             t = g.target
             if t in (BLACK_THREE, RED_THREE):
                 raise IllegalMoveError("threes can never be melded")
-            if not (0 <= t <= WILD_MELD) or min(g.naturals, g.twos, g.jokers) < 0:
+            if not (0 <= t <= WILD_MELD) or g.naturals < 0 or g.twos < 0 or g.jokers < 0:
                 raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
                 if g.naturals:
@@ -378,22 +391,13 @@ class Checks(State):
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            for kind, count in ((t, g.naturals), (TWO, g.twos), (JOKER, g.jokers)):
-                if not count:
-                    continue
-                if avail[kind] < count:
-                    have = self.held[seat][kind]
-                    need = plan.used[kind] + count
-                    if extra is not None:
-                        raise IllegalMoveError(lambda kind=kind, need=need:
-                            f"there are only {avail[kind] + plan.used[kind]} "
-                            f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
-                            f"need {need}")
-                    raise IllegalMoveError(lambda kind=kind, need=need, have=have:
-                        f"you hold no {KIND_PLURALS[kind]}" if not have else
-                        f"you hold only {_count_text(have, kind)}; these melds need {need}")
-                avail[kind] -= count
-                plan.used[kind] += count
+            # (each kind in turn, no tuple of pairs built per group)
+            if g.naturals:
+                self._use(avail, plan, seat, t, g.naturals, extra is not None)
+            if g.twos:
+                self._use(avail, plan, seat, TWO, g.twos, extra is not None)
+            if g.jokers:
+                self._use(avail, plan, seat, JOKER, g.jokers, extra is not None)
             n, tw, jk = g.naturals, g.twos, g.jokers
             with_top = False
             if top_kind is not None and not plan.used_top and (
@@ -425,12 +429,14 @@ class Checks(State):
                     state = _NO_MELD
                 cur[t] = state
             table_meld, plan_meld, old_n, old_t, old_j = state
-            if g.new and state != _NO_MELD:
+            # (_NO_MELD is the only state with neither meld: no tuple compared)
+            no_meld = table_meld is None and plan_meld is None
+            if g.new and not no_meld:
                 current_size = old_n + old_t + old_j
                 if t != WILD_MELD and p.second_meld_of_rank and current_size >= book_size:
                     # a second meld beside a book that still grows, on the table or
                     # made by this move (several melds may make up an opening, 001)
-                    state = _NO_MELD
+                    no_meld = True
                 elif t != WILD_MELD and current_size >= book_size:
                     raise IllegalMoveError(lambda t=t:
                         f"your side has a book of {KIND_PLURALS[t]}, which takes more natural "
@@ -440,9 +446,9 @@ class Checks(State):
                         f"your side already has an unfinished {_target_singular(t)} "
                         f"({current_size} cards): a side has one unfinished meld of a rank, "
                         "so add to it")
-            if state == _NO_MELD:
+            if no_meld:
                 # a new meld
-                if t != WILD_MELD and t in has_target:
+                if t != WILD_MELD and has_target[t]:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
                         raise IllegalMoveError(lambda t=t:
                             f"your side already has a book of {KIND_PLURALS[t]}; add to it "
@@ -479,7 +485,7 @@ class Checks(State):
                 if not p.wilds_allowed(new_n, new_t + new_j, t):
                     raise IllegalMoveError(functools.partial(
                         self._ratio_reason, t, new_n, new_t + new_j))
-            starts = state == _NO_MELD
+            starts = no_meld
             if starts:
                 table_meld = None
                 plan_meld = len(plan.new_melds)
@@ -490,7 +496,7 @@ class Checks(State):
                 started.with_top |= with_top
             plan.steps.append(_new_step((t, g.naturals, g.twos, g.jokers, with_top, table_meld,
                                          plan_meld, starts)))
-            has_target.add(t)
+            has_target[t] = True
             if old_size < book_size <= new_size:
                 plan.books_made += 1
             full = new_size >= (book_size if t == WILD_MELD else cap)
@@ -501,6 +507,25 @@ class Checks(State):
             else:
                 cur[t] = (table_meld, plan_meld, new_n, new_t, new_j)
         return plan
+
+    def _use(self, avail: list[int], plan: _Plan, seat: int, kind: int, count: int,
+             extra: bool) -> None:
+        """:meth:`_plan` takes ``count`` cards of ``kind`` for a group from ``avail`` (the
+        hand, with the pile's cards if ``extra``), or raises if there are too few."""
+        if avail[kind] < count:
+            have = self.held[seat][kind]
+            need = plan.used[kind] + count
+            if extra:
+                raise IllegalMoveError(lambda:
+                    f"there are only {avail[kind] + plan.used[kind]} "
+                    f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
+                    f"need {need}")
+            raise IllegalMoveError(lambda:
+                f"you hold no {KIND_PLURALS[kind]}" if not have else
+                f"you hold only {_count_text(have, kind)}; these melds need {need}")
+        avail[kind] = avail[kind] - count
+        used = plan.used
+        used[kind] = used[kind] + count
 
     def _ratio_reason(self, t: int, n: int, w: int) -> str:
         p = self.profile
@@ -680,13 +705,14 @@ class Checks(State):
         existing = self.melds[side][idx].size if idx >= 0 else 0
         flags = self._target_flags(target, existing, self._top_target())
         if kind <= cards.ACE:
-            return target == kind and flags[slot * 2]
-        return flags[slot * 2 + 1]
+            return target == kind and bool(flags & (_NAT0 << slot * 2))
+        return bool(flags & (_WILD0 << slot * 2))
 
     def _target_flags(self, t: int, existing: int, top_target: int,
-                      staged: dict[int, list[int]] | None = None,
-                      ) -> tuple[bool, bool, bool, bool]:
-        """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1.
+                      staged: dict[int, list[int]] | None = None) -> int:
+        """May a natural / a wild be staged for target ``t``'s slot 0, then its slot 1: the
+        bits :data:`_NAT0`, :data:`_WILD0`, :data:`_NAT1`, :data:`_WILD1` (an int, not a
+        tuple of four bools: nothing to allocate, a mask to test).
 
         Slot 0 fills the side's unfinished meld of the target (or a new one) up to its
         capacity; a wild needs that meld on the table or naturals staged beside it. Slot 1 is
@@ -697,30 +723,42 @@ class Checks(State):
         p = self.profile
         wild_target = t == WILD_MELD
         if wild_target and not p.all_wild_melds:
-            return (False, False, False, False)
+            return 0
         if staged is None:
             staged = self.staged
-        g0 = staged.get(t * 2)
-        g1 = staged.get(t * 2 + 1)
-        if not (existing or g0 or g1) and t != top_target:
+        # (the groups' sums and naturals as plain ints: no generic `sum` or truth test of a
+        # list in the compiled build)
+        s0 = n0 = s1 = n1 = 0
+        some = False  # a group staged for the target (even an empty one)
+        if staged:
+            g0 = staged.get(t * 2)
+            if g0 is not None:
+                some = True
+                n0 = g0[0]
+                s0 = n0 + g0[1] + g0[2]
+            g1 = staged.get(t * 2 + 1)
+            if g1 is not None:
+                some = True
+                n1 = g1[0]
+                s1 = n1 + g1[1] + g1[2]
+        if not (existing or some) and t != top_target:
             # nothing of this target anywhere: only a new meld can start
-            return (True, True, False, False) if wild_target else (True, False, False, False)
+            return _NAT0 | _WILD0 if wild_target else _NAT0
         book_size = p.book_size
         cap_rank = p.book_max or _INF
         cap = book_size if wild_target else cap_rank
-        s0 = sum(g0) if g0 else 0
-        s1 = sum(g1) if g1 else 0
         wild_ok = wild_target or t not in p.wild_free_ranks
         ok0 = existing + s0 < cap
-        wild0 = ok0 and wild_ok and (wild_target or existing > 0 or bool(g0 and g0[0]))
+        wild0 = ok0 and wild_ok and (wild_target or existing > 0 or n0 > 0)
         if t == top_target:
             s0 += 1
         # beside a book that still grows: on the table, or made by the cards staged now
         beside_book = not wild_target and p.second_meld_of_rank and existing + s0 >= book_size
         fills = (wild_target or p.new_meld_after_book) and existing + s0 >= cap
         ok1 = (fills or beside_book) and s1 < cap_rank
-        wild1 = ok1 and wild_ok and (wild_target or bool(g1 and g1[0]))
-        return (ok0, wild0, ok1, wild1)
+        wild1 = ok1 and wild_ok and (wild_target or n1 > 0)
+        return ((_NAT0 if ok0 else 0) | (_WILD0 if wild0 else 0) | (_NAT1 if ok1 else 0)
+                | (_WILD1 if wild1 else 0))
 
     # --- what a checked move will end ----------------------------------------------------
     #

@@ -340,6 +340,14 @@ class GameState(Listing):
         that :meth:`apply` commits as it is."""
         return self._effect(move, self._worded_verify(move))
 
+    def _worded_discard(self, kind: int) -> _Plan | None:
+        """:meth:`_verify_discard`, its reason worded at once if it raises."""
+        try:
+            return self._verify_discard(kind)
+        except IllegalMoveError as exc:
+            str(exc)
+            raise
+
     def _worded_verify(self, move: mv.Move) -> _Checked:
         """:meth:`_verify`, its reason worded at once if the move is illegal (while the
         state is the one the reason is about)."""
@@ -516,6 +524,14 @@ class GameState(Listing):
             return None
         checked = listed[1].get(action)
         if checked is None:
+            # a listed draw or discard: its checks (_verify's), then its commit, without
+            # apply_action's dispatch (the listing found it legal)
+            if type(move) is mv.Draw:
+                self._commit_move((move, None, None))
+                return move
+            if type(move) is mv.Discard:
+                self._commit_move((move, self._worded_discard(move.kind), None))
+                return move
             return self.apply_action(action)
         groups, plan, rest = checked
         player_move: mv.PlayerMove

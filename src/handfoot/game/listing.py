@@ -24,7 +24,15 @@ from handfoot.game.cards import (
     RED_THREE,
     TWO,
 )
-from handfoot.game.checks import _FINAL_DISCARD_FORBIDDEN, _FINAL_DISCARD_REQUIRED, Checks
+from handfoot.game.checks import (
+    _FINAL_DISCARD_FORBIDDEN,
+    _FINAL_DISCARD_REQUIRED,
+    _NAT0,
+    _NAT1,
+    _WILD0,
+    _WILD1,
+    Checks,
+)
 from handfoot.game.moves import WILD_MELD, ActionId, MeldGroup
 from handfoot.game.rules import Seat
 from handfoot.game.values import (
@@ -41,7 +49,7 @@ __all__ = ["Listing"]
 
 _NO_KINDS: Final[list[int]] = [0] * NUM_KINDS
 """No card staged, by kind (read only)."""
-_NOTHING_STAGED: Final = (True, False, False, False)
+_NOTHING_STAGED: Final = _NAT0
 """:meth:`Checks._target_flags` of a rank with nothing on the table or staged, that the
 pile's top card does not join: a natural may start a meld, nothing else."""
 _NONE_STAGED: Final[dict[int, list[int]]] = {}
@@ -86,6 +94,7 @@ class Listing(Checks):
                 # phase is known, and no move object is built. Staged cards must include a
                 # group the top card joins (else the pickup's plan fails: it must meld the
                 # top card, or, where it joins the hand, no group may be staged at all).
+                top_target = -1
                 if staging:
                     top_kind = FACE_KIND[self.pile[-1]]
                     top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
@@ -96,12 +105,15 @@ class Listing(Checks):
                 if may_pick:
                     if groups is None:
                         groups = self.staged_groups()
-                    try:
-                        plan, rest = self._verify_pickup(groups)
-                        out.append(mv.PICKUP)
-                        checked[mv.PICKUP] = (groups, plan, rest)
-                    except IllegalMoveError:
-                        pass
+                    # a staged group too short to start a meld, even with the top card,
+                    # fails the pickup's plan: asked first (a raised reason costs more)
+                    if not (staging and self._starts_short(side, groups, top_target)):
+                        try:
+                            plan, rest = self._verify_pickup(groups)
+                            out.append(mv.PICKUP)
+                            checked[mv.PICKUP] = (groups, plan, rest)
+                        except IllegalMoveError:
+                            pass
                 if staging and self.may_take_back():
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held, kept)
@@ -163,14 +175,23 @@ class Listing(Checks):
         self._stage_actions(out, seat, side, held, kept)
         return self._keep_listing(out, checked)
 
-    def _starts_short(self, side: int, groups: tuple[MeldGroup, ...]) -> bool:
+    def _starts_short(self, side: int, groups: tuple[MeldGroup, ...],
+                      top_target: int = -1) -> bool:
         """Whether one of the staged ``groups`` starts a meld (the side has none of its
         target that takes cards) with fewer cards than a meld needs, which :meth:`_plan`
-        refuses: asked first, as staging a new meld card by card passes through it."""
+        refuses: asked first, as staging a new meld card by card passes through it.
+
+        At a pickup, ``top_target`` is the target the pile's top card joins: the first
+        group of that target gets it (:meth:`_plan`), and that is the one group of the
+        target that is not ``new`` (groups come in target order, slot 0 first)."""
         least = self.profile.min_meld_size
         for g in groups:
-            if (not g.new and g.naturals + g.twos + g.jokers < least
-                    and self._current_meld(side, g.target) < 0):
+            if g.new:
+                continue
+            size = g.naturals + g.twos + g.jokers
+            if g.target == top_target:
+                size += 1
+            if size < least and self._current_meld(side, g.target) < 0:
                 return True
         return False
 
@@ -204,14 +225,15 @@ class Listing(Checks):
                 staged_k[JOKER] = staged_k[JOKER] + group[2]
         existing: list[int]
         top_target: int
-        unstaged: list[tuple[bool, bool, bool, bool]] | None
+        unstaged: list[int] | None
         if kept:
             existing, top_target, unstaged = kept
         else:
             existing = self._existing_sizes(side)
             top_target = self._top_target()
             unstaged = None
-        flags = self._target_flags
+        # (self._target_flags called as a method, never through a bound-method object: the
+        # compiled build then calls it natively)
         stage_natural: int = mv.STAGE_NATURAL
         more_twos = held[TWO] > staged_k[TWO]
         more_jokers = held[JOKER] > staged_k[JOKER]
@@ -221,34 +243,44 @@ class Listing(Checks):
                 unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
                 for t in range(WILD_MELD):
                     if existing[t]:
-                        unstaged[t] = flags(t, existing[t], top_target, _NONE_STAGED)
+                        unstaged[t] = self._target_flags(t, existing[t], top_target,
+                                                         _NONE_STAGED)
                 if 0 <= top_target < WILD_MELD:
-                    unstaged[top_target] = flags(top_target, existing[top_target],
-                                                 top_target, _NONE_STAGED)
-                unstaged[WILD_MELD] = flags(WILD_MELD, existing[WILD_MELD], top_target,
-                                            _NONE_STAGED)
+                    unstaged[top_target] = self._target_flags(
+                        top_target, existing[top_target], top_target, _NONE_STAGED)
+                unstaged[WILD_MELD] = self._target_flags(
+                    WILD_MELD, existing[WILD_MELD], top_target, _NONE_STAGED)
                 if kept is not None:
                     kept[:] = (existing, top_target, unstaged)
-            wild_flags = unstaged[:]
-            for key in staged:
-                t = key >> 1
-                wild_flags[t] = flags(t, existing[t], top_target)
+            wild_flags = unstaged
+            if staged:
+                wild_flags = unstaged[:]
+                for key in staged:
+                    t = key >> 1
+                    wild_flags[t] = self._target_flags(t, existing[t], top_target)
             for k in range(FOUR, ACE + 1):
                 if held[k] > staged_k[k]:
-                    nat0, _, nat1, _ = wild_flags[k]
-                    if nat0:
+                    f = wild_flags[k]
+                    if f & _NAT0:
                         out.append(stage_natural + k * 2)
-                    if nat1:
+                    if f & _NAT1:
                         out.append(stage_natural + k * 2 + 1)
-            for base, more in ((mv.STAGE_WILD, more_twos),
-                               (mv.STAGE_WILD + mv.NUM_TARGETS * 2, more_jokers)):
-                if more:
-                    for t in range(mv.NUM_TARGETS):
-                        _, wild0, _, wild1 = wild_flags[t]
-                        if wild0:
-                            out.append(base + t * 2)
-                        if wild1:
-                            out.append(base + t * 2 + 1)
+            base: int = mv.STAGE_WILD
+            if more_twos:
+                for t in range(mv.NUM_TARGETS):
+                    f = wild_flags[t]
+                    if f & _WILD0:
+                        out.append(base + t * 2)
+                    if f & _WILD1:
+                        out.append(base + t * 2 + 1)
+            if more_jokers:
+                base = mv.STAGE_WILD + mv.NUM_TARGETS * 2
+                for t in range(mv.NUM_TARGETS):
+                    f = wild_flags[t]
+                    if f & _WILD0:
+                        out.append(base + t * 2)
+                    if f & _WILD1:
+                        out.append(base + t * 2 + 1)
             return
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
@@ -256,10 +288,10 @@ class Listing(Checks):
                 # meld, even the pile's top rank: the top card alone never fills one (a
                 # book has at least 3 cards), so a second meld beside it cannot be staged yet
                 if existing[k] or (staged and (2 * k in staged or 2 * k + 1 in staged)):
-                    nat0, _, nat1, _ = flags(k, existing[k], top_target)
-                    if nat0:
+                    f = self._target_flags(k, existing[k], top_target)
+                    if f & _NAT0:
                         out.append(stage_natural + k * 2)
-                    if nat1:
+                    if f & _NAT1:
                         out.append(stage_natural + k * 2 + 1)
                 else:
                     out.append(stage_natural + k * 2)
@@ -420,11 +452,12 @@ class Listing(Checks):
             self.opening_minimum_of(side),
             tuple(cards.faces_from_counts(self.held_faces[seat])),
             tuple(self.held_n),
-            tuple(map(len, self.feet)),
-            tuple(map(len, self.knees)),
+            # (comprehensions, not map: compiled, they loop natively)
+            tuple([len(f) for f in self.feet]),
+            tuple([len(k) for k in self.knees]),
             tuple(self.foot_picked),
-            tuple(map(tuple, self.melds)),
-            tuple(map(tuple, self.red_threes)),
+            tuple([tuple(m) for m in self.melds]),
+            tuple([tuple(r) for r in self.red_threes]),
             tuple(self.opened),
             self.pile[-1] if self.pile else None,
             len(self.pile),
@@ -441,9 +474,20 @@ class Listing(Checks):
         groups = self.staged_groups() if seat == self.seat and self.staged else ()
         acting = self.actor == seat and self.phase != _GAME_OVER
         legal = tuple(self._list_legal(groups, kept)) if acting else ()
-        return _new_player_view(*fields, groups, legal, self.stalled_turns,
-                                self.pickup_size())
+        if _SLOT_SETTER:
+            return _new_player_view(*fields, groups, legal, self.stalled_turns,
+                                    self.pickup_size())
+        # compiled: the class's own __init__ called natively, not through a Python call
+        # with a tuple of arguments
+        f = fields
+        return PlayerView(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
+                          f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19],
+                          f[20], f[21], f[22], f[23], f[24], groups, legal,
+                          self.stalled_turns, self.pickup_size())
 
 
 _new_player_view: Final[Callable[..., PlayerView]] = mv.fast_constructor(PlayerView)
 """``PlayerView(...)``, built faster (every field by keyword)."""
+_SLOT_SETTER: Final = _new_player_view is not PlayerView
+"""Pure Python: :data:`_new_player_view` sets the view's slots directly (faster than its
+``__init__``); compiled, it is the class itself, whose ``__init__`` is native."""

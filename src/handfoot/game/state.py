@@ -65,6 +65,9 @@ each commit of staged cards it found legal (``PICKUP``, ``CONFIRM``, ``GO_OUT*``
 groups, the plan and a pickup's cards below the top card that its check worked out."""
 
 _new_group: Final = mv.new_meld_group
+_NATIVE_GROUPS: Final = _new_group is MeldGroup
+"""Compiled, ``MeldGroup(...)`` named is built natively (``new_meld_group`` is the class,
+called through a Python call); pure Python, ``new_meld_group`` sets the slots directly."""
 
 
 _SHARED: Final = "{0}"
@@ -358,13 +361,17 @@ class State:
         At a pickup, a second-meld group staged without a first gets an empty first group
         before it: the top card alone completes the side's meld.
         """
-        out = []
+        out: list[MeldGroup] = []
         pickup = self.phase == _DRAW
-        for key in sorted(self.staged):
-            if pickup and key % 2 and key - 1 not in self.staged:
+        staged = self.staged
+        for key in sorted(staged):
+            if pickup and key % 2 and key - 1 not in staged:
                 out.append(MeldGroup(key // 2))
-            n, tw, jk = self.staged[key]
-            out.append(_new_group(key >> 1, n, tw, jk, bool(key & 1)))
+            g = staged[key]
+            if _NATIVE_GROUPS:
+                out.append(MeldGroup(key >> 1, g[0], g[1], g[2], bool(key & 1)))
+            else:
+                out.append(_new_group(key >> 1, g[0], g[1], g[2], bool(key & 1)))
         return tuple(out)
 
     def _staged_total(self) -> int:

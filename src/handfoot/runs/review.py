@@ -45,9 +45,10 @@ from handfoot.game.record import GameRecord, RecordError, check_record, replay
 from handfoot.game.values import IllegalMoveError, Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
-__all__ = ["DEFAULT_BUDGET", "MAX_SAMPLES", "MIN_SAMPLES", "POLICY", "Z_BEST", "Candidate",
-           "DecisionReview", "Outcome", "lister_for", "plan_samples", "review_at",
-           "review_decision", "review_record", "seat_input"]
+__all__ = ["DEFAULT_BUDGET", "LEAF_FEATURES", "LEAF_WEIGHTS", "MAX_SAMPLES", "MIN_SAMPLES",
+           "POLICY", "Z_BEST", "Candidate", "DecisionReview", "Outcome", "Weighed",
+           "leaf_features", "leaf_value", "lister_for", "plan_samples", "review_at",
+           "review_decision", "review_record", "seat_input", "standing_margin", "weigh"]
 
 POLICY = "learned"
 """The reviewer: the bot level whose choices are the reference and who plays the rest of
@@ -86,6 +87,87 @@ longer play-out adds more noise than it shows (docs/review.md)."""
 _IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
 
 _REVIEW_SEED = 2029
+
+
+LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wild meld",
+                 "points", "melded")
+"""What a play-out cut at the horizon counts besides the round as it stands
+(:func:`leaf_features`), each the side's figure minus the mean of the other sides':
+
+- ``wild``: wild cards in its players' hands;
+- ``fit``: natural cards in hand of a rank the side has a meld of;
+- ``group``: the other natural cards of a rank its holder has two or more of;
+- ``loose``: the other natural cards in hand;
+- ``black3``: black threes in hand;
+- ``foot``: cards in the feet not yet picked up;
+- ``near``: its melds two cards or less from a book (not yet one);
+- ``wild meld``: cards in its all-wild meld, while not yet a book;
+- ``points``: the points of every card in its hands and feet (what going out would catch);
+- ``melded``: the cards on its table (books too): without it, cards held would stand for
+  the piles taken, and keeping a card would look better than laying it."""
+
+LEAF_WEIGHTS: tuple[float, ...] = (
+    # wild, fit, group, loose, black3, foot, near, wild meld, points, melded: the stock full
+    117.6, 96.9, 60.9, 9.6, 57.9, 73.2, 118.0, 486.0, 6.4, 20.6,
+    # the same: the stock empty
+    104.0, 10.6, 0.0, -54.2, -4.8, 3.7, 233.5, 16.5, -2.3, -7.0)
+"""The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
+then when it is empty, linear in between: fitted by least squares of the round's final margin
+minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
+(``python benchmarks/review.py calibrate``; docs/review.md)."""
+
+
+def leaf_features(state: GameState, side: int) -> tuple[float, ...]:
+    """The cut position's features (:data:`LEAF_FEATURES`) for ``side``, each times
+    ``early`` then times ``1 - early``, where ``early`` is the share of the round's cards
+    still in the stock."""
+    p = state.profile
+    values = p.kind_values
+    per_side: list[list[float]] = []
+    for s in range(state.sides):
+        ranks = {m.target for m in state.melds[s]}
+        wild = fit = group = loose = black3 = foot = near = wmeld = points = melded = 0.0
+        for seat in state.layout.seats_of(s):
+            held = state.held[seat]
+            for k in range(cards.NUM_KINDS):
+                n = held[k]
+                if not n:
+                    continue
+                points += n * values[k]
+                if k in (cards.TWO, cards.JOKER):
+                    wild += n
+                elif k == cards.BLACK_THREE:
+                    black3 += n
+                elif k == cards.RED_THREE:
+                    continue
+                elif k in ranks:
+                    fit += n
+                elif n >= 2:
+                    group += n
+                else:
+                    loose += n
+            for f in state.feet[seat]:
+                foot += 1
+                points += values[cards.FACE_KIND[f]]
+        for m in state.melds[s]:
+            melded += m.size
+            if m.size < p.book_size:
+                if m.target == mv.WILD_MELD:
+                    wmeld += m.size
+                if p.book_size - 2 <= m.size:
+                    near += 1
+        per_side.append([wild, fit, group, loose, black3, foot, near, wmeld, points, melded])
+    own = per_side[side]
+    others = [per_side[s] for s in range(state.sides) if s != side]
+    diff = [own[j] - sum(o[j] for o in others) / len(others) for j in range(len(own))]
+    early = len(state.stock) / max(1, len(state.all_faces()))
+    return tuple([d * early for d in diff] + [d * (1.0 - early) for d in diff])
+
+
+def leaf_value(state: GameState, side: int) -> float:
+    """What the cards still in hands and feet and the books near completion are worth to
+    ``side``, in points of the round's margin (:data:`LEAF_WEIGHTS`)."""
+    return sum(w * f for w, f in zip(LEAF_WEIGHTS, leaf_features(state, side), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,8 +277,8 @@ def _committed(state: GameState, plan: Sequence[int]) -> mv.PlayerMove | None:
 
 
 def _candidate_moves(view: PlayerView, base: GameState, lister: ExpertBot,
-                     played: mv.PlayerMove) -> list[mv.PlayerMove]:
-    """The reviewer's move first, then the other candidates, then the played move."""
+                     judged: Sequence[mv.PlayerMove]) -> list[mv.PlayerMove]:
+    """The reviewer's move first, then the other candidates, then the judged moves."""
     out: list[mv.PlayerMove] = []
     seen: set[str] = set()
 
@@ -211,7 +293,8 @@ def _candidate_moves(view: PlayerView, base: GameState, lister: ExpertBot,
     trial = copy.deepcopy(lister)
     for plan in trial._candidates(view):
         add(_committed(base.copy(), plan))
-    add(played)
+    for move in judged:
+        add(move)
     return out
 
 
@@ -239,15 +322,21 @@ def _outcome(state: GameState, number: int, side: int, next_pickup: int) -> Outc
     return Outcome(margin, books, other, caught, went, next_pickup)
 
 
-def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
-    """A play-out cut at the horizon: the round's margin as it stands, cards still in hand
-    not counted against anybody (the round goes on; they may yet be melded)."""
-    o = _outcome(state, state.round_number + 1, side, next_pickup)
+def standing_margin(state: GameState, side: int) -> float:
+    """The side's round margin as it stands, cards still in hands and feet not counted
+    against anybody (the round goes on; they may yet be melded)."""
     totals = []
     for s in range(state.sides):
         lines = state.score_side(s).lines
         totals.append(sum(line.points for line in lines if line.key not in _IN_HAND))
-    margin = float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+    return float(totals[side] - max(v for s, v in enumerate(totals) if s != side))
+
+
+def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
+    """A play-out cut at the horizon: the round's margin as it stands plus what the leaf
+    makes of the cards still in hands and feet (:func:`leaf_value`)."""
+    o = _outcome(state, state.round_number + 1, side, next_pickup)
+    margin = standing_margin(state, side) + leaf_value(state, side)
     return Outcome(margin, o.books, o.other_books, o.caught, o.went_out, next_pickup)
 
 
@@ -296,14 +385,41 @@ def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return m, math.sqrt(var / k)
 
 
-def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove, *,
-                    lister: ExpertBot, samples: int, seed: int,
-                    index: int = 0, turn: int = 0) -> DecisionReview | None:
-    """What ``played`` cost at ``view`` (see the module's docstring), or None when the seat
-    had no real choice (one candidate). Reads nothing but ``view``, ``pile`` (the pile's
-    kinds, bottom first) and the lister's memory of what the seat saw."""
-    from handfoot.game.events import move_words
+@dataclass(frozen=True, slots=True)
+class Weighed:
+    """The candidates of a decision played out (:func:`weigh`): the moves, their
+    play-outs (the same determinizations and bot seeds for all), and the best one."""
 
+    moves: tuple[mv.PlayerMove, ...]
+    outcomes: tuple[tuple[Outcome, ...], ...]
+    """Each move's play-outs, one a determinization (none for a move a determinization did
+    not allow, which never happens to a move legal in the real game)."""
+    best: int
+    """The best move's index: the reviewer's own (0) unless another beats it by
+    :data:`Z_BEST` standard errors on the even-numbered determinizations."""
+
+    def index_of(self, move: mv.PlayerMove) -> int | None:
+        key = mv.format_move(move)
+        for c, m in enumerate(self.moves):
+            if mv.format_move(m) == key and self.outcomes[c]:
+                return c
+        return None
+
+    def loss_of(self, c: int) -> tuple[float, float]:
+        """Move ``c``'s loss against the best, unclipped, and its standard error, on the
+        odd-numbered determinizations (0, 0 for the best itself)."""
+        if c == self.best:
+            return 0.0, 0.0
+        return _paired([o.margin for o in self.outcomes[self.best][1::2]],
+                       [o.margin for o in self.outcomes[c][1::2]])
+
+
+def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove], *,
+          lister: ExpertBot, samples: int, seed: int) -> Weighed | None:
+    """Play out the reviewer's candidates at ``view`` and the ``judged`` moves on
+    ``samples`` determinizations (see the module's docstring), or None when there is
+    one candidate only. Reads nothing but ``view``, ``pile`` (the pile's kinds, bottom
+    first) and the lister's memory of what the seat saw."""
     profile_name = view.profile.name
     picked = mv.KNOCK in view.legal_actions
     rng = random.Random(seed)
@@ -317,7 +433,7 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
                 bases.append(determinize(view, rng, (), picked_pile=picked))
         return bases[i]
 
-    moves = _candidate_moves(view, base(0), lister, played)
+    moves = _candidate_moves(view, base(0), lister, judged)
     if len(moves) < 2:
         return None
     outcomes: list[list[Outcome]] = [[] for _ in moves]
@@ -335,20 +451,16 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
                 playable[c] = False  # never for a move legal in the real game
                 continue
             outcomes[c].append(_playout(trial, view.seat, bot_seed, profile_name))
-    played_at = len(moves) - 1
-    for c, move in enumerate(moves):
-        if mv.format_move(move) == mv.format_move(played):
-            played_at = c
-    keep = [c for c in range(len(moves)) if playable[c] and outcomes[c]]
-    if played_at not in keep or len(keep) < 2:
+    for c in range(len(moves)):
+        if not playable[c]:
+            outcomes[c] = []
+    keep = [c for c in range(len(moves)) if outcomes[c]]
+    if len(keep) < 2:
         return None
-    margins = {c: [o.margin for o in outcomes[c]] for c in keep}
-    means = {c: _mean(margins[c]) for c in keep}
     # the best move is chosen on the even samples and the loss measured on the odd ones:
     # measured on the samples that chose it, the best of several noisy means would look
     # better than it is (a loss where the moves are equal)
-    choose = {c: m[0::2] for c, m in margins.items()}
-    measure = {c: m[1::2] for c, m in margins.items()}
+    choose = {c: [o.margin for o in outcomes[c][0::2]] for c in keep}
     chosen_means = {c: _mean(choose[c]) for c in keep}
     best = keep[0]
     challenger = max(keep, key=lambda c: (chosen_means[c], -c))
@@ -356,23 +468,36 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
         gain, se = _paired(choose[challenger], choose[best])
         if gain > Z_BEST * se:
             best = challenger
-    diff, se = _paired(measure[best], measure[played_at])
-    estimate = diff if best != played_at else 0.0
+    return Weighed(tuple(moves), tuple(tuple(o) for o in outcomes), best)
+
+
+def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove, *,
+                    lister: ExpertBot, samples: int, seed: int,
+                    index: int = 0, turn: int = 0) -> DecisionReview | None:
+    """What ``played`` cost at ``view`` (:func:`weigh`; see the module's docstring), or
+    None when the seat had no real choice (one candidate)."""
+    from handfoot.game.events import move_words
+
+    w = weigh(view, pile, [played], lister=lister, samples=samples, seed=seed)
+    if w is None:
+        return None
+    played_at = w.index_of(played)
+    if played_at is None:
+        return None
+    estimate, se = w.loss_of(played_at)
     loss = max(0.0, estimate)
-    if best == played_at:
-        se = 0.0
 
     def candidate(c: int) -> Candidate:
-        os_ = outcomes[c]
+        os_ = w.outcomes[c]
         return Candidate(
-            mv.format_move(moves[c]), move_words(moves[c]), means[c],
+            mv.format_move(w.moves[c]), move_words(w.moves[c]), _mean([o.margin for o in os_]),
             _mean([o.books for o in os_]), _mean([o.other_books for o in os_]),
             _mean([o.caught for o in os_]), _mean([float(o.went_out) for o in os_]),
             _mean([o.next_pickup for o in os_]))
 
     return DecisionReview(index, view.round_number, turn, view.seat, view.phase.name.lower(),
-                          candidate(played_at), candidate(best), loss, se, samples, len(keep),
-                          estimate)
+                          candidate(played_at), candidate(w.best), loss, se, samples,
+                          sum(1 for o in w.outcomes if o), estimate)
 
 
 def review_at(state: GameState, seat: int, move: mv.PlayerMove, *, lister: ExpertBot,

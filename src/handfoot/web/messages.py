@@ -12,7 +12,7 @@ events) and gives each connection its message with its own part of the view and 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import orjson
@@ -49,24 +49,44 @@ class StateMessage:
     as JSON here once, as are ``presence`` and ``waiting``. ``events`` are the events a
     connection may lack (the oldest first); :meth:`text` picks a connection's from them."""
 
-    __slots__ = ("_head", "_tail", "events", "seq")
+    __slots__ = ("_events", "_head", "_tail", "_texts", "events", "seq")
 
     def __init__(self, seq: int, public: Mapping[str, Any], presence: Sequence[bool],
                  waiting: Mapping[str, Any] | None, events: Sequence[Event]) -> None:
         self.seq = seq
         self.events = events
+        self._events: dict[tuple[int, int | None], str] = {}
+        """The events' JSON by (``since``, the seat whose private parts it holds, None
+        for none): the connections of the other seats and the spectators share one."""
+        self._texts: dict[tuple[int | None, int], str] = {}
+        """Each message given out, by (seat, ``since``): a seat's second connection and
+        the spectators that saw the same events share one."""
         # the view's public keys, left open for a connection's own keys to close it
         self._head = f'{{"type":"state","seq":{seq},"view":{encode(public)[:-1]},'
         self._tail = f',"presence":{encode(presence)},"waiting":{encode(waiting)}}}'
 
-    def text(self, seat: int | None, own: Mapping[str, Any], since: int) -> str:
+    def text(self, seat: int | None, own: Callable[[], Mapping[str, Any]], since: int) -> str:
         """The message, as JSON, for a connection of ``seat`` (None: a spectator): the view
-        is the public part and ``own``, the keys that are the connection's own
+        is the public part and ``own()``, the keys that are the seat's own
         (:func:`~handfoot.web.protocol.own_view_json`: never empty, like the public part,
-        so the two join into one object); the events are those numbered ``since`` onwards,
-        each with its private part for the seat that made it only."""
-        events = [event_json(e, seat) for e in self.events if e.number >= since]
-        return f'{self._head}{encode(own)[1:]},"events":{encode(events)}{self._tail}'
+        so the two join into one object; asked for once per seat and ``since``); the events
+        are those numbered ``since`` onwards, each with its private part for the seat that
+        made it only."""
+        key = (seat, since)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = f'{self._head}{encode(own())[1:]},"events":' \
+                f'{self._events_text(seat, since)}{self._tail}'
+        return text
+
+    def _events_text(self, seat: int | None, since: int) -> str:
+        events = [e for e in self.events if e.number >= since]
+        private = seat if any(e.private and e.seat == seat for e in events) else None
+        key = (since, private)
+        text = self._events.get(key)
+        if text is None:
+            text = self._events[key] = encode([event_json(e, private) for e in events])
+        return text
 
 
 def welcome(seat: int | None, game: Mapping[str, Any],

@@ -104,8 +104,8 @@ class Metrics:
         r = self.registry
         self.moves = Counter("handfoot_moves", "Moves committed by this process",
                              ["by"], registry=r)
-        for by in ("human", "bot"):
-            self.moves.labels(by)  # both shown from the start, at 0
+        self._moved = {by: self.moves.labels(by) for by in ("human", "bot")}
+        """Each kind's counter (both shown from the start, at 0), looked up once."""
         self.move_seconds = Histogram(
             "handfoot_move_seconds", "A person's move: read until acknowledged (its commit "
             "included)", buckets=_MS, registry=r)
@@ -128,7 +128,7 @@ class Metrics:
     # -- noting ---------------------------------------------------------------------------
 
     def moved(self, by: str) -> None:
-        self.moves.labels("human" if by == "human" else "bot").inc()
+        self._moved["human" if by == "human" else "bot"].inc()
 
     def committed(self, seconds: float) -> None:
         self.commit_seconds.observe(seconds)

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
+import orjson
+
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import FACE_KIND, face_name
@@ -427,6 +429,11 @@ def read_frame(text: str) -> ClientMessage:
 def is_unicode(data: Any) -> bool:
     """Whether every string in parsed JSON is text that can be written as UTF-8 (JSON's
     ``\\ud800`` escapes give lone surrogates, which no database or log can store)."""
+    try:
+        orjson.dumps(data)  # (refuses lone surrogates; ten times as fast as the check below)
+        return True
+    except TypeError:  # a lone surrogate, or what orjson does not take (a huge integer)
+        pass
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

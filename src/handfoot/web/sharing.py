@@ -109,6 +109,13 @@ class Sharing:
         """Moves another process stored, as its notifications carried them, by seq: played
         from here, without reading them back (see :meth:`play_heard`)."""
         self._presence_lock = asyncio.Lock()
+        self._presence_due = False
+        """A write of this process's presence is on its way and has not yet read the
+        connections: a change meanwhile needs no write of its own (four seats joining at
+        once make one or two writes, not four)."""
+        self.presence_read_due = False
+        """A read of the presence elsewhere is on its way and has not begun: a notification
+        of a change meanwhile needs no read of its own."""
         self._background: set[asyncio.Task[Any]] = set()
 
     def start(self, worker: str) -> None:
@@ -130,6 +137,7 @@ class Sharing:
         table = self.table
         changed = False
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
+            self.presence_read_due = False  # a change heard from now on reads again
             self.set_remote(await self.store.presence(table.id, besides=self.worker))
             if not self.drives_bots and table.connections and table.has_bots:
                 # its holder may have left
@@ -214,14 +222,16 @@ class Sharing:
 
     def presence_changed(self) -> None:
         """Store which seats this process has connections for (a shared database only)."""
-        if self.worker is None:
+        if self.worker is None or self._presence_due:
             return
+        self._presence_due = True
         task = asyncio.create_task(self._write_presence(self.worker))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _write_presence(self, worker: str) -> None:
         async with self._presence_lock:  # the latest state is written last
+            self._presence_due = False  # a change from now on is written again
             seats = {c.seat for c in self.table.connections
                      if c.seat is not None and not c.closed}
             try:

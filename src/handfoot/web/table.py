@@ -433,7 +433,8 @@ class Table:
         start = min(conn.last_event, self.seq) if since is None else since
         if message is None:
             message = self.state_message(self.state.events(start))
-        conn.send_text(message.text(conn.seat, own_view_json(self.state, conn.seat), start))
+        seat = conn.seat
+        conn.send_text(message.text(seat, lambda: own_view_json(self.state, seat), start))
         conn.last_event = self.seq
 
     def broadcast(self) -> None:
@@ -461,9 +462,9 @@ class Table:
         return [e for e in events if e.round_number == latest]
 
     def broadcast_presence(self) -> None:
-        message = messages.presence(self.presence())
+        text = messages.encode(messages.presence(self.presence()))
         for conn in list(self.connections):
-            conn.send(message)
+            conn.send_text(text)
 
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a

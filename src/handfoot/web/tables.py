@@ -232,6 +232,10 @@ class Tables:
         row = read_move_payload(int(seq), data) if kind == "m" and data and seq.isdigit() \
             else None
         if row is None:
+            if kind == "p":  # presence: one read for the changes heard before it begins
+                if table.sharing.presence_read_due:
+                    return
+                table.sharing.presence_read_due = True
             self._follow(table, kind)
             return
         table.sharing.heard[row.seq] = row
