@@ -82,6 +82,18 @@ def test_server_load_benchmark_plays_tables_over_websockets_without_errors() -> 
                      re.M), out
     assert re.search(r"^server RSS: [\d.]+ MiB before, [\d.]+ MiB after: [\d.]+ MiB per "
                      r"table", out, re.M), out
+    assert out.startswith("handfoot "), out  # which build served
+    assert re.search(r"^once every client had joined \([\d.]+ s in; the last [\d.]+ s\): "
+                     r"\d+ moves, server CPU [\d.]+ s \([\d.]+ ms a move\)", out, re.M), out
+
+
+def test_server_move_benchmark_gives_each_piece_of_a_move_and_the_sockets() -> None:
+    out = _run("benchmarks/server_move.py", "--moves", "30", "--reps", "2", "--frames", "20")
+    spread = r" +[\d.]+ / +[\d.]+ / +[\d.]+"
+    for piece in ("verify", "store", "play", "views", "writes", "total"):
+        assert re.search(rf"^  {piece}{spread}$", out, re.M), out
+    assert re.search(rf"one 2 KB frame written{spread}", out), out
+    assert re.search(rf"five 2 KB frames written{spread}", out), out
 
 
 def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:

@@ -518,10 +518,17 @@ class GameState(Listing):
         self._listed = None
         if listed is None or action not in listed[0]:
             return self.apply_action(action)
-        move = mv.decode_action(action)
-        if type(move) is mv.Stage:
-            self._stage(move.kind, move.target, move.slot)
+        if mv.STAGE_NATURAL <= action < mv.KNEE:
+            # a staging action, decoded as mv.decode_action does, with no Stage made
+            if action < mv.STAGE_WILD:
+                rank = (action - mv.STAGE_NATURAL) >> 1
+                self._stage(rank, rank, (action - mv.STAGE_NATURAL) & 1)
+            else:
+                w = (action - mv.STAGE_WILD) >> 1  # (two or joker) * NUM_TARGETS + target
+                self._stage(cards.TWO if w < mv.NUM_TARGETS else cards.JOKER,
+                            w % mv.NUM_TARGETS, (action - mv.STAGE_WILD) & 1)
             return None
+        move = mv.decode_action(action)
         checked = listed[1].get(action)
         if checked is None:
             # a listed draw or discard: its checks (_verify's), then its commit, without

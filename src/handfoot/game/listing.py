@@ -54,6 +54,8 @@ _NOTHING_STAGED: Final = _NAT0
 pile's top card does not join: a natural may start a meld, nothing else."""
 _NONE_STAGED: Final[dict[int, list[int]]] = {}
 """No staged cards (never changed): flags as if nothing were staged."""
+_WILDS: Final = _WILD0 | _WILD1
+"""The flags that let a wild be staged for a target."""
 
 
 class Listing(Checks):
@@ -85,8 +87,9 @@ class Listing(Checks):
         out: list[int] = []
         checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]] = {}
         staging = self.staged
-        if self.knees[seat] and self.knee_open(side):
-            out.append(mv.KNEE)
+        # (every action is appended in increasing order, so the listing needs no sort; the
+        # Knee, the highest action, comes last)
+        knee = bool(self.knees[seat]) and self.knee_open(side)
         if phase == _DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
@@ -117,6 +120,8 @@ class Listing(Checks):
                 if staging and self.may_take_back():
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held, kept)
+            if knee:
+                out.append(mv.KNEE)
             return self._keep_listing(out, checked)
         # PLAY
         if staging:
@@ -173,6 +178,8 @@ class Listing(Checks):
                     if held[k] and not (locked and self._discard_locked(seat, k)):
                         out.append(discard + k)
         self._stage_actions(out, seat, side, held, kept)
+        if knee:
+            out.append(mv.KNEE)
         return self._keep_listing(out, checked)
 
     def _starts_short(self, side: int, groups: tuple[MeldGroup, ...],
@@ -198,8 +205,7 @@ class Listing(Checks):
     def _keep_listing(self, out: list[int],
                       checked: dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]],
                       ) -> list[int]:
-        """Sort a listing and keep it for :meth:`apply_listed`."""
-        out.sort()
+        """Keep a listing (made in increasing order) for :meth:`apply_listed`."""
         self._listed = (out, checked)
         return out
 
@@ -226,12 +232,14 @@ class Listing(Checks):
         existing: list[int]
         top_target: int
         unstaged: list[int] | None
+        wilds: int  # a bit per target whose flags let a wild be staged (either slot)
         if kept:
-            existing, top_target, unstaged = kept
+            existing, top_target, unstaged, wilds = kept
         else:
             existing = self._existing_sizes(side)
             top_target = self._top_target()
             unstaged = None
+            wilds = 0
         # (self._target_flags called as a method, never through a bound-method object: the
         # compiled build then calls it natively)
         stage_natural: int = mv.STAGE_NATURAL
@@ -239,25 +247,33 @@ class Listing(Checks):
         more_jokers = held[JOKER] > staged_k[JOKER]
         if more_twos or more_jokers:
             if unstaged is None:
-                # every target's flags with nothing staged for it
+                # every target's flags with nothing staged for it (only a target on the
+                # table, the top card's and the all-wild meld may differ from a new meld's)
                 unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
                 for t in range(WILD_MELD):
-                    if existing[t]:
-                        unstaged[t] = self._target_flags(t, existing[t], top_target,
-                                                         _NONE_STAGED)
-                if 0 <= top_target < WILD_MELD:
-                    unstaged[top_target] = self._target_flags(
-                        top_target, existing[top_target], top_target, _NONE_STAGED)
-                unstaged[WILD_MELD] = self._target_flags(
-                    WILD_MELD, existing[WILD_MELD], top_target, _NONE_STAGED)
+                    if existing[t] or t == top_target:
+                        f = self._target_flags(t, existing[t], top_target, _NONE_STAGED)
+                        unstaged[t] = f
+                        if f & _WILDS:
+                            wilds |= 1 << t
+                f = self._target_flags(WILD_MELD, existing[WILD_MELD], top_target,
+                                       _NONE_STAGED)
+                unstaged[WILD_MELD] = f
+                if f & _WILDS:
+                    wilds |= 1 << WILD_MELD
                 if kept is not None:
-                    kept[:] = (existing, top_target, unstaged)
+                    kept[:] = (existing, top_target, unstaged, wilds)
             wild_flags = unstaged
             if staged:
                 wild_flags = unstaged[:]
                 for key in staged:
                     t = key >> 1
-                    wild_flags[t] = self._target_flags(t, existing[t], top_target)
+                    f = self._target_flags(t, existing[t], top_target)
+                    wild_flags[t] = f
+                    if f & _WILDS:
+                        wilds |= 1 << t
+                    else:
+                        wilds &= ~(1 << t)
             for k in range(FOUR, ACE + 1):
                 if held[k] > staged_k[k]:
                     f = wild_flags[k]
@@ -265,22 +281,11 @@ class Listing(Checks):
                         out.append(stage_natural + k * 2)
                     if f & _NAT1:
                         out.append(stage_natural + k * 2 + 1)
-            base: int = mv.STAGE_WILD
+            # only the targets a wild may join, in increasing order (bit by bit)
             if more_twos:
-                for t in range(mv.NUM_TARGETS):
-                    f = wild_flags[t]
-                    if f & _WILD0:
-                        out.append(base + t * 2)
-                    if f & _WILD1:
-                        out.append(base + t * 2 + 1)
+                self._wild_actions(out, mv.STAGE_WILD, wilds, wild_flags)
             if more_jokers:
-                base = mv.STAGE_WILD + mv.NUM_TARGETS * 2
-                for t in range(mv.NUM_TARGETS):
-                    f = wild_flags[t]
-                    if f & _WILD0:
-                        out.append(base + t * 2)
-                    if f & _WILD1:
-                        out.append(base + t * 2 + 1)
+                self._wild_actions(out, mv.STAGE_WILD + mv.NUM_TARGETS * 2, wilds, wild_flags)
             return
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
@@ -295,6 +300,21 @@ class Listing(Checks):
                         out.append(stage_natural + k * 2 + 1)
                 else:
                     out.append(stage_natural + k * 2)
+
+    @staticmethod
+    def _wild_actions(out: list[int], base: int, wilds: int, flags: list[int]) -> None:
+        """Append the staging actions of one kind of wild (``base``: its first action) for
+        the targets whose bit is set in ``wilds``, by their ``flags``."""
+        t = 0
+        while wilds:
+            if wilds & 1:
+                f = flags[t]
+                if f & _WILD0:
+                    out.append(base + t * 2)
+                if f & _WILD1:
+                    out.append(base + t * 2 + 1)
+            wilds >>= 1
+            t += 1
 
     def meld_options(self, seat: Seat) -> tuple[MeldOptions, ...]:
         """For each kind of card ``seat`` holds (in kind order), where one such card can go

@@ -897,8 +897,8 @@ class _GroupCommit:
                 raise IntegrityError("INSERT INTO moves", None, exc) from exc
             except sqlite3.OperationalError as exc:  # as SQLAlchemy's: an outage, tried again
                 raise sa_exc.OperationalError("INSERT INTO moves", None, exc) from exc
-            except ValueError:  # the connection was closed (the pool let it go)
-                self._direct = None
+            except (ValueError, sqlite3.ProgrammingError):  # the connection was closed
+                self._direct = None                             # (the pool let it go)
         async with self.engine.connect() as conn:
             raw = (await conn.get_raw_connection()).driver_connection
             run, sqlite = getattr(raw, "_execute", None), getattr(raw, "_conn", None)

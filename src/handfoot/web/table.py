@@ -65,7 +65,7 @@ from handfoot.web.store import (
     now,
     token_hash,
 )
-from handfoot.web.table_bots import TableBots
+from handfoot.web.table_bots import TableBots, stored_pace
 from handfoot.web.talk import TableTalk
 from handfoot.web.tokens import rematch_token
 from handfoot.web.turns import SYSTEM_CLOCK, Clock, Correspondence, TurnKeeper
@@ -160,6 +160,7 @@ class Table:
         """When the table was last asked for or a connection came or went."""
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
+        self.bots.pace = stored_pace(row.settings)
         self.sharing = Sharing(self, store)
         self.talk = TableTalk(self, store, row.settings)
         """Reactions and chat (kept with the game, never in its record)."""
@@ -539,20 +540,30 @@ class Table:
         elif msg.type in ("react", "chat", "talk_settings"):
             await self.talk.handle(conn, msg)
         elif msg.type == "pace":
-            self._pace(conn, msg)
+            await self._pace(conn, msg)
         elif msg.type == "hello":
             conn.send(messages.error(msg.id, "bad_message", "already said hello"))
 
-    def _pace(self, conn: Connection, msg: ClientMessage) -> None:
-        """The bots' pace, set by the table's creator (:meth:`pace_seats`) and told to
-        every connection; the next bot move waits as long as the pace says."""
+    async def _pace(self, conn: Connection, msg: ClientMessage) -> None:
+        """The bots' pace, set by the table's creator (:meth:`pace_seats`), stored with the
+        game (a restart or another process keeps it) and told to every connection; the next
+        bot move waits as long as the pace says."""
         if conn.seat is None or conn.seat not in self.pace_seats():
             conn.send(messages.error(msg.id, "not_allowed", "only the table's creator sets "
                                      "the bots' pace"))
             return
-        self.bots.pace = str(msg.raw["pace"])
+        pace = str(msg.raw["pace"])
+        if pace != self.bots.pace:
+            try:
+                await self.storing(lambda: self.store.set_setting(self.id, "pace", pace),
+                                   "the bots' pace")
+            except StoreUnavailable:
+                conn.send(messages.error(msg.id, "busy", "the server is busy (its database "
+                                         "does not answer): the pace was not changed"))
+                return
+        self.bots.pace = pace
         for c in self.connections:
-            c.send(messages.pace(msg.id if c is conn else None, self.bots.pace, conn.seat))
+            c.send(messages.pace(msg.id if c is conn else None, pace, conn.seat))
 
     async def _move(self, conn: Connection, msg: ClientMessage) -> None:
         """A person's move: read, checked by the engine once, stored, played as checked,
@@ -597,7 +608,8 @@ class Table:
             if self.metrics is not None:
                 self.metrics.acknowledged(time.perf_counter() - started)
             self.broadcast()
-        self.wake.set()
+        if self.has_bots:  # (a table of people only: its bots' task has nothing to do)
+            self.wake.set()
 
     async def _check(self, conn: Connection, msg: ClientMessage) -> None:
         """Whether a move would be legal now, worked out off the event loop (on a copy of
@@ -670,8 +682,14 @@ class Table:
         return data
 
     def settings_stored(self, settings: Mapping[str, Any]) -> None:
-        """The game's settings as another process stored them (its talk settings)."""
+        """The game's settings as another process stored them (its talk settings, the
+        bots' pace): told to this process's connections where they changed."""
         self.talk.settings_stored(settings)
+        pace = stored_pace(settings)
+        if pace != self.bots.pace:
+            self.bots.pace = pace
+            for c in self.connections:
+                c.send(messages.pace(None, pace, None))
 
     def replay_frames(self, talk: Mapping[int, list[dict[str, Any]]] | None = None,
                       ) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
@@ -33,10 +33,10 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import format_move
 from handfoot.game.values import IllegalMoveError
 from handfoot.runs.sim import bot_turn, derive_seed
-from handfoot.web.settings import Settings
+from handfoot.web.settings import BOT_PACES, Settings
 from handfoot.web.store import is_outage
 
-__all__ = ["STAND_IN_BOT", "BotTable", "TableBots"]
+__all__ = ["STAND_IN_BOT", "BotTable", "TableBots", "stored_pace"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -53,6 +53,17 @@ up with another process's moves) before they think again."""
 
 _Played = tuple[int, int, mv.PlayerMove, str]
 """A move of the current round as a table played it: seq, seat, move, by whom."""
+
+
+def stored_pace(settings: Mapping[str, Any]) -> str:
+    """A game's bot pace as stored in its settings (``normal`` when none, or one the server
+    does not know).
+
+    >>> stored_pace({"pace": "slow"}), stored_pace({}), stored_pace({"pace": ["fast"]})
+    ('slow', 'normal', 'normal')
+    """
+    pace = settings.get("pace")
+    return pace if isinstance(pace, str) and pace in BOT_PACES else "normal"
 
 
 class BotTable(Protocol):
@@ -97,8 +108,7 @@ class TableBots:
         (a load, another process's move): the bots remake the round before they move."""
         self.pace = "normal"
         """The table's bot pace (:data:`~handfoot.web.settings.BOT_PACES`), as its creator
-        chose it (the ``pace`` message); kept in memory only: a page says it again at each
-        hello."""
+        chose it (the ``pace`` message), stored in the game's settings (:func:`stored_pace`)."""
         self.task: asyncio.Task[None] | None = None
         self._thought: dict[int, int] = {}
         """The seq at which each seat's bot last thought here (its memory has that view)."""
