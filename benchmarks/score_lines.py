@@ -7,8 +7,8 @@ minus the mean of the other sides'. Printed per line: the mean difference per ga
 95% interval and the standard deviation over games. A line with a large deviation is one
 that decides games; a line with a mean far from 0 is where the first bot gains or loses.
 Also: the first bot's share of the games, how the rounds ended and which bot's side went
-out. Two bots that are the same spec play the same games from both sides, so give two
-different ones (``hard:dirty_need=0`` against ``hard``).
+out. A bot against itself (``hard,hard``) plays each game from both sides: every mean is 0,
+and the deviations say what decides its games.
 
     python benchmarks/score_lines.py --profile hand-knee-foot \
         --bots hard:keep_special=50,hard --deals 300 --seed 777

@@ -60,12 +60,12 @@ class Rating:
 
 
 BOT_ANCHORS: Mapping[str, Rating] = {
-    "random": Rating(-4.41, 4.95),
-    "easy": Rating(17.40, 3.28),
-    "normal": Rating(31.09, 1.92),
-    "hard": Rating(32.95, 1.83),
-    "expert": Rating(32.76, 1.83),
-    "learned": Rating(36.55, 1.94),
+    "random": Rating(-4.83, 4.96),
+    "easy": Rating(16.42, 3.40),
+    "normal": Rating(31.01, 2.05),
+    "hard": Rating(32.50, 1.89),
+    "expert": Rating(36.30, 1.92),
+    "learned": Rating(36.26, 1.92),
 }
 """Each bot level's fixed rating: ``python benchmarks/rating_anchors.py --games 40`` (the six
 levels' round robin on partnership-13, 40 duplicate pairs per pairing, 1,200 games, seed
