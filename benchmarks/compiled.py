@@ -137,6 +137,21 @@ def rerun_compiled(script: str, argv: list[str], site: str) -> None:
     raise SystemExit(status.returncode)
 
 
+def add_compiled_option(parser: argparse.ArgumentParser, what: str = "measure") -> None:
+    """The ``--compiled [DIR]`` option every speed benchmark takes."""
+    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
+                        help=f"{what} the compiled build: an unpacked one in DIR, or (no DIR) "
+                             "one built from this tree first")
+
+
+def rerun_if_compiled(script: str, compiled: str | None, argv: list[str]) -> None:
+    """For a benchmark's ``--compiled [DIR]`` (``compiled``: the option's value, None when
+    not given): runs ``script`` again on the compiled build without the option, and exits
+    with its status; returns when the option was not given."""
+    if compiled is not None:
+        rerun_compiled(script, without_option(argv, "--compiled", compiled), compiled)
+
+
 def spread(values: list[float]) -> str:
     return (f"min {min(values):,.1f} / median {statistics.median(values):,.1f} / "
             f"max {max(values):,.1f}")

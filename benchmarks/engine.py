@@ -169,6 +169,8 @@ def measure(profile_name: str, layout: Layout | None, games: int, baseline_games
 
 
 def main() -> None:
+    from compiled import add_compiled_option, rerun_if_compiled
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="append",
                         help="profile to measure (repeatable; default: every built-in)")
@@ -179,15 +181,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--all-seatings", action="store_true",
                         help="every seating of each profile (default: its default seating)")
-    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
-                        help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
-                             "one built from this tree first")
+    add_compiled_option(parser)
     args = parser.parse_args()
-    if args.compiled is not None:
-        from compiled import rerun_compiled, without_option
-
-        rerun_compiled(__file__, without_option(sys.argv[1:], "--compiled", args.compiled),
-                       args.compiled)
+    rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     names = args.profile or builtin_profile_names()
     gin = play_gin(args.baseline_games, args.seed)

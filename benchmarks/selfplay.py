@@ -51,6 +51,8 @@ def spread(values: Sequence[float]) -> str:
 
 
 def main() -> None:
+    from compiled import add_compiled_option, rerun_if_compiled
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="append",
                         help="profile to measure (repeatable; default: every built-in)")
@@ -58,15 +60,9 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions of each figure")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default="hard", help="the bot at every seat (default: hard)")
-    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
-                        help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
-                             "one built from this tree first")
+    add_compiled_option(parser)
     args = parser.parse_args()
-    if args.compiled is not None:
-        from compiled import rerun_compiled, without_option
-
-        rerun_compiled(__file__, without_option(sys.argv[1:], "--compiled", args.compiled),
-                       args.compiled)
+    rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     for name in args.profile or builtin_profile_names():
         layout = load_profile(name).layout

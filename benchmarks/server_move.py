@@ -199,20 +199,16 @@ def socket_port() -> Iterator[int]:
 
 
 def main() -> int:
+    from compiled import add_compiled_option, rerun_if_compiled
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=2000, help="moves a repetition")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--frames", type=int, default=3000,
                         help="rounds in the WebSocket stack's measure")
-    parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
-                        help="measure the compiled build: an unpacked one in DIR, or (no DIR) "
-                             "one built from this tree first")
+    add_compiled_option(parser)
     args = parser.parse_args()
-    if args.compiled is not None:
-        from compiled import rerun_compiled, without_option
-
-        rerun_compiled(__file__, without_option(sys.argv[1:], "--compiled", args.compiled),
-                       args.compiled)
+    rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     reps: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="handfoot-move-") as tmp:
