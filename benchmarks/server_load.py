@@ -399,10 +399,13 @@ class SeatClient:
             if left <= 0:
                 self.stopped = True
                 return
+            wait = min(left, 60.0)
             try:
-                raw = await asyncio.wait_for(ws.recv(), min(left, 60.0))
+                raw = await asyncio.wait_for(ws.recv(), wait)
             except TimeoutError:
-                if time.monotonic() < until:
+                # a wait cut by the run's end is no error (the loop's timer may fire a
+                # little before time.monotonic() reaches ``until``); a whole minute is
+                if wait >= 60.0:
                     self.stats.error(f"{self.shadow.game_id} seat {self.seat}: no frame "
                                      "for 60 s")
                 self.stopped = True
