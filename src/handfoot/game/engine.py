@@ -32,7 +32,7 @@ and a meld is a rank plus counts, so a rule check is a few integer comparisons.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
@@ -49,7 +49,7 @@ from handfoot.game.cards import (
 )
 from handfoot.game.checks import _ALL_PICKED_COUNT, _Checked, _Plan
 from handfoot.game.deal import check_deal, deal_of_round
-from handfoot.game.listing import Listing
+from handfoot.game.listing import _SLOT_SETTER, Listing
 from handfoot.game.moves import WILD_MELD, ActionId, MeldGroup
 from handfoot.game.rules import Layout, Profile, Seat, Side
 from handfoot.game.scoring import SideScore, SideTally, score_tally
@@ -516,7 +516,7 @@ class GameState(Listing):
         """
         listed = self._listed
         self._listed = None
-        if listed is None or action not in listed[0]:
+        if listed is None or not _in_listing(listed[0], action):
             return self.apply_action(action)
         if mv.STAGE_NATURAL <= action < mv.KNEE:
             # a staging action, decoded as mv.decode_action does, with no Stage made
@@ -551,6 +551,49 @@ class GameState(Listing):
             player_move = mv.GoOut(groups, move.discard)
         self._commit_move((player_move, plan, rest))
         return player_move
+
+    def stage_ahead(self, actions: list[int]) -> int:
+        """Stage the staging ``actions`` in turn while each is one the seat's listing would
+        hold (its :meth:`legal_actions`, or its :meth:`play_view`'s), as a play loop that
+        built the view before each and played the action from it would; returns how many
+        were staged (0 at the first that is not a staging action or not listed).
+
+        For a bot that knows its next staging actions (a plan it stages card by card):
+        the views and listings between them are not built. The state after it is the
+        state those steps would leave."""
+        phase = self.phase
+        if phase != _DRAW and phase != _PLAY:
+            return 0
+        self._listed = None
+        seat = self.seat
+        side = self.side_of[seat]
+        held = self.held[seat]
+        done = 0
+        for action in actions:
+            if not mv.STAGE_NATURAL <= action < mv.KNEE:
+                break
+            kind: int
+            target: int
+            if action < mv.STAGE_WILD:  # (decoded as apply_listed decodes it)
+                kind = target = (action - mv.STAGE_NATURAL) >> 1
+                slot = (action - mv.STAGE_NATURAL) & 1
+            else:
+                w = (action - mv.STAGE_WILD) >> 1
+                kind = TWO if w < mv.NUM_TARGETS else JOKER
+                target = w % mv.NUM_TARGETS
+                slot = (action - mv.STAGE_WILD) & 1
+            # listed: a card of the kind left to stage (at the draw, only where the pile
+            # may be taken), for a target and slot that could still make a legal meld
+            # (the checks of _verify_stage, which tests hold to the listing)
+            if held[kind] - self._staged_kind(kind) <= 0:
+                break
+            if phase == _DRAW and self.pickup_blocker() is not None:
+                break
+            if not self._stage_ok(kind, target, slot, side):
+                break
+            self._stage(kind, target, slot)
+            done += 1
+        return done
 
     # --- drawing and taking the pile -------------------------------------------------------
 
@@ -940,3 +983,20 @@ class GameState(Listing):
             left_points=sum(n * values[k] for k, n in enumerate(left) if k not in threes),
             black_threes_left=left[BLACK_THREE], red_threes_left=left[RED_THREE])
         return score_tally(p, side, tally, adjustments)
+
+
+_PURE: Final = _SLOT_SETTER
+"""Whether this module runs as Python (not compiled)."""
+
+
+def _in_listing(listing: list[int], action: int) -> bool:
+    """``action in listing`` for a listing in increasing order (the engine's): compiled,
+    a loop that compares native ints and stops at the first action not below ``action``
+    (``in`` compares boxed integers one by one, through the generic comparison); as
+    Python, ``in`` (a loop in Python costs more)."""
+    if _PURE:
+        return action in listing
+    for a in listing:
+        if a >= action:
+            return a == action
+    return False

@@ -52,6 +52,8 @@ _NO_KINDS: Final[list[int]] = [0] * NUM_KINDS
 _NOTHING_STAGED: Final = _NAT0
 """:meth:`Checks._target_flags` of a rank with nothing on the table or staged, that the
 pile's top card does not join: a natural may start a meld, nothing else."""
+_UNSTAGED: Final[list[int]] = [_NOTHING_STAGED] * mv.NUM_TARGETS
+"""Every target's :data:`_NOTHING_STAGED` (a template, copied, never changed)."""
 _NONE_STAGED: Final[dict[int, list[int]]] = {}
 """No staged cards (never changed): flags as if nothing were staged."""
 _WILDS: Final = _WILD0 | _WILD1
@@ -105,18 +107,18 @@ class Listing(Checks):
                                                        or top_target * 2 + 1 in staging)
                 else:
                     may_pick = not p.pickup_melds_top
-                if may_pick:
+                # a staged group too short to start a meld, even with the top card, fails
+                # the pickup's plan: asked first, of the staged cards as they are (a
+                # raised reason, or the groups built for nothing, cost more)
+                if may_pick and not (staging and self._staged_short(side, top_target)):
                     if groups is None:
                         groups = self.staged_groups()
-                    # a staged group too short to start a meld, even with the top card,
-                    # fails the pickup's plan: asked first (a raised reason costs more)
-                    if not (staging and self._starts_short(side, groups, top_target)):
-                        try:
-                            plan, rest = self._verify_pickup(groups)
-                            out.append(mv.PICKUP)
-                            checked[mv.PICKUP] = (groups, plan, rest)
-                        except IllegalMoveError:
-                            pass
+                    try:
+                        plan, rest = self._verify_pickup(groups)
+                        out.append(mv.PICKUP)
+                        checked[mv.PICKUP] = (groups, plan, rest)
+                    except IllegalMoveError:
+                        pass
                 if staging and self.may_take_back():
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held, kept)
@@ -125,9 +127,9 @@ class Listing(Checks):
             return self._keep_listing(out, checked)
         # PLAY
         if staging:
-            if groups is None:
-                groups = self.staged_groups()
-            if not self._starts_short(side, groups):
+            if not self._staged_short(side):
+                if groups is None:
+                    groups = self.staged_groups()
                 try:
                     checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
                     out.append(mv.CONFIRM)
@@ -137,6 +139,7 @@ class Listing(Checks):
                 out.append(mv.CLEAR)
         else:
             groups = ()
+        # (the staged groups are built below only where a go-out is checked)
         if self.undo_stack and self.may_take_back():
             out.append(mv.UNDO)
         must_knock = self.picked_pile and not p.discard_after_pickup
@@ -144,6 +147,8 @@ class Listing(Checks):
             out.append(mv.KNOCK)
         if self.in_last_packet(seat) and not self._refused:
             left = self.held_n[seat] - self._staged_total()
+            if groups is None:
+                groups = self.staged_groups()
             if left == 0 and p.final_discard != _FINAL_DISCARD_REQUIRED:
                 try:
                     checked[mv.GO_OUT] = (groups, self._verify_go_out(groups, None), None)
@@ -182,23 +187,32 @@ class Listing(Checks):
             out.append(mv.KNEE)
         return self._keep_listing(out, checked)
 
-    def _starts_short(self, side: int, groups: tuple[MeldGroup, ...],
-                      top_target: int = -1) -> bool:
-        """Whether one of the staged ``groups`` starts a meld (the side has none of its
-        target that takes cards) with fewer cards than a meld needs, which :meth:`_plan`
-        refuses: asked first, as staging a new meld card by card passes through it.
+    def _staged_short(self, side: int, top_target: int = -1) -> bool:
+        """Whether one of the staged groups (:meth:`staged_groups`) starts a meld (the
+        side has none of its target that takes cards) with fewer cards than a meld needs,
+        which :meth:`_plan` refuses: asked first, as staging a new meld card by card
+        passes through it, and of the staged cards as they are, without building the
+        groups (most listings between two staging steps need none).
 
-        At a pickup, ``top_target`` is the target the pile's top card joins: the first
-        group of that target gets it (:meth:`_plan`), and that is the one group of the
-        target that is not ``new`` (groups come in target order, slot 0 first)."""
+        Only a slot 0 group starts a meld (slot 1 is ``new``); at a pickup, a slot 1
+        staged without a slot 0 has an empty slot 0 before it. ``top_target`` is, at a
+        pickup, the target the pile's top card joins: its slot 0 group gets it
+        (:meth:`_plan`)."""
         least = self.profile.min_meld_size
-        for g in groups:
-            if g.new:
-                continue
-            size = g.naturals + g.twos + g.jokers
-            if g.target == top_target:
+        staged = self.staged
+        pickup = self.phase == _DRAW
+        for key, group in staged.items():
+            size: int
+            if key & 1:
+                if not pickup or key - 1 in staged:
+                    continue
+                size = 0  # the empty slot 0 group the pickup puts before it
+            else:
+                size = group[0] + group[1] + group[2]
+            t = key >> 1
+            if t == top_target:
                 size += 1
-            if size < least and self._current_meld(side, g.target) < 0:
+            if size < least and self._current_meld(side, t) < 0:
                 return True
         return False
 
@@ -221,14 +235,17 @@ class Listing(Checks):
         """
         staged = self.staged
         # (locals typed exactly, so that the compiled build indexes and compares natively)
+        # the naturals staged by rank (a target's rank is its kind; the all-wild meld
+        # stages none), and the twos and jokers as plain ints
         staged_k: list[int] = _NO_KINDS
+        staged_twos = staged_jokers = 0
         if staged:
-            staged_k = [0] * NUM_KINDS
+            staged_k = _NO_KINDS[:]  # (a copy of a template: native; `[0] * n` is not)
             for key, group in staged.items():
                 k = key >> 1  # (no `+=` on an item: the compiled build does it generically)
                 staged_k[k] = staged_k[k] + group[0]
-                staged_k[TWO] = staged_k[TWO] + group[1]
-                staged_k[JOKER] = staged_k[JOKER] + group[2]
+                staged_twos += group[1]
+                staged_jokers += group[2]
         existing: list[int]
         top_target: int
         unstaged: list[int] | None
@@ -243,13 +260,13 @@ class Listing(Checks):
         # (self._target_flags called as a method, never through a bound-method object: the
         # compiled build then calls it natively)
         stage_natural: int = mv.STAGE_NATURAL
-        more_twos = held[TWO] > staged_k[TWO]
-        more_jokers = held[JOKER] > staged_k[JOKER]
+        more_twos = held[TWO] > staged_twos
+        more_jokers = held[JOKER] > staged_jokers
         if more_twos or more_jokers:
             if unstaged is None:
                 # every target's flags with nothing staged for it (only a target on the
                 # table, the top card's and the all-wild meld may differ from a new meld's)
-                unstaged = [_NOTHING_STAGED] * mv.NUM_TARGETS
+                unstaged = _UNSTAGED[:]
                 for t in range(WILD_MELD):
                     if existing[t] or t == top_target:
                         f = self._target_flags(t, existing[t], top_target, _NONE_STAGED)

@@ -58,6 +58,8 @@ _PARTNER_FINISHED_TURN: Final = PartnerCondition.FINISHED_TURN
 
 _INF: Final = 1 << 30
 """No cap: larger than any count of cards."""
+_NO_TARGETS: Final[list[int]] = [0] * mv.NUM_TARGETS
+"""0 for every target (a template, copied, never changed)."""
 
 _Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
 """A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
@@ -405,7 +407,7 @@ class State:
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
-        existing = [0] * mv.NUM_TARGETS
+        existing = _NO_TARGETS[:]  # (a template's copy: native when compiled)
         for m in self.melds[side]:  # a later meld of a target overrides an earlier one
             t = m.target
             size = m.naturals + m.twos + m.jokers

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from handfoot.bots.ahead import played_ahead, staging_ahead
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
@@ -124,16 +125,31 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
         raise ValueError(f"{len(bots)} bots for {state.players} seats")
     actions = moves = 0
     clock = time.perf_counter_ns
+    # with nobody to tell of each action, a bot's staging steps known ahead (its plan's)
+    # are staged without a view per card (bots.ahead): the same game, move for move
+    ahead = on_action is None and after is None
+    stage_ahead = state.stage_ahead
     while not state.is_over:
         seat = state.to_act
         view = view_of(seat)
-        start = clock()
-        action = bots[seat].choose(view)
-        think_ns = clock() - start
+        bot = bots[seat]
+        if on_action is None:
+            action = bot.choose(view)
+            think_ns = 0
+        else:
+            start = clock()
+            action = bot.choose(view)
+            think_ns = clock() - start
         committed = apply(action)
         actions += 1
         if committed is not None:
             moves += 1
+        elif ahead:
+            known = staging_ahead(bot)
+            if known:
+                staged = stage_ahead(known)
+                played_ahead(bot, staged)
+                actions += staged
         if on_action is not None:
             on_action(seat, committed, think_ns)
         if after is not None:

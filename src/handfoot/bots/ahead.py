@@ -1,0 +1,43 @@
+"""A bot's staging actions known ahead: what a normal or hard bot will choose next whatever
+view it is shown, so a play loop may stage them without building those views.
+
+A normal or hard bot that starts a plan (cards to stage for a meld, a pickup or going
+out, then the commit) queues its steps and, at each later view, plays the next one if the
+view lists it (else it drops the plan). Between two staging steps nothing it reads changes
+but the listing, so the play loop (:func:`handfoot.runs.sim.play_game`) hands the queued
+staging steps to :meth:`~handfoot.game.engine.GameState.stage_ahead`, which stages them
+while each is one the listing would hold, and tells the bot how many were played: the same
+game, move for move, without a view and a listing per card (docs/performance.md, "Fifth
+pass").
+
+Only the two classes themselves qualify: a subclass (the expert, styles, the learned bot)
+may look at every view it is shown.
+"""
+
+from __future__ import annotations
+
+from handfoot.bots.heuristic import HardBot, NormalBot
+from handfoot.game import moves as mv
+
+__all__ = ["played_ahead", "staging_ahead"]
+
+
+def staging_ahead(bot: object) -> list[int]:
+    """The staging actions ``bot`` will choose next from any view that lists them, in
+    order (the staging steps at the head of its plan); [] for any other bot."""
+    if type(bot) is not HardBot and type(bot) is not NormalBot:
+        return []
+    assert isinstance(bot, NormalBot)
+    queue = bot._queue
+    n = 0
+    while n < len(queue) and mv.STAGE_NATURAL <= queue[n] < mv.KNEE:
+        n += 1
+    return queue[:n]
+
+
+def played_ahead(bot: object, count: int) -> None:
+    """``count`` of :func:`staging_ahead`'s actions were played (as if chosen from views
+    that listed them)."""
+    if count:
+        assert isinstance(bot, NormalBot)
+        del bot._queue[:count]
