@@ -912,8 +912,14 @@ class GameState(Listing):
     # --- staging (the integer action layer) ------------------------------------------------
 
     def _stage(self, kind: int, target: int, slot: int) -> None:
-        entry = self.staged.setdefault(target * 2 + slot, [0, 0, 0])
-        entry[0 if kind <= cards.ACE else 1 if kind == TWO else 2] += 1
+        # (no list made for a group already staged, and no `+=` on an item: compiled,
+        # both native)
+        key = target * 2 + slot
+        entry = self.staged.get(key)
+        if entry is None:
+            entry = self.staged[key] = [0, 0, 0]
+        i = 0 if kind <= cards.ACE else 1 if kind == TWO else 2
+        entry[i] = entry[i] + 1
 
     # --- round end and scoring -----------------------------------------------------------
 
