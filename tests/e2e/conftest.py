@@ -12,12 +12,16 @@ refreshes the committed ones), otherwise to a temporary folder.
 
 from __future__ import annotations
 
+import email
 import os
+import queue
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +44,14 @@ sync_api.expect.set_options(timeout=20_000)
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served by uvicorn in a subprocess; yields its base URL."""
     db = tmp_path_factory.mktemp("e2e-db") / "handfoot.sqlite"
+    yield from serve(db)
+
+
+def serve(db: Path, *args: str) -> Iterator[str]:
+    """``e2e_server.py`` on the SQLite file ``db`` (``args``: its other arguments) in a
+    subprocess: yields its base URL, stops it after."""
     proc = subprocess.Popen(
-        [sys.executable, str(HERE / "e2e_server.py"), f"sqlite+aiosqlite:///{db}"],
+        [sys.executable, str(HERE / "e2e_server.py"), f"sqlite+aiosqlite:///{db}", *args],
         stdout=subprocess.PIPE, text=True, cwd=HERE)
     try:
         assert proc.stdout is not None
@@ -67,6 +77,37 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+class Inbox:
+    """aiosmtpd's handler: every mail received, (recipients, message), in a queue."""
+
+    def __init__(self) -> None:
+        self.mails: queue.Queue[tuple[list[str], Message]] = queue.Queue()
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
+        self.mails.put((list(envelope.rcpt_tos), email.message_from_bytes(envelope.content)))
+        return "250 OK"
+
+
+@pytest.fixture(scope="module")
+def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Inbox]]:
+    """A server of its own that mails through a local SMTP server (aiosmtpd), its public
+    URL its own address: (its base URL, the inbox)."""
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        db = tmp_path_factory.mktemp("e2e-mail") / "handfoot.sqlite"
+        for url in serve(db, f"smtp://127.0.0.1:{port}"):
+            yield url, inbox
+    finally:
+        controller.stop()
 
 
 @pytest.fixture(scope="module")
