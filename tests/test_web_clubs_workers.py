@@ -14,16 +14,15 @@ import os
 import time
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from typing import Any
-
-from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import func, select
 
 from handfoot.game.record import record_from_data, replay
 from handfoot.web import store as st
-from handfoot.web.schema import club_tournament_games
 from handfoot.web.players import PLAYER_HEADER
+from handfoot.web.schema import club_tournament_games
 from test_web_workers import Player, Server, assert_agree, play_together, servers
 from web_client import token_of
 
@@ -102,7 +101,7 @@ def test_a_tournament_moved_on_by_two_processes_is_played_once(postgres_url: str
         club = call(a, "POST", "/api/clubs", ann, {"name": "Smiths"})[1]["club"]["id"]
         invite = call(a, "POST", f"/api/clubs/{club}/invites", ann)[1]["path"].split("#")[1]
         assert call(b, "POST", "/api/invites/join", bob, {"token": invite})[0] == 200
-        starts = datetime.now(timezone.utc) + timedelta(seconds=4)
+        starts = datetime.now(UTC) + timedelta(seconds=4)
         status, made = call(a, "POST", f"/api/clubs/{club}/tournaments", ann, {
             "name": "Tonight", "profile": "biegames", "game_rounds": 1, "tables": 2,
             "rounds": 2, "bot_level": "easy",
