@@ -12,16 +12,12 @@ refreshes the committed ones), otherwise to a temporary folder.
 
 from __future__ import annotations
 
-import email
 import os
-import queue
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -79,35 +75,17 @@ def serve(db: Path, *args: str) -> Iterator[str]:
             proc.wait()
 
 
-class Inbox:
-    """aiosmtpd's handler: every mail received, (recipients, message), in a queue."""
-
-    def __init__(self) -> None:
-        self.mails: queue.Queue[tuple[list[str], Message]] = queue.Queue()
-
-    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
-        self.mails.put((list(envelope.rcpt_tos), email.message_from_bytes(envelope.content)))
-        return "250 OK"
-
-
 @pytest.fixture(scope="module")
-def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Inbox]]:
-    """A server of its own that mails through a local SMTP server (aiosmtpd), its public
-    URL its own address: (its base URL, the inbox)."""
-    from aiosmtpd.controller import Controller
+def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A server of its own that mails through a local SMTP server (aiosmtpd: the tests'
+    ``notice_services.smtp_server``), its public URL its own address: (its base URL, the
+    mailbox)."""
+    from notice_services import smtp_server
 
-    inbox = Inbox()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
+    with smtp_server() as (smtp_url, box):
         db = tmp_path_factory.mktemp("e2e-mail") / "handfoot.sqlite"
-        for url in serve(db, f"smtp://127.0.0.1:{port}"):
-            yield url, inbox
-    finally:
-        controller.stop()
+        for url in serve(db, smtp_url):
+            yield url, box
 
 
 @pytest.fixture(scope="module")

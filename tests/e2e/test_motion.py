@@ -11,7 +11,7 @@ from e2e_helpers import QUICK, Seat, new_game
 
 # notes where each clone that flies (added to #motion) starts, from its first keyframe,
 # from before the page's scripts run
-FLIGHTS = """
+FLIGHTS = r"""
 window.__flights = [];
 document.addEventListener("DOMContentLoaded", () => {
   new MutationObserver((changes) => {
