@@ -143,6 +143,7 @@ from handfoot.web.schema import (
 from handfoot.web.schema import (
     turns as turns,
 )
+from handfoot.web.sqlite_writer import LoopWriter
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
            "StoreUnavailable", "TalkRow", "async_database_url", "default_database_url",
@@ -830,6 +831,10 @@ class _GroupCommit:
         self._direct: tuple[Callable[..., Awaitable[Any]], sqlite3.Connection] | None = None
         """SQLite: aiosqlite's way of running a function on its thread, and the pool's one
         connection, once a group has gone through the pool (see :meth:`_commit`)."""
+        self._loop: LoopWriter | None = None
+        """SQLite: the event loop's own connection for the groups, opened after the first
+        group went through the pool (see :mod:`handfoot.web.sqlite_writer`)."""
+        self._loop_tried = False
         self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.wake: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
@@ -882,6 +887,17 @@ class _GroupCommit:
             values["updated"] = row["created"]
             if status is not None:
                 values["status"] = status
+        if self._loop is not None and self._stamp is not None:
+            # on the event loop's own connection, in this turn: no trip to a thread
+            # (web/sqlite_writer.py); False: the file is locked, the group goes below
+            try:
+                if self._loop.commit(_commit_moves,
+                                     *_sqlite_rows(group, latest, self._stamp)):
+                    return
+            except sqlite3.IntegrityError as exc:
+                raise IntegrityError("INSERT INTO moves", None, exc) from exc
+            except sqlite3.OperationalError as exc:  # as SQLAlchemy's: an outage, tried again
+                raise sa_exc.OperationalError("INSERT INTO moves", None, exc) from exc
         if self._direct is not None and self._stamp is not None:
             # straight onto the pool's connection, on its thread, without checking it out:
             # a checkout and its return (a rollback: a second hop to the thread) cost more
@@ -909,6 +925,9 @@ class _GroupCommit:
                 stamp = self._stamp or _datetime_writer(conn)
                 self._stamp = stamp
                 self._direct = (run, sqlite)
+                if self._loop is None and not self._loop_tried:
+                    self._loop_tried = True
+                    self._loop = LoopWriter.open(self.engine.url.database)
                 try:
                     await run(_commit_moves, sqlite, *_sqlite_rows(group, latest, stamp),
                               False)
@@ -933,6 +952,9 @@ class _GroupCommit:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+        if self._loop is not None:
+            loop, self._loop = self._loop, None
+            await loop.close()
 
 
 class _PgGroupCommit(_GroupCommit):
