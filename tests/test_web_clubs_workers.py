@@ -2,7 +2,8 @@
 player made on one process is known on the other, an invite made on one is used on the
 other, two members on two processes play a club game to its end, its result is stored
 once, and both processes show the same standings (nothing about players or clubs is kept
-in a process's memory)."""
+in a process's memory); a duplicate tournament that both processes move on is started
+once, deals each table once, and plays every table to one end."""
 
 from __future__ import annotations
 
@@ -10,14 +11,18 @@ import asyncio
 import base64
 import json
 import os
+import time
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
+from handfoot.game.record import record_from_data, replay
 from handfoot.web import store as st
 from handfoot.web.players import PLAYER_HEADER
+from handfoot.web.schema import club_tournament_games
 from test_web_workers import Player, Server, assert_agree, play_together, servers
 from web_client import token_of
 
@@ -82,3 +87,62 @@ def test_a_club_game_between_members_on_two_processes(postgres_url: str) -> None
             await store.close()
     rows = asyncio.run(finished_rows())
     assert len(rows) == 2 and all(r.finished is not None for r in rows)
+
+
+def test_a_tournament_moved_on_by_two_processes_is_played_once(postgres_url: str) -> None:
+    """Both processes' refresh loops (and each table's end, on the process that stored
+    it) move the tournament on: it starts once, each round's tables are made once with
+    the same deals, every table is played to one end (its record replays), and both
+    processes show the same standings."""
+    with servers(postgres_url) as (a, b):
+        ann, bob = _key(), _key()
+        assert call(a, "POST", "/api/players", None, {"name": "Ann", "key": ann})[0] == 200
+        assert call(b, "POST", "/api/players", None, {"name": "Bob", "key": bob})[0] == 200
+        club = call(a, "POST", "/api/clubs", ann, {"name": "Smiths"})[1]["club"]["id"]
+        invite = call(a, "POST", f"/api/clubs/{club}/invites", ann)[1]["path"].split("#")[1]
+        assert call(b, "POST", "/api/invites/join", bob, {"token": invite})[0] == 200
+        starts = datetime.now(UTC) + timedelta(seconds=4)
+        status, made = call(a, "POST", f"/api/clubs/{club}/tournaments", ann, {
+            "name": "Tonight", "profile": "biegames", "game_rounds": 1, "tables": 2,
+            "rounds": 2, "bot_level": "easy",
+            "starts": starts.strftime("%Y-%m-%dT%H:%M:%SZ")})
+        assert status == 200, made
+        url = f"/api/clubs/{club}/tournaments/{made['id']}"
+        assert call(b, "POST", f"{url}/enter", bob, {"in": True})[1]["entered"]
+        deadline = time.monotonic() + 300
+        while True:
+            status, view = call(b, "GET", url, bob)
+            assert status == 200, view
+            if view["status"] == "over":
+                break
+            assert time.monotonic() < deadline, view
+            time.sleep(0.5)
+        other = call(a, "GET", url, ann)[1]
+        assert other["standings"] == view["standings"] and other["status"] == "over"
+        assert sorted(s["name"] for s in view["entrants"]) == ["Ann", "Bob"]
+        rounds = view["rounds_played"]
+        assert [len(r) for r in rounds] == [2, 2]
+        for tables in rounds:
+            deals = []
+            for t in tables:
+                got = call(a, "GET", t["record"], ann)
+                assert got[0] == 200
+                result = replay(record_from_data(got[1]))
+                assert result.ok and result.game_over and list(result.totals) == t["totals"]
+                deals.append([rnd.deal for rnd in record_from_data(got[1]).rounds])
+            assert deals[0] == deals[1]
+
+    async def made_tables() -> tuple[int, int]:
+        store = st.Store(postgres_url)
+        try:
+            async with store.engine.connect() as conn:
+                places = (await conn.execute(select(func.count()).select_from(
+                    club_tournament_games).where(
+                    club_tournament_games.c.tournament == made["id"]))).scalar_one()
+                games = (await conn.execute(select(st.games.c.settings))).scalars().all()
+        finally:
+            await store.close()
+        mine = [g for g in games if (g or {}).get("tournament") == made["id"]]
+        return int(places), len(mine)
+
+    assert asyncio.run(made_tables()) == (4, 4)  # no table made twice, no game orphaned

@@ -312,3 +312,39 @@ def test_a_turn_lost_in_a_crash_is_mended_at_the_next_start(tmp_path: Path) -> N
     with app_client(tmp_path / "g.db", clock) as c:
         mended = wait_for(lambda: (t := turn(c, gid)) is not None and t.seq == now.seq and t)
         assert mended.seat == 0 and mended.due == clock.now() + timedelta(hours=1)
+
+
+def test_a_club_game_may_be_a_correspondence_game(tmp_path: Path) -> None:
+    """A member deals a correspondence game in the club (from the club's page or the lobby
+    with the club chosen): its time per move holds, its timers run, the member who takes
+    the free seat later plays it by the day too; a bad time is refused as in the lobby."""
+    from test_web_clubs import Who, make_club
+
+    clock = TestClock()
+    with app_client(tmp_path / "c.db", clock) as c:
+        ann, bob = Who(c, "Ann"), Who(c, "Bob")
+        club = make_club(c, ann, bob)
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+        slow = {"per_move": HOUR, "on_timeout": "bot"}
+        made = [ann.post(f"/api/clubs/{club}/games", {
+            "profile": "biegames", "layout": "2x1", "seats": seats,
+            "correspondence": slow}).json()]
+        made.append(ann.post("/api/games", {"club": club, "profile": "biegames",
+                                            "layout": "2x1", "seats": seats,
+                                            "correspondence": slow}).json())
+        for game in made:
+            gid = game["game_id"]
+            assert game["club"] == club
+            first = turn(c, gid)
+            assert first is not None and first.due - first.started == timedelta(hours=1)
+            joined = bob.post(f"/api/clubs/{club}/games/{gid}/join").json()
+            notices = c.post(f"/api/games/{gid}/notices",  # for correspondence games only
+                             json={"token": token_of(joined["link"]), "muted": False})
+            assert notices.status_code == 200, notices.text
+            clock.advance(HOUR + 1)  # nobody plays: the stand-in plays the turn
+            run_timers(c)
+            wait_for(lambda: (t := turn(c, gid)) is not None and t.seq > first.seq)  # noqa: B023
+        bad = ann.post(f"/api/clubs/{club}/games", {
+            "profile": "biegames", "layout": "2x1", "seats": seats,
+            "correspondence": {"per_move": 5, "on_timeout": "bot"}})
+        assert bad.status_code == 400

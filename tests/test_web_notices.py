@@ -59,6 +59,32 @@ def notices(c: TestClient, gid: str, token: str, **changes: Any) -> Any:
     return r.json()
 
 
+def confirm_link(box: Any, address: str) -> str:
+    """The path of the confirmation link in the last mail to ``address``, that mail taken
+    out of the box (so that the box then counts the notices only)."""
+    for i in range(len(box.mails) - 1, -1, -1):
+        _, rcpt, message = box.mails[i]
+        if rcpt == [address] and message["Subject"].startswith("Confirm"):
+            del box.mails[i]
+            found = re.search(r"http://testserver(/notices/confirm\?c=[0-9a-f]{64})\s",
+                              message.get_content())
+            assert found is not None, message.get_content()
+            return found.group(1)
+    raise AssertionError(f"no mail to confirm {address}")
+
+
+def mail_to(c: TestClient, gid: str, token: str, box: Any, email: str, **changes: Any,
+            ) -> Any:
+    """Give a seat's notice address and confirm it from the mail, as its owner does."""
+    settings = notices(c, gid, token, email=email, **changes)
+    assert settings["email"] == email and settings["email_confirmed"] is False
+    r = c.post(confirm_link(box, email))
+    assert r.status_code == 200 and r.json() == {"confirmed": True}, r.text
+    settings = notices(c, gid, token)
+    assert settings["email_confirmed"] is True
+    return settings
+
+
 def next_human_turn(c: TestClient, gid: str, clock: TestClock, after: int) -> Any:
     """Let the person's time run out (the stand-in plays), then the bot moves: the
     person's next turn."""
@@ -83,8 +109,7 @@ def test_the_turn_mail_arrives_after_the_bots_move_and_its_link_opens_the_seat(
         gid = game["game_id"]
         token = token_of(game["seats"][0]["link"])
         first = human_turn(c, gid)
-        assert notices(c, gid, token, email="ann@example.org", mail_every="turn")["email"] \
-            == "ann@example.org"
+        mail_to(c, gid, token, box, "ann@example.org", mail_every="turn")
         run_timers(c)
         assert len(box.mails) == 1
         second = next_human_turn(c, gid, clock, first.seq)
@@ -130,7 +155,7 @@ def test_at_most_one_mail_an_hour_per_game_and_none_when_muted(
         gid = game["game_id"]
         token = token_of(game["seats"][0]["link"])
         first = human_turn(c, gid)
-        notices(c, gid, token, email="ann@example.org")  # the default: once an hour
+        mail_to(c, gid, token, box, "ann@example.org")  # the default: once an hour
         run_timers(c)
         assert len(box.mails) == 1
         person = Person(c, gid, token, seat=0)
@@ -165,7 +190,7 @@ def test_the_daily_digest_lists_the_games_waiting(tmp_path: Path,
             game = new_correspondence(c)
             gid = game["game_id"]
             human_turn(c, gid)
-            notices(c, gid, token_of(game["seats"][0]["link"]), email="ann@example.org",
+            mail_to(c, gid, token_of(game["seats"][0]["link"]), box, "ann@example.org",
                     mail_every="digest")
             ids.append(gid)
         run_timers(c)
@@ -368,7 +393,7 @@ def test_the_others_hear_when_a_seat_of_a_waiting_game_is_overdue(
         late = turn(c, gid).seat
         other = 1 - late
         for seat, address in ((late, "late@example.org"), (other, "other@example.org")):
-            notices(c, gid, token_of(game["seats"][seat]["link"]), email=address)
+            mail_to(c, gid, token_of(game["seats"][seat]["link"]), box, address)
         run_timers(c)
         assert [m[1] for m in box.mails] == [["late@example.org"]]  # whose turn it is
         clock.advance(HOUR + 1)
@@ -380,3 +405,141 @@ def test_the_others_hear_when_a_seat_of_a_waiting_game_is_overdue(
         assert f"#t={token_of(game['seats'][other]['link'])}" in box.mails[-1][2].get_content()
         run_timers(c)
         assert len(box.mails) == 2  # once
+
+
+def test_no_notice_goes_to_an_address_its_owner_has_not_confirmed(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    """Whoever holds a seat's link may give any address: its owner gets one mail asking
+    to confirm, and nothing more until the link in it is opened (a POST, as the page's
+    script sends it; a mail scanner's GET changes nothing)."""
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        first = human_turn(c, gid)
+        settings = notices(c, gid, token, email=" Ann@Example.org ", mail_every="turn")
+        assert settings["email"] == "ann@example.org" and not settings["email_confirmed"]
+        run_timers(c)
+        assert [m[1] for m in box.mails] == [["ann@example.org"]]  # the confirmation only
+        message = box.mails[0][2]
+        assert message["Subject"] == "Confirm your Hand and Foot turn notices"
+        text = message.get_content()
+        assert "ignore this e-mail" in text and "#t=" not in text  # no seat link in it
+        path = confirm_link(box, "ann@example.org")
+        page = c.get(path)
+        assert page.status_code == 200 and 'id="confirm-form"' in page.text
+        assert not notices(c, gid, token)["email_confirmed"]  # the GET changed nothing
+        second = next_human_turn(c, gid, clock, first.seq)
+        run_timers(c)
+        assert box.mails == []  # not confirmed: no notice
+        assert c.post("/notices/confirm?c=" + "0" * 64).status_code == 404
+        assert c.post("/notices/confirm?c=nothex").status_code == 404
+        done = c.post(path, headers={"accept": "text/html"})
+        assert done.status_code == 200 and 'id="confirmed"' in done.text
+        assert notices(c, gid, token)["email_confirmed"]
+        assert c.post(path).status_code == 404  # a link works once
+        third = next_human_turn(c, gid, clock, second.seq)
+        run_timers(c)
+        assert len(box.mails) == 1 and box.mails[0][2]["Subject"].startswith("Your turn")
+        # the same address again (with another frequency) keeps it confirmed, mails nothing
+        assert notices(c, gid, token, email="ann@example.org",
+                       mail_every="hour")["email_confirmed"]
+        assert len(box.mails) == 1
+        # another address: confirmed again from its own mail; the old link is void
+        settings = notices(c, gid, token, email="ben@example.org")
+        assert settings["email"] == "ben@example.org" and not settings["email_confirmed"]
+        ben = confirm_link(box, "ben@example.org")
+        next_human_turn(c, gid, clock, third.seq)
+        run_timers(c)
+        assert len(box.mails) == 1  # Ann's address is not the seat's any more; Ben's waits
+        notices(c, gid, token, email="carl@example.org")  # before Ben opened his link
+        carl = confirm_link(box, "carl@example.org")
+        assert c.post(ben).status_code == 404  # replaced: it confirms nothing
+        assert not notices(c, gid, token)["email_confirmed"]
+        assert c.post(carl).status_code == 200
+        assert notices(c, gid, token)["email"] == "carl@example.org"
+
+
+def test_an_address_gets_at_most_three_confirmations_an_hour(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    """Nobody can use the server to flood an inbox: three mails to confirm one address an
+    hour, from every seat and game together; giving the same address again at once does
+    not send another; a link more than a week old does not work."""
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        seats = []
+        for _ in range(4):
+            game = new_correspondence(c)
+            seats.append((game["game_id"], token_of(game["seats"][0]["link"])))
+        for gid, token in seats[:3]:
+            notices(c, gid, token, email="victim@example.org")
+            notices(c, gid, token, email="victim@example.org")  # again at once: no mail
+        assert len(box.mails) == 3
+        gid, token = seats[3]
+        r = c.post(f"/api/games/{gid}/notices",
+                   json={"token": token, "email": "victim@example.org"})
+        assert r.status_code == 400 and "this hour" in r.json()["error"]
+        assert notices(c, gid, token)["email"] is None  # refused: nothing kept
+        clock.advance(HOUR + 1)
+        notices(c, gid, token, email="victim@example.org")
+        assert len(box.mails) == 4
+        old = confirm_link(box, "victim@example.org")
+        clock.advance(8 * 24 * HOUR)
+        assert c.post(old).status_code == 404  # too old
+
+
+def test_a_signed_in_players_verified_address_needs_no_confirmation(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    from sqlalchemy import update
+
+    from handfoot.web.store import players
+    from test_web_clubs import Who
+
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        ann = Who(c, "Ann")
+        store = c.app.state.store  # type: ignore[attr-defined]
+
+        async def verify() -> None:
+            async with store.engine.begin() as conn:
+                await conn.execute(update(players).where(players.c.id == ann.id).values(
+                    email="ann@example.org", email_verified=True))
+
+        c.portal.call(verify)  # type: ignore[union-attr]
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        r = ann.post(f"/api/games/{gid}/notices", {"token": token, "email": "ann@example.org"})
+        assert r.status_code == 200 and r.json()["email_confirmed"] is True
+        assert box.mails == []
+        # another address, even from Ann's browser, is confirmed from its own mail
+        r = ann.post(f"/api/games/{gid}/notices", {"token": token, "email": "a2@example.org"})
+        assert r.json()["email_confirmed"] is False and len(box.mails) == 1
+
+
+def test_the_pages_of_mailed_links_may_post_with_an_opaque_origin(
+        tmp_path: Path, mail: tuple[str, Any]) -> None:
+    """A page opened from a mail sends its form as a navigation, with ``Origin: null``
+    under the site's no-referrer policy: the unsubscribe and confirm links take it (their
+    token is the authority); another site's origin, or null elsewhere, is refused."""
+    url, box = mail
+    clock = TestClock()
+    with make_client(tmp_path, clock, smtp_url=url) as c:
+        game = new_correspondence(c)
+        gid = game["game_id"]
+        token = token_of(game["seats"][0]["link"])
+        notices(c, gid, token, email="ann@example.org")
+        path = confirm_link(box, "ann@example.org")
+        evil = c.post(path, headers={"origin": "https://evil.example"})
+        assert evil.status_code == 403
+        assert not notices(c, gid, token)["email_confirmed"]
+        r = c.post(path, headers={"origin": "null", "accept": "text/html"})
+        assert r.status_code == 200 and 'id="confirmed"' in r.text
+        assert c.post("/notices/unsubscribe?u=" + "0" * 64,
+                      headers={"origin": "null"}).status_code == 404  # unknown, not refused
+        assert c.post("/api/games", json={"profile": "biegames"},
+                      headers={"origin": "null"}).status_code == 403

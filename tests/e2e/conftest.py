@@ -40,8 +40,14 @@ sync_api.expect.set_options(timeout=20_000)
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served by uvicorn in a subprocess; yields its base URL."""
     db = tmp_path_factory.mktemp("e2e-db") / "handfoot.sqlite"
+    yield from serve(db)
+
+
+def serve(db: Path, *args: str) -> Iterator[str]:
+    """``e2e_server.py`` on the SQLite file ``db`` (``args``: its other arguments) in a
+    subprocess: yields its base URL, stops it after."""
     proc = subprocess.Popen(
-        [sys.executable, str(HERE / "e2e_server.py"), f"sqlite+aiosqlite:///{db}"],
+        [sys.executable, str(HERE / "e2e_server.py"), f"sqlite+aiosqlite:///{db}", *args],
         stdout=subprocess.PIPE, text=True, cwd=HERE)
     try:
         assert proc.stdout is not None
@@ -67,6 +73,19 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Any]]:
+    """A server of its own that mails through a local SMTP server (aiosmtpd: the tests'
+    ``notice_services.smtp_server``), its public URL its own address: (its base URL, the
+    mailbox)."""
+    from notice_services import smtp_server
+
+    with smtp_server() as (smtp_url, box):
+        db = tmp_path_factory.mktemp("e2e-mail") / "handfoot.sqlite"
+        for url in serve(db, smtp_url):
+            yield url, box
 
 
 @pytest.fixture(scope="module")

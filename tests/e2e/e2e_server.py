@@ -1,8 +1,9 @@
 """The real web app under uvicorn for the browser tests (run as a script by conftest.py).
 
-    python e2e_server.py DATABASE_URL
+    python e2e_server.py DATABASE_URL [SMTP_URL]
 
-Binds 127.0.0.1 on a free port, prints ``PORT <n>`` (conftest.py then polls until the app
+With ``SMTP_URL`` the server sends mail there (its public URL is its own address). Binds
+127.0.0.1 on a free port, prints ``PORT <n>`` (conftest.py then polls until the app
 answers), serves until SIGTERM.
 Bots move with no delay; a game review is planned for 2 s, not 30. For repeatable games
 whatever order the tests run in, a new game's seed is made from its seats' names and kinds
@@ -49,13 +50,16 @@ def main() -> None:
     database_url = sys.argv[1]
     daily.daily_seed = lambda secret, date: DAILY_SEED  # type: ignore[assignment]
     reviews.BUDGET = 2.0  # a game review in seconds, not a minute (docs/review.md)
-    app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0,
-                              open_limits=False,
-                              seed_source=seats_seeds()))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    mail: dict[str, Any] = {}
+    if len(sys.argv) > 2:
+        mail = {"smtp_url": sys.argv[2], "mail_from": "handfoot <cards@example.org>",
+                "public_url": f"http://127.0.0.1:{port}"}
+    app = create_app(Settings(database_url=database_url, bot_delay=0.0, absent_grace=60.0,
+                              open_limits=False, seed_source=seats_seeds(), **mail))
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     print(f"PORT {port}", flush=True)

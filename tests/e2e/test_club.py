@@ -161,6 +161,19 @@ def test_a_club_plays_a_game_and_a_device_is_added(new_context: Any, live_server
         shoot(ann, shots_dir, f"club-page-{label}", full=True)
     ann.set_viewport_size({"width": 1366, "height": 768})
 
+    # a club game may be played by correspondence: a time per turn, the clock at the table
+    expect(ann.locator("#game-timeout-field")).to_be_hidden()
+    ann.select_option("#game-pace", "86400")
+    expect(ann.locator("#game-timeout-field")).to_be_visible()
+    ann.select_option("#game-timeout", "wait")
+    ann.locator("#new-game").scroll_into_view_if_needed()
+    shoot(ann, shots_dir, "club-correspondence-laptop")
+    ann.click("#new-game button[type=submit]")
+    ann.wait_for_url("**/game/**")
+    expect(ann.locator("#turn-clock")).to_be_visible()
+    game = ann.evaluate("window.handfoot.app.welcome.game")
+    assert game["correspondence"] == {"per_move": 86400, "on_timeout": "wait"}
+
     # a second device for Ann: the link (and its QR code) on her page, used once
     ann.goto("/me")
     expect(ann.locator("#club-list")).to_contain_text("The Smiths")

@@ -409,9 +409,9 @@ class _Api:
     async def club_game(self, request: Request, body: dict[str, Any], club: Club,
                         me: Player) -> Response:
         """A game of a club, made by a member: with the club's house rules named
-        ``club_rules`` (or the rules the body gives, as for any game); its seats' links
-        derived from the club secret, so members may take a free seat later; the maker
-        linked to the first person's seat."""
+        ``club_rules`` (or the rules the body gives, as for any game), live or
+        correspondence as any game; its seats' links derived from the club secret, so
+        members may take a free seat later; the maker linked to the first person's seat."""
         body = {k: v for k, v in body.items() if k != "club"}
         rules_name = body.pop("club_rules", None)
         try:
@@ -422,18 +422,21 @@ class _Api:
                                        f"{rules_name!r}")
                 body["toml"] = text
             profile, layout, seats, absent, talk = await _game_request(body)
-        except (RequestError, ProfileError, ValueError) as exc:
+            correspondence = correspondence_from_request(body)
+        except (RequestError, ProfileError, RequestProblem, ValueError) as exc:
             return error_response(str(exc))
         secret = await self.store.secret(CLUB_SECRET)
         game_id = new_game_id()
         game = await self._new_game(profile, layout, seats, absent, game_id=game_id,
                                     token_for=lambda s: rematch_token(secret, game_id, s),
-                                    talk=talk)
+                                    talk=talk, correspondence=correspondence)
         if rules_name is None:
             rules_name = profile.name if not (body.get("toml") or body.get("overrides")
                                               or body.get("options")) \
                 else f"{profile.name} + house rules"
         await self.clubs.add_game(game_id, club.id, str(rules_name))
+        if correspondence is not None:
+            await self.tables.get(game_id)  # stores its first turn and timer
         first = next((s for s in game["seats"] if s["kind"] == "human"), None)
         if first is not None:
             await self.players.link_seat(game_id, first["seat"], me.id)

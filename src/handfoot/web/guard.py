@@ -8,7 +8,10 @@ A browser sends ``Origin`` with every WebSocket handshake and every cross-site `
 page of another site that holds no link still cannot act for anybody (every action needs a
 token), but it must not use a visitor's browser to make games or flood a table either. A
 request without ``Origin`` does not come from a web page (a script, a bot, a test) and is let
-through: it gains nothing a token does not already give.
+through: it gains nothing a token does not already give. The pages a mailed link opens
+(unsubscribe, confirm an address: :data:`MAILED_LINKS`) send their form as a navigation, for
+which a browser under the site's ``no-referrer`` policy sends ``Origin: null``: those paths
+take an opaque origin (their token is the whole authority), never another site's.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ from handfoot.web.store import is_outage
 __all__ = ["FloodWatch", "FrameLogFilter", "OpenLimit", "OpenLimiter", "OriginGuard",
            "OutageGuard", "TokenBucket", "normalize_origin", "open_kind", "origin_allowed",
            "quiet_frame_logs"]
+
+MAILED_LINKS: Final = frozenset({"/notices/unsubscribe", "/notices/confirm"})
+"""Paths whose ``POST`` may come with ``Origin: null`` (a form sent from the page a mailed
+link opened)."""
 
 ORIGIN_CLOSE: Final = 4403
 """The close code of a WebSocket refused for its origin."""
@@ -127,7 +134,8 @@ class OriginGuard:
             return
         headers = Headers(scope=scope)
         origin = headers.get("origin")
-        if origin_allowed(origin, headers.get("host"), self.allowed):
+        if origin_allowed(origin, headers.get("host"), self.allowed) or (
+                origin == "null" and kind == "http" and scope.get("path") in MAILED_LINKS):
             await self.app(scope, receive, send)
             return
         message = (f"pages of {origin} may not use this server (only its own pages"

@@ -11,6 +11,8 @@
   (``"on_timeout": "wait"``) given to its stand-in bot by another person at the table.
 - ``/notices/unsubscribe?u=...``: one-click unsubscribe (``POST``, RFC 8058; the ``GET``
   page posts itself from its script, so a mail scanner's fetch changes nothing).
+- ``/notices/confirm?c=...``: the link mailed to a new notice address; its ``POST`` (sent
+  the same way) confirms it, and e-mail notices to it start.
 - ``/manifest.webmanifest`` and ``/sw.js`` (the service worker that shows a push notice and
   opens the seat; served from the root so its scope is the whole site).
 """
@@ -28,6 +30,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from handfoot.web.clubs import CLUB_SECRET
+from handfoot.web.notices import CONFIRM_TTL
 from handfoot.web.players import current_player
 from handfoot.web.protocol import is_token
 from handfoot.web.requests import RequestError, error_response, read_body
@@ -220,9 +223,11 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
         if player is not None and "push" in changes:  # the player's own seat: all seats
             seated = await request.app.state.players.seat_players(table.id)
             linked = player.id if seated.get(seat) == player.id else None
+        verified = player.email if player is not None and player.email_verified else None
         try:
             out = await notices.update(table.id, seat, body["token"],
-                                       str(request.base_url), changes, player_id=linked)
+                                       str(request.base_url), changes, player_id=linked,
+                                       verified_email=verified)
         except ValueError as exc:
             return error_response(str(exc))
         return JSONResponse(out)
@@ -265,6 +270,20 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
                                           {"token": token, "done": done, "valid": valid},
                                           status_code=200 if done else 404)
 
+    async def confirm(request: Request) -> Response:
+        token = request.query_params.get("c", "")
+        valid = len(token) == 64 and all(c in "0123456789abcdef" for c in token)
+        days = CONFIRM_TTL.days
+        if request.method == "GET":
+            return templates.TemplateResponse(request, "confirm.html", {
+                "token": token, "done": None, "valid": valid, "days": days})
+        done = valid and await notices.confirm(token)
+        if "text/html" not in request.headers.get("accept", ""):
+            return JSONResponse({"confirmed": done}, status_code=200 if done else 404)
+        return templates.TemplateResponse(request, "confirm.html", {
+            "token": token, "done": done, "valid": valid, "days": days},
+            status_code=200 if done else 404)
+
     async def manifest(request: Request) -> Response:
         return JSONResponse(MANIFEST, media_type="application/manifest+json")
 
@@ -279,6 +298,7 @@ def mygames_routes(tables: Tables, notices: Notices, templates: Jinja2Templates,
         Route("/api/games/{game_id}/give-to-bot", give_to_bot, methods=["POST"]),
         Route("/api/push/key", push_key),
         Route("/notices/unsubscribe", unsubscribe, methods=["GET", "POST"]),
+        Route("/notices/confirm", confirm, methods=["GET", "POST"]),
         Route("/manifest.webmanifest", manifest),
         Route("/sw.js", service_worker),
     ]

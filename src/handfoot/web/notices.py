@@ -13,6 +13,11 @@ round, the scores, the seat's own card counts, the moves since its last turn as 
 list says them, the time left), never another hand; a muted seat gets nothing. Every
 e-mail carries a one-click unsubscribe (RFC 8058 ``List-Unsubscribe`` and
 ``List-Unsubscribe-Post``, and a link in the text) that stops the e-mail to that address.
+
+Nobody is mailed who did not ask: an address given at a table gets one mail with a link to
+confirm it (:meth:`Notices.confirm`), and no notice goes to it before that link is opened,
+unless it is the signed-in player's own verified address. At most
+:data:`CONFIRMS_PER_HOUR` such mails go to one address an hour, whoever asks.
 """
 
 from __future__ import annotations
@@ -20,19 +25,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import secrets
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 
 from handfoot.game.events import move_words
 from handfoot.game.moves import parse_move
 from handfoot.game.values import PlayerView
 from handfoot.web.mail import Mailer
+from handfoot.web.players import clean_email
 from handfoot.web.push import PushGone, PushKeys, check_endpoint, send_push
+from handfoot.web.schema import confirm_mails
 from handfoot.web.store import (
     Store,
     _upsert,
@@ -48,7 +56,7 @@ from handfoot.web.turns import Clock, TurnRow, read_turns
 if TYPE_CHECKING:
     from handfoot.web.table import Table
 
-__all__ = ["MAIL_EVERY", "Notices", "turn_words"]
+__all__ = ["CONFIRMS_PER_HOUR", "MAIL_EVERY", "Notices", "turn_words"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -62,6 +70,13 @@ DIGEST_CHECK: Final = 600.0
 """Seconds between a process's looks for digests to send."""
 
 UNSUBSCRIBE_SECRET: Final = "unsubscribe"
+
+CONFIRMS_PER_HOUR: Final = 3
+"""Confirmation mails one address may get an hour, from every seat and game together."""
+CONFIRM_AGAIN: Final = timedelta(minutes=2)
+"""How soon one seat may have its confirmation mail sent again."""
+CONFIRM_TTL: Final = timedelta(days=7)
+"""How long a confirmation link works."""
 RECENT_MOVES: Final = 8
 
 
@@ -152,21 +167,27 @@ class Notices:
                 push_subscriptions.c.game == game_id,
                 push_subscriptions.c.seat == seat))).all()
         return {"email": None if row is None else row.email,
+                "email_confirmed": row is not None and row.email is not None
+                and bool(row.email_confirmed),
+                "confirm_sent": None if row is None or row.confirm_sent is None
+                or row.email is None else row.confirm_sent.isoformat() + "Z",
                 "mail_every": "hour" if row is None else row.mail_every,
                 "muted": False if row is None else bool(row.muted),
                 "push": len(pushes), "mail": self.mailer is not None}
 
     async def update(self, game_id: str, seat: int, token: str, base_url: str,
                      changes: Mapping[str, Any], player_id: str | None = None,
-                     ) -> dict[str, Any]:
+                     verified_email: str | None = None) -> dict[str, Any]:
         """Change a seat's notices (``email``: an address or None; ``mail_every``;
         ``muted``; ``push``: a browser's subscription to add, kept for ``player_id`` too,
         the signed-in player sitting there, so it serves all their seats); ValueError if
-        one is bad."""
+        one is bad. A new address (or the same one again while it is not confirmed) is
+        mailed a link to confirm it, unless it is ``verified_email``, the address the
+        signed-in player asking has verified."""
         email = changes.get("email", ...)
         if email is not ... and email is not None:
-            if not isinstance(email, str) or len(email) > 254 or "@" not in email \
-                    or any(c.isspace() or c in "<>,;\"" for c in email):
+            email = clean_email(email)
+            if email is None:
                 raise ValueError("email: one address, like name@example.org")
             if self.mailer is None:
                 raise ValueError("this server sends no e-mail (it has no --smtp-url)")
@@ -182,6 +203,8 @@ class Notices:
             sub = self._subscription(push)
         base = self.public_url or base_url.rstrip("/")
         unsubscribe = token_hash(await self._unsubscribe_token(game_id, seat))
+        at = self.clock.now()
+        confirm: str | None = None  # a confirmation link's token to mail, once committed
         async with self.store.engine.begin() as conn:
             row = (await conn.execute(select(notice_seats).where(
                 notice_seats.c.game == game_id, notice_seats.c.seat == seat))).first()
@@ -194,6 +217,21 @@ class Notices:
                 "muted": (bool(row.muted) if row is not None else False)
                 if muted is ... else muted,
                 "unsubscribe_hash": unsubscribe}
+            if email is not ...:
+                kept = row is not None and row.email == email and bool(row.email_confirmed)
+                values["email_confirmed"] = kept or (email is not None
+                                                     and email == verified_email)
+                again = row is not None and row.email == email \
+                    and row.confirm_sent is not None and at - row.confirm_sent < CONFIRM_AGAIN
+                if email is None or values["email_confirmed"]:
+                    values["confirm_hash"] = values["confirm_sent"] = None
+                elif not again:  # (a link sent a moment ago stays the one to open)
+                    await self._may_confirm(conn, email, at)
+                    confirm = secrets.token_hex(32)
+                    values["confirm_hash"] = token_hash(confirm)
+                    values["confirm_sent"] = at
+                    await conn.execute(insert(confirm_mails).values(
+                        address_hash=token_hash(email), sent=at))
             stmt = _upsert(conn, notice_seats).values(game=game_id, seat=seat,
                                                       created=self.clock.now(), **values)
             await conn.execute(stmt.on_conflict_do_update(index_elements=["game", "seat"],
@@ -211,7 +249,53 @@ class Notices:
                         **sub)
                     await conn.execute(mine.on_conflict_do_update(
                         index_elements=["player", "endpoint_hash"], set_=sub))
+        if confirm is not None:
+            assert isinstance(email, str)
+            await self._mail_confirm(email, base, confirm)
         return await self.settings(game_id, seat)
+
+    async def _may_confirm(self, conn: Any, email: str, at: datetime) -> None:
+        """Refuse (ValueError) a confirmation mail past :data:`CONFIRMS_PER_HOUR` to the
+        address; forget the counts a day old."""
+        await conn.execute(delete(confirm_mails).where(
+            confirm_mails.c.sent < at - timedelta(days=1)))
+        sent = (await conn.execute(select(func.count()).select_from(confirm_mails).where(
+            confirm_mails.c.address_hash == token_hash(email),
+            confirm_mails.c.sent > at - MAIL_GAP))).scalar_one()
+        if sent >= CONFIRMS_PER_HOUR:
+            raise ValueError(f"{email} was sent {CONFIRMS_PER_HOUR} links to confirm it "
+                             "this hour: open one of them, or try again later")
+
+    async def _mail_confirm(self, address: str, base_url: str, token: str) -> None:
+        assert self.mailer is not None
+        days = CONFIRM_TTL.days
+        message = EmailMessage()
+        message["To"] = address
+        message["Subject"] = "Confirm your Hand and Foot turn notices"
+        message.set_content("\n".join([
+            "Someone (we hope you) asked for an e-mail when it is their turn in a game of",
+            "Hand and Foot on this server, sent to this address.",
+            "",
+            f"To start them, open this link within {days} days:",
+            f"{base_url}/notices/confirm?c={token}",
+            "",
+            "If it was not you, ignore this e-mail: nothing more is sent to you.", ""]))
+        try:
+            await self.mailer.send_message(message)
+        except Exception:
+            log.warning("a mail to confirm a notice address failed", exc_info=True)
+
+    async def confirm(self, token: str) -> bool:
+        """A confirmation link was opened: its seat's e-mail notices start; whether the
+        link was known (and not too old, nor replaced by another address's)."""
+        at = self.clock.now()
+        async with self.store.engine.begin() as conn:
+            result = await conn.execute(update(notice_seats).where(
+                notice_seats.c.confirm_hash == token_hash(token),
+                notice_seats.c.confirm_sent >= at - CONFIRM_TTL,
+                notice_seats.c.email.is_not(None)).values(
+                    email_confirmed=True, confirm_hash=None))
+        return bool(result.rowcount)
 
     def _subscription(self, push: object) -> dict[str, str]:
         if not isinstance(push, Mapping) or not isinstance(push.get("keys"), Mapping):
@@ -235,7 +319,8 @@ class Notices:
                 return False
             if row.email is not None:
                 await conn.execute(update(notice_seats).where(
-                    notice_seats.c.email == row.email).values(email=None))
+                    notice_seats.c.email == row.email).values(
+                        email=None, email_confirmed=False, confirm_hash=None))
         return True
 
     async def forget_game(self, game_id: str) -> None:
@@ -285,7 +370,8 @@ class Notices:
                 await self._push(table.id, turn.seat, sub, payload)
         if row is None:
             return
-        if row.email and self.mailer is not None and row.mail_every != "digest" \
+        if row.email and row.email_confirmed and self.mailer is not None \
+                and row.mail_every != "digest" \
                 and await self._may_mail(table.id, turn.seat, row.mail_every, at):
             await self._mail(row.email, subject, [*lines, "", f"Play your turn: {link}"],
                              row.base_url, await self._unsubscribe_token(table.id, turn.seat))
@@ -313,7 +399,8 @@ class Notices:
                     await self._push(table.id, row.seat, sub, {
                         "title": subject, "body": text, "url": link,
                         "tag": f"handfoot-{table.id}"})
-            if row.email and self.mailer is not None and row.mail_every != "digest" \
+            if row.email and row.email_confirmed and self.mailer is not None \
+                    and row.mail_every != "digest" \
                     and await self._may_mail(table.id, row.seat, row.mail_every, at):
                 await self._mail(row.email, subject, [text, "", f"The table: {link}"],
                                  row.base_url, await self._unsubscribe_token(table.id,
@@ -376,6 +463,7 @@ class Notices:
         async with self.store.engine.connect() as conn:
             rows = (await conn.execute(select(notice_seats).where(
                 notice_seats.c.mail_every == "digest", notice_seats.c.email.is_not(None),
+                notice_seats.c.email_confirmed.is_(True),
                 notice_seats.c.muted.is_(False)))).all()
         waiting = await read_turns(self.store, sorted({r.game for r in rows}))
         by_address: dict[str, list[Any]] = {}
@@ -388,6 +476,7 @@ class Notices:
             async with self.store.engine.begin() as conn:
                 won = await conn.execute(update(notice_seats).where(
                     notice_seats.c.email == address, notice_seats.c.mail_every == "digest",
+                    notice_seats.c.email_confirmed.is_(True),
                     or_(notice_seats.c.last_digest.is_(None),
                         notice_seats.c.last_digest <= at - DIGEST_GAP))
                     .values(last_digest=at))

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -148,9 +149,22 @@ notice_seats = Table(  # how a seat of a game wants to hear that it is its turn
     Column("last_mail", DateTime),
     Column("last_digest", DateTime),
     Column("created", DateTime, nullable=False),
+    # no mail goes to ``email`` until its owner opened the link mailed to it (or it is the
+    # signed-in player's verified address); the link's token's hash while one is out
+    Column("email_confirmed", Boolean, nullable=False, server_default=false()),
+    Column("confirm_hash", String(64)),
+    Column("confirm_sent", DateTime),
     PrimaryKeyConstraint("game", "seat"),
     Index("notice_seats_unsubscribe", "unsubscribe_hash"),
     Index("notice_seats_email", "email"),
+    Index("notice_seats_confirm", "confirm_hash"),
+)
+
+confirm_mails = Table(  # confirmation mails sent to an address (its SHA-256): a rate limit
+    "confirm_mails", metadata,
+    Column("address_hash", String(64), nullable=False),
+    Column("sent", DateTime, nullable=False),
+    Index("confirm_mails_address", "address_hash", "sent"),
 )
 
 push_subscriptions = Table(  # a browser's Web Push subscription, for one seat of a game

@@ -197,6 +197,8 @@ async function newGame(event) {
   else body.profile = rules.slice(8);
   const rounds = Number($("game-rounds").value);
   if (rounds) body.rounds = rounds;
+  const pace = $("game-pace").value;
+  if (pace !== "live") body.correspondence = {per_move: Number(pace), on_timeout: $("game-timeout").value};
   try {
     const game = await api("POST", `${base}/games`, body);
     const mine = game.seats.find((s) => s.kind === "human" && s.link);
@@ -326,6 +328,7 @@ async function start() {
   $("new-game").addEventListener("submit", newGame);
   $("game-rules").addEventListener("change", rulesChanged);
   $("game-layout").addEventListener("change", renderSeatRows);
+  $("game-pace").addEventListener("change", () => $("game-timeout-field").classList.toggle("hidden", $("game-pace").value === "live"));
   $("invite").addEventListener("click", invite);
   $("save-rules").addEventListener("submit", saveRules);
   $("leave").addEventListener("click", leave);

@@ -160,7 +160,7 @@ export function renderHand() {
     el.querySelector(".hand-backs").style.height = `${Math.round(w * 1.4)}px`;
     return;
   }
-  const hidden = trayKeys();
+  const hidden = new Set([...trayKeys(), ...app.laid]);
   const entries = handOrder(handEntries().filter((e) => !hidden.has(e.key)));
   const hinted = hintedKeys();
   const active = document.activeElement;

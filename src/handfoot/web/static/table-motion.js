@@ -7,7 +7,7 @@
 // `prefers-reduced-motion: reduce` nothing moves at all.
 
 import { cardBack, cardSvg } from "./cards.js";
-import { $, app, sideOf } from "./table-state.js";
+import { $, app, sideOf, trayGroups } from "./table-state.js";
 
 const DURATION = 240;
 const STAGGER = 8; // the last card lands within 300 ms
@@ -24,9 +24,33 @@ export function snapshot() {
   if (motionOff() || !app.view) return null;
   const hand = new Map();
   document.querySelectorAll("#hand .hand-card").forEach((b) => hand.set(b.dataset.key, rectOf(b)));
+  const tray = trayPlaces();
   const books = new Set();
   document.querySelectorAll(".tb-meld.book[data-flash]").forEach((b) => books.add(b.dataset.flash));
-  return { hand, books, round: app.view.round };
+  const out = { hand, tray: tray.length ? tray : leaving || [], books, round: app.view.round };
+  leaving = null;
+  return out;
+}
+
+/** The staged melds' cards (hidden from the hand): where each is in the tray. */
+function trayPlaces() {
+  const tray = [];
+  const groups = trayGroups();
+  document.querySelectorAll("#tray .tray-group").forEach((g, i) => {
+    g.querySelectorAll(".tray-cards > svg").forEach((c, j) => {
+      const code = groups[i]?.[j];
+      if (code) tray.push({ code, rect: rectOf(c) });
+    });
+  });
+  return tray;
+}
+
+let leaving = null;
+
+/** The staged melds were laid down (the server's ack, which comes before the new state):
+ * note where their cards were, for the next snapshot, before the tray is cleared. */
+export function noteTray() {
+  leaving = motionOff() ? null : trayPlaces();
 }
 
 function place(name) {
@@ -105,6 +129,15 @@ export function play(before, events) {
           to = rectOf(meldPlace(side, group.target));
         }
         if (to) fly(face(code, from.width), from, { left: to.left, top: to.top, width: from.width, height: from.height }, next());
+      }
+      // the staged melds laid down: from the tray to the melds they made
+      if (e.melds?.length && before.tray.length && !app.tray.length) {
+        for (const { code, rect } of before.tray) {
+          if (n >= MAX_CLONES) break;
+          const group = e.melds.find((m) => m.cards?.includes(code)) || e.melds[0];
+          const to = rectOf(meldPlace(side, group.target));
+          if (to) fly(face(code, rect.width), rect, { left: to.left, top: to.top, width: rect.width, height: rect.height }, next());
+        }
       }
     } else if (seatRect) {
       if (e.type === "draw") {

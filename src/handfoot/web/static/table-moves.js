@@ -7,6 +7,7 @@ import { cardChip, cardLabel, kindOf } from "./cards.js";
 import {
   actionEnabled, applyGlow, renderActions, renderHand, renderMe, renderTray, setMessage,
 } from "./table-hand.js";
+import { noteTray } from "./table-motion.js";
 import { addGroupText, goOutText, groupText, meldText, pickupText } from "./table-notation.js";
 import { renderOverlay } from "./table-overlay.js";
 import {
@@ -26,6 +27,10 @@ async function sendMove(move, { clear = true } = {}) {
   if (reply.type === "ack") {
     if (clear) {
       app.selection.clear();
+      if (app.tray.length) { // laid down: their cards fly from the tray once the state comes
+        noteTray();
+        app.laid = app.tray.flat();
+      }
       app.tray = [];
       app.trayCheck = null;
       app.glow.clear();

@@ -26,6 +26,13 @@ function say(text) {
   $("#notices-status").textContent = text;
 }
 
+/** What the seat's e-mail notices wait for, in words. */
+function mailState(s) {
+  if (!s.email) return "No e-mail.";
+  if (s.email_confirmed) return `E-mail goes to ${s.email}.`;
+  return `We sent a link to ${s.email}: open it to start the e-mails (nothing is sent before).`;
+}
+
 function leftText(due) {
   const ms = new Date(due).getTime() - Date.now();
   if (Number.isNaN(ms)) return "";
@@ -102,11 +109,15 @@ async function subscribePush() {
 async function load() {
   try {
     const s = await api(`/api/games/${encodeURIComponent(app.gameId)}/notices`, { token: app.token });
-    $("#notices-email").value = s.email || "";
+    const field = $("#notices-email");
+    if (!field.value) field.value = s.email || ""; // never over what was typed meanwhile
     $("#notices-every").value = s.mail_every || "hour";
     $("#notices-mute").checked = !!s.muted;
     $("#notices-mail").hidden = !s.mail;
-    if (s.push) say(`Notices on ${s.push} device${s.push === 1 ? "" : "s"}.`);
+    const parts = [];
+    if (s.push) parts.push(`Notices on ${s.push} device${s.push === 1 ? "" : "s"}.`);
+    if (s.mail && s.email) parts.push(mailState(s));
+    if (parts.length) say(parts.join(" "));
   } catch (err) {
     say(err.message);
   }
@@ -126,8 +137,9 @@ export function wireNotices() {
     e.preventDefault();
     const email = $("#notices-email").value.trim() || null;
     try {
-      await api(`/api/games/${encodeURIComponent(app.gameId)}/notices`, { token: app.token, email, mail_every: $("#notices-every").value });
-      say(email ? `E-mail goes to ${email}.` : "No e-mail.");
+      const s = await api(`/api/games/${encodeURIComponent(app.gameId)}/notices`, { token: app.token, email, mail_every: $("#notices-every").value });
+      $("#notices-email").value = s.email || "";
+      say(mailState(s));
     } catch (err) {
       say(err.message);
     }

@@ -47,6 +47,7 @@ export const app = {
   lastMove: {}, // seat -> event
   selection: new Set(), // hand card keys ("KS#0")
   tray: [], // staged groups: arrays of keys
+  laid: [], // the keys of staged melds just laid down: hidden from the hand until the new state
   trayCheck: null, // {ok, message, refused}
   trayOpen: null, // the staged melds' details shown (null: as the screen's width says)
   glow: new Set(), // indices into my side's melds (view.melds[side]) the selection can join

@@ -72,6 +72,7 @@ function onState(msg) {
   if (!app.waiting && app.view.phase !== "game_over") app.overlayHidden = false;
   const first = app.firstState;
   const places = snapshot();
+  app.laid = [];
   const fresh = addEvents(msg.events, { highlight: !first });
   app.firstState = false;
   // keep only selected/staged cards that are still in hand
