@@ -307,3 +307,30 @@ def test_the_loop_writer_is_not_used_where_it_cannot_be(tmp_path: Path) -> None:
     assert writer is not None
     assert writer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
     asyncio.run(writer.close())
+
+
+def test_a_games_talk_read_on_sqlite_is_what_sqlalchemy_reads(tmp_path: Path) -> None:
+    """Store.talk reads SQLite in one call on aiosqlite's thread (every table's load reads
+    its talk): the same rows, dates included, as SQLAlchemy's query; the last few too."""
+    from sqlalchemy import select
+
+    async def body() -> None:
+        store = await _started(tmp_path / "talk.db", 2)
+        try:
+            for n in range(6):
+                await store.add_talk("g0", st.TalkRow(
+                    0, n, None if n == 3 else n % 4, f"P{n}", None if n % 2 else "wave",
+                    f"hello {n} ✓" if n % 2 else None, st.now()))
+            await store.add_talk("g1", st.TalkRow(0, 0, 0, "P0", "wave", None, st.now()))
+            async with store.engine.connect() as conn:
+                expected = [st.TalkRow._make(r) for r in (await conn.execute(
+                    select(st.talk.c.id, st.talk.c.seq, st.talk.c.seat, st.talk.c.name,
+                           st.talk.c.preset, st.talk.c.text, st.talk.c.created)
+                    .where(st.talk.c.game == "g0").order_by(st.talk.c.id))).all()]
+            assert len(expected) == 6 and isinstance(expected[0].created, st.datetime)
+            assert await store.talk("g0") == expected
+            assert await store.talk("g0", last=2) == expected[-2:]
+            assert await store.talk("g9") == []
+        finally:
+            await store.close()
+    asyncio.run(body())

@@ -691,7 +691,18 @@ class Store:
         if last is not None:
             query = query.order_by(talk.c.id.desc()).limit(last)
         async with self.engine.connect() as conn:
-            rows = [TalkRow._make(r) for r in (await conn.execute(query)).all()]
+            driver = (await conn.get_raw_connection()).driver_connection \
+                if conn.dialect.name == "sqlite" else None
+            run, sqlite = getattr(driver, "_execute", None), getattr(driver, "_conn", None)
+            if run is not None and isinstance(sqlite, sqlite3.Connection):
+                # one call on aiosqlite's thread (every table's load reads its talk: through
+                # SQLAlchemy, four hops to the thread and back)
+                read = talk.c.created.type.dialect_impl(conn.dialect).result_processor(
+                    conn.dialect, None)
+                rows = [TalkRow._make((*r[:6], read(r[6]) if read is not None else r[6]))
+                        for r in await run(_read_talk, sqlite, game_id, last)]
+            else:
+                rows = [TalkRow._make(r) for r in (await conn.execute(query)).all()]
         return sorted(rows, key=lambda r: r.id)
 
     # -- presence across processes (shared databases only) ----------------------------------
@@ -1065,6 +1076,13 @@ def _read_game(db: sqlite3.Connection, game_id: str,
     continued = set(db.execute('SELECT round, seat FROM continues WHERE game = ?',
                                (game_id,)).fetchall())
     return seat_rows, move_rows, continued
+
+
+def _read_talk(db: sqlite3.Connection, game_id: str, last: int | None) -> list[Any]:
+    """:meth:`Store.talk`'s rows, read on a SQLite connection (on its own thread)."""
+    return db.execute("SELECT id, seq, seat, name, preset, text, created FROM talk "
+                      "WHERE game = ? ORDER BY id DESC LIMIT ?",
+                      (game_id, -1 if last is None else last)).fetchall()
 
 
 async def _moves(conn: AsyncConnection, game_id: str, after: int = 0) -> list[MoveRow]:
