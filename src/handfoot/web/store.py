@@ -307,6 +307,15 @@ class MoveRow(NamedTuple):
     request_id: str | None
 
 
+class StoredSince(NamedTuple):
+    """:meth:`Store.stored_since`: what other processes may have stored for a game."""
+
+    moves: list[MoveRow]
+    continued: set[tuple[int, int]]
+    game: GameRow | None
+    presence: set[int]
+
+
 class TalkRow(NamedTuple):
     """A reaction or chat message at a table (``id`` 0 until stored)."""
 
@@ -718,6 +727,20 @@ class Store:
             if rows:
                 await conn.execute(insert(presence), rows)
             await self._notify(conn, "p", game_id)
+
+    async def stored_since(self, game_id: str, *, after: int, besides: str) -> StoredSince:
+        """What other processes may have stored for a game, read on one connection (a
+        table just loaded, or a lost listening connection, catches up with all of it): the
+        moves after ``after``, the Continue presses, the game (its seats' names, its
+        settings) and the seats connected to live processes other than ``besides``."""
+        fresh = now() - timedelta(seconds=PRESENCE_STALE)
+        async with self.engine.connect() as conn:
+            seats = {int(r.seat) for r in (await conn.execute(select(presence.c.seat).where(
+                presence.c.game == game_id, presence.c.worker != besides,
+                presence.c.seen >= fresh))).all()}
+            return StoredSince(await _moves(conn, game_id, after),
+                               await _continues(conn, game_id), await _game(conn, game_id),
+                               seats)
 
     async def presence(self, game_id: str, *, besides: str) -> set[int]:
         """The seats of a game connected to live processes other than ``besides``."""
