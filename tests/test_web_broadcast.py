@@ -15,11 +15,17 @@ import pytest
 
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
-from handfoot.game.loading import load_profile
+from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.moves import format_move
-from handfoot.runs.sim import bot_turn
+from handfoot.runs.sim import bot_turn, play_game
 from handfoot.web.connection import Connection
-from handfoot.web.protocol import event_json, public_view_json, seat_view_json
+from handfoot.web.protocol import (
+    OWN_KEYS,
+    event_json,
+    own_view_json,
+    public_view_json,
+    seat_view_json,
+)
 from handfoot.web.settings import Settings
 from handfoot.web.store import GameRow, MoveRow, SeatRow, now
 from handfoot.web.table import Table
@@ -184,3 +190,29 @@ def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels()
 
     woken, cancelled = asyncio.run(scenario())
     assert woken is None and cancelled
+
+
+@pytest.mark.parametrize("name", builtin_profile_names())
+def test_a_seat_not_acting_gets_the_own_part_its_whole_view_gives(name: str) -> None:
+    """The own part of a seat that is not to act is written without building its view
+    (own_view_json's short way): after every action of a whole game on each profile, staging
+    steps and two layouts included, it is exactly what the seat's whole view gives
+    (seat_view_json), for every seat; the acting seat's and a spectator's too."""
+    profile = load_profile(name, overrides={"rounds": 1})
+    seen: list[tuple[str, int, bool]] = []
+
+    def after(state: GameState) -> None:
+        for seat in range(state.players):
+            assert own_view_json(state, seat) == seat_view_json(state, seat, public={}), \
+                (name, state.players, seat)
+            seen.append((str(state.layout), seat, state.to_act == seat))
+        assert own_view_json(state, None) == dict.fromkeys(OWN_KEYS)
+        staged.append(bool(state.staged))
+
+    staged: list[bool] = []
+    for layout in profile.layouts[:2]:
+        play_game(profile, 11, [make_bot("normal", s) for s in range(layout.players)],
+                  layout=layout, after=after)
+    assert any(staged), "no staging step was checked"
+    idle = [s for s in seen if not s[2]]
+    assert len(idle) > len(seen) // 2 and len({s[0] for s in seen}) == len(profile.layouts[:2])

@@ -233,3 +233,104 @@ def test_a_commit_waits_for_another_users_open_transaction(tmp_path: Path) -> No
         finally:
             await store.close()
     asyncio.run(body())
+
+
+def test_groups_are_committed_on_the_event_loops_thread_and_checkpointed_off_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the first group (through the pool, on aiosqlite's thread), every group is
+    committed by the event loop's own connection in the loop's thread
+    (web/sqlite_writer.py), each ack still after its commit (the sockets check the file);
+    the WAL's checkpoints run on another thread, so the file keeps the moves once the WAL is
+    gone, and the WAL stays small."""
+    import threading
+
+    from handfoot.web import sqlite_writer
+
+    path = tmp_path / "loop.db"
+    log: list[str] = []
+    threads: list[int] = []
+    checkpointed: list[int] = []
+    real_commit, real_checkpoint = st._commit_moves, sqlite_writer._checkpoint
+
+    def commit(db: sqlite3.Connection, *rest: Any) -> bool:
+        threads.append(threading.get_ident())
+        return real_commit(db, *rest)
+
+    def checkpoint(file: str) -> None:
+        checkpointed.append(threading.get_ident())
+        real_checkpoint(file)
+
+    monkeypatch.setattr(st, "_commit_moves", commit)
+    monkeypatch.setattr(sqlite_writer, "_checkpoint", checkpoint)
+    monkeypatch.setattr(sqlite_writer, "CHECKPOINT_EVERY", 0.0)
+    loop_thread = threading.get_ident()  # asyncio.run's loop runs on this thread
+
+    async def body() -> None:
+        store = await _started(path, 6)
+        try:
+            tables = _tables(path, store, 6)
+            sockets = await _play(tables, path, 40, log)
+            group = store._group
+            assert group is not None and group._loop is not None
+            for table, seats in zip(tables, sockets, strict=True):
+                acked = sorted(seq for s in seats for seq in s.acked)
+                assert acked == list(range(1, table.seq + 1)) == _stored(path, table.id)
+        finally:
+            await store.close()
+
+    asyncio.run(body())
+    assert not [e for e in log if e.startswith("error")], log
+    assert threads[0] != loop_thread  # the first group: the pool's connection
+    assert len(threads) > 10 and all(t == loop_thread for t in threads[1:])
+    assert checkpointed and loop_thread not in checkpointed
+    wal = Path(f"{path}-wal")
+    assert not wal.exists() or wal.stat().st_size < 1_000_000
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:  # every move is stored
+        assert db.execute("SELECT count(*) FROM moves").fetchone()[0] == 240
+
+
+def test_the_loop_writer_is_not_used_where_it_cannot_be(tmp_path: Path) -> None:
+    """No loop connection for a database in memory, a file that is not there, or a file
+    not in WAL mode (its commits would flush the file on the event loop)."""
+    from handfoot.web.sqlite_writer import LoopWriter
+
+    assert LoopWriter.open(None) is None
+    assert LoopWriter.open(":memory:") is None
+    assert LoopWriter.open(str(tmp_path / "missing.db")) is None
+    plain = tmp_path / "plain.db"
+    with sqlite3.connect(plain) as db:
+        db.execute("CREATE TABLE t (x)")
+    assert LoopWriter.open(str(plain)) is None
+    with sqlite3.connect(plain) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+    writer = LoopWriter.open(str(plain))
+    assert writer is not None
+    assert writer.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    asyncio.run(writer.close())
+
+
+def test_a_games_talk_read_on_sqlite_is_what_sqlalchemy_reads(tmp_path: Path) -> None:
+    """Store.talk reads SQLite in one call on aiosqlite's thread (every table's load reads
+    its talk): the same rows, dates included, as SQLAlchemy's query; the last few too."""
+    from sqlalchemy import select
+
+    async def body() -> None:
+        store = await _started(tmp_path / "talk.db", 2)
+        try:
+            for n in range(6):
+                await store.add_talk("g0", st.TalkRow(
+                    0, n, None if n == 3 else n % 4, f"P{n}", None if n % 2 else "wave",
+                    f"hello {n} ✓" if n % 2 else None, st.now()))
+            await store.add_talk("g1", st.TalkRow(0, 0, 0, "P0", "wave", None, st.now()))
+            async with store.engine.connect() as conn:
+                expected = [st.TalkRow._make(r) for r in (await conn.execute(
+                    select(st.talk.c.id, st.talk.c.seq, st.talk.c.seat, st.talk.c.name,
+                           st.talk.c.preset, st.talk.c.text, st.talk.c.created)
+                    .where(st.talk.c.game == "g0").order_by(st.talk.c.id))).all()]
+            assert len(expected) == 6 and isinstance(expected[0].created, st.datetime)
+            assert await store.talk("g0") == expected
+            assert await store.talk("g0", last=2) == expected[-2:]
+            assert await store.talk("g9") == []
+        finally:
+            await store.close()
+    asyncio.run(body())

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, insert, inspect
+from sqlalchemy import Connection, event, insert, inspect
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from handfoot.web import migrations
@@ -218,6 +218,39 @@ def test_presence_of_other_processes_counts_until_it_goes_stale(database_url: st
         assert await store.presence("g1", besides="B") == {2}
         await store.clear_presence("A")
         assert await store.presence("g1", besides="B") == set()
+    run(database_url, body)
+
+
+def test_what_was_stored_since_is_read_on_one_connection(database_url: str) -> None:
+    """A table's catch-up after its load (Store.stored_since): the moves after the given
+    seq, the Continue presses, the game with its settings and names, and the seats other
+    live processes hold, as the separate reads give them, on one pooled connection."""
+    async def body(store: Store) -> None:
+        await store.create_game(game_row())
+        for seq in (1, 2, 3):
+            await store.add_move("g1", move(seq))
+        await store.add_continue("g1", 1, 2)
+        await store.set_setting("g1", "rematch", "g2")
+        await store.set_presence("A", "g1", [0, 2])
+        await store.set_presence("B", "g1", [1])
+        checkouts: list[int] = []
+
+        def checkout(*_: Any) -> None:
+            checkouts.append(1)
+
+        pool = store.engine.sync_engine.pool
+        event.listen(pool, "checkout", checkout)
+        stored = await store.stored_since("g1", after=1, besides="B")
+        event.remove(pool, "checkout", checkout)
+        assert len(checkouts) == 1
+        assert stored.moves == await store.moves("g1", after=1) and \
+            [m.seq for m in stored.moves] == [2, 3]
+        assert stored.continued == await store.continues("g1") == {(1, 2)}
+        assert stored.game == await store.game("g1")
+        assert stored.game is not None and stored.game.settings["rematch"] == "g2"
+        assert stored.presence == await store.presence("g1", besides="B") == {0, 2}
+        nothing = await store.stored_since("nope", after=0, besides="B")
+        assert nothing == ([], set(), None, set())
     run(database_url, body)
 
 

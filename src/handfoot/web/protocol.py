@@ -134,7 +134,21 @@ def own_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
     whole view."""
     if seat is None:
         return dict.fromkeys(OWN_KEYS)
-    return seat_view_json(state, seat, public={})
+    if state.to_act == seat or state.staged:
+        return seat_view_json(state, seat, public={})
+    # a seat not acting: its hand and its side's opening minimum, nothing staged, nothing it
+    # may do (as seat_view_json writes it from a whole view, without building one: three of
+    # a table's four seats at every move)
+    side = state.side_of[seat]
+    return {"seat": seat, "side": side, "opening_minimum": state.opening_minimum_of(side),
+            "hand": _cards(state.hand(seat)), "staged": [], "legal": {**_IDLE_LEGAL, "discard": []},
+            "kinds": []}
+
+
+_IDLE_LEGAL: Final = {"draw": False, "pickup": False, "meld": False, "discard": [],
+                      "go_out": False, "undo": False, "knock": False, "knee": False,
+                      "answer": False}
+""":func:`legal_json` of a seat that is not to act (it may do nothing)."""
 
 
 def pickup_alone(state: GameState) -> str | None:

@@ -30,7 +30,7 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import MoveSyntaxError
 from handfoot.game.values import IllegalMoveError
 from handfoot.web.connection import Connection
-from handfoot.web.store import MoveRow, Store, log_failure
+from handfoot.web.store import GameRow, MoveRow, Store, log_failure
 from handfoot.web.tokens import REMATCH_SECRET
 
 __all__ = ["SharedTable", "Sharing"]
@@ -135,6 +135,9 @@ class Sharing:
         is connected elsewhere; then tell this
         process's connections and wake the bots."""
         table = self.table
+        if what == "mcsp" and self.worker is not None:
+            await self._catch_up_all()
+            return
         changed = False
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
             self.presence_read_due = False  # a change heard from now on reads again
@@ -146,27 +149,67 @@ class Sharing:
             if "m" in what or "h" in what:
                 changed |= await self.catch_up_moves(heard_only="m" not in what)
             if "c" in what:
-                stored = await self.store.continues(table.id)
-                if not stored <= table.continued:
-                    table.continued |= stored
-                    changed = True
+                changed |= self._continued(await self.store.continues(table.id))
             if "s" in what:  # a seat's name may have changed (a member took it, a
                 game = await self.store.game(table.id)  # player was deleted)
-                names = {} if game is None else {s.seat: s.name for s in game.seats}
-                if any(names.get(i, n) != n for i, n in enumerate(table.seat_names)):
-                    table.rename_seats(names)
-                    changed = True
-                settings = await self.store.settings(table.id) or {}
-                table.settings_stored(settings)  # the talk settings
-                rematch = settings.get("rematch")
-                if table.rematch is None and isinstance(rematch, str):
-                    table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
-                given = settings.get("given_to_bot")
-                if isinstance(given, list):  # seats of a correspondence game a bot plays
-                    table.given_to_bot = {s for s in given if isinstance(s, int)}
+                changed |= await self._game_stored(game)
         if changed:
             table.broadcast()
         table.wake.set()
+
+    async def _catch_up_all(self) -> None:
+        """:meth:`catch_up` of everything (after a load, or a lost listening connection):
+        the moves, Continue presses, game and presence elsewhere read on one connection
+        (:meth:`~handfoot.web.store.Store.stored_since`; four reads on four pooled
+        connections before), under the table's lock."""
+        table = self.table
+        assert self.worker is not None
+        self.presence_read_due = False  # a change heard from now on reads again
+        async with table.lock:
+            changed = self.play_heard()
+            stored = await self.store.stored_since(table.id, after=table.seq,
+                                                   besides=self.worker)
+            self.heard.clear()
+            rows = [row for row in stored.moves if row.seq > table.seq]
+            if rows:
+                table.replay(rows, table.continued)
+                table.moved_elsewhere()
+                changed = True
+            changed |= self._continued(stored.continued)
+            changed |= await self._game_stored(stored.game)
+        self.set_remote(stored.presence)
+        if not self.drives_bots and table.connections and table.has_bots:
+            await self.claim_bots()  # its holder may have left
+        if changed:
+            table.broadcast()
+        table.wake.set()
+
+    def _continued(self, stored: set[tuple[int, int]]) -> bool:
+        """Continue presses as stored: whether any was new here."""
+        table = self.table
+        if stored <= table.continued:
+            return False
+        table.continued |= stored
+        return True
+
+    async def _game_stored(self, game: GameRow | None) -> bool:
+        """The game as stored (its seats' names, its settings: the talk settings, the
+        rematch, the seats given to a bot): whether a name changed."""
+        table = self.table
+        changed = False
+        names = {} if game is None else {s.seat: s.name for s in game.seats}
+        if any(names.get(i, n) != n for i, n in enumerate(table.seat_names)):
+            table.rename_seats(names)
+            changed = True
+        settings = {} if game is None else dict(game.settings)
+        table.settings_stored(settings)  # the talk settings
+        rematch = settings.get("rematch")
+        if table.rematch is None and isinstance(rematch, str):
+            table.set_rematch(rematch, await self.store.secret(REMATCH_SECRET))
+        given = settings.get("given_to_bot")
+        if isinstance(given, list):  # seats of a correspondence game a bot plays
+            table.given_to_bot = {s for s in given if isinstance(s, int)}
+        return changed
 
     def play_heard(self) -> bool:
         """Play the moves heard (:attr:`heard`) that follow the last one played here, in

@@ -143,6 +143,7 @@ from handfoot.web.schema import (
 from handfoot.web.schema import (
     turns as turns,
 )
+from handfoot.web.sqlite_writer import LoopWriter
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
            "StoreUnavailable", "TalkRow", "async_database_url", "default_database_url",
@@ -304,6 +305,15 @@ class MoveRow(NamedTuple):
     notation: str
     by: str
     request_id: str | None
+
+
+class StoredSince(NamedTuple):
+    """:meth:`Store.stored_since`: what other processes may have stored for a game."""
+
+    moves: list[MoveRow]
+    continued: set[tuple[int, int]]
+    game: GameRow | None
+    presence: set[int]
 
 
 class TalkRow(NamedTuple):
@@ -690,7 +700,18 @@ class Store:
         if last is not None:
             query = query.order_by(talk.c.id.desc()).limit(last)
         async with self.engine.connect() as conn:
-            rows = [TalkRow._make(r) for r in (await conn.execute(query)).all()]
+            driver = (await conn.get_raw_connection()).driver_connection \
+                if conn.dialect.name == "sqlite" else None
+            run, sqlite = getattr(driver, "_execute", None), getattr(driver, "_conn", None)
+            if run is not None and isinstance(sqlite, sqlite3.Connection):
+                # one call on aiosqlite's thread (every table's load reads its talk: through
+                # SQLAlchemy, four hops to the thread and back)
+                read = talk.c.created.type.dialect_impl(conn.dialect).result_processor(
+                    conn.dialect, None)
+                rows = [TalkRow._make((*r[:6], read(r[6]) if read is not None else r[6]))
+                        for r in await run(_read_talk, sqlite, game_id, last)]
+            else:
+                rows = [TalkRow._make(r) for r in (await conn.execute(query)).all()]
         return sorted(rows, key=lambda r: r.id)
 
     # -- presence across processes (shared databases only) ----------------------------------
@@ -706,6 +727,20 @@ class Store:
             if rows:
                 await conn.execute(insert(presence), rows)
             await self._notify(conn, "p", game_id)
+
+    async def stored_since(self, game_id: str, *, after: int, besides: str) -> StoredSince:
+        """What other processes may have stored for a game, read on one connection (a
+        table just loaded, or a lost listening connection, catches up with all of it): the
+        moves after ``after``, the Continue presses, the game (its seats' names, its
+        settings) and the seats connected to live processes other than ``besides``."""
+        fresh = now() - timedelta(seconds=PRESENCE_STALE)
+        async with self.engine.connect() as conn:
+            seats = {int(r.seat) for r in (await conn.execute(select(presence.c.seat).where(
+                presence.c.game == game_id, presence.c.worker != besides,
+                presence.c.seen >= fresh))).all()}
+            return StoredSince(await _moves(conn, game_id, after),
+                               await _continues(conn, game_id), await _game(conn, game_id),
+                               seats)
 
     async def presence(self, game_id: str, *, besides: str) -> set[int]:
         """The seats of a game connected to live processes other than ``besides``."""
@@ -830,6 +865,10 @@ class _GroupCommit:
         self._direct: tuple[Callable[..., Awaitable[Any]], sqlite3.Connection] | None = None
         """SQLite: aiosqlite's way of running a function on its thread, and the pool's one
         connection, once a group has gone through the pool (see :meth:`_commit`)."""
+        self._loop: LoopWriter | None = None
+        """SQLite: the event loop's own connection for the groups, opened after the first
+        group went through the pool (see :mod:`handfoot.web.sqlite_writer`)."""
+        self._loop_tried = False
         self.waiting: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.wake: asyncio.Event | None = None
         self.task: asyncio.Task[None] | None = None
@@ -882,6 +921,17 @@ class _GroupCommit:
             values["updated"] = row["created"]
             if status is not None:
                 values["status"] = status
+        if self._loop is not None and self._stamp is not None:
+            # on the event loop's own connection, in this turn: no trip to a thread
+            # (web/sqlite_writer.py); False: the file is locked, the group goes below
+            try:
+                if self._loop.commit(_commit_moves,
+                                     *_sqlite_rows(group, latest, self._stamp)):
+                    return
+            except sqlite3.IntegrityError as exc:
+                raise IntegrityError("INSERT INTO moves", None, exc) from exc
+            except sqlite3.OperationalError as exc:  # as SQLAlchemy's: an outage, tried again
+                raise sa_exc.OperationalError("INSERT INTO moves", None, exc) from exc
         if self._direct is not None and self._stamp is not None:
             # straight onto the pool's connection, on its thread, without checking it out:
             # a checkout and its return (a rollback: a second hop to the thread) cost more
@@ -909,6 +959,9 @@ class _GroupCommit:
                 stamp = self._stamp or _datetime_writer(conn)
                 self._stamp = stamp
                 self._direct = (run, sqlite)
+                if self._loop is None and not self._loop_tried:
+                    self._loop_tried = True
+                    self._loop = LoopWriter.open(self.engine.url.database)
                 try:
                     await run(_commit_moves, sqlite, *_sqlite_rows(group, latest, stamp),
                               False)
@@ -933,6 +986,9 @@ class _GroupCommit:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+        if self._loop is not None:
+            loop, self._loop = self._loop, None
+            await loop.close()
 
 
 class _PgGroupCommit(_GroupCommit):
@@ -1043,6 +1099,13 @@ def _read_game(db: sqlite3.Connection, game_id: str,
     continued = set(db.execute('SELECT round, seat FROM continues WHERE game = ?',
                                (game_id,)).fetchall())
     return seat_rows, move_rows, continued
+
+
+def _read_talk(db: sqlite3.Connection, game_id: str, last: int | None) -> list[Any]:
+    """:meth:`Store.talk`'s rows, read on a SQLite connection (on its own thread)."""
+    return db.execute("SELECT id, seq, seat, name, preset, text, created FROM talk "
+                      "WHERE game = ? ORDER BY id DESC LIMIT ?",
+                      (game_id, -1 if last is None else last)).fetchall()
 
 
 async def _moves(conn: AsyncConnection, game_id: str, after: int = 0) -> list[MoveRow]:
