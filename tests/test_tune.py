@@ -22,8 +22,10 @@ from handfoot.bots.registry import check_bot, make_bot, parse_spec
 from handfoot.bots.styles import Style, find_style, load_style
 from handfoot.cli import main as cli_main
 from handfoot.game import cards
+from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Layout
 from handfoot.runs.sim import play_game
 from handfoot.runs.tournament import run_tournament
 from handfoot.runs.tune import DEFAULTS, STEPS, _neighbours, _z, evaluate, spec, tune
@@ -142,6 +144,26 @@ def test_dirty_need_zero_keeps_clean_melds_clean() -> None:
                 assert wilded(careful) - wilded(clean), (careful, clean)
             state.apply_action(bots[state.to_act].choose(view))
     assert differ, "no position where the two differ"
+
+
+def test_short_pickup_off_never_takes_fewer_cards_than_the_stock_gives() -> None:
+    # remastered-singles takes only the pile's top card (one) where the stock gives two:
+    # with short_pickup=false the bot draws instead; hard (true) takes it at times
+    p = load_profile("remastered-singles", overrides={"rounds": 1})
+    layout = Layout(2, 1)
+    picked = {"hard": 0, "hard:short_pickup=false": 0}
+    for name in picked:
+        for seed in range(1, 6):
+            state = GameState.new(p, layout=layout, seed=seed)
+            bots = [make_bot(name, seed * 2 + s) for s in range(2)]
+            while not state.is_over:
+                view = state.view(state.to_act)
+                action = bots[state.to_act].choose(view)
+                if action == mv.PICKUP:
+                    assert view.pickup_size >= p.draw_count or name == "hard"
+                    picked[name] += 1
+                state.apply_action(action)
+    assert picked["hard"] > 0 and picked["hard:short_pickup=false"] == 0
 
 
 # -- bot specs --------------------------------------------------------------------------

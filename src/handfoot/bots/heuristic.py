@@ -947,6 +947,10 @@ class HardBot(NormalBot):
     pickup_pile = 2
     """Take the pile before the side has opened only when it holds at least this many
     cards."""
+    short_pickup = True
+    """Take the pile even when it brings fewer cards than a draw from the stock (a
+    profile whose pickup takes only the top card, such as remastered-singles: one card in
+    place of two)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -1047,6 +1051,8 @@ class HardBot(NormalBot):
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
+        if not self.short_pickup and view.pickup_size < view.profile.draw_count:
+            return False
         return view.discard_size >= self.pickup_pile or view.opened[view.side]
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
@@ -1099,9 +1105,9 @@ SETTINGS: Final[tuple[str, ...]] = (
     "greedy_hand", "hold", "hold_new", "hold_new_above", "keep_value", "keep_pair",
     "keep_extra", "keep_on_meld", "feed_meld", "answer_points", "feed_taken",
     "feed_thrown", "safe_next_meld", "safe_other_meld", "safe_unseen", "danger_cards",
-    "pickup_pile", "keep_special", "dirty_need")
+    "pickup_pile", "short_pickup", "keep_special", "dirty_need")
 """The attributes of :class:`NormalBot` and :class:`HardBot` that shape their play (those
-from ``feed_taken`` to ``pickup_pile`` are hard's own): a bot's style, set with
+from ``feed_taken`` to ``short_pickup`` are hard's own): a bot's style, set with
 :func:`configure` or a bot spec such as ``hard:hold=1:keep_pair=80``
 (:func:`handfoot.bots.registry.make_bot`)."""
 

@@ -57,8 +57,8 @@ STEPS: dict[str, float | int | None] = {
     "hold_new_above": 1, "keep_pair": 25.0, "greedy_hand": 1, "keep_extra": 20.0,
     "keep_on_meld": 20.0, "feed_meld": 15.0, "feed_taken": 20.0, "safe_next_meld": 20.0,
     "safe_unseen": 10.0, "safe_other_meld": 10.0, "feed_thrown": 10.0, "keep_value": 0.25,
-    "danger_cards": 1, "pickup_pile": 1, "answer_points": 50, "hold_new": None, "hold": 1,
-    "keep_special": 25.0, "dirty_need": 1}
+    "danger_cards": 1, "pickup_pile": 1, "short_pickup": None, "answer_points": 50,
+    "hold_new": None, "hold": 1, "keep_special": 25.0, "dirty_need": 1}
 """Each tuned setting, in the order the search tries them, and its step (``None``: a
 switch, tried the other way)."""
 
