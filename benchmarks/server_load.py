@@ -32,7 +32,15 @@ the server's loop to answer anything: an upper bound of the loop's lag). Last it
 
     server_load: <N> tables, p99 <X> ms, <E> errors, <M> moves/s
 
-Before it, the same figures once every client had joined (the play alone: a thousand
+Before it, the server's own figure (its ``/metrics`` histogram of a move read until
+acknowledged, one server process only: the share within 5, 10, 25, 50, 100, 250 and 500
+ms) and the clients' own event-loop lag, which every round trip they measure includes: a
+round trip far above both is the clients' waiting, not the server's. ``--client-processes
+K`` spreads the clients over K processes (default one per 500 tables); ``--think-spread F``
+draws each wait from think x (1 - F) to think x (1 + F), seeded, where by default every
+table waits exactly ``--think`` and the tables move in step, a thousand moves at a time.
+
+Before those, the same figures once every client had joined (the play alone: a thousand
 tables' four thousand connections arriving at once cost the server seconds of CPU at the
 start of the measured time, which the per-move figure above includes).
 
@@ -51,9 +59,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import os
+import random
 import resource
 import signal
 import socket
@@ -218,6 +228,49 @@ async def create_game(server: Server, body: dict[str, Any]) -> dict[str, Any]:
     return await asyncio.to_thread(_post, f"{server.base}/api/games", body)
 
 
+MOVE_BUCKETS = "handfoot_move_seconds_bucket"
+
+
+def move_histogram(server: Server) -> dict[float, float] | None:
+    """The server's own histogram of a person's move, read until acknowledged (its
+    ``/metrics``: bucket upper bound in seconds -> moves so far), or ``None`` where it
+    does not answer."""
+    try:
+        text = _get(f"{server.base}/metrics", 10.0).decode()
+    except OSError:
+        return None
+    out: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith(MOVE_BUCKETS + "{"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            out[float(bound)] = float(line.rsplit(" ", 1)[1])
+    return out or None
+
+
+def histogram_shares(before: dict[float, float] | None,
+                     after: dict[float, float] | None) -> list[tuple[float, float, float]]:
+    """Between two readings of :func:`move_histogram`: for each bucket, its bound, the
+    share of the moves acknowledged within it and how many moves (the last is every
+    move)."""
+    if not after:
+        return []
+    start = before or {}
+    total = after.get(float("inf"), 0.0) - start.get(float("inf"), 0.0)
+    if total <= 0:
+        return []
+    return [(bound, (n - start.get(bound, 0.0)) / total, total)
+            for bound, n in sorted(after.items())]
+
+
+async def own_lag(until: float, out: list[float]) -> None:
+    """The clients' own event loop: how late it wakes a task sleeping
+    :data:`PING_EVERY` (a client's round trip includes this wait too)."""
+    while time.monotonic() < until:
+        asked = time.perf_counter()
+        await asyncio.sleep(PING_EVERY)
+        out.append(time.perf_counter() - asked - PING_EVERY)
+
+
 def token_of(link: str) -> str:
     return link.split("#", 1)[1].split("=", 1)[1]
 
@@ -334,6 +387,7 @@ class SeatClient:
 
     def __init__(self, server: Server, shadow: Shadow, token: str, seat: int | None,
                  bot: Bot | None, stats: Stats, *, think: float = 0.0,
+                 spread: float = 0.0, seed: int = 0,
                  reconnect: bool = False, stop_at: int | None = None) -> None:
         self.server = server
         self.shadow = shadow
@@ -342,6 +396,9 @@ class SeatClient:
         self.bot = bot
         self.stats = stats
         self.think = think
+        self.spread = spread
+        """Each wait is ``think`` times a uniform draw from 1 - spread to 1 + spread."""
+        self._waits = random.Random(seed)
         self.reconnect = reconnect
         self.stop_at = stop_at
         """Stop once the game has reached this seq (None: play to the end)."""
@@ -475,7 +532,8 @@ class SeatClient:
 
     async def _act(self, seq: int) -> None:
         if self.think:
-            await asyncio.sleep(self.think)
+            await asyncio.sleep(self.think * self._waits.uniform(1 - self.spread,
+                                                                 1 + self.spread))
         await self.shadow.reach(seq)
         state = self.shadow.state
         if self.shadow.seq != seq or state.is_over or state.to_act != self.seat:
@@ -510,6 +568,8 @@ class Run:
     bot_delay: float = 0.0
     workers: int = 1
     talk_flood: float = 0.0
+    client_processes: int = 1
+    think_spread: float = 0.0
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -545,7 +605,10 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
             for s in game["seats"]:
                 bot = make_bot(run.bot, derive_seed(index, "load", game_number, s["seat"]))
                 clients.append(SeatClient(server, shadow, token_of(s["link"]), s["seat"],
-                                          bot, stats, think=run.think))
+                                          bot, stats, think=run.think,
+                                          spread=run.think_spread,
+                                          seed=derive_seed(index, "think", game_number,
+                                                           s["seat"])))
         for c in clients:
             c.compression = "deflate" if run.deflate else None
             c.table_seats = 0 if run.server_bots else len(clients)
@@ -659,6 +722,99 @@ def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
     print(json.dumps(times))
 
 
+def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
+    """A share of the tables' clients in a process of their own (``--client-processes``):
+    their first games as JSON lines on stdin (index, game), ``joined`` on stdout once every
+    one of its clients has had its first state, then what they measured as JSON."""
+    quiet_collector()
+    run = Run(**json.loads(run_json))
+    until = float(until_text)
+    firsts = [json.loads(line) for line in sys.stdin if line.strip()]
+
+    async def play() -> dict[str, Any]:
+        server = Server("", port=port)
+        server.up.set()
+        store = Store(url)
+        stats = Stats()
+        games: list[int] = []
+        own_lags: list[float] = []
+        try:
+            shadows = [await Shadow.load(store, game["game_id"]) for _, game in firsts]
+
+            async def joined() -> None:
+                while stats.joined < 4 * len(firsts):
+                    await asyncio.sleep(0.05)
+                print("joined", flush=True)
+
+            watcher = asyncio.create_task(joined())
+            lags = asyncio.create_task(own_lag(until, own_lags))
+            await asyncio.gather(*(play_table(server, store, run, index, stats, until, games,
+                                              (game, shadow))
+                                   for (index, game), shadow in zip(firsts, shadows,
+                                                                    strict=True)))
+            watcher.cancel()
+            lags.cancel()
+        finally:
+            await store.close()
+        return {"round_trips": stats.round_trips, "arrived": stats.arrived,
+                "table_trips": stats.table_trips, "moves": stats.moves,
+                "errors": stats.errors, "games": games, "own_lag": own_lags,
+                "cpu": _own_cpu()}
+
+    print(json.dumps(run_loop(play())), flush=True)
+
+
+async def _client_processes(run: Run, server: Server, url: str, until: float,
+                            firsts: Sequence[tuple[dict[str, Any], Shadow]], stats: Stats,
+                            games: list[int], own_lags: list[float],
+                            all_joined: asyncio.Event) -> float:
+    """The tables' clients spread over ``run.client_processes`` processes (table ``i`` in
+    process ``i % K``), their measurements merged into ``stats``, ``games`` and
+    ``own_lags``; ``all_joined`` set once every process has said ``joined``. Returns the
+    processes' CPU seconds."""
+    k = run.client_processes
+    children = []
+    for c in range(k):
+        child = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--clients", str(server.port), url,
+            json.dumps(dataclasses.asdict(run)), repr(until),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            limit=2**30)  # the measurements come as one line of JSON
+        assert child.stdin is not None
+        lines = [json.dumps([i, game]) for i, (game, _) in enumerate(firsts) if i % k == c]
+        child.stdin.write(("\n".join(lines) + "\n").encode())
+        await child.stdin.drain()
+        child.stdin.close()
+        children.append(child)
+    joined = 0
+    cpu = 0.0
+
+    async def read(child: asyncio.subprocess.Process) -> None:
+        nonlocal joined, cpu
+        assert child.stdout is not None
+        async for raw in child.stdout:
+            line = raw.decode().strip()
+            if line == "joined":
+                joined += 1
+                if joined == k:
+                    all_joined.set()
+            elif line.startswith("{"):
+                got = json.loads(line)
+                stats.round_trips.extend(got["round_trips"])
+                stats.arrived.extend(got["arrived"])
+                stats.table_trips.extend(got["table_trips"])
+                stats.moves += got["moves"]
+                stats.errors.extend(got["errors"])
+                games.extend(got["games"])
+                own_lags.extend(got["own_lag"])
+                cpu += got["cpu"]
+        if await child.wait() != 0:
+            stats.error(f"a clients' process ended with status {child.returncode}")
+
+    await asyncio.gather(*(read(child) for child in children))
+    return cpu
+
+
 async def benchmark(run: Run, database_url: str | None, workdir: Path,
                     profile: Path | None = None) -> dict[str, Any]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
@@ -694,10 +850,27 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
                 sys.executable, __file__, "--flood", str(server.port), str(run.talk_flood),
                 str(max(0.5, run.seconds - 1)), *pairs, stdout=asyncio.subprocess.PIPE)
         steady: list[tuple[float, float, int]] = []
-        watcher = asyncio.create_task(_all_joined(server, stats, run, steady))
-        await asyncio.gather(*(play_table(server, store, run, i, stats, until, games, first)
-                               for i, first in enumerate(firsts)))
+        histograms: list[dict[float, float] | None] = []
+        own_lags: list[float] = []
+        children_cpu = 0.0
+        if run.client_processes > 1:
+            all_joined = asyncio.Event()
+            watcher = asyncio.create_task(_snapshot(server, stats, all_joined, steady,
+                                                    histograms))
+            children_cpu = await _client_processes(run, server, url, until, firsts, stats,
+                                                   games, own_lags, all_joined)
+            own_task = None
+        else:
+            watcher = asyncio.create_task(_all_joined(server, stats, run, steady, histograms))
+            own_task = asyncio.create_task(own_lag(until, own_lags))
+            await asyncio.gather(*(play_table(server, store, run, i, stats, until, games,
+                                              first)
+                                   for i, first in enumerate(firsts)))
         watcher.cancel()
+        if own_task is not None:
+            own_task.cancel()
+        if histograms and run.workers == 1:  # one process's figures: all of them
+            histograms.append(await asyncio.to_thread(move_histogram, server))
         if flood is not None:
             flooded, _ = await asyncio.wait_for(flood.communicate(), 30)
             stats.talk = json.loads(flooded) if flooded.strip() else {}
@@ -706,7 +879,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         main_after = server.rss_kib(tree=False)
         cpu_now = server.cpu_seconds()
         cpu = cpu_now - cpu_before
-        own = _own_cpu() - own_before
+        own = _own_cpu() - own_before + children_cpu
         out, _ = await asyncio.wait_for(probe.communicate(), 30)
         pings = json.loads(out) if out.strip() else []
         lag = [rtt for _, rtt in pings]
@@ -714,7 +887,9 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         if steady:
             at, cpu_then, moves_then = steady[0]
             joined = {"after": at - start, "seconds": start + elapsed - at,
-                      "cpu": cpu_now - cpu_then, "moves": stats.moves - moves_then,
+                      "cpu": cpu_now - cpu_then,
+                      "moves": stats.moves - moves_then if run.client_processes == 1
+                      else sum(1 for done in stats.arrived if done >= at),
                       "lag": sorted(rtt for sent, rtt in pings if sent >= at),
                       "trips": sorted(rtt for done, rtt in zip(stats.arrived,
                                                                stats.round_trips, strict=True)
@@ -730,12 +905,24 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
         "main_before": main_before, "main_after": main_after,
         "lag": sorted(lag), "server_cpu": cpu, "games": games, "client_cpu": own,
-        "talk": stats.talk, "joined": joined,
+        "talk": stats.talk, "joined": joined, "own_lag": sorted(own_lags),
+        "server_moves": histogram_shares(*histograms) if len(histograms) == 2 else [],
     }
 
 
+async def _snapshot(server: Server, stats: Stats, all_joined: asyncio.Event,
+                    out: list[tuple[float, float, int]],
+                    histograms: list[dict[float, float] | None]) -> None:
+    """:func:`_all_joined` for clients in other processes: the moves made by then are
+    counted afterwards (from :attr:`Stats.arrived`), so 0 is noted here."""
+    await all_joined.wait()
+    out.append((time.monotonic(), server.cpu_seconds(), 0))
+    histograms.append(await asyncio.to_thread(move_histogram, server))
+
+
 async def _all_joined(server: Server, stats: Stats, run: Run,
-                      out: list[tuple[float, float, int]]) -> None:
+                      out: list[tuple[float, float, int]],
+                      histograms: list[dict[float, float] | None]) -> None:
     """Once every client of the run's first games has had its first state: when, the
     server's CPU then and the moves made by then, into ``out`` (the figures after it are
     the play's alone, without the connections' arrival)."""
@@ -743,6 +930,7 @@ async def _all_joined(server: Server, stats: Stats, run: Run,
     while stats.joined < clients:
         await asyncio.sleep(0.05)
     out.append((time.monotonic(), server.cpu_seconds(), stats.moves))
+    histograms.append(await asyncio.to_thread(move_histogram, server))
 
 
 def _own_cpu() -> float:
@@ -832,13 +1020,16 @@ def report(result: dict[str, Any], run: Run) -> None:
     n = run.tables
     seats = f"server {run.server_bots} bots (bot delay {run.bot_delay:g} s), a spectator " \
         "each" if run.server_bots else \
-        f"4 clients each ({run.bot} bot, think {run.think:g} s)"
+        f"4 clients each ({run.bot} bot, think {run.think:g} s" + (
+            f" ± {run.think_spread * 100:g}%)" if run.think_spread else ")")
     if not run.deflate:
         seats += ", no compression"
     if run.workers > 1:
         seats += f", {run.workers} server processes"
     if run.talk_flood:
         seats += f", a flood of {run.talk_flood:g} reactions a second at each table"
+    if run.client_processes > 1:
+        seats += f", clients in {run.client_processes} processes"
     print(f"{n} tables, {seats}, {run.profile}, {result['seconds']:.1f} s; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"moves: {result['moves']} ({result['moves_per_s']:.1f} moves/s); "
@@ -866,7 +1057,7 @@ def report(result: dict[str, Any], run: Run) -> None:
     per_move = result["server_cpu"] / max(1, result["moves"]) * ms
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
-          f"{per_move:.2f} ms a move); the clients' process: {result['client_cpu']:.1f} s")
+          f"{per_move:.2f} ms a move); the clients' processes: {result['client_cpu']:.1f} s")
     joined = result["joined"]
     if joined is None:
         print("steady play: not every client had joined before the end")
@@ -881,6 +1072,18 @@ def report(result: dict[str, Any], run: Run) -> None:
               + (f", event-loop lag p50 {percentile(steady, 0.5) * ms:.1f} ms, p99 "
                  f"{percentile(steady, 0.99) * ms:.1f} ms, max {steady[-1] * ms:.1f} ms "
                  f"({len(steady)} pings)" if steady else ""))
+    shares = result["server_moves"]
+    if shares:
+        within = ", ".join(f"{bound * ms:g} ms {share * 100:.1f}%"
+                           for bound, share, _ in shares
+                           if bound != float("inf") and 0.005 <= bound <= 0.5)
+        print(f"the server's own figure once every client had joined (its /metrics: a "
+              f"move read until acknowledged, {shares[-1][2]:.0f} moves): within {within}")
+    own = result["own_lag"]
+    if own:
+        print(f"the clients' own event loop (a 20 ms sleep woken late by): p50 "
+              f"{percentile(own, 0.5) * ms:.1f} ms, p99 {percentile(own, 0.99) * ms:.1f} ms, "
+              f"max {own[-1] * ms:.1f} ms (a move's round trip includes it)")
     if result["talk"]:
         print("reactions: " + ", ".join(f"{k} {v}" for k, v in sorted(result["talk"].items())))
     for text in result["errors"][:5]:
@@ -899,12 +1102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ["--probe"]:
         probe_main(int(args[1]), args[2], args[3], float(args[4]))
         return 0
+    if args[:1] == ["--clients"]:
+        clients_main(int(args[1]), args[2], args[3], args[4])
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20, help="concurrent tables (1-2000)")
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="how long the clients play (at most 3600)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a client waits on its turn before moving (default 1)")
+    parser.add_argument("--think-spread", type=float, default=0.0, metavar="F",
+                        help="each wait drawn uniformly from think x (1 - F) to think x "
+                             "(1 + F), seeded (default 0: every table in step)")
     parser.add_argument("--bot", default="hard", help="the bot choosing the clients' moves")
     parser.add_argument("--profile", default="partnership-13")
     parser.add_argument("--rounds", type=int, help="rounds per game (default the profile's)")
@@ -922,6 +1131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--talk-flood", type=float, default=0.0, metavar="RATE",
                         help="a second connection of seat 0 at each table sends RATE "
                              "reactions a second")
+    parser.add_argument("--client-processes", type=int, metavar="K",
+                        help="spread the tables' clients over K processes (default: one "
+                             "per 500 tables), so that one process's own event loop does "
+                             "not hold the round trips it measures up")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
@@ -946,10 +1159,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{statistics.median(ordered) * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} "
                   f"ms ({len(ordered)} loads)")
         return 0
-    if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0:
-        parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0")
+    if not 1 <= ns.tables <= 2000 or not 0 < ns.seconds <= 3600 or ns.think < 0 \
+            or not 0 <= ns.think_spread <= 1:
+        parser.error("--tables 1..2000, --seconds 0..3600, --think at least 0, "
+                     "--think-spread 0..1")
+    processes = ns.client_processes
+    if processes is None:
+        processes = 1 if ns.server_bots else max(1, (ns.tables + 499) // 500)
+    if not 1 <= processes <= 8 or (processes > 1 and ns.server_bots):
+        parser.error("--client-processes 1..8, and 1 with --server-bots")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
-              not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood)
+              not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
+              ns.think_spread)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

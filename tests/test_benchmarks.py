@@ -87,6 +87,24 @@ def test_server_load_benchmark_plays_tables_over_websockets_without_errors() -> 
                      r"\d+ moves, server CPU [\d.]+ s \([\d.]+ ms a move\)", out, re.M), out
 
 
+def test_server_load_spreads_clients_over_processes_and_gives_the_server_s_own_figure(
+        ) -> None:
+    # clients in two processes (their measurements merged), waits spread, and beside the
+    # round trip the server's own histogram and the clients' own event loop
+    out = _run("benchmarks/server_load.py", "--tables", "3", "--seconds", "3", "--think",
+               "0.05", "--think-spread", "0.5", "--client-processes", "2")
+    assert "clients in 2 processes" in out and "think 0.05 s ± 50%" in out, out
+    found = re.search(r"^server_load: 3 tables, p99 [\d.]+ ms, 0 errors, (\d+) moves/s$", out,
+                      re.M)
+    assert found and int(found[1]) > 0, out
+    moves = re.search(r"^moves: (\d+) ", out, re.M)
+    assert moves and int(moves[1]) > 0, out
+    own = re.search(r"^the server's own figure .*, (\d+) moves\): within 5 ms [\d.]+%.* "
+                    r"500 ms ([\d.]+)%$", out, re.M)
+    assert own and int(own[1]) > 0 and float(own[2]) > 0, out
+    assert re.search(r"^the clients' own event loop .*p99 [\d.]+ ms", out, re.M), out
+
+
 def test_server_move_benchmark_gives_each_piece_of_a_move_and_the_sockets() -> None:
     out = _run("benchmarks/server_move.py", "--moves", "30", "--reps", "2", "--frames", "20")
     spread = r" +[\d.]+ / +[\d.]+ / +[\d.]+"
