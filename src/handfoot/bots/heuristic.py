@@ -948,9 +948,8 @@ class HardBot(NormalBot):
     """Take the pile before the side has opened only when it holds at least this many
     cards."""
     short_pickup = True
-    """Take the pile even when it brings fewer cards than a draw from the stock (a
-    profile whose pickup takes only the top card, such as remastered-singles: one card in
-    place of two)."""
+    """Take the pile even when it brings fewer cards than a draw from the stock (where a
+    pickup takes only the top card, say: one card in place of two)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
