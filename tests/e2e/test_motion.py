@@ -41,6 +41,10 @@ class Watched(Seat):
     laid: list[tuple[int, int]]
 
     def lay_down(self) -> bool:
+        # the tray's check answered first: its mark ("…" until then, "✓ ready" after)
+        # widens the line and moves the staged cards along it
+        self.page.wait_for_function(
+            "() => document.querySelector('#tray .tray-mark')?.textContent !== '…'")
         tray = self.page.evaluate(TRAY)
         before = self.page.evaluate("window.__flights.length")
         done = super().lay_down()
