@@ -113,6 +113,13 @@ def test_the_notation_s_corners() -> None:
     assert mv.format_move(go) == "goout 9 9 2 discard 5"
     assert mv.format_move(mv.GoOut((mv.MeldGroup(cards.NINE, 3),))) == "goout 9 9 9"
     assert mv.parse_move("go-out 9 9 9") == mv.GoOut((mv.MeldGroup(cards.NINE, 3),), None)
+    # the two-word spellings a person types are the same moves
+    assert mv.parse_move("Go Out 9 9 9 discard 5") == mv.GoOut(
+        (mv.MeldGroup(cards.NINE, 3),), cards.FIVE)
+    assert mv.parse_move("go out") == mv.GoOut((), None)
+    assert mv.parse_move("pick up K K") == mv.Pickup((mv.MeldGroup(cards.KING, 2),))
+    with pytest.raises(mv.MoveSyntaxError, match="unknown move 'go'"):
+        mv.parse_move("go home")
     with pytest.raises(mv.MoveSyntaxError, match="exactly one card after it"):
         mv.parse_move("goout 9 9 9 discard")
     with pytest.raises(mv.MoveSyntaxError, match="unknown move 'fold'"):

@@ -27,6 +27,9 @@ Notation (case-insensitive)::
     meld new K K K            "new" starts a new meld of the rank: after an earlier group
                               completed one, or beside a book where the profile allows
 
+``go out`` and ``pick up`` (two words, as people type them) read as ``goout`` and ``pickup``;
+records are always written with the one-word verbs.
+
 Cards in a group are kinds; full cards (``KS``) are accepted and read as their kind. Each
 group holds one natural rank plus wilds, or wilds only; a group of wilds only is for the
 all-wild meld unless it starts with the rank it is for (``K: 2``, adding a two to the side's
@@ -402,6 +405,11 @@ def parse_move(text: str) -> PlayerMove:
         raise MoveSyntaxError("an empty move")
     verb = words[0].lower()
     rest = words[1] if len(words) > 1 else ""
+    # the two-word spellings people type: "go out ...", "pick up ..."
+    two = rest.split(maxsplit=1)
+    if two and (verb, two[0].lower()) in (("go", "out"), ("pick", "up")):
+        verb += two[0].lower()
+        rest = two[1] if len(two) > 1 else ""
     simple: dict[str, PlayerMove] = {
         "draw": Draw(), "yes": Answer(True), "no": Answer(False), "undo": Undo(),
         "knock": Knock(), "knee": PickUpKnee(),
