@@ -452,7 +452,16 @@ def test_unknown_parameter_without_a_close_name_lists_the_section(tmp_path: Path
 def test_unknown_top_level_key(tmp_path: Path) -> None:
     path, msg = load_error(tmp_path, 'extends = "biegames"\n[pikcup]\npickup_count = 5\n')
     assert msg.startswith(path)
-    assert "pikcup: unknown key" in msg and "did you mean 'pickup'?" in msg
+    assert "[pikcup]: unknown section" in msg and "did you mean 'pickup'?" in msg
+
+
+def test_an_unknown_section_without_a_close_name_lists_the_sections(tmp_path: Path) -> None:
+    path, msg = load_error(tmp_path, 'extends = "biegames"\n[rules]\nbook_size = 7\n')
+    assert msg.startswith(path)
+    assert "[rules]: unknown section" in msg
+    assert "[melds]" in msg and "[options]" in msg and "extends" in msg
+    path, msg = load_error(tmp_path, 'extends = "biegames"\nzebra = 1\n')
+    assert "zebra: unknown key" in msg and "[scoring]" in msg
 
 
 def test_key_in_the_wrong_section(tmp_path: Path) -> None:

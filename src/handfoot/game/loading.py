@@ -178,8 +178,11 @@ def profile_from_mapping(data: Mapping[str, Any], *, origin: str = "<profile>",
                 f"{origin}: {key}: belongs in the [{FIELDS[key].section}] section")
         if key in OPTIONS:
             raise ProfileError(f"{origin}: {key}: belongs in the [options] section")
-        raise ProfileError(
-            f"{origin}: {key}: unknown key{_suggest(key, [*_TOP_KEYS, *SECTIONS, 'options'])}")
+        what = f"[{key}]: unknown section" if isinstance(value, dict) else f"{key}: unknown key"
+        hint = _suggest(key, [*_TOP_KEYS, *SECTIONS, "options"]) or (
+            " (a profile holds the keys " + ", ".join(_TOP_KEYS) + " and the sections "
+            + ", ".join(f"[{s}]" for s in (*SECTIONS, "options")) + ")")
+        raise ProfileError(f"{origin}: {what}{hint}")
 
     flat: dict[str, Any] = {}
     for section in SECTIONS:
