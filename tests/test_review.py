@@ -93,7 +93,7 @@ def test_the_table_names_each_seat_and_its_costliest_decisions(
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["review", "/nonexistent/game.json"], "No such file"),
-    (["review", "{bad}", "--seat", "0"], "format"),
+    (["review", "{bad}", "--seat", "0"], "bad.json: not a handfoot game record"),
     (["review", "{good}", "--seat", "4"], "--seat 4: the record has seats 0 to 3"),
     (["review", "{good}", "--seat", "-1"], "--seat -1"),
     (["review", "{good}", "--budget", "0"], "--budget 0"),

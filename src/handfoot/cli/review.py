@@ -8,7 +8,7 @@ import math
 import sys
 
 from handfoot.cli.options import UsageError
-from handfoot.game.record import read_record
+from handfoot.game.record import RecordError, read_record
 from handfoot.runs.review import DEFAULT_BUDGET
 from handfoot.runs.review_report import GameReview, game_review, why
 
@@ -43,7 +43,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not math.isfinite(budget) or budget <= 0 or budget > 86400:
         raise UsageError(f"--budget {budget:g}: give a number of seconds above 0 and at most "
                          "86400")
-    record = read_record(args.file)
+    try:
+        record = read_record(args.file)
+    except RecordError as exc:  # named by its file, as replay names it
+        raise UsageError(f"{args.file}: {exc}") from None
     players = len(record.seats)
     seats = args.seat
     if seats is not None:
