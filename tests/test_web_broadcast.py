@@ -216,3 +216,56 @@ def test_a_seat_not_acting_gets_the_own_part_its_whole_view_gives(name: str) -> 
     assert any(staged), "no staging step was checked"
     idle = [s for s in seen if not s[2]]
     assert len(idle) > len(seen) // 2 and len({s[0] for s in seen}) == len(profile.layouts[:2])
+
+
+def test_a_send_started_at_once_that_waits_is_finished_in_order() -> None:
+    """A connection sends a frame at once when nothing is queued; a send that has to wait
+    (the client's side is full) is finished by the writer task, the frames after it queued
+    behind it: every frame goes out, in order. A socket that fails closes the connection
+    as a failed send of the writer did."""
+    sent: list[str] = []
+
+    class _Slow:
+        def __init__(self) -> None:
+            self.gate: asyncio.Future[None] | None = None
+            self.closed: tuple[int, str] | None = None
+
+        async def send_text(self, text: str) -> None:
+            if text.startswith("wait"):
+                self.gate = asyncio.get_running_loop().create_future()
+                await self.gate
+                await asyncio.sleep(0)
+            if text == "boom":
+                raise OSError("gone")
+            sent.append(text)
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            self.closed = (code, reason)
+
+    async def scenario() -> tuple[list[str], int, bool, tuple[int, str] | None]:
+        ws = _Slow()
+        conn = Connection(ws, 0)  # type: ignore[arg-type]
+        conn.start()
+        conn.send_text("a")
+        assert sent == ["a"] and conn.queue.qsize() == 0  # at once: no queue, no task turn
+        conn.send_text("wait-b")
+        conn.send_text("c")
+        conn.send_text("d")
+        queued = conn.queue.qsize()
+        await asyncio.sleep(0.01)
+        assert sent == ["a"]
+        assert ws.gate is not None
+        ws.gate.set_result(None)
+        await asyncio.sleep(0.01)
+        conn.send_text("e")
+        conn.send_text("boom")
+        conn.send_text("f")
+        await asyncio.wait_for(conn.ended.wait(), 1.0)
+        assert conn.writer is not None
+        await asyncio.wait_for(conn.writer, 1.0)
+        return list(sent), queued, conn.closed, ws.closed
+
+    frames, queued, closed, ws_closed = asyncio.run(scenario())
+    assert frames == ["a", "wait-b", "c", "d", "e"]
+    assert queued == 3  # the waiting send, then the two behind it
+    assert closed and ws_closed == (1000, "")
