@@ -117,7 +117,7 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     playing = acting and state.phase == Phase.PLAY
     view = state.view(seat)
     # the refusal is asked of the state only when the view alone would offer Go out
-    refused = playing and view.in_foot[seat] and state.position().refused
+    refused = playing and view.in_foot[seat] and state.go_out_refused
     data = view_json(view, side_names, public=public,
                      options=state.meld_options(seat) if playing else (), refused=refused)
     if acting and state.phase == Phase.DRAW:
