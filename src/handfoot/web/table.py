@@ -49,7 +49,6 @@ from handfoot.web.protocol import (
     ClientMessage,
     ViewCache,
     hands_json,
-    own_view_json,
     public_view_json,
 )
 from handfoot.web.settings import Settings
@@ -140,6 +139,7 @@ class Table:
         self.continued: set[tuple[int, int]] = set()
         self.stats = GameStats(profile, len(self.seats))
         self._view_cache = ViewCache()
+        self._own_texts = messages.OwnTexts()
         self.connections: list[Connection] = []
         self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
                                              if s.kind == "human"}
@@ -435,7 +435,7 @@ class Table:
         if message is None:
             message = self.state_message(self.state.events(start))
         seat = conn.seat
-        conn.send_text(message.text(seat, lambda: own_view_json(self.state, seat), start))
+        conn.send_text(message.text(seat, lambda: self._own_texts.text(self.state, seat), start))
         conn.last_event = self.seq
 
     def broadcast(self) -> None:
