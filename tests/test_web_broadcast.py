@@ -115,9 +115,9 @@ def test_a_seats_connections_and_the_spectators_share_one_message_each(
     built: list[int | None] = []
     real = messages_module.own_view_json
 
-    def counted(state: GameState, seat: int | None) -> dict[str, Any]:
+    def counted(state: GameState, seat: int | None, view: Any = None) -> dict[str, Any]:
         built.append(seat)
-        return real(state, seat)
+        return real(state, seat, view)
 
     monkeypatch.setattr(messages_module, "own_view_json", counted)
     profile = load_profile("biegames", overrides={"rounds": 1})

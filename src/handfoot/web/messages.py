@@ -19,7 +19,7 @@ import orjson
 
 from handfoot.game.engine import GameState
 from handfoot.game.moves import PlayerMove
-from handfoot.game.values import Event
+from handfoot.game.values import Event, PlayerView
 from handfoot.web.protocol import OWN_KEYS, event_json, hint_json, own_view_json
 
 __all__ = ["OwnTexts", "StateMessage", "ack", "checked", "encode", "error", "hint", "pace",
@@ -107,11 +107,13 @@ class OwnTexts:
     def __init__(self) -> None:
         self._kept: dict[int, tuple[tuple[int, tuple[int, ...]], str]] = {}
 
-    def text(self, state: GameState, seat: int | None) -> str:
+    def text(self, state: GameState, seat: int | None, view: PlayerView | None = None) -> str:
+        """``seat``'s own part as JSON (``view``: a view of ``state`` the caller has, see
+        :func:`~handfoot.web.protocol.own_view_json`)."""
         if seat is None:
             return _SPECTATOR_OWN
         if state.to_act == seat or state.staged:
-            return encode(own_view_json(state, seat))
+            return encode(own_view_json(state, seat, view))
         key = (state.opening_minimum_of(state.side_of[seat]), tuple(state.held_faces[seat]))
         kept = self._kept.get(seat)
         if kept is not None and kept[0] == key:
