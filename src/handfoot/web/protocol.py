@@ -184,26 +184,19 @@ class ViewCache:
     instead of at every move; the JSON given out must not be changed. Only the melds on the
     table at the last view are kept."""
 
-    __slots__ = ("_melds", "_results", "_sides")
+    __slots__ = ("_melds", "_results")
 
     def __init__(self) -> None:
         self._melds: dict[int, tuple[TableMeld, dict[str, Any], int]] = {}
         self._results: dict[int, tuple[RoundResult, dict[str, Any]]] = {}
-        self._sides: list[tuple[tuple[TableMeld, ...], list[dict[str, Any]], int]] = []
 
     def melds(self, view: PlayerView) -> tuple[list[list[dict[str, Any]]], list[int]]:
         """:func:`meld_json` of every meld on the table, by side, and each side's points
-        on the table (a side whose melds are those of the last view, as most are at a move,
-        is given its last lists whole)."""
-        sides = self._sides
-        if len(sides) == len(view.melds) and all(
-                last[0] == side for last, side in zip(sides, view.melds, strict=True)):
-            return [last[1] for last in sides], [last[2] for last in sides]
+        on the table."""
         profile = view.profile
         values, size = profile.kind_values, profile.book_size
         known, kept = self._melds, {}
         out, points = [], []
-        self._sides = []
         for side in view.melds:
             laid, total = [], 0
             for meld in side:
@@ -216,7 +209,6 @@ class ViewCache:
                 total += entry[2]
             out.append(laid)
             points.append(total)
-            self._sides.append((side, laid, total))
         self._melds = kept
         return out, points
 
