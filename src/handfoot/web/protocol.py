@@ -80,8 +80,13 @@ def kind_json(kind: int) -> str:
     return KIND_JSON[kind]
 
 
+_FACE_NAMES: Final = tuple(face_name(f) for f in range(cards.NUM_FACES))
+"""Each face's name (:func:`~handfoot.game.cards.face_name`), looked up."""
+
+
 def _cards(faces: Sequence[int]) -> list[str]:
-    return [face_name(f) for f in faces]
+    names = _FACE_NAMES
+    return [names[f] for f in faces]
 
 
 # --- views -----------------------------------------------------------------------------

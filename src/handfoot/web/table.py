@@ -315,7 +315,10 @@ class Table:
             or seat in self.sharing.remote
 
     def presence(self) -> list[bool]:
-        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
+        """:meth:`present` of every seat (a bot's always), the connections read once."""
+        here = {c.seat for c in self.connections if not c.closed}
+        remote = self.sharing.remote
+        return [s.kind == "bot" or s.seat in here or s.seat in remote for s in self.seats]
 
     def went_away(self, seat: int) -> None:
         """A connection of ``seat`` (here or elsewhere) is gone: if it was the person's
