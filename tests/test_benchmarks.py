@@ -173,3 +173,10 @@ def test_timers_benchmark_prints_the_cpu_time_of_a_pass() -> None:
     for due in (0, 3):
         assert re.search(rf"^30 turns, {due} due: [\d.]+/[\d.]+/[\d.]+ ms CPU a pass "
                          r"\(min/median/max of 2\)$", out, re.M), out
+
+
+def test_broadcast_benchmark_gives_a_broadcasts_cpu_per_move() -> None:
+    out = _run("benchmarks/broadcast.py", "--games", "1", "--reps", "2")
+    assert re.search(r"^broadcast CPU per move, \d+ moves a repetition, 2 repetitions "
+                     r"\(min / median / max, microseconds\): [\d.]+ / [\d.]+ / [\d.]+$",
+                     out, re.M), out

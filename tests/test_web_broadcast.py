@@ -106,19 +106,20 @@ def test_every_state_frame_is_the_connections_state_message() -> None:
 def test_a_seats_connections_and_the_spectators_share_one_message_each(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A seat's own part of the view is built once per broadcast whatever the number of
-    its connections, and every connection of one kind (a seat's, or a spectator's) that
-    saw the same events is sent the same text: still each its own state, nobody
-    another's."""
-    import handfoot.web.table as table_module
+    its connections (and not at all for a seat not to act whose cards and opening
+    minimum are those of its last one), and every connection of one kind (a seat's, or a
+    spectator's) that saw the same events is sent the same text: still each its own state,
+    nobody another's."""
+    import handfoot.web.messages as messages_module
 
     built: list[int | None] = []
-    real = table_module.own_view_json
+    real = messages_module.own_view_json
 
-    def counted(state: GameState, seat: int | None) -> dict[str, Any]:
+    def counted(state: GameState, seat: int | None, view: Any = None) -> dict[str, Any]:
         built.append(seat)
-        return real(state, seat)
+        return real(state, seat, view)
 
-    monkeypatch.setattr(table_module, "own_view_json", counted)
+    monkeypatch.setattr(messages_module, "own_view_json", counted)
     profile = load_profile("biegames", overrides={"rounds": 1})
     seats = tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}") for s in range(4))
     row = GameRow("g", "biegames", {"rounds": 1}, "2x2", {"absent": "wait"}, 9, "h",
@@ -129,7 +130,10 @@ def test_a_seats_connections_and_the_spectators_share_one_message_each(
     shadow = GameState.new(profile, seed=9)
     bots = [make_bot("hard", s) for s in range(4)]
 
+    idle_built = 0
+
     async def play() -> None:
+        nonlocal idle_built
         for n in range(60):
             seat = shadow.to_act
             move = bot_turn(bots[seat], shadow, seat)
@@ -138,7 +142,9 @@ def test_a_seats_connections_and_the_spectators_share_one_message_each(
             expected = [expected_state(table, c.seat, c.last_event) for c in connections]
             built.clear()
             table.broadcast()
-            assert sorted(built, key=str) == sorted([0, 1, 2, 3, None], key=str)
+            assert len(built) == len(set(built)) and table.state.to_act in built \
+                and None not in built
+            idle_built += len(built) - 1
             sent = [json.loads(c.frames[-1]) for c in connections]
             assert sent == json.loads(json.dumps(expected))
             assert connections[1].frames[-1] is connections[2].frames[-1]
@@ -146,6 +152,7 @@ def test_a_seats_connections_and_the_spectators_share_one_message_each(
             assert len({c.frames[-1] for c in connections}) == 5
 
     asyncio.run(play())
+    assert idle_built < 60  # the seats not to act are mostly written once per hand
 
 
 def test_closing_a_connection_wakes_its_reader_and_a_real_cancel_still_cancels() -> None:
@@ -216,3 +223,56 @@ def test_a_seat_not_acting_gets_the_own_part_its_whole_view_gives(name: str) -> 
     assert any(staged), "no staging step was checked"
     idle = [s for s in seen if not s[2]]
     assert len(idle) > len(seen) // 2 and len({s[0] for s in seen}) == len(profile.layouts[:2])
+
+
+def test_a_send_started_at_once_that_waits_is_finished_in_order() -> None:
+    """A connection sends a frame at once when nothing is queued; a send that has to wait
+    (the client's side is full) is finished by the writer task, the frames after it queued
+    behind it: every frame goes out, in order. A socket that fails closes the connection
+    as a failed send of the writer did."""
+    sent: list[str] = []
+
+    class _Slow:
+        def __init__(self) -> None:
+            self.gate: asyncio.Future[None] | None = None
+            self.closed: tuple[int, str] | None = None
+
+        async def send_text(self, text: str) -> None:
+            if text.startswith("wait"):
+                self.gate = asyncio.get_running_loop().create_future()
+                await self.gate
+                await asyncio.sleep(0)
+            if text == "boom":
+                raise OSError("gone")
+            sent.append(text)
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            self.closed = (code, reason)
+
+    async def scenario() -> tuple[list[str], int, bool, tuple[int, str] | None]:
+        ws = _Slow()
+        conn = Connection(ws, 0)  # type: ignore[arg-type]
+        conn.start()
+        conn.send_text("a")
+        assert sent == ["a"] and conn.queue.qsize() == 0  # at once: no queue, no task turn
+        conn.send_text("wait-b")
+        conn.send_text("c")
+        conn.send_text("d")
+        queued = conn.queue.qsize()
+        await asyncio.sleep(0.01)
+        assert sent == ["a"]
+        assert ws.gate is not None
+        ws.gate.set_result(None)
+        await asyncio.sleep(0.01)
+        conn.send_text("e")
+        conn.send_text("boom")
+        conn.send_text("f")
+        await asyncio.wait_for(conn.ended.wait(), 1.0)
+        assert conn.writer is not None
+        await asyncio.wait_for(conn.writer, 1.0)
+        return list(sent), queued, conn.closed, ws.closed
+
+    frames, queued, closed, ws_closed = asyncio.run(scenario())
+    assert frames == ["a", "wait-b", "c", "d", "e"]
+    assert queued == 3  # the waiting send, then the two behind it
+    assert closed and ws_closed == (1000, "")

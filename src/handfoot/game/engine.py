@@ -162,6 +162,12 @@ class GameState(Listing):
                 return
         self._begin_turn(deal.first_player)
 
+    @property
+    def go_out_refused(self) -> bool:
+        """Whether the partner said No to "May I go out?" this turn (the position's
+        ``refused``, read without building the whole :class:`Position`)."""
+        return self._refused
+
     def position(self) -> Position:
         """The state as a value (see :class:`Position`); cheap: the history is shared."""
         return Position(

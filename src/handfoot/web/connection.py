@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -33,13 +33,15 @@ class Connection:
     """The seq of the table when it was last sent a ``state`` (its events from there on are
     the ones it lacks)."""
     closed: bool = False
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | _Unfinished | None] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the server has let the connection go (its reader stops waiting)."""
     close_code: tuple[int, str] = (1000, "")
     _reader: asyncio.Task[Any] | None = None
     """The task waiting in :meth:`receive` (one per connection: its handler's)."""
+    _sending: bool = False
+    """A send is under way (the writer's, or one started at once that had to wait)."""
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -50,14 +52,34 @@ class Connection:
             self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
-        """Queue a message already written as JSON."""
+        """Send a message already written as JSON: at once when nothing is queued or being
+        sent (the socket's send does not wait unless the client's side is full: the queue
+        and the writer task's turn cost more than the send), else queued behind the rest."""
         if self.closed:
+            return
+        if not self._sending and self.writer is not None and not self.queue.qsize():
+            self._send_now(text)
             return
         if self.queue.qsize() >= MAX_QUEUE:
             log.info("a client fell %d frames behind: disconnected", MAX_QUEUE)
             self.close()
             return
         self.queue.put_nowait(text)
+
+    def _send_now(self, text: str) -> None:
+        """Start the socket's send of ``text`` here; if it has to wait (the client's side
+        is full), the writer task finishes it, and later messages queue behind it."""
+        send = self.ws.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket is gone: let the writer close it, as after its send
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self._sending = True
+        self.queue.put_nowait(_Unfinished(send, waiting))
 
     def close(self, code: int = 1000, reason: str = "") -> None:
         """Let the connection go once the frames queued before are sent (closing the
@@ -94,11 +116,42 @@ class Connection:
             text = await self.queue.get()
             if text is None:
                 break
+            self._sending = True
             try:
-                await self.ws.send_text(text)
+                if isinstance(text, str):
+                    await self.ws.send_text(text)
+                else:
+                    await text.finish()
             except Exception:  # the socket is gone; the reader notices too
                 break
+            finally:
+                self._sending = False
         self.closed = True
         self.ended.set()
         with contextlib.suppress(Exception):
             await self.ws.close(*self.close_code)
+
+
+class _Unfinished:
+    """A send started at once (:meth:`Connection.send_text`) that had to wait: the writer
+    task finishes it, as a task would have (``waiting``: what it waits for, None for a
+    turn of the loop)."""
+
+    __slots__ = ("send", "waiting")
+
+    def __init__(self, send: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.send = send
+        self.waiting = waiting
+
+    async def finish(self) -> None:
+        send, waiting = self.send, self.waiting
+        while True:
+            if waiting is None:
+                await asyncio.sleep(0)
+            else:  # a future: waited for as a task waits, its outcome read by the send
+                waiting._asyncio_future_blocking = False
+                await asyncio.wait((waiting,))
+            try:
+                waiting = send.send(None)
+            except StopIteration:
+                return

@@ -17,12 +17,13 @@ from typing import Any, Final
 
 import orjson
 
+from handfoot.game.engine import GameState
 from handfoot.game.moves import PlayerMove
-from handfoot.game.values import Event
-from handfoot.web.protocol import event_json, hint_json
+from handfoot.game.values import Event, PlayerView
+from handfoot.web.protocol import OWN_KEYS, event_json, hint_json, own_view_json
 
-__all__ = ["StateMessage", "ack", "checked", "encode", "error", "hint", "pace", "pong", "presence",
-           "rematch", "talk", "talk_settings", "welcome"]
+__all__ = ["OwnTexts", "StateMessage", "ack", "checked", "encode", "error", "hint", "pace",
+           "pong", "presence", "rematch", "talk", "talk_settings", "welcome"]
 
 
 def encode(message: Any) -> str:
@@ -65,17 +66,21 @@ class StateMessage:
         self._head = f'{{"type":"state","seq":{seq},"view":{encode(public)[:-1]},'
         self._tail = f',"presence":{encode(presence)},"waiting":{encode(waiting)}}}'
 
-    def text(self, seat: int | None, own: Callable[[], Mapping[str, Any]], since: int) -> str:
+    def text(self, seat: int | None, own: Callable[[], Mapping[str, Any] | str],
+             since: int) -> str:
         """The message, as JSON, for a connection of ``seat`` (None: a spectator): the view
         is the public part and ``own()``, the keys that are the seat's own
-        (:func:`~handfoot.web.protocol.own_view_json`: never empty, like the public part,
-        so the two join into one object; asked for once per seat and ``since``); the events
-        are those numbered ``since`` onwards, each with its private part for the seat that
-        made it only."""
+        (:func:`~handfoot.web.protocol.own_view_json`, or its JSON text: never empty, like
+        the public part, so the two join into one object; asked for once per seat and
+        ``since``); the events are those numbered ``since`` onwards, each with its private
+        part for the seat that made it only."""
         key = (seat, since)
         text = self._texts.get(key)
         if text is None:
-            text = self._texts[key] = f'{self._head}{encode(own())[1:]},"events":' \
+            mine = own()
+            if not isinstance(mine, str):
+                mine = encode(mine)
+            text = self._texts[key] = f'{self._head}{mine[1:]},"events":' \
                 f'{self._events_text(seat, since)}{self._tail}'
         return text
 
@@ -87,6 +92,39 @@ class StateMessage:
         if text is None:
             text = self._events[key] = encode([event_json(e, private) for e in events])
         return text
+
+
+class OwnTexts:
+    """A table's JSON of each connection's own part of its view
+    (:func:`~handfoot.web.protocol.own_view_json`), kept for the seats not to act: theirs
+    is their hand and their side's opening minimum (nothing staged, nothing they may do),
+    which stay the same from one move to the next for every seat but the one that just
+    acted. Each is kept by what it is made of (the seat, its cards as the state counts them,
+    the minimum), so the text given out is always the seat's own as it is now."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[tuple[int, tuple[int, ...]], str]] = {}
+
+    def text(self, state: GameState, seat: int | None, view: PlayerView | None = None) -> str:
+        """``seat``'s own part as JSON (``view``: a view of ``state`` the caller has, see
+        :func:`~handfoot.web.protocol.own_view_json`)."""
+        if seat is None:
+            return _SPECTATOR_OWN
+        if state.to_act == seat or state.staged:
+            return encode(own_view_json(state, seat, view))
+        key = (state.opening_minimum_of(state.side_of[seat]), tuple(state.held_faces[seat]))
+        kept = self._kept.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        text = encode(own_view_json(state, seat))
+        self._kept[seat] = (key, text)
+        return text
+
+
+_SPECTATOR_OWN: Final = encode(dict.fromkeys(OWN_KEYS))
+"""A spectator's own part: each of :data:`~handfoot.web.protocol.OWN_KEYS` null."""
 
 
 def welcome(seat: int | None, game: Mapping[str, Any],

@@ -80,8 +80,13 @@ def kind_json(kind: int) -> str:
     return KIND_JSON[kind]
 
 
+_FACE_NAMES: Final = tuple(face_name(f) for f in range(cards.NUM_FACES))
+"""Each face's name (:func:`~handfoot.game.cards.face_name`), looked up."""
+
+
 def _cards(faces: Sequence[int]) -> list[str]:
-    return [face_name(f) for f in faces]
+    names = _FACE_NAMES
+    return [names[f] for f in faces]
 
 
 # --- views -----------------------------------------------------------------------------
@@ -108,16 +113,19 @@ def view_json(view: PlayerView, side_names: Sequence[str] | None = None, *,
 
 
 def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None = None, *,
-                   public: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   public: Mapping[str, Any] | None = None,
+                   view: PlayerView | None = None) -> dict[str, Any]:
     """:func:`view_json` of ``seat``'s view of ``state``, with where each kind of its cards
     can go and how many a meld must leave when it is the seat to act in the play phase (the
     others cannot meld now: their ``kinds`` are empty), and the pickup it may make with no
-    card of its hand when it is to draw."""
+    card of its hand when it is to draw. ``view``: ``state.view(seat)``, when the caller has
+    it already."""
     acting = state.to_act == seat
     playing = acting and state.phase == Phase.PLAY
-    view = state.view(seat)
+    if view is None or view.seat != seat:
+        view = state.view(seat)
     # the refusal is asked of the state only when the view alone would offer Go out
-    refused = playing and view.in_foot[seat] and state.position().refused
+    refused = playing and view.in_foot[seat] and state.go_out_refused
     data = view_json(view, side_names, public=public,
                      options=state.meld_options(seat) if playing else (), refused=refused)
     if acting and state.phase == Phase.DRAW:
@@ -127,15 +135,17 @@ def seat_view_json(state: GameState, seat: int, side_names: Sequence[str] | None
     return data
 
 
-def own_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
+def own_view_json(state: GameState, seat: int | None,
+                  view: PlayerView | None = None) -> dict[str, Any]:
     """The keys of a connection's view that are its own: :data:`OWN_KEYS` (null for a
     spectator, ``seat`` None) and a seat's ``hand``, ``staged``, ``legal`` and ``kinds``;
     with the public part (:func:`public_view_json` without :data:`OWN_KEYS`) they are the
-    whole view."""
+    whole view. ``view``: a view of ``state`` the caller has already (used if it is
+    ``seat``'s)."""
     if seat is None:
         return dict.fromkeys(OWN_KEYS)
     if state.to_act == seat or state.staged:
-        return seat_view_json(state, seat, public={})
+        return seat_view_json(state, seat, public={}, view=view)
     # a seat not acting: its hand and its side's opening minimum, nothing staged, nothing it
     # may do (as seat_view_json writes it from a whole view, without building one: three of
     # a table's four seats at every move)

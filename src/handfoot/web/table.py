@@ -38,7 +38,7 @@ from handfoot.game.events import move_words
 from handfoot.game.moves import MoveSyntaxError, format_move, parse_move
 from handfoot.game.record import GameRecord, record_from_state, record_to_data
 from handfoot.game.rules import Layout, Profile
-from handfoot.game.values import Effect, Event, IllegalMoveError
+from handfoot.game.values import Effect, Event, IllegalMoveError, PlayerView
 from handfoot.runs.sim import derive_seed, hint
 from handfoot.web import daily, messages
 from handfoot.web.connection import Connection
@@ -49,7 +49,6 @@ from handfoot.web.protocol import (
     ClientMessage,
     ViewCache,
     hands_json,
-    own_view_json,
     public_view_json,
 )
 from handfoot.web.settings import Settings
@@ -140,6 +139,7 @@ class Table:
         self.continued: set[tuple[int, int]] = set()
         self.stats = GameStats(profile, len(self.seats))
         self._view_cache = ViewCache()
+        self._own_texts = messages.OwnTexts()
         self.connections: list[Connection] = []
         self.away_since: dict[int, float] = {s.seat: 0.0 for s in self.seats
                                              if s.kind == "human"}
@@ -315,7 +315,10 @@ class Table:
             or seat in self.sharing.remote
 
     def presence(self) -> list[bool]:
-        return [s.kind == "bot" or self.present(s.seat) for s in self.seats]
+        """:meth:`present` of every seat (a bot's always), the connections read once."""
+        here = {c.seat for c in self.connections if not c.closed}
+        remote = self.sharing.remote
+        return [s.kind == "bot" or s.seat in here or s.seat in remote for s in self.seats]
 
     def went_away(self, seat: int) -> None:
         """A connection of ``seat`` (here or elsewhere) is gone: if it was the person's
@@ -409,14 +412,16 @@ class Table:
         person is that person."""
         return [s.seat for s in self.seats if s.kind == "human"][:1]
 
-    def state_message(self, events: Sequence[Event]) -> StateMessage:
+    def state_message(self, events: Sequence[Event], view: PlayerView | None = None,
+                      ) -> StateMessage:
         """The ``state`` message of the table now, for any of its connections, with
-        ``events`` (those a connection may lack): the public part of the view (from a seat
-        not acting: no legal moves listed), and after the game the statistics and the
-        winners."""
+        ``events`` (those a connection may lack): the public part of the view (of ``view``,
+        any seat's view of the state now, or a seat's not acting: no legal moves listed),
+        and after the game the statistics and the winners."""
         state = self.state
-        public = public_view_json(state.view(1 if state.to_act == 0 else 0), self.side_names,
-                                  cache=self._view_cache)
+        if view is None:
+            view = state.view(1 if state.to_act == 0 else 0)
+        public = public_view_json(view, self.side_names, cache=self._view_cache)
         for key in OWN_KEYS:
             del public[key]
         if state.is_over:
@@ -427,26 +432,33 @@ class Table:
         return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
 
     def send_state(self, conn: Connection, message: StateMessage | None = None, *,
-                   since: int | None = None) -> None:
+                   since: int | None = None, view: PlayerView | None = None) -> None:
         """Send a connection its ``state``: ``message`` (one a broadcast shares) or the
         table's now, with the connection's own part of the view and the events from
-        ``since`` (by default those it has not been sent)."""
+        ``since`` (by default those it has not been sent); ``view``: a view of the state
+        now the caller has (the seat to act's, in a broadcast)."""
         start = min(conn.last_event, self.seq) if since is None else since
         if message is None:
             message = self.state_message(self.state.events(start))
         seat = conn.seat
-        conn.send_text(message.text(seat, lambda: own_view_json(self.state, seat), start))
+        conn.send_text(message.text(seat, lambda: self._own_texts.text(self.state, seat, view),
+                                    start))
         conn.last_event = self.seq
 
     def broadcast(self) -> None:
-        """Send every connection its own state, the parts they share built once."""
+        """Send every connection its own state, the parts they share built once (the view
+        of the seat to act, when it is connected, gives both its own part and the public
+        part)."""
         connections = list(self.connections)
         if not connections:
             return
+        state = self.state
         oldest = min(min(c.last_event for c in connections), self.seq)
-        message = self.state_message(self.state.events(oldest))
+        acting = state.to_act
+        view = state.view(acting) if any(c.seat == acting for c in connections) else None
+        message = self.state_message(state.events(oldest), view)
         for conn in connections:
-            self.send_state(conn, message)
+            self.send_state(conn, message, view=view)
 
     def hello_events(self, since: int | None) -> list[Event]:
         """The events for the state after a hello: those after ``since`` (the last seq the
