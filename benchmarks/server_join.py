@@ -7,7 +7,10 @@ first ``state``. The server's CPU (all its processes, from ``/proc``) is read be
 first connection and one second after the last client had its first state (the presence
 writes and the other processes' reads that follow a join are counted), and divided by the
 connections. Each repeat (``--repeats``) creates new games, so that every table is loaded
-from the database again; the connections of one repeat are closed before the next::
+from the database again; the connections of one repeat are closed before the next.
+``--hold S`` keeps them open S seconds more once all have joined and gives the server's CPU
+meanwhile (its upkeep with every connection open and nothing sent: heartbeats, sweeps,
+keepalive pings)::
 
     python benchmarks/server_join.py --tables 1000 --database-url URL --workers 2 --repeats 3
 
@@ -76,7 +79,8 @@ async def _join(port: int, game_id: str, token: str, deflate: bool, joined: list
         errors.append(f"{game_id}: {exc!r}")
 
 
-async def one_round(server: Server, tables: int, deflate: bool) -> dict[str, Any]:
+async def one_round(server: Server, tables: int, deflate: bool, hold: float,
+                    ) -> dict[str, Any]:
     """Create ``tables`` games, then join their 4 x ``tables`` seats at once."""
     games = await asyncio.gather(*(create_game(server, {
         "profile": "partnership-13", "layout": "2x2",
@@ -99,16 +103,21 @@ async def one_round(server: Server, tables: int, deflate: bool) -> dict[str, Any
     await asyncio.sleep(SETTLE)
     cpu = server.cpu_seconds() - cpu_before
     own = _own_cpu() - own_before
+    idle = 0.0
+    if hold:  # every connection open, nothing sent: the server's own upkeep
+        idle_before = server.cpu_seconds()
+        await asyncio.sleep(hold)
+        idle = server.cpu_seconds() - idle_before
     done.set()
     await asyncio.gather(*tasks)
     await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
     await asyncio.sleep(1.0)
     return {"connections": len(tasks), "seconds": last - start, "cpu": cpu, "own": own,
-            "errors": errors}
+            "errors": errors, "idle": idle}
 
 
 async def benchmark(tables: int, repeats: int, database_url: str | None, workers: int,
-                    deflate: bool, workdir: Path) -> list[dict[str, Any]]:
+                    deflate: bool, hold: float, workdir: Path) -> list[dict[str, Any]]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'join.db'}"
     server = Server(url, log=workdir / "server.log",
                     extra=["--workers", str(workers)] if workers > 1 else ())
@@ -116,7 +125,7 @@ async def benchmark(tables: int, repeats: int, database_url: str | None, workers
     try:
         await server.ready()
         quiet_collector()
-        return [await one_round(server, tables, deflate) for _ in range(repeats)]
+        return [await one_round(server, tables, deflate, hold) for _ in range(repeats)]
     finally:
         server.kill(signal.SIGTERM)
 
@@ -134,22 +143,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="server processes (PostgreSQL only)")
     parser.add_argument("--database-url", help="another database (default: SQLite in a "
                                                "temporary folder)")
+    parser.add_argument("--hold", type=float, default=0.0, metavar="S",
+                        help="keep every connection open S seconds once all have joined, "
+                             "and give the server's CPU meanwhile (its upkeep: heartbeats, "
+                             "sweeps)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="clients ask for no per-message compression")
     ns = parser.parse_args(argv)
-    if not 1 <= ns.tables <= 2000 or not 1 <= ns.repeats <= 20:
-        parser.error("--tables 1..2000, --repeats 1..20")
+    if not 1 <= ns.tables <= 2000 or not 1 <= ns.repeats <= 20 or not 0 <= ns.hold <= 600:
+        parser.error("--tables 1..2000, --repeats 1..20, --hold 0..600")
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     with tempfile.TemporaryDirectory(prefix="handfoot-join-") as tmp:
         rounds = run_loop(benchmark(ns.tables, ns.repeats, ns.database_url, ns.workers,
-                                    not ns.no_deflate, Path(tmp)))
+                                    not ns.no_deflate, ns.hold, Path(tmp)))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
     errors = [e for r in rounds for e in r["errors"]]
     for i, r in enumerate(rounds, 1):
         print(f"round {i}: {r['connections']} connections joined in {r['seconds']:.2f} s; "
               f"server CPU {r['cpu']:.2f} s ({r['cpu'] / r['connections'] * 1000:.2f} ms a "
               f"connection); the clients' CPU {r['own']:.2f} s; {len(r['errors'])} errors; "
-              f"load average {os.getloadavg()[0]:.2f}")
+              f"load average {os.getloadavg()[0]:.2f}"
+              + (f"; held {ns.hold:g} s: server CPU {r['idle'] * 1000 / ns.hold:.0f} ms a "
+                 "second" if ns.hold else ""))
     if log and errors:
         print("server log:", log[-2000:], sep="\n")
     for text in errors[:5]:
