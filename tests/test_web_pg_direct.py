@@ -108,13 +108,15 @@ def test_presence_of_many_tables_is_written_and_announced_in_one_statement(
     asyncio.run(main())
 
 
-@pytest.mark.parametrize("heard", [None, "c", "m"])
+@pytest.mark.parametrize("heard", [None, "c", "m", "p"])
 def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_change(
         postgres_url: str, heard: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its load read the presence elsewhere with the rest: with nothing heard of the game
     while it loaded, no catch-up follows; a notification heard meanwhile (a Continue
-    press, a move stored elsewhere) makes it catch up with everything once loaded."""
+    press, a move stored elsewhere) makes it catch up with everything once loaded, and a
+    change of presence alone makes it read the presence again."""
     followed: list[str] = []
+    read: list[str] = []
 
     async def main() -> None:
         store = await _started(postgres_url)
@@ -140,9 +142,17 @@ def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_ch
                 real_follow(table, what)
 
             monkeypatch.setattr(tables, "_follow", follow)
+            assert tables._presences is not None
+            real_read = tables._presences.read
+
+            def reading(sharing: Any) -> None:
+                read.append(sharing.table.id)
+                real_read(sharing)
+
+            monkeypatch.setattr(tables._presences, "read", reading)
             table = await tables.get("g1")
             assert table is not None
-            assert table.sharing.remote_known or heard is not None
+            assert table.sharing.remote_known or heard not in (None, "p")
             await asyncio.sleep(0.2)
             assert table.sharing.remote == {2} and table.sharing.remote_known
             assert tables._missed == {}
@@ -150,7 +160,8 @@ def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_ch
             await tables.close()
             await store.close()
     asyncio.run(main())
-    assert followed == ([] if heard is None else ["mcsp"])
+    assert followed == ([] if heard in (None, "p") else ["mcsp"])
+    assert read == (["g1"] if heard == "p" else [])
 
 
 def test_presence_changes_in_one_turn_make_one_write_and_the_latest_is_written_last(

@@ -234,15 +234,20 @@ class Tables:
     def _shared(self, table: Table, loaded: Loaded | None) -> None:
         """A table just loaded: it knows who is connected elsewhere from its load, and
         catches up with what was stored while it loaded (if anything was heard of it
-        meanwhile: its load read the rest in one statement)."""
+        meanwhile: its load read the rest in one statement; a change of presence alone,
+        as the other processes' connections to the same table arrive, is read with other
+        tables' presence)."""
         if self.worker is not None:
             assert self._presences is not None
             table.sharing.start(self.worker, self._presences)
-            if loaded is None or self._missed.get(table.id):
+            missed = self._missed.get(table.id, set())
+            if loaded is None or missed - {"p"}:
                 self._follow(table, "mcsp")
             else:
                 table.sharing.set_remote(loaded.presence)
                 table.wake.set()
+                if missed:
+                    self._presences.read(table.sharing)
 
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
