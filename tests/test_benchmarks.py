@@ -180,3 +180,15 @@ def test_broadcast_benchmark_gives_a_broadcasts_cpu_per_move() -> None:
     assert re.search(r"^broadcast CPU per move, \d+ moves a repetition, 2 repetitions "
                      r"\(min / median / max, microseconds\): [\d.]+ / [\d.]+ / [\d.]+$",
                      out, re.M), out
+
+
+def test_server_join_benchmark_gives_the_server_s_cpu_a_connection() -> None:
+    out = _run("benchmarks/server_join.py", "--tables", "2", "--repeats", "2", "--hold", "0.5")
+    assert len(re.findall(r"^round \d: 8 connections joined in [\d.]+ s; server CPU [\d.]+ s "
+                          r"\([\d.]+ ms a connection\); the clients' CPU [\d.]+ s; 0 errors; "
+                          r"load average [\d.]+; held 0.5 s: server CPU \d+ ms a second$",
+                          out, re.M)) == 2, out
+    last = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"server_join: 2 tables, 8 connections, [\d.]+ ms of server CPU a "
+                        r"connection \(min/median/max [\d.]+/[\d.]+/[\d.]+\), joined in "
+                        r"[\d.]+ s, 0 errors", last), out

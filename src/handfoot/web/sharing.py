@@ -22,6 +22,7 @@ comes to play it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -30,10 +31,11 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import MoveSyntaxError
 from handfoot.game.values import IllegalMoveError
 from handfoot.web.connection import Connection
+from handfoot.web.pg_direct import read_presences, write_presences
 from handfoot.web.store import GameRow, MoveRow, Store, log_failure
 from handfoot.web.tokens import REMATCH_SECRET
 
-__all__ = ["SharedTable", "Sharing"]
+__all__ = ["Presences", "SharedTable", "Sharing"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -117,12 +119,15 @@ class Sharing:
         """A read of the presence elsewhere is on its way and has not begun: a notification
         of a change meanwhile needs no read of its own."""
         self._background: set[asyncio.Task[Any]] = set()
+        self.presences: Presences | None = None
 
-    def start(self, worker: str) -> None:
+    def start(self, worker: str, presences: Presences | None = None) -> None:
         """The table was just loaded by the process ``worker`` on a shared database: no
         stand-in plays until it has read who is connected elsewhere, and no bot until it
-        holds the lease."""
+        holds the lease. With ``presences``, its presence is written with other tables'
+        (see :class:`Presences`)."""
         self.worker = worker
+        self.presences = presences
         self.remote_known = False
         self.drives_bots = False
 
@@ -267,6 +272,9 @@ class Sharing:
         """Store which seats this process has connections for (a shared database only)."""
         if self.worker is None or self._presence_due:
             return
+        if self.presences is not None:
+            self.presences.write(self)
+            return
         self._presence_due = True
         task = asyncio.create_task(self._write_presence(self.worker))
         self._background.add(task)
@@ -286,6 +294,23 @@ class Sharing:
                 await self.store.set_presence(worker, self.table.id, seats)
             except Exception:
                 log_failure(log, "game %s: presence could not be stored", self.table.id)
+
+    def seats_here(self) -> set[int]:
+        """The seats this process has open connections for."""
+        return {c.seat for c in self.table.connections if c.seat is not None and not c.closed}
+
+    async def presence_read(self, seats: set[int]) -> None:
+        """The seats connected elsewhere, as just read (:class:`Presences`): tell this
+        process's connections, take the lease on the bots if its holder may have left."""
+        self.set_remote(seats)
+        table = self.table
+        if not self.drives_bots and table.connections and table.has_bots:
+            try:
+                await self.claim_bots()
+            except Exception:  # the heartbeat tries again
+                log_failure(log, "game %s: the lease on its bots could not be stored",
+                            table.id)
+        table.wake.set()
 
     async def claim_bots(self) -> None:
         """On a shared database: take (or keep) the lease on playing this game's bots while
@@ -309,3 +334,73 @@ class Sharing:
             log.info("game %s: this process plays its bots now", self.table.id)
             self.table.wake.set()
         self.drives_bots = granted
+
+
+class Presences:
+    """This process's presence on a shared database, written and read in groups (see
+    :mod:`handfoot.web.pg_direct`): the presence at every table whose connections changed
+    in one event-loop turn is stored by one statement with their notifications (a
+    thousand tables' four thousand connections arriving at once made a transaction of five
+    round trips per table and burst), and the presence elsewhere of every table heard of
+    is read by one. One write (and one read) at a time: a change while one is on its way
+    goes into the next, so the latest state is written last."""
+
+    def __init__(self, store: Store, worker: str) -> None:
+        self.store = store
+        self.worker = worker
+        self._writes: dict[str, Sharing] = {}
+        self._reads: dict[str, Sharing] = {}
+        self._writer: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    def write(self, sharing: Sharing) -> None:
+        """Store this process's presence at ``sharing``'s table (soon, with others)."""
+        self._writes[sharing.table.id] = sharing
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_all())
+
+    def read(self, sharing: Sharing) -> None:
+        """Read the presence elsewhere at ``sharing``'s table (soon, with others)."""
+        self._reads[sharing.table.id] = sharing
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.create_task(self._read_all())
+
+    async def _write_all(self) -> None:
+        while self._writes:
+            due, self._writes = self._writes, {}
+            for sharing in due.values():
+                if sharing.table.has_bots:
+                    try:  # before the presence's notice, which others act on
+                        await sharing.claim_bots()
+                    except Exception:  # the heartbeat tries again
+                        log_failure(log, "game %s: the lease on its bots could not be "
+                                    "stored", sharing.table.id)
+            seats = {game_id: sharing.seats_here() for game_id, sharing in due.items()}
+            try:
+                await write_presences(await self.store.direct(), self.worker, seats)
+            except Exception:
+                log_failure(log, "the presence at %d tables could not be stored",
+                            len(seats))
+
+    async def _read_all(self) -> None:
+        while self._reads:
+            due, self._reads = self._reads, {}
+            try:
+                found = await read_presences(await self.store.direct(), due,
+                                             besides=self.worker)
+            except Exception:
+                log_failure(log, "the presence elsewhere at %d tables could not be read",
+                            len(due))
+                continue
+            for game_id, sharing in due.items():
+                await sharing.presence_read(found[game_id])
+
+    async def close(self) -> None:
+        """Stop writing and reading (the process stops)."""
+        for task in (self._writer, self._reader):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._writes.clear()
+        self._reads.clear()

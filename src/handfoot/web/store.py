@@ -354,9 +354,12 @@ class Store:
         single = make_url(self.url).get_backend_name() == "sqlite" and \
             make_url(self.url).database not in (None, "", ":memory:")
         # PostgreSQL: connections kept rather than opened per burst (an overflow
-        # connection, closed once returned, cost a new connection and backend each time)
+        # connection, closed once returned, cost a new connection and backend each time),
+        # each checked at its checkout (the joins, loads and moves go through asyncpg's own
+        # pool: a restart of the database may be seen only there, and the next request
+        # through SQLAlchemy would have met a dead connection)
         pooling = {"pool_size": 1, "max_overflow": 0, "pool_timeout": 300} if single else \
-            {"pool_size": 10, "max_overflow": 5} \
+            {"pool_size": 10, "max_overflow": 5, "pool_pre_ping": True} \
             if make_url(self.url).get_backend_name() == "postgresql" else {}
         self.engine: AsyncEngine = create_async_engine(self.url, **pooling)
         self.shared = self.engine.dialect.name == "postgresql"
@@ -657,6 +660,10 @@ class Store:
                         self.listen_dsn(), min_size=1, max_size=PG_MOVE_CONNECTIONS,
                         reset=_keep_session)
         return self._pg_pool
+
+    async def direct(self) -> Any:
+        """PostgreSQL: asyncpg's own pool, the moves' (see :mod:`handfoot.web.pg_direct`)."""
+        return await self._move_pool()
 
     async def continues(self, game_id: str) -> set[tuple[int, int]]:
         """The (round, seat) pairs whose Continue was pressed."""

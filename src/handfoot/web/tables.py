@@ -31,7 +31,9 @@ from handfoot.game.rules import Profile
 from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.metrics import Metrics
+from handfoot.web.pg_direct import Loaded, load_game
 from handfoot.web.settings import Settings
+from handfoot.web.sharing import Presences
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
 from handfoot.web.talk import RECENT
@@ -71,6 +73,10 @@ class Tables:
         """The time of correspondence games' timers (a test's own clock)."""
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._missed: dict[str, set[str]] = {}
+        """On a shared database, the games loading now and the kinds of the notifications
+        heard of each meanwhile (none: its load read all there was)."""
+        self._presences: Presences | None = None
         self._executor: ProcessPoolExecutor | None = None
         self.on_finished: Callable[[Table], Awaitable[None]] | None = None
         """Given to every table (:attr:`Table.on_finished`): a game just ended here."""
@@ -112,32 +118,50 @@ class Tables:
             if table is not None:
                 table.touched = time.monotonic()
                 return table
+            if self.worker is not None:  # what other processes store from now is heard
+                self._missed[game_id] = set()
+            try:
+                return await self._load(game_id)
+            finally:
+                self._missed.pop(game_id, None)
+
+    async def _load(self, game_id: str) -> Table | None:
+        """:meth:`get` of a table not in memory (under its loading lock)."""
+        shared: Loaded | None = None
+        if self.worker is not None:  # one statement (see handfoot.web.pg_direct)
+            shared = await load_game(await self.store.direct(), game_id, talk=RECENT,
+                                     besides=self.worker)
+            if shared is None:
+                return None
+            row, rows, continued = shared.game, shared.moves, shared.continued
+        else:
             loaded = await self.store.load(game_id)
             if loaded is None:
                 return None
             row, rows, continued = loaded
-            profile = _game_profile(row.profile, row.overrides)
-            table = Table(row, profile, self.store, self.settings, self.pool,
-                          today=lambda: self.today(), metrics=self.metrics,
-                          clock=self.clock)
-            await asyncio.to_thread(table.replay, rows, continued)
-            table.talk.loaded(await self.store.talk(game_id, last=RECENT))
-            table.on_finished = self.on_finished
-            if table.turns.rules is not None:
-                try:  # the turn it waits for, as stored (or stored now: see turns.py)
-                    await table.turns.sync()
-                except Exception:
-                    log_failure(log, "game %s: its turn could not be read", game_id)
-                if table.bot_to_act():  # its bots move with nobody connected
-                    table.bots.start()
-                    table.wake.set()
-            rematch = row.settings.get("rematch")
-            if isinstance(rematch, str):
-                table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
-            self._shared(table)
-            table.touched = time.monotonic()
-            self._tables[game_id] = table
-            return table
+        profile = _game_profile(row.profile, row.overrides)
+        table = Table(row, profile, self.store, self.settings, self.pool,
+                      today=lambda: self.today(), metrics=self.metrics,
+                      clock=self.clock)
+        await asyncio.to_thread(table.replay, rows, continued)
+        table.talk.loaded(shared.talk if shared is not None
+                          else await self.store.talk(game_id, last=RECENT))
+        table.on_finished = self.on_finished
+        if table.turns.rules is not None:
+            try:  # the turn it waits for, as stored (or stored now: see turns.py)
+                await table.turns.sync()
+            except Exception:
+                log_failure(log, "game %s: its turn could not be read", game_id)
+            if table.bot_to_act():  # its bots move with nobody connected
+                table.bots.start()
+                table.wake.set()
+        rematch = row.settings.get("rematch")
+        if isinstance(rematch, str):
+            table.rematch = (rematch, await self.store.secret(REMATCH_SECRET))
+        self._shared(table, shared)
+        table.touched = time.monotonic()
+        self._tables[game_id] = table
+        return table
 
     def held(self) -> list[str]:
         """The games in memory now."""
@@ -200,17 +224,30 @@ class Tables:
         if not self.store.shared or self.worker is not None:
             return
         self.worker = secrets.token_hex(8)
+        self._presences = Presences(self.store, self.worker)
         self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
                                  self._recover)
         await self.listener.start()
         self._sweeper = asyncio.create_task(self._sweep())
         self._heart = asyncio.create_task(self._beat())
 
-    def _shared(self, table: Table) -> None:
-        """A table just loaded: catch up with what was stored while it loaded."""
+    def _shared(self, table: Table, loaded: Loaded | None) -> None:
+        """A table just loaded: it knows who is connected elsewhere from its load, and
+        catches up with what was stored while it loaded (if anything was heard of it
+        meanwhile: its load read the rest in one statement; a change of presence alone,
+        as the other processes' connections to the same table arrive, is read with other
+        tables' presence)."""
         if self.worker is not None:
-            table.sharing.start(self.worker)
-            self._follow(table, "mcsp")
+            assert self._presences is not None
+            table.sharing.start(self.worker, self._presences)
+            missed = self._missed.get(table.id, set())
+            if loaded is None or missed - {"p"}:
+                self._follow(table, "mcsp")
+            else:
+                table.sharing.set_remote(loaded.presence)
+                table.wake.set()
+                if missed:
+                    self._presences.read(table.sharing)
 
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
@@ -220,6 +257,9 @@ class Tables:
         kind, _, rest = payload.partition(" ")
         game_id, _, rest = rest.partition(" ")
         table = self._tables.get(game_id)
+        if table is None and kind != "t" and game_id in self._missed:
+            self._missed[game_id].add(kind)  # a table loading: it catches up once loaded
+            return
         if kind == "t":  # talk: "t <game> <JSON>"
             if table is not None:
                 table.talk.heard(rest, self.worker)
@@ -232,10 +272,9 @@ class Tables:
         row = read_move_payload(int(seq), data) if kind == "m" and data and seq.isdigit() \
             else None
         if row is None:
-            if kind == "p":  # presence: one read for the changes heard before it begins
-                if table.sharing.presence_read_due:
-                    return
-                table.sharing.presence_read_due = True
+            if kind == "p" and self._presences is not None:
+                self._presences.read(table.sharing)  # one read for the tables heard of
+                return
             self._follow(table, kind)
             return
         table.sharing.heard[row.seq] = row
@@ -272,6 +311,8 @@ class Tables:
 
     def _recover(self) -> None:
         """The listening connection was lost: notifications may have been missed."""
+        for missed in self._missed.values():  # tables loading: they catch up once loaded
+            missed.add("r")
         for table in list(self._tables.values()):
             self._follow(table, "mcsp")
 
@@ -346,6 +387,9 @@ class Tables:
         if self.listener is not None:
             await self.listener.stop()
             self.listener = None
+        if self._presences is not None:
+            await self._presences.close()
+            self._presences = None
         if self.worker is not None:
             with contextlib.suppress(Exception):
                 await self.store.clear_presence(self.worker)

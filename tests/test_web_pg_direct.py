@@ -1,0 +1,204 @@
+"""Joining on PostgreSQL (handfoot.web.pg_direct): a table's load in one statement reads
+what the separate reads give; presence written and read for many tables at once; a table
+loaded on a shared database catches up only when something was heard of it while it
+loaded."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from handfoot.web import pg_direct
+from handfoot.web import sharing as sharing_module
+from handfoot.web import store as st
+from handfoot.web import tables as tables_module
+from handfoot.web.settings import Settings
+from handfoot.web.sharing import Presences
+from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, TalkRow
+from handfoot.web.tables import Tables
+
+
+def game_row(game_id: str) -> GameRow:
+    stamp = st.now()
+    return GameRow(id=game_id, profile="biegames", overrides={"rounds": 1}, layout="2x2",
+                   settings={"absent": "wait", "talk": {"chat": True}},
+                   seed=12345678901234567890, spectator_hash="s" * 64, status="playing",
+                   created=stamp, updated=stamp,
+                   seats=(SeatRow(0, "human", None, "Ann", "0" * 64),
+                          SeatRow(1, "bot", "hard", "Bot", None),
+                          SeatRow(2, "human", None, "Cy", "2" * 64),
+                          SeatRow(3, "human", None, "Di", "3" * 64)))
+
+
+async def _started(url: str) -> Store:
+    store = Store(url)
+    await store.start()
+    return store
+
+
+def test_a_load_in_one_statement_reads_what_the_separate_reads_give(
+        postgres_url: str) -> None:
+    async def main() -> None:
+        store = await _started(postgres_url)
+        try:
+            await store.create_game(game_row("g1"))
+            await store.create_game(game_row("g2"))
+            for seq in (1, 2, 3):
+                await store.add_move("g1", MoveRow(seq, 1, seq - 1, "draw", "human",
+                                                   None if seq == 2 else f"r{seq}"))
+            await store.add_continue("g1", 1, 2)
+            for i in range(5):
+                await store.add_talk("g1", TalkRow(0, i, i % 2 or None, f"N{i}", None,
+                                                   f"hello {i}", st.now()))
+            await store.set_presence("A", "g1", [0, 2])
+            await store.set_presence("B", "g1", [3])
+            pool = await store.direct()
+            loaded = await pg_direct.load_game(pool, "g1", talk=3, besides="B")
+            assert loaded is not None
+            assert loaded.game == await store.game("g1")
+            assert loaded.moves == await store.moves("g1")
+            assert loaded.continued == await store.continues("g1") == {(1, 2)}
+            assert loaded.talk == await store.talk("g1", last=3)
+            assert [t.text for t in loaded.talk] == ["hello 2", "hello 3", "hello 4"]
+            assert loaded.presence == await store.presence("g1", besides="B") == {0, 2}
+            empty = await pg_direct.load_game(pool, "g2", talk=3, besides="B")
+            assert empty is not None and empty.game == await store.game("g2")
+            assert (empty.moves, empty.continued, empty.talk, empty.presence) == \
+                ([], set(), [], set())
+            assert await pg_direct.load_game(pool, "nope", talk=3, besides="B") is None
+        finally:
+            await store.close()
+    asyncio.run(main())
+
+
+def test_presence_of_many_tables_is_written_and_announced_in_one_statement(
+        postgres_url: str) -> None:
+    import asyncpg
+
+    async def main() -> None:
+        store = await _started(postgres_url)
+        heard: list[str] = []
+        listener = await asyncpg.connect(store.listen_dsn())
+        await listener.add_listener(st.CHANNEL, lambda *args: heard.append(args[-1]))
+        try:
+            await store.set_presence("A", "g1", [0, 1])
+            await store.set_presence("A", "g3", [2])  # not written again: kept
+            await store.set_presence("B", "g1", [1])  # another process's: kept
+            pool = await store.direct()
+            await pg_direct.write_presences(pool, "A", {"g1": [1, 3], "g2": [0], "g4": []})
+            assert await store.presence("g1", besides="B") == {1, 3}
+            assert await store.presence("g2", besides="B") == {0}
+            assert await store.presence("g3", besides="B") == {2}
+            assert await store.presence("g4", besides="B") == set()
+            assert await store.presence("g1", besides="A") == {1}
+            read = await pg_direct.read_presences(pool, ["g1", "g2", "g3", "g5"],
+                                                  besides="B")
+            assert read == await store.presences(["g1", "g2", "g3", "g5"], besides="B")
+            assert read == {"g1": {1, 3}, "g2": {0}, "g3": {2}, "g5": set()}
+            for _ in range(100):
+                if len(heard) >= 6:
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            await listener.close()
+            await store.close()
+        assert heard[3:] == ["p g1", "p g2", "p g4"]
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("heard", [None, "c", "m", "p"])
+def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_change(
+        postgres_url: str, heard: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its load read the presence elsewhere with the rest: with nothing heard of the game
+    while it loaded, no catch-up follows; a notification heard meanwhile (a Continue
+    press, a move stored elsewhere) makes it catch up with everything once loaded, and a
+    change of presence alone makes it read the presence again."""
+    followed: list[str] = []
+    read: list[str] = []
+
+    async def main() -> None:
+        store = await _started(postgres_url)
+        tables = Tables(store, Settings())
+        try:
+            await store.create_game(game_row("g1"))
+            await tables.start()
+            await store.set_presence("elsewhere", "g1", [2])
+            await asyncio.sleep(0.3)  # its notice heard before the load (nothing held)
+            load = pg_direct.load_game
+
+            async def loading(*args: Any, **kwargs: Any) -> Any:
+                loaded = await load(*args, **kwargs)
+                if heard is not None:  # as the listener would, while the table loads
+                    tables._heard(f"{heard} g1 1" if heard == "m" else f"{heard} g1")
+                return loaded
+
+            monkeypatch.setattr(tables_module, "load_game", loading)
+            real_follow = tables._follow
+
+            def follow(table: Any, what: str) -> None:
+                followed.append(what)
+                real_follow(table, what)
+
+            monkeypatch.setattr(tables, "_follow", follow)
+            assert tables._presences is not None
+            real_read = tables._presences.read
+
+            def reading(sharing: Any) -> None:
+                read.append(sharing.table.id)
+                real_read(sharing)
+
+            monkeypatch.setattr(tables._presences, "read", reading)
+            table = await tables.get("g1")
+            assert table is not None
+            assert table.sharing.remote_known or heard not in (None, "p")
+            await asyncio.sleep(0.2)
+            assert table.sharing.remote == {2} and table.sharing.remote_known
+            assert tables._missed == {}
+        finally:
+            await tables.close()
+            await store.close()
+    asyncio.run(main())
+    assert followed == ([] if heard in (None, "p") else ["mcsp"])
+    assert read == (["g1"] if heard == "p" else [])
+
+
+def test_presence_changes_in_one_turn_make_one_write_and_the_latest_is_written_last(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables whose connections change in one event-loop turn are written by one
+    statement; a change while it is on its way goes into the next write."""
+    writes: list[dict[str, set[int]]] = []
+    seats = {"g1": {0}, "g2": {1, 2}, "g3": set()}
+
+    class FakeSharing:
+        def __init__(self, game_id: str) -> None:
+            self.table = type("T", (), {"id": game_id, "has_bots": False})()
+
+        def seats_here(self) -> set[int]:
+            return set(seats[self.table.id])
+
+    class FakeStore:
+        async def direct(self) -> None:
+            return None
+
+    async def write(_pool: Any, worker: str, given: dict[str, set[int]]) -> None:
+        assert worker == "w"
+        writes.append(given)
+        await asyncio.sleep(0.05)
+
+    monkeypatch.setattr(sharing_module, "write_presences", write)
+
+    async def main() -> None:
+        presences = Presences(FakeStore(), "w")  # type: ignore[arg-type]
+        one, two, three = (FakeSharing(g) for g in ("g1", "g2", "g3"))
+        for sharing in (one, two, three, one):
+            presences.write(sharing)  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)  # the first write is on its way
+        seats["g1"] = {0, 3}
+        presences.write(one)  # type: ignore[arg-type]
+        presences.write(two)  # type: ignore[arg-type]
+        await asyncio.sleep(0.2)
+        await presences.close()
+    asyncio.run(main())
+    assert writes == [{"g1": {0}, "g2": {1, 2}, "g3": set()}, {"g1": {0, 3}, "g2": {1, 2}}]
