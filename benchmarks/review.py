@@ -4,6 +4,7 @@ the bot levels, and planted mistakes.
     python benchmarks/review.py speed  [--rounds 1] [--seats 0] [--budget 30] [--reps 3]
     python benchmarks/review.py calibrate [--games 200] [--every 4]
     python benchmarks/review.py ladder [--games 30] [--samples 16] [--every 4] [--jobs 1]
+                                       [--horizon N] [--no-leaf]
     python benchmarks/review.py planted [--games 40] [--samples 32] [--horizon N] [--no-leaf]
 
 ``speed`` reviews a hard self-play game of partnership-13 (four players) and prints
@@ -111,15 +112,35 @@ def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
     n = sum(k for _, k in per_game)
     m = total / n
     g = len(per_game)
+    if g < 2:
+        return m, math.nan  # one game: no interval
     var = sum((s - m * k) ** 2 for s, k in per_game) / (g - 1) / g
     return m, 1.96 * math.sqrt(var) / (n / g)
 
 
+Judged = tuple[str, dict[str, tuple[str, float]]]
+"""A decision of the ladder: its phase (``draw`` or ``play``), and each level's move's kind
+(``draw``, ``pickup``, ``meld``, ``discard``, ``goout``, ...) and loss."""
+
+
+def _kind(move: mv.PlayerMove) -> str:
+    return type(move).__name__.lower()
+
+
 def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
-                ) -> tuple[dict[str, float], int, int, float]:
+                horizon: int = 0, leaf: bool = True,
+                ) -> tuple[dict[str, float], int, int, float, list[Judged]]:
     """One game of the ladder (see :func:`ladder`): each level's summed loss estimates,
-    the decisions judged, those where every level chose the same move, and the CPU time."""
+    the decisions judged, those where every level chose the same move, the CPU time and
+    each decision judged (its phase, each level's move's kind and loss). ``horizon`` and
+    ``leaf`` as ``planted``'s ``--horizon`` and ``--no-leaf`` (set here: the game may run
+    in a process of its own)."""
+    if horizon:
+        rv.HORIZON_TURNS_EACH = horizon
+    if not leaf:
+        rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
+    judged: list[Judged] = []
     profile = load_profile(PROFILE, overrides={"rounds": 1})
     seed = derive_seed(seed0, "ladder", g)
     state = GameState.new(profile, seed=seed)
@@ -142,9 +163,13 @@ def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
                       samples=samples, seed=derive_seed(seed, "decision", index))
             if w is not None:
                 same += len({mv.format_move(m) for m in mine.values()}) == 1
+                each: dict[str, tuple[str, float]] = {}
                 for lv in levels:
                     c = w.index_of(mine[lv])
-                    sums[lv] += w.loss_of(c)[0] if c is not None else 0.0
+                    loss = w.loss_of(c)[0] if c is not None else 0.0
+                    sums[lv] += loss
+                    each[lv] = (_kind(mine[lv]), loss)
+                judged.append(("draw" if view.phase == Phase.DRAW else "play", each))
                 count += 1
         for lv in levels:
             _follow(shadows[seat][lv], view, move)
@@ -154,7 +179,7 @@ def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
             listers[seat]._chosen(view, mv.DISCARD + move.discard)
         state.apply(move)
         index += 1
-    return sums, count, same, time.process_time() - start
+    return sums, count, same, time.process_time() - start, judged
 
 
 def ladder(args: argparse.Namespace) -> None:
@@ -168,17 +193,21 @@ def ladder(args: argparse.Namespace) -> None:
 
     levels = args.levels.split(",")
     print(f"build: {build}; {args.games} one-round games of mixed levels, one decision in "
-          f"{args.every} of every seat, {args.samples} determinizations a decision",
-          flush=True)
+          f"{args.every} of every seat, {args.samples} determinizations a decision, "
+          f"play-outs of {args.horizon or rv.HORIZON_TURNS_EACH} turns a seat, "
+          f"{'no leaf' if args.no_leaf else 'the leaf'}", flush=True)
     rows: list[tuple[dict[str, float], int]] = []
+    judged: list[Judged] = []
     same = decisions = 0
     cpu = 0.0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = pool.map(ladder_game, range(args.games), itertools.repeat(levels),
                            itertools.repeat(args.every), itertools.repeat(args.samples),
-                           itertools.repeat(args.seed))
-        for g, (sums, count, agreed, took) in enumerate(results):
+                           itertools.repeat(args.seed), itertools.repeat(args.horizon),
+                           itertools.repeat(not args.no_leaf))
+        for g, (sums, count, agreed, took, each) in enumerate(results):
             rows.append((sums, count))
+            judged.extend(each)
             decisions += count
             same += agreed
             cpu += took
@@ -193,6 +222,26 @@ def ladder(args: argparse.Namespace) -> None:
     for a, b in itertools.pairwise(levels):
         m, h = _ratio_ci([(sums[a] - sums[b], k) for sums, k in rows])
         print(f"{a + ' - ' + b:16} {m:7.1f} (95% CI {m - h:.1f} to {m + h:.1f})")
+    _ladder_breakdown(levels, judged)
+
+
+def _ladder_breakdown(levels: list[str], judged: list[Judged]) -> None:
+    """Where each level's loss comes from: its mean loss at the draw and at the play
+    decisions, and for each kind of move it made there, how often and at what mean loss."""
+    print("by phase and move: level, phase: mean loss (decisions); each kind of move: "
+          "share of the phase's decisions, mean loss")
+    for lv in levels:
+        for phase in ("draw", "play"):
+            got = [each[lv] for ph, each in judged if ph == phase]
+            if not got:
+                continue
+            kinds: dict[str, list[float]] = {}
+            for kind, loss in got:
+                kinds.setdefault(kind, []).append(loss)
+            print(f"  {lv:8} {phase}: {statistics.fmean(x for _, x in got):6.1f} "
+                  f"({len(got)}); " + ", ".join(
+                      f"{kind} {len(xs) / len(got):.0%} {statistics.fmean(xs):.1f}"
+                      for kind, xs in sorted(kinds.items(), key=lambda kv: -len(kv[1]))))
 
 
 Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
@@ -426,6 +475,9 @@ def main() -> None:
     lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
     lad.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     lad.add_argument("--verbose", action="store_true", help="print every game's figures")
+    lad.add_argument("--horizon", type=int, default=0,
+                     help="turns a seat a play-out plays (default: the review's; 99: the round)")
+    lad.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
     pl = sub.add_parser("planted")
     pl.add_argument("--games", type=int, default=40)
     pl.add_argument("--samples", type=int, default=32)
