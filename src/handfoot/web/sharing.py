@@ -115,9 +115,6 @@ class Sharing:
         """A write of this process's presence is on its way and has not yet read the
         connections: a change meanwhile needs no write of its own (four seats joining at
         once make one or two writes, not four)."""
-        self.presence_read_due = False
-        """A read of the presence elsewhere is on its way and has not begun: a notification
-        of a change meanwhile needs no read of its own."""
         self._background: set[asyncio.Task[Any]] = set()
         self.presences: Presences | None = None
 
@@ -145,7 +142,6 @@ class Sharing:
             return
         changed = False
         if "p" in what and self.worker is not None:  # needs no lock: nothing is played
-            self.presence_read_due = False  # a change heard from now on reads again
             self.set_remote(await self.store.presence(table.id, besides=self.worker))
             if not self.drives_bots and table.connections and table.has_bots:
                 # its holder may have left
@@ -169,7 +165,6 @@ class Sharing:
         connections before), under the table's lock."""
         table = self.table
         assert self.worker is not None
-        self.presence_read_due = False  # a change heard from now on reads again
         async with table.lock:
             changed = self.play_heard()
             stored = await self.store.stored_since(table.id, after=table.seq,
