@@ -46,3 +46,19 @@ def test_no_reason_says_the_move_again() -> None:
         assert not reason.startswith(verb), reason
     drawing = position("biegames", hands={0: "K 9 4 5"}, pile="8D")
     assert not hint_reason(drawing, mv.parse_move("draw")).startswith("draw")
+
+
+def test_a_draw_says_why_the_pile_cannot_be_taken() -> None:
+    # one natural 8 in hand, where taking the pile needs a pair: not "does not pay"
+    lone = position("partnership-13", hands={0: "8 9 4 5 K"}, pile="8D")
+    reason = hint_reason(lone, mv.parse_move("draw"))
+    assert reason == "taking the pile (8♦ on top) needs two natural 8s in your hand", reason
+    blocked = position("partnership-13", hands={0: "3S 3C 9 4 5"}, pile="3S")
+    reason = hint_reason(blocked, mv.parse_move("draw"))
+    assert reason.endswith("cannot be taken: a black 3 on top of the pile blocks it"), reason
+
+
+def test_a_draw_with_a_pair_for_the_pile_says_taking_it_does_not_pay() -> None:
+    pair = position("partnership-13", hands={0: "8 8 9 4 5"}, pile="8D")
+    reason = hint_reason(pair, mv.parse_move("draw"))
+    assert reason == "taking the pile (8♦ on top) does not pay now", reason

@@ -217,7 +217,16 @@ def hint_reason(state: GameState, move: mv.PlayerMove) -> str:
             top = state.pile[-1] if state.pile else None
             if top is None:
                 return "the pile is empty"
-            return f"taking the pile ({cards.face_label(top)} on top) does not pay now"
+            label = cards.face_label(top)
+            blocker = state.pickup_blocker()
+            if blocker is not None:
+                return f"the pile ({label} on top) cannot be taken: {blocker}"
+            kind = cards.FACE_KIND[top]
+            if (state.profile.pickup_needs_pair and not cards.is_wild(kind)
+                    and state.held[state.to_act][kind] < 2):
+                return (f"taking the pile ({label} on top) needs two natural "
+                        f"{cards.KIND_PLURALS[kind]} in your hand")
+            return f"taking the pile ({label} on top) does not pay now"
         case mv.Pickup(groups):
             n = state.pickup_size()
             return (f"{n} card{'s' if n != 1 else ''} for your hand, and "
