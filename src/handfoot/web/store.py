@@ -249,8 +249,13 @@ def is_outage(exc: BaseException) -> bool:
         from asyncpg import exceptions as pg
     except ImportError:  # pragma: no cover (asyncpg comes with the web extra)
         return False
-    return isinstance(exc, (pg.PostgresConnectionError, pg.InterfaceError,
-                            pg.OperatorInterventionError, pg.TooManyConnectionsError))
+    outage = (pg.PostgresConnectionError, pg.InterfaceError, pg.OperatorInterventionError,
+              pg.TooManyConnectionsError, pg.InternalClientError)
+    # (asyncpg's InternalClientError: its own connection or pool found in a state it did
+    # not expect, as when the server shuts down under a query or a pooled connection's
+    # release; through SQLAlchemy it is the cause of the error's ``orig``)
+    orig = getattr(exc, "orig", None)
+    return isinstance(exc, outage) or isinstance(getattr(orig, "__cause__", None), outage)
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
