@@ -15,6 +15,7 @@ a ping that comes at a random moment may wait), the longest turn (milliseconds) 
 a move (``time.process_time``), and the longest pause of the garbage collector (tuned as
 the server's: web/collector.py) during the bursts.
 
+``--thresholds G0 G1 G2`` sets the collector's thresholds instead of the server's.
 ``--settle N`` lets a committed group's moves go on N a turn (web/store.py,
 ``SETTLE_AT_ONCE``; 0: all in one turn, as before it); ``--ack-frames``: each move's ack a
 frame of its own.
@@ -42,7 +43,7 @@ from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web import store as store_module
-from handfoot.web.collector import tune_for_serving
+from handfoot.web.collector import THRESHOLDS, tune_for_serving
 from handfoot.web.connection import Connection
 from handfoot.web.protocol import read_message
 from handfoot.web.settings import Settings
@@ -166,6 +167,8 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--settle", type=int, help="moves let go a turn after a group's "
                         "commit (default: web/store.py's SETTLE_AT_ONCE; 0: all at once)")
+    parser.add_argument("--thresholds", type=int, nargs=3, metavar=("G0", "G1", "G2"),
+                        help="the collector's thresholds (default: web/collector.py's)")
     parser.add_argument("--ack-frames", action="store_true",
                         help="each move's ack a frame of its own, before the states")
     add_compiled_option(parser)
@@ -174,13 +177,16 @@ def main() -> int:
     if args.settle is not None:
         store_module.SETTLE_AT_ONCE = args.settle or 1_000_000  # type: ignore[misc]
     print(f"handfoot {handfoot.__version__}, {handfoot.build}; a group let go "
-          f"{store_module.SETTLE_AT_ONCE} moves a turn", flush=True)
+          f"{store_module.SETTLE_AT_ONCE} moves a turn; collector thresholds "
+          f"{tuple(args.thresholds or THRESHOLDS)}", flush=True)
     try:
         import uvloop
         run: Any = uvloop.run
     except ImportError:  # pragma: no cover
         run = asyncio.run
     tune_for_serving()  # the server's collector (web/collector.py)
+    if args.thresholds:
+        gc.set_threshold(*args.thresholds)
     p50s, p99s, longest, cpus, gcs = [], [], [], [], []
     with tempfile.TemporaryDirectory(prefix="handfoot-burst-") as tmp:
         for rep in range(args.reps):
