@@ -198,10 +198,10 @@ PG_MOVE_CONNECTIONS: Final = 8
 """PostgreSQL: the connections of a process's pool for storing moves."""
 
 SETTLE_AT_ONCE: Final = 8
-"""The moves of a committed group let go on in one turn of the event loop: each then plays,
-and sends its states, in that turn (about 0.2-0.3 ms a move); the next ones in the next turn,
-so that a group of a hundred moves (a thousand tables moving in step) does not hold every
-other connection's frames (a ping, another table's move) for 30 ms."""
+"""The moves of a committed group let go on in one turn of the event loop (each then plays
+and sends its states in that turn, about 0.2-0.3 ms a move), the next ones in the next: a
+group of a hundred (a thousand tables moving in step) does not hold every other
+connection's frames (a ping, another table's move) for 30 ms (benchmarks/burst.py)."""
 
 _ADD_MOVE_PG: Final = """
 WITH m AS (INSERT INTO moves (game, seq, round, seat, notation, "by", request_id, created)
@@ -257,9 +257,8 @@ def is_outage(exc: BaseException) -> bool:
         return False
     outage = (pg.PostgresConnectionError, pg.InterfaceError, pg.OperatorInterventionError,
               pg.TooManyConnectionsError, pg.InternalClientError)
-    # (asyncpg's InternalClientError: its own connection or pool found in a state it did
-    # not expect, as when the server shuts down under a query or a pooled connection's
-    # release; through SQLAlchemy it is the cause of the error's ``orig``)
+    # (InternalClientError: asyncpg's connection or pool in a state it did not expect, as
+    # when the server shuts down under a query; under SQLAlchemy's error, orig's cause)
     orig = getattr(exc, "orig", None)
     return isinstance(exc, outage) or isinstance(getattr(orig, "__cause__", None), outage)
 
