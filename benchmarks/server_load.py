@@ -414,6 +414,9 @@ class SeatClient:
         self._count = 0
         self.compression: str | None = "deflate"
         """The per-message compression asked for (what browsers ask for), or None."""
+        self.acks = "state"
+        """How the hello asks for its moves' acks (``state``: within the state that shows
+        the move, as the browser's client asks; ``frame``: an ``ack`` frame before it)."""
         self.table_seats = 0
         """With every seat of the game played by a client: their number (the table round
         trip is measured), else 0."""
@@ -431,7 +434,7 @@ class SeatClient:
                                    compression=self.compression) as ws:
                     self.ws = ws
                     await ws.send(json.dumps({"type": "hello", "token": self.token,
-                                              "seq": self.shadow.seq}))
+                                              "seq": self.shadow.seq, "acks": self.acks}))
                     await self._read(ws, until)
             except (ConnectionClosed, OSError, TimeoutError) as exc:
                 if not self.reconnect:
@@ -476,20 +479,25 @@ class SeatClient:
                         self.joined = True
                         self.stats.joined += 1
                     self._check_acked(m["seq"])
+                if "id" in m:  # the ack of our move, within its state
+                    await self._on_ack(m)
                 await self._on_state(m)
             elif kind == "ack":
-                if self._pending is not None and m["id"] == self._pending[0]:
-                    self._ack_seq = int(m["seq"])
-                    self.acked[self._ack_seq] = self._pending[2]
-                    if self.table_seats:
-                        self.shadow.sent[self._ack_seq] = self._pending[1]
-                    await self.shadow.note(self._ack_seq, self._pending[2])
+                await self._on_ack(m)
             elif kind == "error":
                 if m.get("code") == "stale":
                     self._pending = None  # the table moved on (a bot stood in)
                     continue
                 self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {m}")
                 self._pending = None
+
+    async def _on_ack(self, m: dict[str, Any]) -> None:
+        if self._pending is not None and m["id"] == self._pending[0]:
+            self._ack_seq = int(m["seq"])
+            self.acked[self._ack_seq] = self._pending[2]
+            if self.table_seats:
+                self.shadow.sent[self._ack_seq] = self._pending[1]
+            await self.shadow.note(self._ack_seq, self._pending[2])
 
     def _check_acked(self, seq: int) -> None:
         known = max(self.acked, default=0)
@@ -570,6 +578,7 @@ class Run:
     talk_flood: float = 0.0
     client_processes: int = 1
     think_spread: float = 0.0
+    ack_frames: bool = False
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -611,6 +620,7 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
                                                            s["seat"])))
         for c in clients:
             c.compression = "deflate" if run.deflate else None
+            c.acks = "frame" if run.ack_frames else "state"
             c.table_seats = 0 if run.server_bots else len(clients)
         before = shadow.seq
         await asyncio.gather(*(c.run(until) for c in clients))
@@ -1024,6 +1034,8 @@ def report(result: dict[str, Any], run: Run) -> None:
             f" ± {run.think_spread * 100:g}%)" if run.think_spread else ")")
     if not run.deflate:
         seats += ", no compression"
+    if run.ack_frames:
+        seats += ", acks as frames of their own"
     if run.workers > 1:
         seats += f", {run.workers} server processes"
     if run.talk_flood:
@@ -1128,6 +1140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                                "temporary folder)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="clients ask for no per-message compression (browsers do ask)")
+    parser.add_argument("--ack-frames", action="store_true",
+                        help="clients ask for each move's ack as a frame of its own (the "
+                             "protocol's default) instead of within the state that shows "
+                             "the move (what the browser's client asks for)")
     parser.add_argument("--talk-flood", type=float, default=0.0, metavar="RATE",
                         help="a second connection of seat 0 at each table sends RATE "
                              "reactions a second")
@@ -1170,7 +1186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--client-processes 1..8, and 1 with --server-bots")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
               not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
-              ns.think_spread)
+              ns.think_spread, ns.ack_frames)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

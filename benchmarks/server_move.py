@@ -12,15 +12,16 @@ measured time. Each move goes the way ``Table._move`` takes it, each step timed
 - ``store``: the move committed (``Store.add_move``: the group commit, its hops to the
   database thread and SQLite's own work);
 - ``play``: the move played as checked (engine, statistics, the bots' notes, metrics);
-- ``views``: the acknowledgement and every connection's ``state`` (the public part once,
-  each seat's own part, the JSON), queued;
+- ``views``: every connection's ``state`` (the public part once, each seat's own part, the
+  JSON), the mover's carrying its acknowledgement (``"acks": "state"``, as the browser's
+  client asks; ``--ack-frames``: an ``ack`` frame of its own first), sent or queued;
 - ``writes``: the connections' writer tasks handing each frame to the socket.
 
 What this leaves out is the server's part of the sockets: reading the move's frame
 (uvicorn, websockets, Starlette, the JSON read) and writing five frames (the framing and
 the system calls); ``benchmarks/server_load.py`` measures the whole, sockets included.
 
-    python benchmarks/server_move.py [--moves 2000] [--reps 3] [--compiled [DIR]]
+    python benchmarks/server_move.py [--moves 2000] [--reps 3] [--ack-frames] [--compiled [DIR]]
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ async def _drained(connections: list[Connection]) -> None:
     await asyncio.sleep(0)  # the writers' last send returns
 
 
-async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
+async def one_rep(workdir: Path, moves: int, seed: int, ack_frames: bool = False,
+                  ) -> dict[str, float]:
     """``moves`` moves (games one after another), CPU seconds per move of each piece."""
     url = f"sqlite+aiosqlite:///{workdir / f'moves-{seed}.db'}"
     store = Store(url)
@@ -90,7 +92,8 @@ async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
             await store.create_game(row)
             table = Table(row, profile, store, Settings(database_url=url), lambda: None,  # type: ignore[arg-type,return-value]
                           )
-            connections = [Connection(_Socket(), seat) for seat in (0, 1, 2, 3, None)]  # type: ignore[arg-type]
+            connections = [Connection(_Socket(), seat, acks_in_state=not ack_frames)  # type: ignore[arg-type]
+                           for seat in (0, 1, 2, 3, None)]
             for conn in connections:
                 table.connections.append(conn)
                 conn.start()
@@ -115,8 +118,11 @@ async def one_rep(workdir: Path, moves: int, seed: int) -> dict[str, float]:
                 table._play(effect.seat, effect.move, request, "human",  # type: ignore[arg-type]
                             effect=effect)
                 t3 = clock()
-                connections[seat].send(messages.ack(request, table.seq))
-                table.broadcast()
+                if ack_frames:
+                    connections[seat].send(messages.ack(request, table.seq))
+                    table.broadcast()
+                else:
+                    table.broadcast(acked=(connections[seat], request))
                 t4 = clock()
                 await _drained(connections)
                 t5 = clock()
@@ -206,6 +212,8 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--frames", type=int, default=3000,
                         help="rounds in the WebSocket stack's measure")
+    parser.add_argument("--ack-frames", action="store_true",
+                        help="each move's ack a frame of its own, before the states")
     add_compiled_option(parser)
     args = parser.parse_args()
     rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
@@ -213,8 +221,10 @@ def main() -> int:
     reps: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="handfoot-move-") as tmp:
         for rep in range(args.reps):
-            reps.append(asyncio.run(one_rep(Path(tmp), args.moves, rep + 1)))
+            reps.append(asyncio.run(one_rep(Path(tmp), args.moves, rep + 1,
+                                            args.ack_frames)))
         sockets = [(asyncio.run(socket_costs(args.frames, 1)),
+                    asyncio.run(socket_costs(args.frames, 4)),
                     asyncio.run(socket_costs(args.frames, 5))) for _ in range(args.reps)]
     print(f"CPU per move, {args.moves} moves a repetition, {args.reps} repetitions "
           "(min / median / max, microseconds):")
@@ -224,9 +234,11 @@ def main() -> int:
         print(f"  {piece:7} {_spread(values)}")
     print(f"the WebSocket stack alone (uvicorn, websockets, Starlette, the system calls; "
           f"{args.frames} rounds, CPU of the server's loop thread, microseconds a round):")
-    print(f"  a small frame read, one 2 KB frame written    {_spread([a for a, _ in sockets])}")
-    print(f"  a small frame read, five 2 KB frames written  {_spread([b for _, b in sockets])}"
-          "  (as a move at a table of four: its ack and four states)")
+    print(f"  a small frame read, one 2 KB frame written    {_spread([a for a, _, _ in sockets])}")
+    print(f"  a small frame read, four 2 KB frames written  {_spread([b for _, b, _ in sockets])}"
+          "  (as a move at a table of four: four states, the mover's with its ack)")
+    print(f"  a small frame read, five 2 KB frames written  {_spread([c for _, _, c in sockets])}"
+          "  (the same with the ack a frame of its own: --ack-frames)")
     return 0
 
 

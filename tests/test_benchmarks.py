@@ -113,7 +113,18 @@ def test_server_move_benchmark_gives_each_piece_of_a_move_and_the_sockets() -> N
     for piece in ("verify", "store", "play", "views", "writes", "total"):
         assert re.search(rf"^  {piece}{spread}$", out, re.M), out
     assert re.search(rf"one 2 KB frame written{spread}", out), out
+    assert re.search(rf"four 2 KB frames written{spread}", out), out
     assert re.search(rf"five 2 KB frames written{spread}", out), out
+
+
+def test_burst_benchmark_gives_the_loops_turns_while_tables_move_at_once() -> None:
+    for settle in ("0", "3"):
+        out = _run("benchmarks/burst.py", "--tables", "6", "--bursts", "2", "--reps", "1",
+                   "--settle", settle)
+        assert f"a group let go {settle if settle != '0' else 1_000_000} moves a turn" in out
+        for name in ("turn p50", "turn p99", "longest turn", "longest GC", "CPU a move"):
+            assert re.search(rf"^  {name} +[\d.]+ / +[\d.]+ / +[\d.]+ (ms|µs)$", out,
+                             re.M), out
 
 
 def test_plan_count_benchmark_reports_plans_and_distinct_positions() -> None:

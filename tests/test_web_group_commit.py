@@ -54,6 +54,7 @@ class _Socket:
     def __init__(self, seat: int, path: Path, game_id: str, log: list[str]) -> None:
         self.seat = seat
         self.last_event = 0
+        self.acks_in_state = False
         self.closed = False
         self.path = path
         self.game_id = game_id
@@ -119,9 +120,9 @@ def test_no_move_is_acknowledged_before_another_connection_reads_it(tmp_path: Pa
     log: list[str] = []
 
     async def body() -> None:
-        store = await _started(path, 6)
+        store = await _started(path, 12)  # (groups of up to 12: let go over two turns)
         try:
-            tables = _tables(path, store, 6)
+            tables = _tables(path, store, 12)
             sockets = await _play(tables, path, 12, log)
             assert store._group is not None and store._group._direct is not None
             for table, seats in zip(tables, sockets, strict=True):
@@ -132,6 +133,30 @@ def test_no_move_is_acknowledged_before_another_connection_reads_it(tmp_path: Pa
             await store.close()
     asyncio.run(body())
     assert not [e for e in log if e.startswith("error")], log
+
+
+def test_a_committed_group_is_let_go_a_few_moves_a_turn_of_the_event_loop() -> None:
+    """A group's moves go on :data:`~handfoot.web.store.SETTLE_AT_ONCE` a turn (each
+    plays and sends its states in that turn), so a big group does not hold every other
+    connection for the whole of it; a group cancelled meanwhile lets all go at once."""
+    async def body(cancel_after: int | None) -> list[int]:
+        loop = asyncio.get_running_loop()
+        group: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = [
+            ({}, None, loop.create_future()) for _ in range(2 * st.SETTLE_AT_ONCE + 3)]
+        settling = asyncio.create_task(st._settle_by_turns(group))
+        done: list[int] = []
+        for _ in range(5):
+            await asyncio.sleep(0)
+            done.append(sum(f.done() for _, _, f in group))
+            if cancel_after is not None and len(done) == cancel_after:
+                settling.cancel()
+        await asyncio.gather(settling, return_exceptions=True)
+        assert all(f.done() and f.result() is None for _, _, f in group)
+        return done
+
+    n = st.SETTLE_AT_ONCE
+    assert asyncio.run(body(None)) == [n, 2 * n, 2 * n + 3, 2 * n + 3, 2 * n + 3]
+    assert asyncio.run(body(1))[:2] == [n, 2 * n + 3]
 
 
 def test_a_failed_commit_stores_and_acknowledges_none_of_its_group(

@@ -74,6 +74,13 @@ def test_the_errors_an_outage_raises_are_told_from_bugs() -> None:
     assert is_outage(DBAPIError("SELECT 1", {}, Exception(), connection_invalidated=True))
     assert is_outage(asyncpg.exceptions.CannotConnectNowError("starting up"))
     assert not is_outage(DBAPIError("SELECT 1", {}, Exception()))
+    # asyncpg's own state gone wrong as the server shuts down (alone and through SQLAlchemy)
+    released = asyncpg.exceptions.InternalClientError(
+        "PoolConnectionHolder.release() called on a free connection holder")
+    assert is_outage(released)
+    wrapped = Exception("asyncpg's error, as SQLAlchemy's adapter raises it")
+    wrapped.__cause__ = released
+    assert is_outage(DBAPIError("SELECT 1", {}, wrapped))
     assert not is_outage(KeyError("a bug"))
 
 

@@ -206,6 +206,40 @@ def test_duplicate_and_stale_messages(c: TestClient) -> None:
     p.close()
 
 
+def test_a_client_that_asks_gets_its_ack_within_the_state_that_shows_its_move(
+        c: TestClient) -> None:
+    """``"acks": "state"`` in the hello: the mover's state carries its move's id (one frame
+    where there were two); nobody else's does, and a repeated id still gets an ``ack``."""
+    game, watcher = one_person(c)
+    p = Person(c, str(game["game_id"]), token_of(game["seats"][0]["link"]), seat=0)  # type: ignore[index]
+    p.connect(acks="state")
+    p.until("state")
+    watcher.close()
+    s = Person(c, str(game["game_id"]), token_of(str(game["spectator_link"])), seat=None)
+    s.connect(acks="state")
+    s.until("state")
+    to_my_turn(p)
+    while s.seq < p.seq:
+        s.receive()
+    seq = p.seq
+    p.send({"type": "move", "id": "m1", "seq": seq, "move": p.choose()})
+    frames = [p.receive()]
+    while frames[-1]["type"] != "state":
+        frames.append(p.receive())
+    assert "ack" not in [f["type"] for f in frames], frames  # no ack frame before it
+    assert frames[-1]["id"] == "m1" and frames[-1]["seq"] == seq + 1
+    watched = s.until("state")
+    assert watched["seq"] == seq + 1 and "id" not in watched
+    p.send({"type": "move", "id": "m1", "seq": seq, "move": "draw"})
+    assert p.until("ack") == {"type": "ack", "id": "m1", "seq": seq + 1}
+    for acks in ("state", "frame"):
+        assert read_message({"type": "hello", "token": "t", "acks": acks}).type == "hello"
+    with pytest.raises(MessageError):
+        read_message({"type": "hello", "token": "t", "acks": "never"})
+    p.close()
+    s.close()
+
+
 def test_reconnect_with_the_last_seq(c: TestClient) -> None:
     _, p = one_person(c)
     to_my_turn(p)

@@ -10,9 +10,13 @@ import json
 import time
 from dataclasses import dataclass, field
 
+import pytest
+
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
+from handfoot.web import sharing as sharing_module
 from handfoot.web.settings import Settings
+from handfoot.web.sharing import Presences
 from handfoot.web.store import GameRow, SeatRow, now
 from handfoot.web.table import Table
 
@@ -20,13 +24,11 @@ GRACE = 60.0
 
 
 class _Store:
-    """A shared database's presence table, as far as a table of people only uses it."""
+    """A shared database, as far as a table of people only uses it: the pool its presence
+    is written through (:func:`~handfoot.web.pg_direct.write_presences`, replaced)."""
 
-    def __init__(self) -> None:
-        self.presence: list[tuple[str, str, set[int]]] = []
-
-    async def set_presence(self, worker: str, game_id: str, seats: set[int]) -> None:
-        self.presence.append((worker, game_id, set(seats)))
+    async def direct(self) -> None:
+        return None
 
 
 @dataclass
@@ -121,18 +123,25 @@ def test_everybody_hears_who_comes_and_goes_and_a_stopped_table_lets_all_go() ->
     asyncio.run(check())
 
 
-def test_on_a_shared_database_the_seats_connected_here_are_stored_as_they_change() -> None:
+def test_on_a_shared_database_the_seats_connected_here_are_stored_as_they_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[tuple[str, dict[str, set[int]]]] = []
+
+    async def write(_pool: object, worker: str, seats: dict[str, set[int]]) -> None:
+        written.append((worker, {game: set(s) for game, s in seats.items()}))
+
+    monkeypatch.setattr(sharing_module, "write_presences", write)
+
     async def check() -> None:
         table = _table(["human"] * 4, "wait")
-        store: _Store = table.sharing.store  # type: ignore[assignment]
-        table.sharing.start("w1")
+        table.sharing.start("w1", Presences(_Store(), "w1"))  # type: ignore[arg-type]
         ann, bea = _Conn(0), _Conn(2)
         for step in (lambda: table.join(ann), lambda: table.join(bea),  # type: ignore[arg-type]
                      lambda: table.leave(ann)):  # type: ignore[arg-type]
             step()
             for _ in range(5):
                 await asyncio.sleep(0)  # the store is written in the background
-        assert store.presence == [("w1", "g", {0}), ("w1", "g", {0, 2}), ("w1", "g", {2})]
+        assert written == [("w1", {"g": {0}}), ("w1", {"g": {0, 2}}), ("w1", {"g": {2}})]
         await table.stop()
 
     asyncio.run(check())

@@ -116,11 +116,15 @@ class Person:
 
     # -- the socket -------------------------------------------------------------------------
 
-    def connect(self, seq: int | None = None) -> dict[str, Any]:
+    def connect(self, seq: int | None = None, *, acks: str | None = None) -> dict[str, Any]:
+        """Say hello (``acks``: how the hello asks for the moves' acks, by default not at
+        all: an ``ack`` frame each)."""
         self._cm = self.c.websocket_connect(f"/ws/{self.game_id}")
         self.ws = self._cm.__enter__()
-        self.ws.send_json({"type": "hello", "token": self.token,
-                           "seq": self.seq if seq is None else seq})
+        hello = {"type": "hello", "token": self.token, "seq": self.seq if seq is None else seq}
+        if acks is not None:
+            hello["acks"] = acks
+        self.ws.send_json(hello)
         welcome = self.ws.receive_json()
         assert welcome["type"] == "welcome", welcome
         assert welcome["seat"] == self.seat
@@ -230,14 +234,15 @@ class Person:
                     and m["waiting"] is None)
 
     def play(self, move: str, rid: str | None = None) -> dict[str, Any]:
-        """Send a move; its ack, once the state that follows it has arrived."""
+        """Send a move; its ack (or the state that carried it), once the state that
+        follows it has arrived."""
         rid = rid or f"m{self.seq}"
         self.send({"type": "move", "id": rid, "seq": self.seq, "move": move})
         while True:
             reply = self.receive()
             if reply["type"] == "error":
                 raise AssertionError(reply)
-            if reply["type"] == "ack" and reply["id"] == rid:
+            if reply["type"] in ("ack", "state") and reply.get("id") == rid:
                 break
         while self.seq < reply["seq"]:
             self.receive()

@@ -72,17 +72,27 @@ from handfoot.runs.sim import GameSummary, play_game, simulate
 COMPILABLE: tuple[str, ...] = (
     "game.cards", "game.rules", "game.moves", "game.table", "game.scoring", "game.values",
     "game.deal", "game.events", "game.state", "game.checks", "game.listing", "game.engine",
-    "bots.heuristic")
+    "bots.heuristic", "web.protocol")
 """The modules (below ``handfoot``) that a wheel build compiles with mypyc when it can
 (setup.py reads this list); every other module is always Python."""
 
 
 def _compiled_modules() -> tuple[str, ...]:
     import sys
+    from importlib.machinery import EXTENSION_SUFFIXES
+    from pathlib import Path
 
-    return tuple(name for name in COMPILABLE
-                 if not (getattr(sys.modules[f"handfoot.{name}"], "__file__", None)
-                         or "").endswith(".py"))
+    def native(name: str) -> bool:
+        module = sys.modules.get(f"handfoot.{name}")
+        if module is not None:
+            return not (getattr(module, "__file__", None) or "").endswith(".py")
+        # a front end's module, which the package's face does not import: compiled if
+        # its native extension lies beside its source
+        base = Path(__file__).parent.joinpath(*name.split("."))
+        return any(base.with_name(base.name + suffix).is_file()
+                   for suffix in EXTENSION_SUFFIXES)
+
+    return tuple(name for name in COMPILABLE if native(name))
 
 
 compiled_modules: tuple[str, ...] = _compiled_modules()

@@ -703,7 +703,7 @@ class _Api:
             return
         if seat is not None and seat in table.given_to_bot:
             await table.turns.taken_back(seat)  # its person is back
-        conn = Connection(ws, seat)
+        conn = Connection(ws, seat, acks_in_state=hello.raw.get("acks") == "state")
         table.join(conn, hello.seq)
         settings = self.tables.settings
         bucket = TokenBucket(settings.message_rate, settings.message_burst)

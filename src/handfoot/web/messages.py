@@ -63,7 +63,7 @@ class StateMessage:
         """Each message given out, by (seat, ``since``): a seat's second connection and
         the spectators that saw the same events share one."""
         # the view's public keys, left open for a connection's own keys to close it
-        self._head = f'{{"type":"state","seq":{seq},"view":{encode(public)[:-1]},'
+        self._head = f'{_STATE_HEAD}"seq":{seq},"view":{encode(public)[:-1]},'
         self._tail = f',"presence":{encode(presence)},"waiting":{encode(waiting)}}}'
 
     def text(self, seat: int | None, own: Callable[[], Mapping[str, Any] | str],
@@ -83,6 +83,13 @@ class StateMessage:
             text = self._texts[key] = f'{self._head}{mine[1:]},"events":' \
                 f'{self._events_text(seat, since)}{self._tail}'
         return text
+
+    @staticmethod
+    def acked(text: str, request_id: str) -> str:
+        """A connection's ``state`` (:meth:`text`) that also acknowledges its move
+        ``request_id``, the move whose ``seq`` it has (``"id"`` added: the ``ack`` and the
+        ``state`` in one frame, for a client whose hello asked for ``"acks": "state"``)."""
+        return f'{_STATE_HEAD}"id":{encode(request_id)},{text[len(_STATE_HEAD):]}'
 
     def _events_text(self, seat: int | None, since: int) -> str:
         events = [e for e in self.events if e.number >= since]
@@ -122,6 +129,9 @@ class OwnTexts:
         self._kept[seat] = (key, text)
         return text
 
+
+_STATE_HEAD: Final = '{"type":"state",'
+"""How every ``state`` message's text begins."""
 
 _SPECTATOR_OWN: Final = encode(dict.fromkeys(OWN_KEYS))
 """A spectator's own part: each of :data:`~handfoot.web.protocol.OWN_KEYS` null."""

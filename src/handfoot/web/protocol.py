@@ -23,6 +23,7 @@ from handfoot.game.events import advice_words
 from handfoot.game.values import Event, MeldOptions, Phase, PlayerView, RoundResult, TableMeld
 
 __all__ = [
+    "ACKS",
     "KIND_JSON",
     "OWN_KEYS",
     "MessageError",
@@ -61,6 +62,11 @@ CLIENT_TYPES: Final = ("hello", "move", "check", "hint", "continue", "ping", "pa
 
 PACE_NAMES: Final = ("fast", "normal", "slow")
 """The bot paces a ``pace`` message may ask for (their seconds: web/settings.py)."""
+
+ACKS: Final = ("frame", "state")
+"""How a client's hello may ask for its moves' acknowledgements (``acks``): ``frame``, an
+``ack`` of its own before the ``state`` (the default), or ``state``, within the ``state``
+that shows the move (docs/web.md, ``hello``)."""
 
 MAX_MESSAGE: Final = 8192
 """The longest client frame read (characters); a longer one is refused with an error."""
@@ -492,6 +498,8 @@ def read_message(data: Any) -> ClientMessage:
     if kind == "hello" and not is_token(token):
         raise MessageError("hello: token: the token from the link (at most "
                            f"{MAX_TOKEN} letters, digits, '-' and '_')")
+    if kind == "hello" and data.get("acks", "frame") not in ACKS:
+        raise MessageError(f"hello: acks: one of {', '.join(ACKS)}")
     if kind in ("move", "check") and not isinstance(move, str):
         raise MessageError(f"{kind}: move: the move in the notation is required, "
                            "like \"draw\" or \"meld K K K\"")

@@ -110,19 +110,13 @@ class Sharing:
         self.heard: dict[int, MoveRow] = {}
         """Moves another process stored, as its notifications carried them, by seq: played
         from here, without reading them back (see :meth:`play_heard`)."""
-        self._presence_lock = asyncio.Lock()
-        self._presence_due = False
-        """A write of this process's presence is on its way and has not yet read the
-        connections: a change meanwhile needs no write of its own (four seats joining at
-        once make one or two writes, not four)."""
-        self._background: set[asyncio.Task[Any]] = set()
         self.presences: Presences | None = None
+        """This process's presence writes and reads (a shared database only)."""
 
-    def start(self, worker: str, presences: Presences | None = None) -> None:
+    def start(self, worker: str, presences: Presences) -> None:
         """The table was just loaded by the process ``worker`` on a shared database: no
         stand-in plays until it has read who is connected elsewhere, and no bot until it
-        holds the lease. With ``presences``, its presence is written with other tables'
-        (see :class:`Presences`)."""
+        holds the lease. Its presence is written with other tables' (:class:`Presences`)."""
         self.worker = worker
         self.presences = presences
         self.remote_known = False
@@ -264,31 +258,10 @@ class Sharing:
         self.table.broadcast_presence()
 
     def presence_changed(self) -> None:
-        """Store which seats this process has connections for (a shared database only)."""
-        if self.worker is None or self._presence_due:
-            return
+        """Store which seats this process has connections for (a shared database only:
+        with other tables', by :class:`Presences`)."""
         if self.presences is not None:
             self.presences.write(self)
-            return
-        self._presence_due = True
-        task = asyncio.create_task(self._write_presence(self.worker))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _write_presence(self, worker: str) -> None:
-        async with self._presence_lock:  # the latest state is written last
-            self._presence_due = False  # a change from now on is written again
-            seats = {c.seat for c in self.table.connections
-                     if c.seat is not None and not c.closed}
-            try:
-                await self.claim_bots()  # before the presence's notice, which others act on
-            except Exception:  # the heartbeat tries again
-                log_failure(log, "game %s: the lease on its bots could not be stored",
-                            self.table.id)
-            try:
-                await self.store.set_presence(worker, self.table.id, seats)
-            except Exception:
-                log_failure(log, "game %s: presence could not be stored", self.table.id)
 
     def seats_here(self) -> set[int]:
         """The seats this process has open connections for."""

@@ -432,23 +432,26 @@ class Table:
         return StateMessage(self.seq, public, self.presence(), self.waiting(), events)
 
     def send_state(self, conn: Connection, message: StateMessage | None = None, *,
-                   since: int | None = None, view: PlayerView | None = None) -> None:
+                   since: int | None = None, view: PlayerView | None = None,
+                   acked: str | None = None) -> None:
         """Send a connection its ``state``: ``message`` (one a broadcast shares) or the
         table's now, with the connection's own part of the view and the events from
         ``since`` (by default those it has not been sent); ``view``: a view of the state
-        now the caller has (the seat to act's, in a broadcast)."""
+        now the caller has (the seat to act's, in a broadcast); ``acked``: the request id
+        of the connection's move that this state acknowledges (it shows the move)."""
         start = min(conn.last_event, self.seq) if since is None else since
         if message is None:
             message = self.state_message(self.state.events(start))
         seat = conn.seat
-        conn.send_text(message.text(seat, lambda: self._own_texts.text(self.state, seat, view),
-                                    start))
+        text = message.text(seat, lambda: self._own_texts.text(self.state, seat, view), start)
+        conn.send_text(text if acked is None else StateMessage.acked(text, acked))
         conn.last_event = self.seq
 
-    def broadcast(self) -> None:
+    def broadcast(self, acked: tuple[Connection, str] | None = None) -> None:
         """Send every connection its own state, the parts they share built once (the view
         of the seat to act, when it is connected, gives both its own part and the public
-        part)."""
+        part); ``acked``: a connection and the request id of its move just committed, which
+        its state acknowledges (:attr:`Connection.acks_in_state`)."""
         connections = list(self.connections)
         if not connections:
             return
@@ -457,8 +460,10 @@ class Table:
         acting = state.to_act
         view = state.view(acting) if any(c.seat == acting for c in connections) else None
         message = self.state_message(state.events(oldest), view)
+        mover, request_id = acked if acked is not None else (None, None)
         for conn in connections:
-            self.send_state(conn, message, view=view)
+            self.send_state(conn, message, view=view,
+                            acked=request_id if conn is mover else None)
 
     def hello_events(self, since: int | None) -> list[Event]:
         """The events for the state after a hello: those after ``since`` (the last seq the
@@ -616,10 +621,15 @@ class Table:
                                          "is the table now"))
                 self.broadcast()
                 return
-            conn.send(messages.ack(msg.id, self.seq))
-            if self.metrics is not None:
-                self.metrics.acknowledged(time.perf_counter() - started)
-            self.broadcast()
+            if conn.acks_in_state and msg.id is not None:  # the ack within its state
+                self.broadcast(acked=(conn, msg.id))
+                if self.metrics is not None:
+                    self.metrics.acknowledged(time.perf_counter() - started)
+            else:
+                conn.send(messages.ack(msg.id, self.seq))
+                if self.metrics is not None:
+                    self.metrics.acknowledged(time.perf_counter() - started)
+                self.broadcast()
         if self.has_bots:  # (a table of people only: its bots' task has nothing to do)
             self.wake.set()
 

@@ -4,6 +4,12 @@
 //   const sock = new GameSocket({gameId, token, onWelcome, onState, onPresence, onStatus, onRematch, onError, onTalk});
 //   sock.connect();
 //   await sock.request({type: "move", move: "draw"})   // resolves with the ack or error frame
+//   sock.request({type: "move", move: "draw"}, (reply) => ...)  // ... called at once, before
+//                                                       // the state that shows the move
+//
+// The hello asks for "acks": "state": a move's ack comes within the state that shows it
+// (that state carries the move's id), one frame where there were two; the socket hands the
+// caller an ack made from it before the state goes to onState, as when the ack came first.
 //   await sock.request({type: "check", move: "meld K K K"})  // resolves with "checked"
 
 const PING_MS = 25000;
@@ -46,7 +52,7 @@ export class GameSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, seq: this.seq }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token, seq: this.seq, acks: "state" }));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     };
@@ -98,8 +104,10 @@ export class GameSocket {
     return true;
   }
 
-  /** Send a message with a fresh id; resolves with the reply frame carrying that id. */
-  request(msg) {
+  /** Send a message with a fresh id; resolves with the reply frame carrying that id (for a
+   * move, its ack or error), which is also given to onReply at once, before any later frame
+   * is dispatched (a move's ack before the state that shows the move). */
+  request(msg, onReply = null) {
     const id = `${this.idPrefix}${this.nextId++}`;
     const full = { ...msg, id };
     if (msg.type === "move") full.seq = this.seq;
@@ -112,7 +120,7 @@ export class GameSocket {
         this.pending.delete(id);
         resolve({ type: "error", id, code: "timeout", message: "no answer from the server" });
       }, REPLY_TIMEOUT_MS);
-      this.pending.set(id, { resolve, timer });
+      this.pending.set(id, { resolve, timer, onReply });
     });
   }
 
@@ -125,8 +133,11 @@ export class GameSocket {
         return;
       case "state":
         if (typeof msg.seq === "number") this.seq = msg.seq;
+        if (msg.id && this.pending.has(msg.id)) { // the ack of a move, within its state
+          this.settle({ type: "ack", id: msg.id, seq: msg.seq });
+        }
         this.handlers.onState?.(msg);
-        break;
+        return;
       case "presence":
         this.handlers.onPresence?.(msg.presence);
         return;
@@ -154,12 +165,18 @@ export class GameSocket {
         break;
     }
     if (msg.id && this.pending.has(msg.id)) {
-      const p = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      clearTimeout(p.timer);
-      p.resolve(msg);
+      this.settle(msg);
     } else if (msg.type === "error") {
       this.handlers.onError?.(msg);
     }
+  }
+
+  /** The reply to a pending request: its caller's onReply now, then its promise. */
+  settle(msg) {
+    const p = this.pending.get(msg.id);
+    this.pending.delete(msg.id);
+    clearTimeout(p.timer);
+    p.onReply?.(msg);
+    p.resolve(msg);
   }
 }

@@ -22,22 +22,13 @@ async function sendMove(move, { clear = true } = {}) {
   // a hint stays until a move is played: the decision it is for is still to be made
   if (app.message?.kind !== "hint") setMessage(null);
   renderActions();
-  const reply = await requestMove(move);
+  // the ack is taken at once, before the state that shows the move is drawn (socket.js)
+  const reply = await requestMove(move, () => {
+    app.busy = false;
+    played(clear);
+  });
   app.busy = false;
-  if (reply.type === "ack") {
-    if (clear) {
-      app.selection.clear();
-      if (app.tray.length) { // laid down: their cards fly from the tray once the state comes
-        noteTray();
-        app.laid = app.tray.flat();
-      }
-      app.tray = [];
-      app.trayCheck = null;
-      app.glow.clear();
-    }
-    app.hint = null;
-    if (app.message?.kind === "hint") setMessage(null);
-  } else if (reply.type === "error") {
+  if (reply.type === "error") {
     const reason = reply.message || "not allowed";
     if (app.tray.length && move === meldText(trayGroups())) {
       // the staged melds were refused: the reason shows once, beside them
@@ -51,19 +42,38 @@ async function sendMove(move, { clear = true } = {}) {
   return reply;
 }
 
+/** A move of ours was played (its ack came): the selection (when `clear`), the tray and
+ * the hint go; the tray's cards fly from where they were once the state comes. */
+function played(clear) {
+  if (clear) {
+    app.selection.clear();
+    if (app.tray.length) { // laid down: their cards fly from the tray once the state comes
+      noteTray();
+      app.laid = app.tray.flat();
+    }
+    app.tray = [];
+    app.trayCheck = null;
+    app.glow.clear();
+  }
+  app.hint = null;
+  if (app.message?.kind === "hint") setMessage(null);
+}
+
 /** How long to wait before each resend of a move the server was too busy to play (its
  * database did not answer: it says "busy" and keeps the socket). */
 export const BUSY_RETRY_MS = [1000, 2000, 4000, 8000];
 
 /** Send a move; a "busy" answer (the move was not played) is shown and the move sent again
- * after a back-off, a few times; resolves with the last answer. */
-async function requestMove(move) {
-  let reply = await link.sock.request({ type: "move", move });
+ * after a back-off, a few times; resolves with the last answer. `onAck` is called as
+ * soon as the move's ack comes, before the state that shows the move. */
+async function requestMove(move, onAck) {
+  const onReply = (r) => { if (r.type === "ack") onAck(r); };
+  let reply = await link.sock.request({ type: "move", move }, onReply);
   for (const wait of BUSY_RETRY_MS) {
     if (reply.type !== "error" || reply.code !== "busy") break;
     setMessage("info", "The server is busy; your move was not played, retrying…");
     await new Promise((resolve) => { setTimeout(resolve, wait); });
-    reply = await link.sock.request({ type: "move", move });
+    reply = await link.sock.request({ type: "move", move }, onReply);
   }
   if (reply.type === "error" && reply.code === "busy") {
     return { ...reply, message: "the server is still busy, so your move was not played: try it again in a moment" };
