@@ -377,6 +377,18 @@ class Stats:
     def error(self, text: str) -> None:
         self.errors.append(text)
 
+    def parsed(self, text: str | bytes, who: str, default: Any) -> Any:
+        """``text``, the JSON a child process (``who``) printed, read; ``default`` with an
+        error that quotes what it printed instead when that is not JSON (the run goes on
+        and its figures say so; a traceback would lose them)."""
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            shown = text.decode(errors="replace") if isinstance(text, bytes) else text
+            self.error(f"{who} printed what is not JSON ({exc}): {shown[:200]!r}"
+                       + (f" ... ({len(shown)} characters)" if len(shown) > 200 else ""))
+            return default
+
 
 class SeatClient:
     """One seat (or a spectator: ``seat`` None) of a game on a WebSocket.
@@ -809,7 +821,9 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
                 if joined == k:
                     all_joined.set()
             elif line.startswith("{"):
-                got = json.loads(line)
+                got = stats.parsed(line, "a clients' process", None)
+                if got is None:
+                    continue
                 stats.round_trips.extend(got["round_trips"])
                 stats.arrived.extend(got["arrived"])
                 stats.table_trips.extend(got["table_trips"])
@@ -883,7 +897,8 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
             histograms.append(await asyncio.to_thread(move_histogram, server))
         if flood is not None:
             flooded, _ = await asyncio.wait_for(flood.communicate(), 30)
-            stats.talk = json.loads(flooded) if flooded.strip() else {}
+            stats.talk = stats.parsed(flooded, "the reactions' flood", {}) if (
+                flooded.strip()) else {}
         elapsed = time.monotonic() - start
         rss_after = server.rss_kib()
         main_after = server.rss_kib(tree=False)
@@ -891,7 +906,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         cpu = cpu_now - cpu_before
         own = _own_cpu() - own_before + children_cpu
         out, _ = await asyncio.wait_for(probe.communicate(), 30)
-        pings = json.loads(out) if out.strip() else []
+        pings = stats.parsed(out, "the event-loop lag probe", []) if out.strip() else []
         lag = [rtt for _, rtt in pings]
         joined: dict[str, Any] | None = None
         if steady:
