@@ -351,7 +351,11 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> O
     next_pickup = -1  # not yet known
     steps = 0
     turns = 0
-    last = state.seat
+    # turns are counted from the deciding seat's: a candidate that ends its turn (a
+    # discard) and one that does not (a meld) are then cut at the same point, each seat
+    # having had the same turns (counted from the seat to act next, a discard's play-out
+    # would give the deciding side a turn more than a meld's)
+    last = seat
     while not state.is_over and state.round_number == number:
         if state.seat != last:
             last = state.seat
