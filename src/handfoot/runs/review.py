@@ -110,12 +110,13 @@ LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wil
 
 LEAF_WEIGHTS: tuple[float, ...] = (
     # wild, fit, group, loose, black3, foot, near, wild meld, points, melded: the stock full
-    117.6, 96.9, 60.9, 9.6, 57.9, 73.2, 118.0, 486.0, 6.4, 20.6,
+    82.7, 84.0, 66.7, 4.6, 51.8, 67.5, 30.8, 513.1, 8.6, 51.7,
     # the same: the stock empty
-    104.0, 10.6, 0.0, -54.2, -4.8, 3.7, 233.5, 16.5, -2.3, -7.0)
+    143.4, 26.9, 16.8, -29.9, 15.4, 13.2, 258.2, 12.7, -3.1, -3.1)
 """The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
-then when it is empty, linear in between: fitted by least squares of the round's final margin
-minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
+then when it is empty, linear in between: fitted by least squares of the difference between two
+moves at one decision of (the round's final margin minus the margin as it stands at the cut)
+on the difference of their features, in the reviewer's self-play
 (``python benchmarks/review.py calibrate``; docs/review.md)."""
 
 
