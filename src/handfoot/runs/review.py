@@ -14,8 +14,9 @@ cost:
    index in the record, never from the clock or the record's hidden cards;
 3. on each determinization, every candidate played and the round played on by the
    reviewer in every seat (common random numbers: the same determinizations and bot seeds
-   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns or
-   the round ends, scoring the side's round margin (its round score minus the best other
+   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns
+   (counted from the deciding seat's, whether the candidate ends its turn or not) or the
+   round ends, scoring the side's round margin (its round score minus the best other
    side's; at the horizon, as it stands, cards in hands and feet not counted, plus what
    :func:`leaf_value` makes of them);
 4. the best move: the reviewer's own unless another candidate beats it by
@@ -82,9 +83,10 @@ MAX_DISCARDS = 3
 one played."""
 
 HORIZON_TURNS_EACH = 2
-"""A play-out stops after every seat has had this many more turns (or at the round's end)
-and scores the round as it stands (:func:`_standing`): measured on planted mistakes, a
-longer play-out adds more noise than it shows (docs/review.md)."""
+"""A play-out stops after every seat has had this many more turns, counted from the deciding
+seat's (or at the round's end), and scores the round as it stands (:func:`_standing`):
+measured on planted mistakes, a longer play-out adds more noise than it shows
+(docs/review.md)."""
 
 _IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
 
