@@ -369,7 +369,7 @@ def _cut_and_end(state: GameState, seat: int, seed: int) -> tuple[tuple[float, .
     side = state.side_of[seat]
     bots = [rv._policy(seed + s, state.profile.name) for s in range(state.players)]
     turns = 0
-    last = state.seat
+    last = seat  # counted from the deciding seat's turn, as the review's play-outs
     cut: tuple[tuple[float, ...], float] | None = None
     while not state.is_over and state.round_number == number:
         if state.seat != last:

@@ -343,3 +343,49 @@ def test_moves_judged_together_share_their_determinizations() -> None:
         a, b = both.index_of(bad), alone.index_of(bad)
         assert a is not None and b is not None
         assert [o.margin for o in both.outcomes[a]] == [o.margin for o in alone.outcomes[b]]
+
+
+def test_a_meld_and_a_discard_are_cut_at_the_same_turn(monkeypatch: pytest.MonkeyPatch,
+                                                       ) -> None:
+    """A candidate that ends the seat's turn (a discard) and one that does not (a meld)
+    are played out to the same point: the deciding seat about to draw, each seat having
+    had :data:`review.HORIZON_TURNS_EACH` more turns (counted from the seat to act next, a
+    discard's play-out gave the deciding side a turn more, and every meld looked dearer)."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    state = GameState.new(profile, seed=4)
+    bots = [make_bot("learned", 40 + s) for s in range(4)]
+    spots: list[tuple[GameState, mv.PlayerMove, mv.PlayerMove]] = []
+    while len(spots) < 3 and not state.is_over:
+        seat = state.to_act
+        move = bot_turn(bots[seat], state, seat)
+        if state.phase == Phase.PLAY and isinstance(move, mv.Meld):
+            kind = next(k for k in range(cards.NUM_KINDS)
+                        if mv.DISCARD + k in state.legal_actions())
+            spots.append((state.copy(), move, mv.Discard(kind)))
+        state.apply(move)
+    assert len(spots) == 3
+    cuts: list[tuple[int, Phase, int]] = []
+    starts = {"n": 0}
+    real_apply = GameState.apply_listed
+
+    def counting(self: GameState, action: int) -> object:
+        before = self.seat
+        out = real_apply(self, action)
+        starts["n"] += self.seat != before
+        return out
+
+    def standing(state: GameState, side: int, next_pickup: int) -> review.Outcome:
+        cuts.append((state.seat, state.phase, starts["n"]))
+        return review.Outcome(0.0, 0, 0, 0, False, next_pickup)
+
+    monkeypatch.setattr(GameState, "apply_listed", counting)
+    monkeypatch.setattr(review, "_standing", standing)
+    for spot, meld, discard in spots:
+        seat = spot.seat
+        for move in (meld, discard):
+            trial = spot.copy()
+            trial.apply(move)
+            starts["n"] = int(trial.seat != seat)  # the discard ended the turn
+            cuts.clear()
+            review._playout(trial, seat, 5, profile.name)
+            assert cuts == [(seat, Phase.DRAW, review.HORIZON_TURNS_EACH * state.players)]

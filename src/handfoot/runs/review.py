@@ -14,8 +14,9 @@ cost:
    index in the record, never from the clock or the record's hidden cards;
 3. on each determinization, every candidate played and the round played on by the
    reviewer in every seat (common random numbers: the same determinizations and bot seeds
-   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns or
-   the round ends, scoring the side's round margin (its round score minus the best other
+   for every candidate) until each seat has had :data:`HORIZON_TURNS_EACH` more turns
+   (counted from the deciding seat's, whether the candidate ends its turn or not) or the
+   round ends, scoring the side's round margin (its round score minus the best other
    side's; at the horizon, as it stands, cards in hands and feet not counted, plus what
    :func:`leaf_value` makes of them);
 4. the best move: the reviewer's own unless another candidate beats it by
@@ -82,9 +83,10 @@ MAX_DISCARDS = 3
 one played."""
 
 HORIZON_TURNS_EACH = 2
-"""A play-out stops after every seat has had this many more turns (or at the round's end)
-and scores the round as it stands (:func:`_standing`): measured on planted mistakes, a
-longer play-out adds more noise than it shows (docs/review.md)."""
+"""A play-out stops after every seat has had this many more turns, counted from the deciding
+seat's (or at the round's end), and scores the round as it stands (:func:`_standing`):
+measured on planted mistakes, a longer play-out adds more noise than it shows
+(docs/review.md)."""
 
 _IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
 
@@ -110,12 +112,13 @@ LEAF_FEATURES = ("wild", "fit", "group", "loose", "black3", "foot", "near", "wil
 
 LEAF_WEIGHTS: tuple[float, ...] = (
     # wild, fit, group, loose, black3, foot, near, wild meld, points, melded: the stock full
-    117.6, 96.9, 60.9, 9.6, 57.9, 73.2, 118.0, 486.0, 6.4, 20.6,
+    82.7, 84.0, 66.7, 4.6, 51.8, 67.5, 30.8, 513.1, 8.6, 51.7,
     # the same: the stock empty
-    104.0, 10.6, 0.0, -54.2, -4.8, 3.7, 233.5, 16.5, -2.3, -7.0)
+    143.4, 26.9, 16.8, -29.9, 15.4, 13.2, 258.2, 12.7, -3.1, -3.1)
 """The leaf's weights: for each of :data:`LEAF_FEATURES`, its weight while the stock is full
-then when it is empty, linear in between: fitted by least squares of the round's final margin
-minus the margin as it stands on the features, over whole rounds of the reviewer's self-play
+then when it is empty, linear in between: fitted by least squares of the difference between two
+moves at one decision of (the round's final margin minus the margin as it stands at the cut)
+on the difference of their features, in the reviewer's self-play
 (``python benchmarks/review.py calibrate``; docs/review.md)."""
 
 
@@ -351,7 +354,11 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> O
     next_pickup = -1  # not yet known
     steps = 0
     turns = 0
-    last = state.seat
+    # turns are counted from the deciding seat's: a candidate that ends its turn (a
+    # discard) and one that does not (a meld) are then cut at the same point, each seat
+    # having had the same turns (counted from the seat to act next, a discard's play-out
+    # would give the deciding side a turn more than a meld's)
+    last = seat
     while not state.is_over and state.round_number == number:
         if state.seat != last:
             last = state.seat
