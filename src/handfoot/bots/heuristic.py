@@ -328,6 +328,40 @@ def _most_laid(view: PlayerView, counts: list[int]) -> int:
     return most
 
 
+def _most_built(view: PlayerView, counts: list[int],
+                currents: list[TableMeld | None]) -> int:
+    """At most how many cards a greedy :func:`_build` lays from a hand of ``counts`` (no
+    pickup; ``currents`` is :func:`_currents` of the side's melds): the naturals of the
+    ranks with a meld that takes cards or enough of them for a new one, the wilds, and of
+    the ranks too short for a meld, as many as there are wilds (each takes one at least),
+    those with the most naturals."""
+    melded = _NO_TARGETS[:]
+    if not view.profile.new_meld_after_book:
+        for m in view.melds[view.side]:
+            melded[m.target] = True
+    least: int = view.profile.min_meld_size
+    wilds: int = counts[TWO] + counts[JOKER]
+    most = wilds
+    short: list[int] = []
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if not n:
+            continue
+        if currents[r] is not None:
+            most += n
+        elif melded[r]:
+            continue
+        elif n >= least:
+            most += n
+        elif wilds:
+            short.append(n)
+    if short:
+        short.sort(reverse=True)
+        for n in short[:wilds]:
+            most += n
+    return most
+
+
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
     """Whether groups (with the pile's top card at a pickup) may go down: the top card is
     melded, and a side that has not opened reaches its opening minimum."""
@@ -821,10 +855,14 @@ class NormalBot(EasyBot):
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
         currents = _currents(view.melds[view.side], view)
-        greedy_build = _build(view, counts, greedy=True, currents=currents)  # never changed
-        # going out, or emptying the Hand into the Foot: the greedy groups are worked out
-        # only where they could leave at most one card
-        emptying = [greedy_build]
+        # the greedy build (never changed) is worked out only where it is read: going out
+        # or emptying the Hand into the Foot (it and the greedy groups only where they
+        # could leave at most one card), a greedy first plan, a side not yet open
+        greedy_build: list[MeldGroup] | None = None
+        emptying: list[list[MeldGroup]] = []
+        if total - _most_built(view, counts, currents) <= 1:
+            greedy_build = _build(view, counts, greedy=True, currents=currents)
+            emptying.append(greedy_build)
         if total - _most_laid(view, counts) <= 1:
             emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
@@ -844,12 +882,18 @@ class NormalBot(EasyBot):
                 yield [*_stage_actions(groups), mv.CONFIRM]
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
-        first = (greedy_build if greedy and not self.hold and not hold_new
-                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new,
-                             dirty_need=self.dirty_need,
-                             currents=currents))
+        # a greedy build reads neither hold, hold_new nor dirty_need: the greedy build
+        if greedy:
+            if greedy_build is None:
+                greedy_build = _build(view, counts, greedy=True, currents=currents)
+            first = greedy_build
+        else:
+            first = _build(view, counts, greedy=False, hold=self.hold, hold_new=hold_new,
+                           dirty_need=self.dirty_need, currents=currents)
         options = [first]
         if not view.opened[view.side]:
+            if greedy_build is None:
+                greedy_build = _build(view, counts, greedy=True, currents=currents)
             options.append(greedy_build)
         for groups in options:
             groups = _within_hand(groups, total, in_last, p.min_cards_kept)
