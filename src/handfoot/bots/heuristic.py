@@ -711,6 +711,15 @@ def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
     return not missing_books(p, count_books(p, _table_after(view, groups)))
 
 
+_Sides = tuple[PlayerView, list[TableMeld | None], list[TableMeld | None], list[int]]
+"""What the discard's keep scores read of the sides' melds for one view (:func:`_sides_of`):
+the view, then lists indexed by kind."""
+
+
+_NO_MELDS_BEYOND: Final[list[TableMeld | None]] = [None] * (cards.NUM_KINDS - mv.NUM_TARGETS)
+"""The kinds past the last target, which no meld has (appended to a :func:`_currents`)."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class NormalBot(EasyBot):
     """Plays a solid game: keeps pairs for the pile, guards clean melds, careful discards.
@@ -756,6 +765,7 @@ class NormalBot(EasyBot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._key: tuple[object, ...] = ()
+        self._sides_memo: _Sides | None = None
 
     # -- the decision loop ----------------------------------------------------------------
 
@@ -766,6 +776,7 @@ class NormalBot(EasyBot):
         self._observe(view)
         action = self._decide(view)
         self._chosen(view, action)
+        self._sides_memo = None  # (holds the view)
         return action
 
     def _observe(self, view: PlayerView) -> None:
@@ -932,7 +943,7 @@ class NormalBot(EasyBot):
         c = counts[kind]
         if c >= 2:
             score += self.keep_pair + self.keep_extra * min(c - 2, 2)
-        if _current(view.melds[view.side], kind, view) is not None:
+        if self._sides(view)[1][kind] is not None:
             score += self.keep_on_meld
         if self.keep_special:
             for rank, bonus in p.special_book_bonus:
@@ -948,9 +959,43 @@ class NormalBot(EasyBot):
         if side == view.side:
             return 0.0
         risk = 0.0
-        if _allows_existing(view) and _current(view.melds[side], kind, view) is not None:
+        if _allows_existing(view) and self._sides(view)[2][kind] is not None:
             risk += self.feed_meld
         return risk
+
+    def _sides(self, view: PlayerView) -> _Sides:
+        """:func:`_sides_of` ``view``, worked out once per view (the discard's keep scores
+        read it for every kind the seat may throw)."""
+        memo = self._sides_memo
+        if memo is None or memo[0] is not view:
+            memo = _sides_of(view)
+            self._sides_memo = memo
+        return memo
+
+
+def _sides_of(view: PlayerView) -> _Sides:
+    """The view, then each target's :func:`_current` meld of this seat's side and of the
+    next seat's, and how many other sides have any meld of it: each a list indexed by kind
+    (a kind that is no target has none; a two's index is the all-wild meld's target, as
+    with :func:`_current`)."""
+    own = _currents(view.melds[view.side], view)
+    own.extend(_NO_MELDS_BEYOND)
+    after_side = (view.seat + 1) % view.players % view.sides
+    after = own
+    if after_side != view.side:
+        after = _currents(view.melds[after_side], view)
+        after.extend(_NO_MELDS_BEYOND)
+    others = _ZERO_KINDS[:]
+    for side in range(view.sides):
+        if side != view.side:
+            has = _NO_TARGETS[:]
+            for m in view.melds[side]:
+                has[m.target] = True
+            for t in range(mv.NUM_TARGETS):
+                if has[t]:
+                    others[t] = others[t] + 1
+    return view, own, after, others
+
 
 
 _NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
@@ -1129,14 +1174,11 @@ class HardBot(NormalBot):
         risk -= self.feed_thrown * min(self._thrown.get(kind, 0), 2)
         # a side plays its naturals onto its melds, so it rarely holds a pair of a rank
         # it has on the table: those are the safest cards to throw
-        if _current(view.melds[nxt % view.sides], kind, view) is not None:
+        _, _, after, others = self._sides(view)
+        if after[kind] is not None:
             risk -= self.safe_next_meld
-        for side in range(view.sides):
-            if side != view.side:
-                for m in view.melds[side]:
-                    if m.target == kind:
-                        risk -= self.safe_other_meld
-                        break
+        for _ in range(others[kind]):  # once per other side with a meld of it
+            risk -= self.safe_other_meld
         if self._unseen(view, kind) <= 1:
             risk -= self.safe_unseen  # nobody else can hold a pair of it
         return risk
