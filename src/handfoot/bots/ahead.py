@@ -10,6 +10,14 @@ while each is one the listing would hold, and tells the bot how many were played
 game, move for move, without a view and a listing per card (docs/performance.md, "Fifth
 pass").
 
+The commit that ends such a plan (the meld or the pickup of the staged cards) is played
+ahead too (:func:`commit_ahead`): at its view the bot plays it if the view lists it and
+lists no Knee (it takes its Knee first), and sees nothing else it would act on (its pile
+memory changes only when the pile does, which no step of its own turn before a discard
+does), so :meth:`~handfoot.game.engine.GameState.commit_ahead` commits it where the
+listing would hold it, with the listing's own checks, and the view is built only where it
+would not (docs/performance.md, "Sixth pass").
+
 Only the two classes themselves qualify: a subclass (the expert, styles, the learned bot)
 may look at every view it is shown.
 """
@@ -18,8 +26,9 @@ from __future__ import annotations
 
 from handfoot.bots.heuristic import HardBot, NormalBot
 from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
 
-__all__ = ["played_ahead", "staging_ahead"]
+__all__ = ["commit_ahead", "played_ahead", "staging_ahead"]
 
 
 def staging_ahead(bot: object) -> list[int]:
@@ -41,3 +50,20 @@ def played_ahead(bot: object, count: int) -> None:
     if count:
         assert isinstance(bot, NormalBot)
         del bot._queue[:count]
+
+
+def commit_ahead(bot: object, state: GameState) -> mv.Move | None:
+    """Once every staging step of ``bot``'s plan has been played ahead: commit the meld or
+    pickup that ends it, if the view would list it and no Knee (then the bot would choose
+    it), and tell the bot; the move committed, or None (nothing done) for any other bot,
+    plan or listing."""
+    if type(bot) is not HardBot and type(bot) is not NormalBot:
+        return None
+    assert isinstance(bot, NormalBot)
+    queue = bot._queue
+    if not queue or (queue[0] != mv.CONFIRM and queue[0] != mv.PICKUP):
+        return None
+    move = state.commit_ahead(queue[0])
+    if move is not None:
+        del queue[0]
+    return move

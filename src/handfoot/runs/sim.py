@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots.ahead import played_ahead, staging_ahead
+from handfoot.bots.ahead import commit_ahead, played_ahead, staging_ahead
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
@@ -150,6 +150,10 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
                 staged = stage_ahead(known)
                 played_ahead(bot, staged)
                 actions += staged
+                # and the meld or pickup that ends the plan, where the view would list it
+                if staged == len(known) and commit_ahead(bot, state) is not None:
+                    actions += 1
+                    moves += 1
         if on_action is not None:
             on_action(seat, committed, think_ns)
         if after is not None:
