@@ -18,6 +18,13 @@ does), so :meth:`~handfoot.game.engine.GameState.commit_ahead` commits it where 
 listing would hold it, with the listing's own checks, and the view is built only where it
 would not (docs/performance.md, "Sixth pass").
 
+So is a draw the bot would choose whatever else its view showed (:func:`draw_ahead`): at
+the draw, with no plan under way, nothing staged and no Knee to take, where the pile's top
+card is one it never plans to take (:meth:`~handfoot.bots.heuristic.NormalBot._pickup_top`,
+from the seat's own cards and what is public). The view it skips would have changed
+nothing the bot keeps: the hard bot's pile memory is updated from the next view, which
+shows the same pile (a draw leaves it as it is).
+
 Only the two classes themselves qualify: a subclass (the expert, styles, the learned bot)
 may look at every view it is shown.
 """
@@ -25,10 +32,12 @@ may look at every view it is shown.
 from __future__ import annotations
 
 from handfoot.bots.heuristic import HardBot, NormalBot
+from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
+from handfoot.game.values import Phase
 
-__all__ = ["commit_ahead", "played_ahead", "staging_ahead"]
+__all__ = ["commit_ahead", "draw_ahead", "played_ahead", "staging_ahead"]
 
 
 def staging_ahead(bot: object) -> list[int]:
@@ -67,3 +76,21 @@ def commit_ahead(bot: object, state: GameState) -> mv.Move | None:
     if move is not None:
         del queue[0]
     return move
+
+
+def draw_ahead(bot: object, state: GameState) -> mv.Move | None:
+    """At the draw of ``bot``'s seat, where its view would make it draw whatever else the
+    view showed: draw (the move), else None (nothing done; any other bot)."""
+    if type(bot) is not HardBot and type(bot) is not NormalBot:
+        return None
+    assert isinstance(bot, NormalBot)
+    if bot._queue or state.phase != Phase.DRAW or state.staged:
+        return None
+    seat = state.seat
+    pile = state.pile
+    top_face = pile[-1] if pile else None
+    held_of_top = 0 if top_face is None else state.held[seat][cards.FACE_KIND[top_face]]
+    if bot._pickup_top(state.profile, top_face, held_of_top, state.pickup_size(), len(pile),
+                       state.opened[state.side_of[seat]]) >= 0:
+        return None
+    return state.commit_ahead(mv.DRAW)

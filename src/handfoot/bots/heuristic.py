@@ -17,7 +17,7 @@ from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import JOKER, RANKS, TWO
 from handfoot.game.moves import WILD_MELD, MeldGroup, new_meld_group
-from handfoot.game.rules import FinalDiscard, PickupExistingMeld
+from handfoot.game.rules import FinalDiscard, PickupExistingMeld, Profile
 from handfoot.game.table import count_books, missing_books
 from handfoot.game.values import Phase, PlayerView, TableMeld
 
@@ -829,7 +829,33 @@ class NormalBot(EasyBot):
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
+        return self._pickup_wanted(view.profile, view.pickup_size, view.discard_size,
+                                   view.opened[view.side])
+
+    def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,
+                       opened: bool) -> bool:
+        """:meth:`_pickup_ok`, from what it reads of the view."""
         return True
+
+    def _pickup_top(self, profile: Profile, top_face: int | None, held_of_top: int,
+                    pickup_size: int, discard_size: int, opened: bool) -> int:
+        """The kind of the pile's top card (``top_face``) where, at the draw, this seat
+        might plan to take the pile with it, else -1: none where :meth:`_plan_iter` plans
+        no pickup whatever the listing (no pile, a top card that is no rank, a pickup not
+        wanted, a pair the profile asks for and the seat lacks: ``held_of_top`` is how
+        many cards of the top card's kind it holds). Then the seat draws, if it has no
+        plan under way, no staged cards and no Knee it may take
+        (:func:`handfoot.bots.ahead.draw_ahead`)."""
+        if top_face is None:
+            return -1
+        top = cards.FACE_KIND[top_face]
+        if not cards.FOUR <= top <= cards.ACE:  # RANKS
+            return -1
+        if not self._pickup_wanted(profile, pickup_size, discard_size, opened):
+            return -1
+        if profile.pickup_needs_pair and held_of_top < 2:
+            return -1
+        return top
 
     def _plans(self, view: PlayerView) -> list[list[int]]:
         """Every plan for this view (staging actions and a commit), best first."""
@@ -849,6 +875,7 @@ class NormalBot(EasyBot):
                 return
             if p.pickup_needs_pair and counts[top] < 2:
                 return
+            # (bots.ahead.draw_ahead asks the same of the seat's own cards: _pickup_top)
             if p.pickup_existing_meld == _COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
@@ -1138,10 +1165,11 @@ class HardBot(NormalBot):
                 seat += view.sides
         return False
 
-    def _pickup_ok(self, view: PlayerView, top: int) -> bool:
-        if not self.short_pickup and view.pickup_size < view.profile.draw_count:
+    def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,
+                       opened: bool) -> bool:
+        if not self.short_pickup and pickup_size < profile.draw_count:
             return False
-        return view.discard_size >= self.pickup_pile or view.opened[view.side]
+        return discard_size >= self.pickup_pile or opened
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
         """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on

@@ -603,19 +603,26 @@ class GameState(Listing):
 
     def commit_ahead(self, action: ActionId) -> mv.Move | None:
         """Commit the meld (:data:`~handfoot.game.moves.CONFIRM`) or the pickup
-        (:data:`~handfoot.game.moves.PICKUP`) of the staged cards (some must be) if the
-        seat's listing
-        (its :meth:`legal_actions`, or its :meth:`play_view`'s) holds it and holds no Knee,
-        as a play loop that built the view and played ``action`` from it would; returns
-        the move committed, or None (nothing done) otherwise, or for any other action.
+        (:data:`~handfoot.game.moves.PICKUP`) of the staged cards (some must be), or a
+        draw (:data:`~handfoot.game.moves.DRAW`), if the seat's listing (its
+        :meth:`legal_actions`, or its :meth:`play_view`'s) holds it and holds no Knee, as
+        a play loop that built the view and played ``action`` from it would; returns the
+        move committed, or None (nothing done) otherwise, or for any other action.
 
-        For a bot that planned the staged cards and then this commit, and would take its
-        Knee first where it may (:mod:`handfoot.bots.ahead`): the view and the listing of
-        the commit are not built, only the commit's own checks (the listing's)."""
+        For a bot that planned the staged cards and then this commit, or that draws, and
+        would take its Knee first where it may (:mod:`handfoot.bots.ahead`): the view and
+        the listing are not built, only the commit's own checks (the listing's)."""
         phase = self.phase
         seat = self.seat
         side = self.side_of[seat]
-        if not self.staged or (self.knees[seat] and self.knee_open(side)):
+        if self.knees[seat] and self.knee_open(side):
+            return None
+        if action == mv.DRAW and phase == _DRAW:  # (always listed at the draw)
+            move = mv.Draw()
+            self._listed = None
+            self._commit_move((move, None, None))
+            return move
+        if not self.staged:
             return None
         if action == mv.CONFIRM and phase == _PLAY:
             found = self._meld_listed(side, None)
