@@ -716,6 +716,8 @@ _Sides = tuple[PlayerView, list[TableMeld | None], list[TableMeld | None], list[
 the view, then lists indexed by kind."""
 
 
+_NO_RISKS: Final[list[float]] = [0.0]
+"""One kind's feed risk where nothing raises it (a template, multiplied, never changed)."""
 _NO_MELDS_BEYOND: Final[list[TableMeld | None]] = [None] * (cards.NUM_KINDS - mv.NUM_TARGETS)
 """The kinds past the last target, which no meld has (appended to a :func:`_currents`)."""
 
@@ -946,14 +948,20 @@ class NormalBot(EasyBot):
             return mv.DRAW
         if _listed(legal, mv.KNOCK):
             return mv.KNOCK
-        discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        discards: list[int] = []
+        for a in legal:  # (increasing: the staging actions come after the discards)
+            if a >= mv.STAGE_NATURAL:
+                break
+            if a >= mv.DISCARD:
+                discards.append(a - mv.DISCARD)
         if discards:
-            counts = _kind_counts(view.hand)
+            scores = self._keep_scores(view, _kind_counts(view.hand), discards)
             # the lowest keep score, ties to the lowest kind (no key function: hot)
             best = -1
             best_score = 0.0
-            for k in discards:
-                score = self._keep_score(view, counts, k)
+            for i in range(len(discards)):
+                k = discards[i]
+                score = scores[i]
                 if best < 0 or score < best_score or (score == best_score and k < best):
                     best, best_score = k, score
             return mv.DISCARD + best
@@ -961,34 +969,57 @@ class NormalBot(EasyBot):
 
     def _keep_score(self, view: PlayerView, counts: list[int], kind: int) -> float:
         """How much this seat wants to keep one card of ``kind`` (lowest is thrown)."""
-        if kind == _BLACK3:
-            return -1000.0
-        if kind in (TWO, JOKER):
-            return 1000.0 + kind
+        return self._keep_scores(view, counts, [kind])[0]
+
+    def _keep_scores(self, view: PlayerView, counts: list[int],
+                     kinds: list[int]) -> list[float]:
+        """:meth:`_keep_score` of each of ``kinds``, worked out together (what they read of
+        the view is read once; the discard asks it of every kind the seat may throw)."""
         p = view.profile
-        score = self.keep_value * p.kind_values[kind]
-        c = counts[kind]
-        if c >= 2:
-            score += self.keep_pair + self.keep_extra * min(c - 2, 2)
-        if self._sides(view)[1][kind] is not None:
-            score += self.keep_on_meld
-        if self.keep_special:
-            for rank, bonus in p.special_book_bonus:
-                if rank == kind:
-                    score += self.keep_special * bonus / 1000.0
-        score += self._feed_risk(view, kind)
-        return score
+        values = p.kind_values
+        own = self._sides(view)[1]
+        ranks = [k for k in kinds if k != _BLACK3 and k != TWO and k != JOKER]
+        risks = self._feed_risks(view, ranks)
+        out: list[float] = []
+        r = 0
+        for kind in kinds:
+            if kind == _BLACK3:
+                out.append(-1000.0)
+                continue
+            if kind in (TWO, JOKER):
+                out.append(1000.0 + kind)
+                continue
+            score = self.keep_value * values[kind]
+            c = counts[kind]
+            if c >= 2:
+                score += self.keep_pair + self.keep_extra * min(c - 2, 2)
+            if own[kind] is not None:
+                score += self.keep_on_meld
+            if self.keep_special:
+                for rank, bonus in p.special_book_bonus:
+                    if rank == kind:
+                        score += self.keep_special * bonus / 1000.0
+            score += risks[r]
+            r += 1
+            out.append(score)
+        return out
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
         """How likely the next player can take the pile with this card on top."""
+        return self._feed_risks(view, [kind])[0]
+
+    def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
+        """:meth:`_feed_risk` of each of ``kinds``, worked out together."""
+        out = _NO_RISKS * len(kinds)
         nxt = (view.seat + 1) % view.players
         side = nxt % view.sides
-        if side == view.side:
-            return 0.0
-        risk = 0.0
-        if _allows_existing(view) and self._sides(view)[2][kind] is not None:
-            risk += self.feed_meld
-        return risk
+        if side == view.side or not _allows_existing(view):
+            return out
+        after = self._sides(view)[2]
+        for i in range(len(kinds)):
+            if after[kinds[i]] is not None:
+                out[i] = 0.0 + self.feed_meld
+        return out
 
     def _sides(self, view: PlayerView) -> _Sides:
         """:func:`_sides_of` ``view``, worked out once per view (the discard's keep scores
@@ -1193,23 +1224,29 @@ class HardBot(NormalBot):
                 seen[k] = seen[k] + 1
         return [max(0, total - n) for n in seen]
 
-    def _feed_risk(self, view: PlayerView, kind: int) -> float:
-        risk = NormalBot._feed_risk(self, view, kind)  # (not super(): a native call)
+    def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
+        risks = NormalBot._feed_risks(self, view, kinds)  # (not super(): a native call)
         nxt = (view.seat + 1) % view.players
         if nxt % view.sides == view.side:
-            return risk
-        risk += self.feed_taken * self._taken.get(kind, 0)
-        risk -= self.feed_thrown * min(self._thrown.get(kind, 0), 2)
+            return risks
         # a side plays its naturals onto its melds, so it rarely holds a pair of a rank
         # it has on the table: those are the safest cards to throw
         _, _, after, others = self._sides(view)
-        if after[kind] is not None:
-            risk -= self.safe_next_meld
-        for _ in range(others[kind]):  # once per other side with a meld of it
-            risk -= self.safe_other_meld
-        if self._unseen(view, kind) <= 1:
-            risk -= self.safe_unseen  # nobody else can hold a pair of it
-        return risk
+        taken = self._taken
+        thrown = self._thrown
+        for i in range(len(kinds)):
+            kind = kinds[i]
+            risk = risks[i]
+            risk += self.feed_taken * taken.get(kind, 0)
+            risk -= self.feed_thrown * min(thrown.get(kind, 0), 2)
+            if after[kind] is not None:
+                risk -= self.safe_next_meld
+            for _ in range(others[kind]):  # once per other side with a meld of it
+                risk -= self.safe_other_meld
+            if self._unseen(view, kind) <= 1:
+                risk -= self.safe_unseen  # nobody else can hold a pair of it
+            risks[i] = risk
+        return risks
 
 
 # -- settings ---------------------------------------------------------------------------
