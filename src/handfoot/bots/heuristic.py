@@ -365,14 +365,19 @@ def _most_built(view: PlayerView, counts: list[int],
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
     """Whether groups (with the pile's top card at a pickup) may go down: the top card is
     melded, and a side that has not opened reaches its opening minimum."""
-    if top_kind is not None and not any(g.target == top_kind for g in groups):
-        return False
+    if top_kind is not None:
+        for g in groups:
+            if g.target == top_kind:
+                break
+        else:
+            return False
     if view.opened[view.side]:
         return True
     values = view.profile.kind_values
     two, joker = values[TWO], values[JOKER]
-    value = sum(values[g.target] * g.naturals + two * g.twos + joker * g.jokers
-                for g in groups)
+    value = 0
+    for g in groups:
+        value += values[g.target] * g.naturals + two * g.twos + joker * g.jokers
     if top_kind is not None:
         value += values[top_kind]
     return value >= view.opening_minimum
@@ -801,14 +806,18 @@ class NormalBot(EasyBot):
             return queued
         if view.staged:
             return mv.CLEAR if _listed(legal, mv.CLEAR) else self._discard_or_draw(view)
-        situation = self._situation(view)
+        situation: tuple[object, ...] | None = None  # (worked out at the first plan)
         # the plans are worked out one at a time, as they are tried (the first that can
         # start is played), unless a subclass says otherwise by overriding _plans
         plans = (self._plan_iter(view) if type(self)._plans is NormalBot._plans
                  else self._plans(view))
         for plan in plans:
+            if not plan:
+                continue
+            if situation is None:
+                situation = self._situation(view)
             key = (situation, tuple(plan))
-            if not plan or key in self._failed:
+            if key in self._failed:
                 continue
             self._key = key
             self._queue = list(plan)

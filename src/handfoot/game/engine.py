@@ -31,7 +31,7 @@ and a meld is a rank plus counts, so a rule check is a few integer comparisons.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from handfoot.game import cards
@@ -475,8 +475,10 @@ class GameState(Listing):
         finally:
             self._facts = None
         log = self._log
-        self._log = (log, 0 if log is None else log[1] + 1,
-                     HistoryEntry(round_number, seat, move), facts)
+        # (pure Python: the entry's slots set directly; compiled: its native __init__)
+        entry = (_new_history_entry(round_number, seat, move) if _PURE
+                 else HistoryEntry(round_number, seat, move))
+        self._log = (log, 0 if log is None else log[1] + 1, entry, facts)
 
     def apply_action(self, action: ActionId) -> mv.Move | None:
         """Play an integer action; returns the player move it committed (None for staging).
@@ -1033,6 +1035,9 @@ class GameState(Listing):
 
 _PURE: Final = _SLOT_SETTER
 """Whether this module runs as Python (not compiled)."""
+_new_history_entry: Final[Callable[[int, int, mv.PlayerMove], HistoryEntry]] = (
+    mv.fast_constructor(HistoryEntry))
+"""``HistoryEntry(...)``, built faster in pure Python (every field given)."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:
