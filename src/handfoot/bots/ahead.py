@@ -31,6 +31,8 @@ may look at every view it is shown.
 
 from __future__ import annotations
 
+from typing import Final
+
 from handfoot.bots.heuristic import HardBot, NormalBot
 from handfoot.game import cards
 from handfoot.game import moves as mv
@@ -38,6 +40,9 @@ from handfoot.game.engine import GameState
 from handfoot.game.values import Phase
 
 __all__ = ["commit_ahead", "draw_ahead", "played_ahead", "staging_ahead"]
+
+_DRAW: Final = Phase.DRAW
+"""(read once: a member looked up on its enum class is slow)"""
 
 
 def staging_ahead(bot: object) -> list[int]:
@@ -81,10 +86,10 @@ def commit_ahead(bot: object, state: GameState) -> mv.Move | None:
 def draw_ahead(bot: object, state: GameState) -> mv.Move | None:
     """At the draw of ``bot``'s seat, where its view would make it draw whatever else the
     view showed: draw (the move), else None (nothing done; any other bot)."""
-    if type(bot) is not HardBot and type(bot) is not NormalBot:
+    if state.phase != _DRAW or (type(bot) is not HardBot and type(bot) is not NormalBot):
         return None
     assert isinstance(bot, NormalBot)
-    if bot._queue or state.phase != Phase.DRAW or state.staged:
+    if bot._queue or state.staged:
         return None
     seat = state.seat
     pile = state.pile
