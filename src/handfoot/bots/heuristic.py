@@ -312,54 +312,45 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     return out if _opens(view, out, top_kind) else []
 
 
-def _most_laid(view: PlayerView, counts: list[int]) -> int:
+def _emptying_bounds(view: PlayerView, counts: list[int],
+                     currents: list[TableMeld | None]) -> tuple[int, int]:
     """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
-    pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
-    and the wilds."""
+    pickup), and at most how many a greedy :func:`_build` lays (``currents`` is
+    :func:`_currents` of the side's melds), in one pass over the ranks.
+
+    The first: the naturals of the ranks the side has a meld of or holds enough of for
+    one, and the wilds. The second: the naturals of the ranks with a meld that takes cards
+    or enough of them for a new one (where one may start), the wilds, and of the ranks too
+    short for a meld, as many as there are wilds (each takes one at least), those with the
+    most naturals."""
     melded = _NO_TARGETS[:]
     for m in view.melds[view.side]:
         melded[m.target] = True
-    least: int = view.profile.min_meld_size
-    most: int = counts[TWO] + counts[JOKER]
-    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
-        n: int = counts[r]
-        if n and (n >= least or melded[r]):
-            most += n
-    return most
-
-
-def _most_built(view: PlayerView, counts: list[int],
-                currents: list[TableMeld | None]) -> int:
-    """At most how many cards a greedy :func:`_build` lays from a hand of ``counts`` (no
-    pickup; ``currents`` is :func:`_currents` of the side's melds): the naturals of the
-    ranks with a meld that takes cards or enough of them for a new one, the wilds, and of
-    the ranks too short for a meld, as many as there are wilds (each takes one at least),
-    those with the most naturals."""
-    melded = _NO_TARGETS[:]
-    if not view.profile.new_meld_after_book:
-        for m in view.melds[view.side]:
-            melded[m.target] = True
+    blocked = not view.profile.new_meld_after_book  # (a melded rank starts no new meld)
     least: int = view.profile.min_meld_size
     wilds: int = counts[TWO] + counts[JOKER]
-    most = wilds
+    laid = wilds
+    built = wilds
     short: list[int] = []
     for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
         n: int = counts[r]
         if not n:
             continue
+        if n >= least or melded[r]:
+            laid += n
         if currents[r] is not None:
-            most += n
-        elif melded[r]:
+            built += n
+        elif blocked and melded[r]:
             continue
         elif n >= least:
-            most += n
+            built += n
         elif wilds:
             short.append(n)
     if short:
         short.sort(reverse=True)
         for n in short[:wilds]:
-            most += n
-    return most
+            built += n
+    return laid, built
 
 
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
@@ -773,6 +764,7 @@ class NormalBot(EasyBot):
         super().__init__(seed)
         self._key: tuple[object, ...] = ()
         self._sides_memo: _Sides | None = None
+        self._own_memo: tuple[PlayerView, list[TableMeld | None]] | None = None
 
     # -- the decision loop ----------------------------------------------------------------
 
@@ -783,7 +775,8 @@ class NormalBot(EasyBot):
         self._observe(view)
         action = self._decide(view)
         self._chosen(view, action)
-        self._sides_memo = None  # (holds the view)
+        self._sides_memo = None  # (they hold the view)
+        self._own_memo = None
         return action
 
     def _observe(self, view: PlayerView) -> None:
@@ -903,16 +896,17 @@ class NormalBot(EasyBot):
             return
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
-        currents = _currents(view.melds[view.side], view)
+        currents = self._own_currents(view)
         # the greedy build (never changed) is worked out only where it is read: going out
         # or emptying the Hand into the Foot (it and the greedy groups only where they
         # could leave at most one card), a greedy first plan, a side not yet open
         greedy_build: list[MeldGroup] | None = None
         emptying: list[list[MeldGroup]] = []
-        if total - _most_built(view, counts, currents) <= 1:
+        most_laid, most_built = _emptying_bounds(view, counts, currents)
+        if total - most_built <= 1:
             greedy_build = _build(view, counts, greedy=True, currents=currents)
             emptying.append(greedy_build)
-        if total - _most_laid(view, counts) <= 1:
+        if total - most_laid <= 1:
             emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
             used = sum(g.size for g in groups)
@@ -1035,18 +1029,28 @@ class NormalBot(EasyBot):
         read it for every kind the seat may throw)."""
         memo = self._sides_memo
         if memo is None or memo[0] is not view:
-            memo = _sides_of(view)
+            memo = _sides_of(view, self._own_currents(view))
             self._sides_memo = memo
         return memo
 
+    def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
+        """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
+        kind that is no target), worked out once per view (the plans and the discard
+        read it)."""
+        memo = self._own_memo
+        if memo is None or memo[0] is not view:
+            own = _currents(view.melds[view.side], view)
+            own.extend(_NO_MELDS_BEYOND)
+            memo = (view, own)
+            self._own_memo = memo
+        return memo[1]
 
-def _sides_of(view: PlayerView) -> _Sides:
-    """The view, then each target's :func:`_current` meld of this seat's side and of the
-    next seat's, and how many other sides have any meld of it: each a list indexed by kind
-    (a kind that is no target has none; a two's index is the all-wild meld's target, as
-    with :func:`_current`)."""
-    own = _currents(view.melds[view.side], view)
-    own.extend(_NO_MELDS_BEYOND)
+
+def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
+    """The view, then each target's :func:`_current` meld of this seat's side (``own``,
+    :meth:`NormalBot._own_currents`) and of the next seat's, and how many other sides have
+    any meld of it: each a list indexed by kind (a kind that is no target has none; a
+    two's index is the all-wild meld's target, as with :func:`_current`)."""
     after_side = (view.seat + 1) % view.players % view.sides
     after = own
     if after_side != view.side:
@@ -1231,7 +1235,7 @@ class HardBot(NormalBot):
         for k in self._pile:
             if k is not None:
                 seen[k] = seen[k] + 1
-        return [max(0, total - n) for n in seen]
+        return [total - n if n < total else 0 for n in seen]
 
     def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
         risks = NormalBot._feed_risks(self, view, kinds)  # (not super(): a native call)
