@@ -150,14 +150,15 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
             moves += 1
         elif ahead:
             known = staging_ahead(bot)
+            staged = 0
             if known:
                 staged = stage_ahead(known)
                 played_ahead(bot, staged)
                 actions += staged
-                # and the meld or pickup that ends the plan, where the view would list it
-                if staged == len(known) and commit_ahead(bot, state) is not None:
-                    actions += 1
-                    moves += 1
+            # and the meld or pickup that ends the plan, where the view would list it
+            if staged == len(known) and commit_ahead(bot, state) is not None:
+                actions += 1
+                moves += 1
         if on_action is not None:
             on_action(seat, committed, think_ns)
         if after is not None:
