@@ -6,7 +6,7 @@ moves it committed.
 
 from __future__ import annotations
 
-from handfoot.bots import heuristic as bots
+from handfoot.bots import melds
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
@@ -135,7 +135,7 @@ def test_go_out_judgement_is_the_engines() -> None:
                          in_foot=[0, 2], foot_played=[0, 2], foot_turn_done=[0, 2],
                          knee_picked=[0, 2])
         view = state.view(0)
-        assert bots._may_go_out(view, [mv.MeldGroup(nine, 3)]) is ready, name
+        assert melds._may_go_out(view, [mv.MeldGroup(nine, 3)]) is ready, name
         reason = state.check(mv.GoOut((mv.MeldGroup(nine, 3),)))
         assert (reason is None) is ready, (name, reason)
         if not ready:

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from handfoot.bots.heuristic import Bot, _kind_counts, _listed, _order
+from handfoot.bots.heuristic import Bot, _listed
+from handfoot.bots.melds import _kind_counts, _order
 from handfoot.bots.registry import BOTS, make_bot
 from handfoot.game import cards
 from handfoot.game import moves as mv

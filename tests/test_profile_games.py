@@ -40,7 +40,8 @@ first, in loading.py), the reference page's examples (reference.py), an example 
 message (notation.py)."""
 ENGINE_FILES = [*sorted(f"game/{p.name}" for p in (SRC / "game").glob("*.py")
                         if p.name not in PROSE),
-                "bots/heuristic.py", "bots/search.py", "bots/plans.py", "runs/sim.py"]
+                "bots/heuristic.py", "bots/melds.py", "bots/ahead.py", "bots/search.py",
+                "bots/plans.py", "runs/sim.py"]
 """The modules that play the game: none tests a profile's name."""
 
 

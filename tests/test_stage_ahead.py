@@ -5,10 +5,11 @@ chosen from a view."""
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 
 import pytest
 
-from handfoot.bots.ahead import played_ahead, staging_ahead
+from handfoot.bots.ahead import commit_ahead, draw_ahead, played_ahead, staging_ahead
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
@@ -132,3 +133,98 @@ def test_play_game_plays_the_same_games_with_the_steps_staged_ahead(name: str) -
                 if each_step:
                     assert len(seen) == summary.actions
             assert runs[0] == runs[1], (name, str(layout), level)
+
+
+@pytest.mark.parametrize("name", builtin_profile_names())
+def test_a_commit_is_played_ahead_exactly_when_the_listing_holds_it_and_no_knee(
+        name: str) -> None:
+    """At every decision of random and hard games, the meld and the pickup of the staged
+    cards, and the draw, are committed by ``commit_ahead`` if and only if the listing holds
+    them and no Knee, and then leave the state ``apply_listed`` leaves (nothing done
+    otherwise)."""
+    profile = load_profile(name, overrides={"rounds": 1})
+    checked = committed = 0
+    for seed in range(3):
+        state = GameState.new(profile, seed=seed)
+        rng = random.Random(seed)
+        bots = [make_bot("hard", seed * 10 + s) for s in range(state.players)]
+        while not state.is_over:
+            legal = state.legal_actions()
+            for action in (mv.CONFIRM, mv.PICKUP, mv.GO_OUT, mv.DRAW):
+                copy = state.copy()
+                move = copy.commit_ahead(action)
+                want = action in legal and mv.KNEE not in legal and (
+                    bool(state.staged) if action in (mv.CONFIRM, mv.PICKUP)
+                    else action == mv.DRAW)
+                assert (move is not None) == want, (name, mv.action_name(action))
+                if move is None:
+                    assert copy.position() == state.position()
+                else:
+                    committed += 1
+                    other = state.copy()
+                    other.legal_actions()
+                    assert other.apply_listed(action) == move
+                    assert copy.position() == other.position()
+                    assert repr(copy.history.entries()) == repr(other.history.entries())
+                checked += 1
+            if seed == 0:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = bots[state.to_act].choose(state.play_view(state.to_act))
+            state.apply_listed(action)
+    assert checked > 1000 and committed > 10
+
+
+def test_commit_ahead_tells_the_bot_and_leaves_other_bots_alone() -> None:
+    profile = load_profile("partnership-13")
+    for seed in range(40):
+        state = GameState.new(profile, seed=seed)
+        bot = make_bot("hard", seed)
+        for _ in range(80):
+            if state.is_over:
+                break
+            seat = state.to_act
+            state.apply_listed(bot.choose(state.play_view(seat)))
+            known = staging_ahead(bot)
+            if not known:
+                continue
+            played_ahead(bot, state.stage_ahead(known))
+            queue = list(bot._queue)  # type: ignore[attr-defined]
+            if not queue or queue[0] not in (mv.CONFIRM, mv.PICKUP):
+                continue
+            assert commit_ahead(make_bot("expert", 1), state.copy()) is None
+            if commit_ahead(bot, state) is not None:
+                assert bot._queue == queue[1:]  # type: ignore[attr-defined]
+                return
+    pytest.fail("no hard bot's commit was played ahead")
+
+
+@pytest.mark.parametrize("name", builtin_profile_names())
+def test_a_draw_played_ahead_is_the_draw_the_view_would_choose(name: str) -> None:
+    """At every draw of hard and normal games, wherever ``draw_ahead`` draws, the bot
+    shown the view chooses the draw (on copies of the bot and the state)."""
+    profile = load_profile(name, overrides={"rounds": 1})
+    ahead = 0
+    for seed in range(4):
+        state = GameState.new(profile, seed=seed)
+        level = "hard" if seed % 2 else "normal"
+        bots = [make_bot(level, seed * 10 + s) for s in range(state.players)]
+        while not state.is_over:
+            seat = state.to_act
+            bot = bots[seat]
+            if state.phase == Phase.DRAW:
+                trial = state.copy()
+                if draw_ahead(deepcopy(bot), trial) is not None:
+                    ahead += 1
+                    assert deepcopy(bot).choose(state.copy().play_view(seat)) == mv.DRAW
+                    assert repr(trial.history.entries()[-1]) == repr(
+                        _after(state, mv.DRAW).history.entries()[-1])
+            state.apply_listed(bot.choose(state.play_view(seat)))
+    assert ahead > 20
+
+
+def _after(state: GameState, action: int) -> GameState:
+    other = state.copy()
+    other.legal_actions()
+    other.apply_listed(action)
+    return other

@@ -13,12 +13,28 @@ from typing import Any, Final, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from handfoot.bots.melds import (
+    _NO_TARGETS,
+    _ZERO_KINDS,
+    _ZERO_TARGETS,
+    _build,
+    _complete_and_start,
+    _currents,
+    _emptying_bounds,
+    _greedy_groups,
+    _kind_counts,
+    _lays_top,
+    _left_kinds,
+    _may_go_out,
+    _stage_actions,
+    _trim_to_keep,
+    _within_hand,
+)
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import JOKER, RANKS, TWO
-from handfoot.game.moves import WILD_MELD, MeldGroup, new_meld_group
-from handfoot.game.rules import FinalDiscard, PickupExistingMeld
-from handfoot.game.table import count_books, missing_books
+from handfoot.game.moves import MeldGroup
+from handfoot.game.rules import FinalDiscard, PickupExistingMeld, Profile
 from handfoot.game.values import Phase, PlayerView, TableMeld
 
 __all__ = ["SETTINGS", "Bot", "EasyBot", "HardBot", "NormalBot", "RandomBot", "configure",
@@ -192,238 +208,6 @@ class EasyBot:
         return [*_stage_actions(groups), mv.CONFIRM]
 
 
-# Templates of the per-call lists, copied (``[:]``), never changed: compiled, a copy is a
-# native list slice, ``[x] * n`` a generic sequence multiplication.
-_ZERO_KINDS: Final[list[int]] = [0] * cards.NUM_KINDS
-_ZERO_TARGETS: Final[list[int]] = [0] * mv.NUM_TARGETS
-_NO_TARGETS: Final[list[bool]] = [False] * mv.NUM_TARGETS
-_NO_MELDS: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
-
-
-def _kind_counts(hand: tuple[int, ...]) -> list[int]:
-    """:func:`handfoot.game.cards.kind_counts` of a hand (a tuple of faces: compiled, a loop
-    over it is native, not the iteration of any iterable)."""
-    counts = _ZERO_KINDS[:]
-    kind_of = cards.FACE_KIND
-    for f in hand:
-        k = kind_of[f]
-        counts[k] = counts[k] + 1
-    return counts
-
-
-def _group_kinds(groups: list[MeldGroup]) -> list[tuple[int, int]]:
-    return [kc for g in groups for kc in g.kind_counts()]
-
-
-def _left_kinds(counts: list[int], groups: list[MeldGroup]) -> list[int]:
-    """The kinds (but red 3s) of which cards are left once ``groups`` are laid."""
-    left = counts[:]
-    for kind, count in _group_kinds(groups):
-        left[kind] -= count
-    return [k for k in range(cards.RED_THREE) if left[k] > 0]
-
-
-def _current(melds: tuple[TableMeld, ...], target: int, view: PlayerView) -> TableMeld | None:
-    """The side's latest meld of ``target`` if it still takes cards (None if it is full or
-    there is none)."""
-    for m in reversed(melds):
-        if m.target == target:
-            p = view.profile
-            cap = p.book_size if target == WILD_MELD else (p.book_max or 1 << 30)
-            return m if m.naturals + m.twos + m.jokers < cap else None
-    return None
-
-
-def _currents(melds: tuple[TableMeld, ...], view: PlayerView) -> list[TableMeld | None]:
-    """:func:`_current` of every target (ranks, then the all-wild meld), in one pass."""
-    p = view.profile
-    book_size = p.book_size
-    cap = p.book_max or 1 << 30
-    out = _NO_MELDS[:]
-    for m in melds:  # a later meld of a target overrides an earlier one
-        t = m.target
-        out[t] = m if m.naturals + m.twos + m.jokers < (book_size if t == WILD_MELD
-                                                        else cap) else None
-    return out
-
-
-def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = None,
-                   currents: list[TableMeld | None] | None = None) -> list[MeldGroup]:
-    """Every natural that can go down, wilds where they add value, if the opening allows.
-    ``currents`` is :func:`_currents` of the side's melds, if the caller has it."""
-    # (hot: typed locals, as in _build)
-    p = view.profile
-    own = view.melds[view.side]
-    cap: int = p.book_max or 1 << 30
-    least: int = p.min_meld_size
-    top = -1 if top_kind is None else top_kind
-    wild_left = [counts[TWO], counts[JOKER]]
-    groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
-    if currents is None:
-        currents = _currents(own, view)
-    melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
-    if not p.new_meld_after_book:
-        for m in own:
-            melded[m.target] = True
-    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
-        n: int = counts[r]
-        if r == top:
-            n += 1
-        if not n:
-            continue
-        cur = currents[r]
-        if cur is not None:
-            k = min(n, cap - cur.size)
-            if k > 0:
-                groups.append([r, k, 0, 0, cur.naturals, cur.wilds])
-        elif n >= least and not melded[r]:
-            groups.append([r, min(n, cap), 0, 0, 0, 0])
-    # wilds: onto melds where the ratio allows, most valuable first (jokers, then twos;
-    # the order is the same for both: adding wilds leaves the naturals as they are)
-    order = _order([-(g[4] + g[1]) for g in groups])  # a group a rank: fewer than 16
-    for wi in (1, 0):
-        for v in order:
-            g = groups[v & 15]
-            while wild_left[wi] > 0:
-                nat = g[4] + g[1]
-                wilds = g[5] + g[2] + g[3] + 1
-                size = nat + wilds
-                if size > cap or not p.wilds_allowed(nat, wilds, g[0]):
-                    break
-                if g[4] == 0 and nat < least - 1 and nat + wilds < least:
-                    break
-                g[2 + wi] = g[2 + wi] + 1
-                wild_left[wi] = wild_left[wi] - 1
-    out: list[MeldGroup] = []
-    for g in groups:
-        t = g[0]
-        nat = g[1] - (1 if t == top else 0)
-        if nat + g[2] + g[3] > 0 or t == top:
-            out.append(MeldGroup(t, nat, g[2], g[3]) if _NATIVE_GROUPS
-                       else new_meld_group(t, nat, g[2], g[3], False))
-    if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = currents[WILD_MELD]
-        spare = wild_left[0] + wild_left[1]
-        if (cur is not None and spare) or spare >= least:
-            room = p.book_size - (cur.size if cur else 0)
-            tw = min(wild_left[0], room)
-            jk = min(wild_left[1], room - tw)
-            out.append(MeldGroup(WILD_MELD, 0, tw, jk))
-    return out if _opens(view, out, top_kind) else []
-
-
-def _most_laid(view: PlayerView, counts: list[int]) -> int:
-    """At most how many cards :func:`_greedy_groups` lays from a hand of ``counts`` (no
-    pickup): the naturals of the ranks the side has a meld of or holds enough of for one,
-    and the wilds."""
-    melded = _NO_TARGETS[:]
-    for m in view.melds[view.side]:
-        melded[m.target] = True
-    least: int = view.profile.min_meld_size
-    most: int = counts[TWO] + counts[JOKER]
-    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
-        n: int = counts[r]
-        if n and (n >= least or melded[r]):
-            most += n
-    return most
-
-
-def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
-    """Whether groups (with the pile's top card at a pickup) may go down: the top card is
-    melded, and a side that has not opened reaches its opening minimum."""
-    if top_kind is not None and not any(g.target == top_kind for g in groups):
-        return False
-    if view.opened[view.side]:
-        return True
-    values = view.profile.kind_values
-    two, joker = values[TWO], values[JOKER]
-    value = sum(values[g.target] * g.naturals + two * g.twos + joker * g.jokers
-                for g in groups)
-    if top_kind is not None:
-        value += values[top_kind]
-    return value >= view.opening_minimum
-
-
-def _complete_and_start(view: PlayerView, counts: list[int], top: int) -> list[MeldGroup]:
-    """A pickup where the side's unfinished meld of the top card's rank must become a book
-    and a new meld of that rank must start: the top card and hand cards complete it, then
-    three or more cards from the hand start the new one (empty if the hand cannot)."""
-    p = view.profile
-    cur = _current(view.melds[view.side], top, view)
-    if cur is None or cur.size >= p.book_size:
-        return []
-    need = p.book_size - cur.size - 1  # after the top card
-    n, wilds = counts[top], counts[TWO] + counts[JOKER]
-    size = p.min_meld_size
-    for b in range(min(n, size), 0, -1):
-        w2 = size - b
-        a = min(n - b, need)
-        w1 = need - a
-        if (w1 + w2 > wilds or not p.wilds_allowed(cur.naturals + 1 + a, cur.wilds + w1, top)
-                or not p.wilds_allowed(n - a, w2, top)):
-            continue
-        jokers = min(counts[JOKER], w1)
-        j2 = min(counts[JOKER] - jokers, w2)
-        return [MeldGroup(top, a, w1 - jokers, jokers),
-                MeldGroup(top, n - a, w2 - j2, j2, new=True)]
-    return []
-
-
-def _lays_top(view: PlayerView, groups: list[MeldGroup], top: int) -> bool:
-    """Whether a pickup planned with ``groups`` lays the pile's top card this turn.
-
-    Where the top card must be melded with the pickup (``pickup_melds_top``) it always
-    does. Where it joins the hand, the melds come after the pickup and must leave the
-    cards a player keeps (one to discard; in the last packet ``min_cards_kept`` more): a
-    plan that would then have to keep the top card is no reason to take it, and taking it
-    only to throw it back is how rounds stall (nothing drawn, nothing laid).
-    """
-    p = view.profile
-    if p.pickup_melds_top:
-        return True
-    taken = view.pickup_size
-    keep = 1 + (p.min_cards_kept if view.in_foot[view.seat] else 0)
-    budget = len(view.hand) + taken - keep - 1  # group sizes leave out the top card
-    return any(g.target == top for g in _trim_to_keep(groups, budget))
-
-
-def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
-    """Drop groups from the end until at most ``budget`` cards are used."""
-    out = list(groups)
-    while out and sum(g.size for g in out) > budget:
-        out.pop()
-    return out
-
-
-def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
-                 min_kept: int) -> list[MeldGroup]:
-    """A meld plan cut to what the hand of ``total`` cards can lay: in the last packet,
-    keeping the profile's minimum and a card to discard; before it, a card to discard."""
-    if in_last:
-        return _trim_to_keep(groups, total - (min_kept + 1))
-    if sum(g.size for g in groups) >= total:
-        return _trim_to_keep(groups, total - 1)
-    return groups
-
-
-def _stage_actions(groups: list[MeldGroup]) -> list[int]:
-    """The staging actions of ``groups``, each group's naturals, twos, then jokers (as
-    :meth:`MeldGroup.kind_counts` lists them); a second group of a target is slot 1."""
-    actions: list[int] = []
-    seen = _NO_TARGETS[:]
-    for g in groups:
-        t = g.target
-        slot = 1 if seen[t] else 0
-        seen[t] = True
-        if g.naturals:
-            actions.extend([mv.encode_stage(t, t, slot)] * g.naturals)
-        if g.twos:
-            actions.extend([mv.encode_stage(TWO, t, slot)] * g.twos)
-        if g.jokers:
-            actions.extend([mv.encode_stage(JOKER, t, slot)] * g.jokers)
-    return actions
-
-
 def _listed(legal: tuple[int, ...], action: int) -> bool:
     """``action in legal`` for a listing in increasing order (as the engine lists the
     legal actions), for the low actions (draw, pickup, clear, knock, ...): the scan stops
@@ -440,241 +224,20 @@ def _listed(legal: tuple[int, ...], action: int) -> bool:
 _BLACK3: Final = cards.BLACK_THREE
 
 
-class _Draft:
-    """One group being planned: naturals and wilds added to a meld (existing or new).
-
-    ``naturals``, ``wilds`` and ``size`` count the whole meld with the group: attributes
-    kept up to date by :meth:`add_wild` (the planner reads them often).
-    """
-
-    __slots__ = ("base_nat", "base_wild", "jokers", "nat", "naturals", "size", "target",
-                 "twos", "wilds")
-
-    def __init__(self, target: int, nat: int, base_nat: int = 0, base_wild: int = 0) -> None:
-        self.target = target
-        self.nat = nat
-        self.twos = 0
-        self.jokers = 0
-        self.base_nat = base_nat
-        self.base_wild = base_wild
-        self.naturals = base_nat + nat
-        self.wilds = base_wild
-        self.size = base_nat + nat + base_wild
-
-    def add_wild(self, kind: int) -> None:
-        """Add a two or a joker to the group."""
-        if kind == JOKER:
-            self.jokers += 1
-        else:
-            self.twos += 1
-        self.wilds += 1
-        self.size += 1
-
-    def take_wilds(self, k: int, wild: list[int]) -> None:
-        """Add ``k`` wilds taken from ``wild`` (the twos and jokers left): jokers first,
-        as many as there are left."""
-        jokers = min(k, wild[1])
-        twos = min(k - jokers, wild[0])
-        wild[1] -= jokers
-        wild[0] -= twos
-        self.jokers += jokers
-        self.twos += twos
-        self.wilds += jokers + twos
-        self.size += jokers + twos
-
-
-_NATIVE_GROUPS: Final = new_meld_group is MeldGroup
-"""Whether ``MeldGroup(...)`` is the faster way to build a group: compiled (mypyc),
-``new_meld_group`` is the class itself, which a compiled caller constructs natively only
-when it names the class; in pure Python ``new_meld_group`` sets the slots directly."""
-
-
-def _order(keys: list[int]) -> list[int]:
-    """The indices of ``keys`` (fewer than 16), in increasing order of their keys and
-    stably (ties in index order), each packed as ``key * 16 + index`` (read the index
-    with ``& 15``): the order ``sorted(items, key=...)`` gives ``items`` where
-    ``keys[i]`` is item i's key, without a key function called per item (which the
-    compiled build calls as a Python object). Sorts and returns ``keys`` itself."""
-    if len(keys) >= 16:
-        raise ValueError(f"_order packs fewer than 16 keys, not {len(keys)}")
-    for i in range(len(keys)):
-        keys[i] = keys[i] * 16 + i
-    keys.sort()
-    return keys
-
-
 def _hand_points(view: PlayerView) -> int:
     values = view.profile.kind_values
     return sum(values[cards.FACE_KIND[f]] for f in view.hand)
 
 
-def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
-           greedy: bool = False, reserve: int = 1, hold: int = 0,
-           hold_new: bool = False, currents: list[TableMeld | None] | None = None,
-           dirty_need: int = 2) -> list[MeldGroup]:
-    """A meld plan; careful (keeps pairs and guards clean melds) unless ``greedy``.
-
-    Careful: naturals onto the side's melds, new melds from three or more naturals,
-    wilds to finish books, into the all-wild meld, or onto melds already dirty beyond a
-    ``reserve`` held back. Greedy: also pairs (and singles) with wilds, wilds wherever
-    the ratio allows, so as many cards as possible go down. Careful plans keep up to
-    ``hold`` naturals of an already melded rank in hand (a pair to take the pile with)
-    unless they finish the book; with ``hold_new`` they also keep a bare three of a kind
-    in hand (more pairs to take the pile with) instead of starting a meld.
-    ``currents`` is :func:`_currents` of the side's melds, if the caller has it. Careful
-    plans finish a clean meld of four naturals or more with wilds only where it needs at
-    most ``dirty_need`` of them.
-    """
-    # (hot: the profile's fields are read once into typed locals, the top card's kind is
-    # an int (-1: no pickup), and the drafts are ordered by integer keys, not lambdas;
-    # docs/performance.md, "Third pass")
-    p = view.profile
-    own = view.melds[view.side]
-    cap: int = p.book_max or 1 << 30
-    bs: int = p.book_size
-    least: int = p.min_meld_size
-    top = -1 if top_kind is None else top_kind
-    pickup = top >= 0
-    wild = [counts[TWO], counts[JOKER]]
-    drafts: list[_Draft] = []
-    # pairs/singles that need wilds to go down (greedy only): rank and naturals, a draft
-    # made only for those that go down
-    pending_rank: list[int] = []
-    pending_nat: list[int] = []
-    if currents is None:
-        currents = _currents(own, view)
-    # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
-    # has no meld of
-    melded = _NO_TARGETS[:]
-    if not p.new_meld_after_book:
-        for m in own:
-            melded[m.target] = True
-    holding = hold != 0 and not greedy and not pickup
-    keep_threes = hold_new and not greedy and not pickup
-    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
-        n: int = counts[r]
-        if r == top:
-            n += 1
-        cur = currents[r]
-        if cur is not None:
-            cur_wilds = cur.twos + cur.jokers
-            cur_size = cur.naturals + cur_wilds
-            k = min(n, cap - cur_size)
-            if holding and n >= hold and cur_size + k < bs:
-                k = max(0, min(k, n - hold))
-            if k > 0 or (cur_wilds and cur_size < bs):
-                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
-            continue
-        if not n:
-            continue
-        if melded[r]:  # a book of it, no new meld
-            continue
-        if n >= least:
-            if keep_threes and n == least:
-                continue
-            drafts.append(_Draft(r, min(n, cap)))
-        elif greedy or r == top:
-            pending_rank.append(r)
-            pending_nat.append(n)
-
-    # a draft fits ``extra`` more wilds: d.size + extra <= cap and
-    # wilds_allowed(d.naturals, d.wilds + extra, d.target), written out where it is asked
-    # 1. finish books with wilds: dirty melds first, then the closest ones
-    if wild[0] or wild[1]:
-        # (a draft a rank: fewer than 16; bs - d.size is far below 1 << 20)
-        for v in _order([(0 if d.wilds else 1 << 20) + bs - d.size for d in drafts]):
-            d = drafts[v & 15]
-            need = bs - d.size
-            if d.size == 0 or need <= 0 or need > wild[0] + wild[1]:
-                continue
-            if d.wilds == 0 and d.naturals >= 4 and need > dirty_need and not greedy:
-                continue
-            if d.size + need <= cap and p.wilds_allowed(d.naturals, d.wilds + need, d.target):
-                d.take_wilds(need, wild)
-    # 2. greedy: pairs with wilds, then wilds wherever they fit
-    if greedy:
-        # the most naturals first (a pending rank holds 1 to least - 1), ties in order;
-        # a pending draft has no wilds yet: its size and naturals are its naturals
-        for nat in range(least - 1, 0, -1):
-            for i in range(len(pending_rank)):
-                if pending_nat[i] != nat:
-                    continue
-                need = least - nat
-                if need <= wild[0] + wild[1] and nat + need <= cap and p.wilds_allowed(
-                        nat, need, pending_rank[i]):
-                    d = _Draft(pending_rank[i], nat)
-                    d.take_wilds(need, wild)
-                    drafts.append(d)
-    elif pickup:
-        for i in range(len(pending_rank)):
-            if pending_rank[i] == top and pending_nat[i] >= least:
-                drafts.append(_Draft(top, pending_nat[i]))
-    # 3. the all-wild meld
-    wild_group: MeldGroup | None = None
-    if p.all_wild_melds and (p.wild_meld_opens or view.opened[view.side]):
-        cur = currents[WILD_MELD]
-        spare = wild[0] + wild[1]
-        if (cur is not None and spare) or spare >= least:
-            room = bs - (cur.size if cur else 0)
-            tw = min(wild[0], room)
-            jk = min(wild[1], room - tw)
-            wild[0] -= tw
-            wild[1] -= jk
-            wild_group = MeldGroup(WILD_MELD, 0, tw, jk)
-    # 4. what is left: onto dirty melds (careful, beyond the reserve) or anywhere (greedy)
-    keep = 0 if greedy else reserve
-    if wild[0] + wild[1] > keep:
-        for v in _order([-d.size for d in drafts]):
-            d = drafts[v & 15]
-            if d.size == 0:
-                continue
-            if not greedy and (d.wilds == 0 or wild[0] + wild[1] <= reserve):
-                continue
-            while wild[0] + wild[1] > keep and d.size + 1 <= cap and p.wilds_allowed(
-                    d.naturals, d.wilds + 1, d.target):
-                if d.base_nat == 0 and d.naturals < least - 1 and d.size < least:
-                    break
-                d.take_wilds(1, wild)
-    out: list[MeldGroup] = []
-    for d in drafts:
-        t = d.target
-        nat = d.nat - (1 if t == top else 0)
-        if nat + d.twos + d.jokers > 0 or t == top:
-            if d.base_nat == 0 and d.base_wild == 0 and d.size < least:
-                continue
-            out.append(MeldGroup(t, nat, d.twos, d.jokers) if _NATIVE_GROUPS
-                       else new_meld_group(t, nat, d.twos, d.jokers, False))
-    if wild_group is not None:
-        out.append(wild_group)
-    return out if _opens(view, out, top_kind) else []
+_Sides = tuple[PlayerView, list[TableMeld | None], list[TableMeld | None], list[int]]
+"""What the discard's keep scores read of the sides' melds for one view (:func:`_sides_of`):
+the view, then lists indexed by kind."""
 
 
-def _table_after(view: PlayerView, groups: list[MeldGroup]) -> list[tuple[int, int, int]]:
-    """The side's melds as ``(target, naturals, wilds)`` once ``groups`` are laid: each
-    group's cards go onto the side's latest unfinished meld of its target, or start one."""
-    bs = view.profile.book_size
-    added: dict[int, tuple[int, int]] = {}
-    for g in groups:
-        n, w = added.get(g.target, (0, 0))
-        added[g.target] = (n + g.naturals, w + g.wilds)
-    out: list[tuple[int, int, int]] = []
-    seen: set[int] = set()
-    for m in reversed(view.melds[view.side]):
-        n, w = m.naturals, m.wilds
-        if m.size < bs and m.target not in seen and m.target in added:
-            a = added.pop(m.target)
-            n, w = n + a[0], w + a[1]
-        seen.add(m.target)
-        out.append((m.target, n, w))
-    out.extend((target, n, w) for target, (n, w) in added.items())
-    return out
-
-
-def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
-    """Whether the side would hold the books it needs to go out once ``groups`` are laid
-    (the engine's own rule: :func:`handfoot.game.table.missing_books`)."""
-    p = view.profile
-    return not missing_books(p, count_books(p, _table_after(view, groups)))
+_NO_RISKS: Final[list[float]] = [0.0]
+"""One kind's feed risk where nothing raises it (a template, multiplied, never changed)."""
+_NO_MELDS_BEYOND: Final[list[TableMeld | None]] = [None] * (cards.NUM_KINDS - mv.NUM_TARGETS)
+"""The kinds past the last target, which no meld has (appended to a :func:`_currents`)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -722,6 +285,8 @@ class NormalBot(EasyBot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self._key: tuple[object, ...] = ()
+        self._sides_memo: _Sides | None = None
+        self._own_memo: tuple[PlayerView, list[TableMeld | None]] | None = None
 
     # -- the decision loop ----------------------------------------------------------------
 
@@ -732,6 +297,8 @@ class NormalBot(EasyBot):
         self._observe(view)
         action = self._decide(view)
         self._chosen(view, action)
+        self._sides_memo = None  # (they hold the view)
+        self._own_memo = None
         return action
 
     def _observe(self, view: PlayerView) -> None:
@@ -754,14 +321,18 @@ class NormalBot(EasyBot):
             return queued
         if view.staged:
             return mv.CLEAR if _listed(legal, mv.CLEAR) else self._discard_or_draw(view)
-        situation = self._situation(view)
+        situation: tuple[object, ...] | None = None  # (worked out at the first plan)
         # the plans are worked out one at a time, as they are tried (the first that can
         # start is played), unless a subclass says otherwise by overriding _plans
         plans = (self._plan_iter(view) if type(self)._plans is NormalBot._plans
                  else self._plans(view))
         for plan in plans:
+            if not plan:
+                continue
+            if situation is None:
+                situation = self._situation(view)
             key = (situation, tuple(plan))
-            if not plan or key in self._failed:
+            if key in self._failed:
                 continue
             self._key = key
             self._queue = list(plan)
@@ -784,7 +355,33 @@ class NormalBot(EasyBot):
         return False
 
     def _pickup_ok(self, view: PlayerView, top: int) -> bool:
+        return self._pickup_wanted(view.profile, view.pickup_size, view.discard_size,
+                                   view.opened[view.side])
+
+    def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,
+                       opened: bool) -> bool:
+        """:meth:`_pickup_ok`, from what it reads of the view."""
         return True
+
+    def _pickup_top(self, profile: Profile, top_face: int | None, held_of_top: int,
+                    pickup_size: int, discard_size: int, opened: bool) -> int:
+        """The kind of the pile's top card (``top_face``) where, at the draw, this seat
+        might plan to take the pile with it, else -1: none where :meth:`_plan_iter` plans
+        no pickup whatever the listing (no pile, a top card that is no rank, a pickup not
+        wanted, a pair the profile asks for and the seat lacks: ``held_of_top`` is how
+        many cards of the top card's kind it holds). Then the seat draws, if it has no
+        plan under way, no staged cards and no Knee it may take
+        (:func:`handfoot.bots.ahead.draw_ahead`)."""
+        if top_face is None:
+            return -1
+        top = cards.FACE_KIND[top_face]
+        if not cards.FOUR <= top <= cards.ACE:  # RANKS
+            return -1
+        if not self._pickup_wanted(profile, pickup_size, discard_size, opened):
+            return -1
+        if profile.pickup_needs_pair and held_of_top < 2:
+            return -1
+        return top
 
     def _plans(self, view: PlayerView) -> list[list[int]]:
         """Every plan for this view (staging actions and a commit), best first."""
@@ -804,6 +401,7 @@ class NormalBot(EasyBot):
                 return
             if p.pickup_needs_pair and counts[top] < 2:
                 return
+            # (bots.ahead.draw_ahead asks the same of the seat's own cards: _pickup_top)
             if p.pickup_existing_meld == _COMPLETE_AND_START:
                 groups = _complete_and_start(view, counts, top)
                 if groups:
@@ -820,12 +418,17 @@ class NormalBot(EasyBot):
             return
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
-        currents = _currents(view.melds[view.side], view)
-        greedy_build = _build(view, counts, greedy=True, currents=currents)  # never changed
-        # going out, or emptying the Hand into the Foot: the greedy groups are worked out
-        # only where they could leave at most one card
-        emptying = [greedy_build]
-        if total - _most_laid(view, counts) <= 1:
+        currents = self._own_currents(view)
+        # the greedy build (never changed) is worked out only where it is read: going out
+        # or emptying the Hand into the Foot (it and the greedy groups only where they
+        # could leave at most one card), a greedy first plan, a side not yet open
+        greedy_build: list[MeldGroup] | None = None
+        emptying: list[list[MeldGroup]] = []
+        most_laid, most_built = _emptying_bounds(view, counts, currents)
+        if total - most_built <= 1:
+            greedy_build = _build(view, counts, greedy=True, currents=currents)
+            emptying.append(greedy_build)
+        if total - most_laid <= 1:
             emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
             used = sum(g.size for g in groups)
@@ -844,12 +447,18 @@ class NormalBot(EasyBot):
                 yield [*_stage_actions(groups), mv.CONFIRM]
         greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
-        first = (greedy_build if greedy and not self.hold and not hold_new
-                 else _build(view, counts, greedy=greedy, hold=self.hold, hold_new=hold_new,
-                             dirty_need=self.dirty_need,
-                             currents=currents))
+        # a greedy build reads neither hold, hold_new nor dirty_need: the greedy build
+        if greedy:
+            if greedy_build is None:
+                greedy_build = _build(view, counts, greedy=True, currents=currents)
+            first = greedy_build
+        else:
+            first = _build(view, counts, greedy=False, hold=self.hold, hold_new=hold_new,
+                           dirty_need=self.dirty_need, currents=currents)
         options = [first]
         if not view.opened[view.side]:
+            if greedy_build is None:
+                greedy_build = _build(view, counts, greedy=True, currents=currents)
             options.append(greedy_build)
         for groups in options:
             groups = _within_hand(groups, total, in_last, p.min_cards_kept)
@@ -864,14 +473,20 @@ class NormalBot(EasyBot):
             return mv.DRAW
         if _listed(legal, mv.KNOCK):
             return mv.KNOCK
-        discards = [a - mv.DISCARD for a in legal if mv.DISCARD <= a < mv.STAGE_NATURAL]
+        discards: list[int] = []
+        for a in legal:  # (increasing: the staging actions come after the discards)
+            if a >= mv.STAGE_NATURAL:
+                break
+            if a >= mv.DISCARD:
+                discards.append(a - mv.DISCARD)
         if discards:
-            counts = _kind_counts(view.hand)
+            scores = self._keep_scores(view, _kind_counts(view.hand), discards)
             # the lowest keep score, ties to the lowest kind (no key function: hot)
             best = -1
             best_score = 0.0
-            for k in discards:
-                score = self._keep_score(view, counts, k)
+            for i in range(len(discards)):
+                k = discards[i]
+                score = scores[i]
                 if best < 0 or score < best_score or (score == best_score and k < best):
                     best, best_score = k, score
             return mv.DISCARD + best
@@ -879,34 +494,101 @@ class NormalBot(EasyBot):
 
     def _keep_score(self, view: PlayerView, counts: list[int], kind: int) -> float:
         """How much this seat wants to keep one card of ``kind`` (lowest is thrown)."""
-        if kind == _BLACK3:
-            return -1000.0
-        if kind in (TWO, JOKER):
-            return 1000.0 + kind
+        return self._keep_scores(view, counts, [kind])[0]
+
+    def _keep_scores(self, view: PlayerView, counts: list[int],
+                     kinds: list[int]) -> list[float]:
+        """:meth:`_keep_score` of each of ``kinds``, worked out together (what they read of
+        the view is read once; the discard asks it of every kind the seat may throw)."""
         p = view.profile
-        score = self.keep_value * p.kind_values[kind]
-        c = counts[kind]
-        if c >= 2:
-            score += self.keep_pair + self.keep_extra * min(c - 2, 2)
-        if _current(view.melds[view.side], kind, view) is not None:
-            score += self.keep_on_meld
-        if self.keep_special:
-            for rank, bonus in p.special_book_bonus:
-                if rank == kind:
-                    score += self.keep_special * bonus / 1000.0
-        score += self._feed_risk(view, kind)
-        return score
+        values = p.kind_values
+        own = self._sides(view)[1]
+        ranks = [k for k in kinds if k != _BLACK3 and k != TWO and k != JOKER]
+        risks = self._feed_risks(view, ranks)
+        out: list[float] = []
+        r = 0
+        for kind in kinds:
+            if kind == _BLACK3:
+                out.append(-1000.0)
+                continue
+            if kind in (TWO, JOKER):
+                out.append(1000.0 + kind)
+                continue
+            score = self.keep_value * values[kind]
+            c = counts[kind]
+            if c >= 2:
+                score += self.keep_pair + self.keep_extra * min(c - 2, 2)
+            if own[kind] is not None:
+                score += self.keep_on_meld
+            if self.keep_special:
+                for rank, bonus in p.special_book_bonus:
+                    if rank == kind:
+                        score += self.keep_special * bonus / 1000.0
+            score += risks[r]
+            r += 1
+            out.append(score)
+        return out
 
     def _feed_risk(self, view: PlayerView, kind: int) -> float:
         """How likely the next player can take the pile with this card on top."""
+        return self._feed_risks(view, [kind])[0]
+
+    def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
+        """:meth:`_feed_risk` of each of ``kinds``, worked out together."""
+        out = _NO_RISKS * len(kinds)
         nxt = (view.seat + 1) % view.players
         side = nxt % view.sides
-        if side == view.side:
-            return 0.0
-        risk = 0.0
-        if _allows_existing(view) and _current(view.melds[side], kind, view) is not None:
-            risk += self.feed_meld
-        return risk
+        if side == view.side or not _allows_existing(view):
+            return out
+        after = self._sides(view)[2]
+        for i in range(len(kinds)):
+            if after[kinds[i]] is not None:
+                out[i] = 0.0 + self.feed_meld
+        return out
+
+    def _sides(self, view: PlayerView) -> _Sides:
+        """:func:`_sides_of` ``view``, worked out once per view (the discard's keep scores
+        read it for every kind the seat may throw)."""
+        memo = self._sides_memo
+        if memo is None or memo[0] is not view:
+            memo = _sides_of(view, self._own_currents(view))
+            self._sides_memo = memo
+        return memo
+
+    def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
+        """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
+        kind that is no target), worked out once per view (the plans and the discard
+        read it)."""
+        memo = self._own_memo
+        if memo is None or memo[0] is not view:
+            own = _currents(view.melds[view.side], view)
+            own.extend(_NO_MELDS_BEYOND)
+            memo = (view, own)
+            self._own_memo = memo
+        return memo[1]
+
+
+def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
+    """The view, then each target's :func:`_current` meld of this seat's side (``own``,
+    :meth:`NormalBot._own_currents`) and of the next seat's, and how many other sides have
+    any meld of it: each a list indexed by kind (a kind that is no target has none; a
+    two's index is the all-wild meld's target, as with :func:`_current`)."""
+    after_side = (view.seat + 1) % view.players % view.sides
+    after = own
+    if after_side != view.side:
+        after = _currents(view.melds[after_side], view)
+        after.extend(_NO_MELDS_BEYOND)
+    others = _ZERO_KINDS[:]
+    for side in range(view.sides):
+        if side != view.side:
+            has = _NO_TARGETS[:]
+            for m in view.melds[side]:
+                has[m.target] = True
+            for t in range(mv.NUM_TARGETS):
+                if has[t]:
+                    others[t] = others[t] + 1
+    return view, own, after, others
+
 
 
 _NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
@@ -1049,10 +731,11 @@ class HardBot(NormalBot):
                 seat += view.sides
         return False
 
-    def _pickup_ok(self, view: PlayerView, top: int) -> bool:
-        if not self.short_pickup and view.pickup_size < view.profile.draw_count:
+    def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,
+                       opened: bool) -> bool:
+        if not self.short_pickup and pickup_size < profile.draw_count:
             return False
-        return view.discard_size >= self.pickup_pile or view.opened[view.side]
+        return discard_size >= self.pickup_pile or opened
 
     def _unseen(self, view: PlayerView, kind: int) -> int:
         """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
@@ -1074,28 +757,31 @@ class HardBot(NormalBot):
         for k in self._pile:
             if k is not None:
                 seen[k] = seen[k] + 1
-        return [max(0, total - n) for n in seen]
+        return [total - n if n < total else 0 for n in seen]
 
-    def _feed_risk(self, view: PlayerView, kind: int) -> float:
-        risk = NormalBot._feed_risk(self, view, kind)  # (not super(): a native call)
+    def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
+        risks = NormalBot._feed_risks(self, view, kinds)  # (not super(): a native call)
         nxt = (view.seat + 1) % view.players
         if nxt % view.sides == view.side:
-            return risk
-        risk += self.feed_taken * self._taken.get(kind, 0)
-        risk -= self.feed_thrown * min(self._thrown.get(kind, 0), 2)
+            return risks
         # a side plays its naturals onto its melds, so it rarely holds a pair of a rank
         # it has on the table: those are the safest cards to throw
-        if _current(view.melds[nxt % view.sides], kind, view) is not None:
-            risk -= self.safe_next_meld
-        for side in range(view.sides):
-            if side != view.side:
-                for m in view.melds[side]:
-                    if m.target == kind:
-                        risk -= self.safe_other_meld
-                        break
-        if self._unseen(view, kind) <= 1:
-            risk -= self.safe_unseen  # nobody else can hold a pair of it
-        return risk
+        _, _, after, others = self._sides(view)
+        taken = self._taken
+        thrown = self._thrown
+        for i in range(len(kinds)):
+            kind = kinds[i]
+            risk = risks[i]
+            risk += self.feed_taken * taken.get(kind, 0)
+            risk -= self.feed_thrown * min(thrown.get(kind, 0), 2)
+            if after[kind] is not None:
+                risk -= self.safe_next_meld
+            for _ in range(others[kind]):  # once per other side with a meld of it
+                risk -= self.safe_other_meld
+            if self._unseen(view, kind) <= 1:
+                risk -= self.safe_unseen  # nobody else can hold a pair of it
+            risks[i] = risk
+        return risks
 
 
 # -- settings ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots.heuristic import _table_after
+from handfoot.bots.melds import _table_after
 from handfoot.bots.plans import Plan, PlanBot, PlanKind, plan_groups
 from handfoot.bots.styles import Style, apply_shipped_style, view_layout
 from handfoot.game import cards

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from handfoot.bots.heuristic import (
-    HardBot,
+from handfoot.bots.heuristic import HardBot
+from handfoot.bots.melds import (
     _build,
     _complete_and_start,
     _greedy_groups,

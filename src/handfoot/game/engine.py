@@ -31,7 +31,7 @@ and a meld is a rank plus counts, so a rule check is a few integer comparisons.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from handfoot.game import cards
@@ -475,8 +475,10 @@ class GameState(Listing):
         finally:
             self._facts = None
         log = self._log
-        self._log = (log, 0 if log is None else log[1] + 1,
-                     HistoryEntry(round_number, seat, move), facts)
+        # (pure Python: the entry's slots set directly; compiled: its native __init__)
+        entry = (_new_history_entry(round_number, seat, move) if _PURE
+                 else HistoryEntry(round_number, seat, move))
+        self._log = (log, 0 if log is None else log[1] + 1, entry, facts)
 
     def apply_action(self, action: ActionId) -> mv.Move | None:
         """Play an integer action; returns the player move it committed (None for staging).
@@ -600,6 +602,40 @@ class GameState(Listing):
             self._stage(kind, target, slot)
             done += 1
         return done
+
+    def commit_ahead(self, action: ActionId) -> mv.Move | None:
+        """Commit the meld (:data:`~handfoot.game.moves.CONFIRM`) or the pickup
+        (:data:`~handfoot.game.moves.PICKUP`) of the staged cards (some must be), or a
+        draw (:data:`~handfoot.game.moves.DRAW`), if the seat's listing (its
+        :meth:`legal_actions`, or its :meth:`play_view`'s) holds it and holds no Knee, as
+        a play loop that built the view and played ``action`` from it would; returns the
+        move committed, or None (nothing done) otherwise, or for any other action.
+
+        For a bot that planned the staged cards and then this commit, or that draws, and
+        would take its Knee first where it may (:mod:`handfoot.bots.ahead`): the view and
+        the listing are not built, only the commit's own checks (the listing's)."""
+        phase = self.phase
+        seat = self.seat
+        side = self.side_of[seat]
+        if self.knees[seat] and self.knee_open(side):
+            return None
+        if action == mv.DRAW and phase == _DRAW:  # (always listed at the draw)
+            move = mv.Draw()
+            self._listed = None
+            self._commit_move((move, None, None))
+            return move
+        if not self.staged:
+            return None
+        if action == mv.CONFIRM and phase == _PLAY:
+            found = self._meld_listed(side, None)
+        elif action == mv.PICKUP and phase == _DRAW and self.pickup_blocker() is None:
+            found = self._pickup_listed(side, None)
+        else:
+            return None
+        if found is None:
+            return None
+        self._listed = ([action], {action: found})
+        return self.apply_listed(action)
 
     # --- drawing and taking the pile -------------------------------------------------------
 
@@ -999,6 +1035,9 @@ class GameState(Listing):
 
 _PURE: Final = _SLOT_SETTER
 """Whether this module runs as Python (not compiled)."""
+_new_history_entry: Final[Callable[[int, int, mv.PlayerMove], HistoryEntry]] = (
+    mv.fast_constructor(HistoryEntry))
+"""``HistoryEntry(...)``, built faster in pure Python (every field given)."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:

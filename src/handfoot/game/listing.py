@@ -95,30 +95,10 @@ class Listing(Checks):
         if phase == _DRAW:
             out.append(mv.DRAW)
             if self.pickup_blocker() is None:
-                # the checks is_legal makes, called directly (the listing is hot): the
-                # phase is known, and no move object is built. Staged cards must include a
-                # group the top card joins (else the pickup's plan fails: it must meld the
-                # top card, or, where it joins the hand, no group may be staged at all).
-                top_target = -1
-                if staging:
-                    top_kind = FACE_KIND[self.pile[-1]]
-                    top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
-                    may_pick = p.pickup_melds_top and (top_target * 2 in staging
-                                                       or top_target * 2 + 1 in staging)
-                else:
-                    may_pick = not p.pickup_melds_top
-                # a staged group too short to start a meld, even with the top card, fails
-                # the pickup's plan: asked first, of the staged cards as they are (a
-                # raised reason, or the groups built for nothing, cost more)
-                if may_pick and not (staging and self._staged_short(side, top_target)):
-                    if groups is None:
-                        groups = self.staged_groups()
-                    try:
-                        plan, rest = self._verify_pickup(groups)
-                        out.append(mv.PICKUP)
-                        checked[mv.PICKUP] = (groups, plan, rest)
-                    except IllegalMoveError:
-                        pass
+                found = self._pickup_listed(side, groups)
+                if found is not None:
+                    out.append(mv.PICKUP)
+                    checked[mv.PICKUP] = found
                 if staging and self.may_take_back():
                     out.append(mv.CLEAR)
                 self._stage_actions(out, seat, side, held, kept)
@@ -127,14 +107,11 @@ class Listing(Checks):
             return self._keep_listing(out, checked)
         # PLAY
         if staging:
-            if not self._staged_short(side):
-                if groups is None:
-                    groups = self.staged_groups()
-                try:
-                    checked[mv.CONFIRM] = (groups, self._verify_meld(groups), None)
-                    out.append(mv.CONFIRM)
-                except IllegalMoveError:
-                    pass
+            found = self._meld_listed(side, groups)
+            if found is not None:
+                groups = found[0]
+                checked[mv.CONFIRM] = found
+                out.append(mv.CONFIRM)
             if self.may_take_back():
                 out.append(mv.CLEAR)
         else:
@@ -186,6 +163,54 @@ class Listing(Checks):
         if knee:
             out.append(mv.KNEE)
         return self._keep_listing(out, checked)
+
+    def _pickup_listed(self, side: int, groups: tuple[MeldGroup, ...] | None,
+                       ) -> tuple[tuple[MeldGroup, ...], Any, list[int] | None] | None:
+        """At the draw, with nothing blocking a pickup (:meth:`pickup_blocker`): whether
+        the listing holds the pickup of the staged cards, as ``(groups, plan, rest)`` for
+        :meth:`apply_listed` (None if not). ``groups`` are :meth:`staged_groups` if the
+        caller has them."""
+        # the checks is_legal makes, called directly (the listing is hot): the phase is
+        # known, and no move object is built. Staged cards must include a group the top
+        # card joins (else the pickup's plan fails: it must meld the top card, or, where
+        # it joins the hand, no group may be staged at all).
+        staging = self.staged
+        p = self.profile
+        top_target = -1
+        if staging:
+            top_kind = FACE_KIND[self.pile[-1]]
+            top_target = WILD_MELD if top_kind in (TWO, JOKER) else top_kind
+            may_pick = p.pickup_melds_top and (top_target * 2 in staging
+                                               or top_target * 2 + 1 in staging)
+        else:
+            may_pick = not p.pickup_melds_top
+        # a staged group too short to start a meld, even with the top card, fails the
+        # pickup's plan: asked first, of the staged cards as they are (a raised reason,
+        # or the groups built for nothing, cost more)
+        if not may_pick or (staging and self._staged_short(side, top_target)):
+            return None
+        if groups is None:
+            groups = self.staged_groups()
+        try:
+            plan, rest = self._verify_pickup(groups)
+        except IllegalMoveError:
+            return None
+        return groups, plan, rest
+
+    def _meld_listed(self, side: int, groups: tuple[MeldGroup, ...] | None,
+                     ) -> tuple[tuple[MeldGroup, ...], Any, list[int] | None] | None:
+        """In the play, with cards staged: whether the listing holds the meld of them
+        (:data:`~handfoot.game.moves.CONFIRM`), as ``(groups, plan, None)`` for
+        :meth:`apply_listed` (None if not). ``groups`` are :meth:`staged_groups` if the
+        caller has them."""
+        if self._staged_short(side):
+            return None
+        if groups is None:
+            groups = self.staged_groups()
+        try:
+            return groups, self._verify_meld(groups), None
+        except IllegalMoveError:
+            return None
 
     def _staged_short(self, side: int, top_target: int = -1) -> bool:
         """Whether one of the staged groups (:meth:`staged_groups`) starts a meld (the

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from handfoot.bots.ahead import played_ahead, staging_ahead
+from handfoot.bots.ahead import commit_ahead, draw_ahead, played_ahead, staging_ahead
 from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game import cards
@@ -131,8 +131,12 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
     stage_ahead = state.stage_ahead
     while not state.is_over:
         seat = state.to_act
-        view = view_of(seat)
         bot = bots[seat]
+        if ahead and draw_ahead(bot, state) is not None:  # a draw its view would choose
+            actions += 1
+            moves += 1
+            continue
+        view = view_of(seat)
         if on_action is None:
             action = bot.choose(view)
             think_ns = 0
@@ -146,10 +150,15 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
             moves += 1
         elif ahead:
             known = staging_ahead(bot)
+            staged = 0
             if known:
                 staged = stage_ahead(known)
                 played_ahead(bot, staged)
                 actions += staged
+            # and the meld or pickup that ends the plan, where the view would list it
+            if staged == len(known) and commit_ahead(bot, state) is not None:
+                actions += 1
+                moves += 1
         if on_action is not None:
             on_action(seat, committed, think_ns)
         if after is not None:
