@@ -36,31 +36,22 @@ import time
 from pathlib import Path
 from typing import Any
 
+from server_move import bench_table
+
 import handfoot
-from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
-from handfoot.runs.sim import bot_turn, derive_seed
+from handfoot.runs.sim import bot_turn
 from handfoot.web import store as store_module
 from handfoot.web.collector import THRESHOLDS, tune_for_serving
 from handfoot.web.connection import Connection
 from handfoot.web.protocol import read_message
 from handfoot.web.settings import Settings
-from handfoot.web.store import GameRow, SeatRow, Store, now
+from handfoot.web.store import Store
 from handfoot.web.table import Table
 
 PROFILE = "partnership-13"
-
-
-class _Socket:
-    """Stands in for a Starlette WebSocket: takes each frame at once."""
-
-    async def send_text(self, text: str) -> None:
-        pass
-
-    async def close(self, code: int = 1000, reason: str = "") -> None:
-        pass
 
 
 async def one_rep(workdir: Path, tables: int, bursts: int, seed: int, ack_frames: bool,
@@ -92,19 +83,8 @@ async def one_rep(workdir: Path, tables: int, bursts: int, seed: int, ack_frames
     gc.callbacks.append(collector)
     try:
         for t in range(tables):
-            row = GameRow(f"g{seed}-{t}", profile.name, {}, "2x2", {"absent": "wait"},
-                          derive_seed(seed, "game", t), "h", "playing", now(), now(),
-                          tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}")
-                                for s in range(4)))
-            await store.create_game(row)
-            table = Table(row, profile, store, settings, lambda: None)  # type: ignore[arg-type,return-value]
-            connections = [Connection(_Socket(), seat, acks_in_state=not ack_frames)  # type: ignore[arg-type]
-                           for seat in (0, 1, 2, 3, None)]
-            for conn in connections:
-                table.connections.append(conn)
-                conn.start()
-            shadow = GameState.new(profile, layout=table.layout, seed=row.seed)
-            bots = [make_bot("hard", derive_seed(seed, "bot", t, s)) for s in range(4)]
+            table, connections, shadow, bots = await bench_table(store, profile, settings,
+                                                                 seed, t, ack_frames)
             live.append((table, connections, shadow, bots))
         for burst in range(bursts + 1):
             if burst == 1:  # after the burst that warms up

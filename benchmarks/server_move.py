@@ -39,10 +39,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import handfoot
+from handfoot.bots.heuristic import Bot
 from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
+from handfoot.game.rules import Profile
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web import messages
 from handfoot.web.connection import Connection
@@ -66,6 +68,28 @@ class _Socket:
         pass
 
 
+async def bench_table(store: Store, profile: Profile, settings: Settings, seed: int,
+                      number: int, ack_frames: bool,
+                      ) -> tuple[Table, list[Connection], GameState, list[Bot]]:
+    """Game ``number`` of run ``seed``: a table of four people (in the database, with a
+    connection to :class:`_Socket` for each seat and a spectator), its shadow game (the
+    state the players' bots see) and the four hard bots that play it. Also for
+    ``benchmarks/burst.py``."""
+    row = GameRow(f"g{seed}-{number}", profile.name, {}, "2x2", {"absent": "wait"},
+                  derive_seed(seed, "game", number), "h", "playing", now(), now(),
+                  tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}") for s in range(4)))
+    await store.create_game(row)
+    table = Table(row, profile, store, settings, lambda: None)  # type: ignore[arg-type,return-value]
+    connections = [Connection(_Socket(), seat, acks_in_state=not ack_frames)  # type: ignore[arg-type]
+                   for seat in (0, 1, 2, 3, None)]
+    for conn in connections:
+        table.connections.append(conn)
+        conn.start()
+    shadow = GameState.new(profile, layout=table.layout, seed=row.seed)
+    bots = [make_bot("hard", derive_seed(seed, "bot", number, s)) for s in range(4)]
+    return table, connections, shadow, bots
+
+
 async def _drained(connections: list[Connection]) -> None:
     while any(c.queue.qsize() for c in connections):
         await asyncio.sleep(0)
@@ -84,21 +108,8 @@ async def one_rep(workdir: Path, moves: int, seed: int, ack_frames: bool = False
     clock: Callable[[], float] = time.process_time
     try:
         while done < moves:
-            game_id = f"g{seed}-{game}"
-            row = GameRow(game_id, profile.name, {}, "2x2", {"absent": "wait"},
-                          derive_seed(seed, "game", game), "h", "playing", now(), now(),
-                          tuple(SeatRow(s, "human", None, f"P{s}", f"t{s}")
-                                for s in range(4)))
-            await store.create_game(row)
-            table = Table(row, profile, store, Settings(database_url=url), lambda: None,  # type: ignore[arg-type,return-value]
-                          )
-            connections = [Connection(_Socket(), seat, acks_in_state=not ack_frames)  # type: ignore[arg-type]
-                           for seat in (0, 1, 2, 3, None)]
-            for conn in connections:
-                table.connections.append(conn)
-                conn.start()
-            shadow = GameState.new(profile, layout=table.layout, seed=row.seed)
-            bots = [make_bot("hard", derive_seed(seed, "bot", game, s)) for s in range(4)]
+            table, connections, shadow, bots = await bench_table(
+                store, profile, Settings(database_url=url), seed, game, ack_frames)
             while done < moves and not shadow.is_over:
                 seat = shadow.to_act
                 notation = format_move(bot_turn(bots[seat], shadow, seat))
