@@ -5,6 +5,7 @@ chosen from a view."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from copy import deepcopy
 
 import pytest
@@ -14,10 +15,29 @@ from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.rules import Profile
 from handfoot.game.values import Phase
 from handfoot.runs.sim import derive_seed, play_game
 
 STAGING = range(mv.STAGE_NATURAL, mv.KNEE)
+
+
+def _decisions(profile: Profile) -> Iterator[tuple[GameState, list[int]]]:
+    """Every decision of three games (random play, then two of hard bots), as the state
+    and its listing, before the action chosen there is played (a test may play on copies
+    only)."""
+    for seed in range(3):
+        state = GameState.new(profile, seed=seed)
+        rng = random.Random(seed)
+        bots = [make_bot("hard", seed * 10 + s) for s in range(state.players)]
+        while not state.is_over:
+            legal = state.legal_actions()
+            yield state, legal
+            if seed == 0:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = bots[state.to_act].choose(state.play_view(state.to_act))
+            state.apply_listed(action)
 
 
 @pytest.mark.parametrize("name", builtin_profile_names())
@@ -27,29 +47,19 @@ def test_a_staging_action_is_staged_ahead_exactly_when_the_listing_holds_it(name
     the listing holds it, and then leaves the state ``apply_listed`` leaves."""
     profile = load_profile(name, overrides={"rounds": 1})
     checked = listed_seen = 0
-    for seed in range(3):
-        state = GameState.new(profile, seed=seed)
-        rng = random.Random(seed)
-        bots = [make_bot("hard", seed * 10 + s) for s in range(state.players)]
-        while not state.is_over:
-            legal = state.legal_actions()
-            for action in STAGING:
-                copy = state.copy()
-                staged = copy.stage_ahead([action])
-                assert staged == (action in legal), (name, mv.action_name(action))
-                if staged:
-                    listed_seen += 1
-                    other = state.copy()
-                    other.legal_actions()
-                    other.apply_listed(action)
-                    assert copy.staged == other.staged
-                    assert copy.position() == other.position()
-                checked += 1
-            if seed == 0:
-                action = legal[rng.randrange(len(legal))]
-            else:
-                action = bots[state.to_act].choose(state.play_view(state.to_act))
-            state.apply_listed(action)
+    for state, legal in _decisions(profile):
+        for action in STAGING:
+            copy = state.copy()
+            staged = copy.stage_ahead([action])
+            assert staged == (action in legal), (name, mv.action_name(action))
+            if staged:
+                listed_seen += 1
+                other = state.copy()
+                other.legal_actions()
+                other.apply_listed(action)
+                assert copy.staged == other.staged
+                assert copy.position() == other.position()
+            checked += 1
     assert checked > 1000 and listed_seen > 100
 
 
@@ -144,34 +154,24 @@ def test_a_commit_is_played_ahead_exactly_when_the_listing_holds_it_and_no_knee(
     otherwise)."""
     profile = load_profile(name, overrides={"rounds": 1})
     checked = committed = 0
-    for seed in range(3):
-        state = GameState.new(profile, seed=seed)
-        rng = random.Random(seed)
-        bots = [make_bot("hard", seed * 10 + s) for s in range(state.players)]
-        while not state.is_over:
-            legal = state.legal_actions()
-            for action in (mv.CONFIRM, mv.PICKUP, mv.GO_OUT, mv.DRAW):
-                copy = state.copy()
-                move = copy.commit_ahead(action)
-                want = action in legal and mv.KNEE not in legal and (
-                    bool(state.staged) if action in (mv.CONFIRM, mv.PICKUP)
-                    else action == mv.DRAW)
-                assert (move is not None) == want, (name, mv.action_name(action))
-                if move is None:
-                    assert copy.position() == state.position()
-                else:
-                    committed += 1
-                    other = state.copy()
-                    other.legal_actions()
-                    assert other.apply_listed(action) == move
-                    assert copy.position() == other.position()
-                    assert repr(copy.history.entries()) == repr(other.history.entries())
-                checked += 1
-            if seed == 0:
-                action = legal[rng.randrange(len(legal))]
+    for state, legal in _decisions(profile):
+        for action in (mv.CONFIRM, mv.PICKUP, mv.GO_OUT, mv.DRAW):
+            copy = state.copy()
+            move = copy.commit_ahead(action)
+            want = action in legal and mv.KNEE not in legal and (
+                bool(state.staged) if action in (mv.CONFIRM, mv.PICKUP)
+                else action == mv.DRAW)
+            assert (move is not None) == want, (name, mv.action_name(action))
+            if move is None:
+                assert copy.position() == state.position()
             else:
-                action = bots[state.to_act].choose(state.play_view(state.to_act))
-            state.apply_listed(action)
+                committed += 1
+                other = state.copy()
+                other.legal_actions()
+                assert other.apply_listed(action) == move
+                assert copy.position() == other.position()
+                assert repr(copy.history.entries()) == repr(other.history.entries())
+            checked += 1
     assert checked > 1000 and committed > 10
 
 
