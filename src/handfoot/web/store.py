@@ -257,10 +257,10 @@ def is_outage(exc: BaseException) -> bool:
         return False
     outage = (pg.PostgresConnectionError, pg.InterfaceError, pg.OperatorInterventionError,
               pg.TooManyConnectionsError, pg.InternalClientError)
-    # (InternalClientError: asyncpg's connection or pool in a state it did not expect, as
-    # when the server shuts down under a query; under SQLAlchemy's error, orig's cause)
-    orig = getattr(exc, "orig", None)
+    # (InternalClientError: asyncpg's own state gone wrong as the server shuts down)
+    orig = getattr(exc, "orig", None)  # under SQLAlchemy's error: its cause
     return isinstance(exc, outage) or isinstance(getattr(orig, "__cause__", None), outage)
+
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite`` at ``platformdirs.user_data_dir("handfoot")/handfoot.db``."""
