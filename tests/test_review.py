@@ -252,10 +252,14 @@ def test_why_names_what_the_better_move_gains() -> None:
         return Candidate(words, words, **{**base, **kw})
 
     line = why(c("discarded a 7", next_pickup=9.0), c("discarded a 4"), 300)
-    assert line.startswith("discard a 4 rather than discard a 7") and "pile of about 9" in line
-    assert "more book" in why(c("drew from the stock"), c("melded K K K", books=2.0), 300)
-    assert "points in your hand" in why(c("discarded a 4", caught=250.0),
-                                        c("went out: melded 9 9 9"), 300)
+    assert line == ("discard a 4 rather than discard a 7: your move hands the next player a "
+                    "pile of about 9 cards")
+    assert "the better move closes 1.0 more book" in why(c("drew from the stock"),
+                                                         c("melded K K K", books=2.0), 300)
+    assert "your move leaves about 250 more points in your hand" in why(
+        c("discarded a 4", caught=250.0), c("went out: melded 9 9 9"), 300)
+    assert "your move helps the other side" in why(c("discarded a 7", other_books=2.0),
+                                                   c("discarded a 4"), 300)
 
 
 def test_a_game_review_names_the_seats_from_the_record() -> None:

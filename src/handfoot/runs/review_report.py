@@ -75,7 +75,7 @@ def why(played: Candidate, best: Candidate, loss: float) -> str:
     reasons: list[tuple[float, str]] = []
     pile = played.next_pickup - best.next_pickup
     if pile >= 1.0:
-        reasons.append((pile * 40.0, f"it hands the next player a pile of about "
+        reasons.append((pile * 40.0, f"your move hands the next player a pile of about "
                                      f"{played.next_pickup:.0f} cards"))
     books = best.books - played.books
     if books >= 0.2:
@@ -83,12 +83,12 @@ def why(played: Candidate, best: Candidate, loss: float) -> str:
                                        f"book{'s' if books >= 1.5 else ''} by the round's end"))
     given = played.other_books - best.other_books
     if given >= 0.2:
-        reasons.append((given * 300.0, f"it helps the other side to {given:.1f} more "
+        reasons.append((given * 300.0, f"your move helps the other side to {given:.1f} more "
                                        f"book{'s' if given >= 1.5 else ''}"))
     caught = played.caught - best.caught
     if caught >= 30.0:
-        reasons.append((caught, f"it leaves about {caught:.0f} more points in your hand "
-                                "when the round ends"))
+        reasons.append((caught, f"your move leaves about {caught:.0f} more points in "
+                                "your hand when the round ends"))
     out = best.went_out - played.went_out
     if out >= 0.15:
         reasons.append((out * 400.0, f"your side goes out first in {out:.0%} more of the "
