@@ -33,14 +33,15 @@ def encode(message: Any) -> str:
     first without ``OPT_NON_STR_KEYS``, which halves its speed on a state's public part
     (3.6 against 6.8 µs): a message whose keys are not all strings is written again with
     it."""
+    text: str
     try:
-        return orjson.dumps(message).decode()
+        text = orjson.dumps(message).decode()
     except TypeError:
-        pass
-    try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
-        return _ENCODER.encode(message)
+        try:
+            text = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:
+            text = _ENCODER.encode(message)
+    return text
 
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
