@@ -173,8 +173,9 @@ async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
     """The server's CPU (its event loop's thread, ``time.thread_time``) per round of one
     small frame received and ``answers`` frames of ``size`` characters sent, each round
     waiting for the one before (as a move does), over uvicorn, websockets and Starlette as
-    ``handfoot serve`` runs them (no compression), to a client process on loopback: the
-    sockets' part of a move, which :func:`one_rep` leaves out."""
+    ``handfoot serve`` runs them (no compression; each frame sent through a
+    :class:`~handfoot.web.connection.Connection`, as a table sends it), to a client process
+    on loopback: the sockets' part of a move, which :func:`one_rep` leaves out."""
     import uvicorn
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
@@ -185,15 +186,27 @@ async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
 
     async def endpoint(ws: WebSocket) -> None:
         await ws.accept()
+        conn = Connection(ws, 0)  # each frame sent as a table sends it
+        conn.start()
         count, each = map(int, (await ws.receive_text()).split())
         start = time.thread_time()
         for _ in range(count):
             await ws.receive_text()
             for _ in range(each):
-                await ws.send_text(payload)
+                conn.send_text(payload)
+            while conn.queue.qsize() or conn._sending:  # (a frame that had to wait)
+                await asyncio.sleep(0)
         spent.append(time.thread_time() - start)
+        conn.close()
 
-    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    try:  # the app's outermost middleware (before it, frames went through Starlette)
+        from starlette.middleware import Middleware
+
+        from handfoot.web.connection import KeepServerSend
+        middleware = [Middleware(KeepServerSend)]
+    except ImportError:
+        middleware = []
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)], middleware=middleware)
     with socket_port() as port:
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                                log_level="warning",
