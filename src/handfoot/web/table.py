@@ -460,10 +460,7 @@ class Table:
         acting = state.to_act
         view = state.view(acting) if any(c.seat == acting for c in connections) else None
         message = self.state_message(state.events(oldest), view)
-        mover, request_id = acked if acked is not None else (None, None)
-        for conn in connections:
-            self.send_state(conn, message, view=view,
-                            acked=request_id if conn is mover else None)
+        message.send(connections, self._own_texts, state, view, acked)  # (as send_state)
 
     def hello_events(self, since: int | None) -> list[Event]:
         """The events for the state after a hello: those after ``since`` (the last seq the
