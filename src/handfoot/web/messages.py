@@ -22,8 +22,8 @@ from handfoot.game.moves import PlayerMove
 from handfoot.game.values import Event, PlayerView
 from handfoot.web.protocol import OWN_KEYS, event_json, hint_json, own_view_json
 
-__all__ = ["OwnTexts", "StateMessage", "ack", "checked", "encode", "error", "hint", "pace",
-           "pong", "presence", "rematch", "talk", "talk_settings", "welcome"]
+__all__ = ["OwnTexts", "Reader", "StateMessage", "ack", "checked", "encode", "error", "hint",
+           "pace", "pong", "presence", "rematch", "talk", "talk_settings", "welcome"]
 
 
 def encode(message: Any) -> str:
