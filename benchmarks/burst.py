@@ -16,11 +16,13 @@ a move (``time.process_time``), and the longest pause of the garbage collector (
 the server's: web/collector.py) during the bursts.
 
 ``--thresholds G0 G1 G2`` sets the collector's thresholds instead of the server's.
-``--settle N`` lets a committed group's moves go on N a turn (web/store.py,
+``--begin N`` lets N people's moves begin a turn (web/table.py, ``BEGIN_AT_ONCE``; 0: all
+in the turn after their frames were read, as before it). ``--settle N`` lets a committed
+group's moves go on N a turn (web/store.py,
 ``SETTLE_AT_ONCE``; 0: all in one turn, as before it); ``--ack-frames``: each move's ack a
 frame of its own.
 
-    python benchmarks/burst.py [--tables 200] [--bursts 20] [--reps 3] [--settle N]
+    python benchmarks/burst.py [--tables 200] [--bursts 20] [--reps 3] [--begin N] [--settle N]
                                [--ack-frames] [--compiled [DIR]]
 """
 
@@ -44,6 +46,7 @@ from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
 from handfoot.runs.sim import bot_turn
 from handfoot.web import store as store_module
+from handfoot.web import table as table_module
 from handfoot.web.collector import THRESHOLDS, tune_for_serving
 from handfoot.web.connection import Connection
 from handfoot.web.protocol import read_message
@@ -147,6 +150,8 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--settle", type=int, help="moves let go a turn after a group's "
                         "commit (default: web/store.py's SETTLE_AT_ONCE; 0: all at once)")
+    parser.add_argument("--begin", type=int, help="people's moves begun a turn (default: "
+                        "web/table.py's BEGIN_AT_ONCE; 0: all at once, as before it)")
     parser.add_argument("--thresholds", type=int, nargs=3, metavar=("G0", "G1", "G2"),
                         help="the collector's thresholds (default: web/collector.py's)")
     parser.add_argument("--ack-frames", action="store_true",
@@ -156,7 +161,10 @@ def main() -> int:
     rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
     if args.settle is not None:
         store_module.SETTLE_AT_ONCE = args.settle or 1_000_000  # type: ignore[misc]
-    print(f"handfoot {handfoot.__version__}, {handfoot.build}; a group let go "
+    if args.begin is not None:
+        table_module.BEGIN_AT_ONCE = args.begin
+    print(f"handfoot {handfoot.__version__}, {handfoot.build}; moves begun "
+          f"{getattr(table_module, 'BEGIN_AT_ONCE', 0) or 'all'} a turn, a group let go "
           f"{store_module.SETTLE_AT_ONCE} moves a turn; collector thresholds "
           f"{tuple(args.thresholds or THRESHOLDS)}", flush=True)
     try:

@@ -6,7 +6,10 @@ A :class:`~handfoot.web.table.Table` on a real SQLite :class:`~handfoot.web.stor
 :class:`~handfoot.web.connection.Connection` (its queue and writer task) on a socket
 stand-in that takes each frame as it comes; hard bots choose the moves outside the
 measured time. Each move goes the way ``Table._move`` takes it, each step timed
-(``time.process_time``: the process's CPU, the database thread's included):
+(``time.process_time``: the process's CPU, the database thread's included), with the
+garbage collector tuned as a server's (web/collector.py: with CPython's defaults, the
+collections the bots' allocations set off land in the measured steps, ``views`` most,
+and weigh a third of them; ``--default-collector`` measures that way):
 
 - ``verify``: the notation read and the move checked by the engine;
 - ``store``: the move committed (``Store.add_move``: the group commit, its hops to the
@@ -21,7 +24,8 @@ What this leaves out is the server's part of the sockets: reading the move's fra
 (uvicorn, websockets, Starlette, the JSON read) and writing five frames (the framing and
 the system calls); ``benchmarks/server_load.py`` measures the whole, sockets included.
 
-    python benchmarks/server_move.py [--moves 2000] [--reps 3] [--ack-frames] [--compiled [DIR]]
+    python benchmarks/server_move.py [--moves 2000] [--reps 3] [--ack-frames] [--default-collector]
+                                     [--compiled [DIR]]
 """
 
 from __future__ import annotations
@@ -169,8 +173,9 @@ async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
     """The server's CPU (its event loop's thread, ``time.thread_time``) per round of one
     small frame received and ``answers`` frames of ``size`` characters sent, each round
     waiting for the one before (as a move does), over uvicorn, websockets and Starlette as
-    ``handfoot serve`` runs them (no compression), to a client process on loopback: the
-    sockets' part of a move, which :func:`one_rep` leaves out."""
+    ``handfoot serve`` runs them (no compression; each frame sent through a
+    :class:`~handfoot.web.connection.Connection`, as a table sends it), to a client process
+    on loopback: the sockets' part of a move, which :func:`one_rep` leaves out."""
     import uvicorn
     from starlette.applications import Starlette
     from starlette.routing import WebSocketRoute
@@ -181,15 +186,27 @@ async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
 
     async def endpoint(ws: WebSocket) -> None:
         await ws.accept()
+        conn = Connection(ws, 0)  # each frame sent as a table sends it
+        conn.start()
         count, each = map(int, (await ws.receive_text()).split())
         start = time.thread_time()
         for _ in range(count):
             await ws.receive_text()
             for _ in range(each):
-                await ws.send_text(payload)
+                conn.send_text(payload)
+            while conn.queue.qsize() or conn._sending:  # (a frame that had to wait)
+                await asyncio.sleep(0)
         spent.append(time.thread_time() - start)
+        conn.close()
 
-    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    try:  # the app's outermost middleware (before it, frames went through Starlette)
+        from starlette.middleware import Middleware
+
+        from handfoot.web.connection import KeepServerSend
+        middleware = [Middleware(KeepServerSend)]
+    except ImportError:
+        middleware = []
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)], middleware=middleware)
     with socket_port() as port:
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                                log_level="warning",
@@ -225,10 +242,16 @@ def main() -> int:
                         help="rounds in the WebSocket stack's measure")
     parser.add_argument("--ack-frames", action="store_true",
                         help="each move's ack a frame of its own, before the states")
+    parser.add_argument("--default-collector", action="store_true",
+                        help="CPython's collector thresholds, not the server's")
     add_compiled_option(parser)
     args = parser.parse_args()
     rerun_if_compiled(__file__, args.compiled, sys.argv[1:])
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
+    if not args.default_collector:
+        from handfoot.web.collector import tune_for_serving
+
+        tune_for_serving()  # the server's collector (web/collector.py)
     reps: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="handfoot-move-") as tmp:
         for rep in range(args.reps):

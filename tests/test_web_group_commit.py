@@ -359,3 +359,24 @@ def test_a_games_talk_read_on_sqlite_is_what_sqlalchemy_reads(tmp_path: Path) ->
         finally:
             await store.close()
     asyncio.run(body())
+
+
+def test_a_groups_times_are_written_as_sqlalchemy_writes_them() -> None:
+    """The grouped commits write a move's times past SQLAlchemy (web/sqlite_writer.py,
+    ``datetime_writer``: ``isoformat`` where that gives SQLite's text): the same text as
+    SQLAlchemy's own, for every time, a time with a zone included (its own way)."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import DateTime
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    from handfoot.web.sqlite_writer import datetime_writer
+
+    for dialect in (sqlite.dialect(), postgresql.dialect()):
+        ours = datetime_writer(dialect)
+        theirs = DateTime().dialect_impl(dialect).bind_processor(dialect) or (lambda v: v)
+        start = datetime(2026, 12, 7, 23, 59, 59, 999_999)
+        for value in (start, start.replace(microsecond=0), datetime(5, 1, 1),
+                      start.replace(tzinfo=UTC), *(start + timedelta(microseconds=k * 7_919)
+                                                   for k in range(200))):
+            assert ours(value) == theirs(value)

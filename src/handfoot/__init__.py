@@ -72,7 +72,7 @@ from handfoot.runs.sim import GameSummary, play_game, simulate
 COMPILABLE: tuple[str, ...] = (
     "game.cards", "game.rules", "game.moves", "game.table", "game.scoring", "game.values",
     "game.deal", "game.events", "game.state", "game.checks", "game.listing", "game.engine",
-    "bots.melds", "bots.heuristic", "bots.ahead", "web.protocol")
+    "bots.melds", "bots.heuristic", "bots.ahead", "web.protocol", "web.messages")
 """The modules (below ``handfoot``) that a wheel build compiles with mypyc when it can
 (setup.py reads this list); every other module is always Python."""
 

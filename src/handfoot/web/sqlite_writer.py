@@ -34,10 +34,14 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ["CHECKPOINT_EVERY", "LoopWriter"]
+from sqlalchemy import DateTime
+from sqlalchemy.engine import Dialect
+
+__all__ = ["CHECKPOINT_EVERY", "LoopWriter", "datetime_writer"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -148,3 +152,24 @@ def _checkpoint(path: str) -> None:
         db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
     finally:
         db.close()
+
+
+def datetime_writer(dialect: Dialect) -> Callable[[datetime], Any]:
+    """How SQLAlchemy writes a ``DateTime`` in ``dialect`` (SQLite keeps text), so rows
+    written past it read back the same. Where that is SQLite's text, a naive time (every
+    stamp the store makes) is written by ``isoformat`` instead, three times as fast: the
+    same text, checked here once."""
+    write = DateTime().dialect_impl(dialect).bind_processor(dialect)
+    if write is None:
+        return lambda value: value
+    if any(write(t) != t.isoformat(" ", "microseconds") for t in (
+            datetime(2026, 12, 7, 1, 2, 3, 45), datetime(999, 1, 2, 3, 4, 5))):
+        return write
+    slow = write
+
+    def fast(value: datetime) -> Any:
+        if type(value) is datetime and value.tzinfo is None:
+            return value.isoformat(" ", "microseconds")
+        return slow(value)
+
+    return fast

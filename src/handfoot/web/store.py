@@ -36,7 +36,6 @@ from typing import Any, Final, NamedTuple
 
 import platformdirs
 from sqlalchemy import (
-    DateTime,
     Table,
     bindparam,
     delete,
@@ -143,7 +142,7 @@ from handfoot.web.schema import (
 from handfoot.web.schema import (
     turns as turns,
 )
-from handfoot.web.sqlite_writer import LoopWriter
+from handfoot.web.sqlite_writer import LoopWriter, datetime_writer
 
 __all__ = ["CHANNEL", "GameRow", "MoveConflict", "MoveRow", "SeatRow", "Store",
            "StoreUnavailable", "TalkRow", "async_database_url", "default_database_url",
@@ -972,7 +971,7 @@ class _GroupCommit:
                 # the whole transaction in one call on aiosqlite's thread (its own way of
                 # running a function there): a hop per statement through SQLAlchemy and
                 # aiosqlite cost about 15% of the server's CPU at saturation
-                stamp = self._stamp or _datetime_writer(conn)
+                stamp = self._stamp or datetime_writer(conn.dialect)
                 self._stamp = stamp
                 self._direct = (run, sqlite)
                 if self._loop is None and not self._loop_tried:
@@ -1065,14 +1064,6 @@ def _commit_moves(db: sqlite3.Connection, rows: list[tuple[Any, ...]],
             db.rollback()
         raise
     return True
-
-
-def _datetime_writer(conn: AsyncConnection) -> Callable[[datetime], Any]:
-    """How SQLAlchemy writes a ``DateTime`` on this connection (SQLite keeps text), so
-    rows written past it read back the same."""
-    dialect = conn.dialect
-    write = DateTime().dialect_impl(dialect).bind_processor(dialect)
-    return write if write is not None else (lambda value: value)
 
 
 async def _settle_by_turns(group: list[tuple[dict[str, Any], str | None,

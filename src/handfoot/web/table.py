@@ -22,11 +22,13 @@ has pressed Continue for the round just ended; moves are refused meanwhile.
 from __future__ import annotations
 
 import asyncio
+import collections
 import datetime as dt
 import functools
 import hmac
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -88,6 +90,13 @@ BUSY_CONTINUE: Final = ("the server is busy (its database does not answer): your
 log = logging.getLogger("handfoot.web")
 
 T = TypeVar("T")
+
+BEGIN_AT_ONCE = 32
+"""The people's moves that begin (checked by the engine, handed to the commit) in one turn
+of the event loop, the next ones in the next turns, in the order they came: a thousand
+tables' frames read in one turn (tables moving in step) otherwise all begin in the turn
+after it, 20-30 ms in which no ping or other frame is answered (benchmarks/burst.py,
+``--begin``). 0: no limit."""
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
@@ -460,10 +469,7 @@ class Table:
         acting = state.to_act
         view = state.view(acting) if any(c.seat == acting for c in connections) else None
         message = self.state_message(state.events(oldest), view)
-        mover, request_id = acked if acked is not None else (None, None)
-        for conn in connections:
-            self.send_state(conn, message, view=view,
-                            acked=request_id if conn is mover else None)
+        message.send(connections, self._own_texts, state, view, acked)  # (as send_state)
 
     def hello_events(self, since: int | None) -> list[Event]:
         """The events for the state after a hello: those after ``since`` (the last seq the
@@ -591,6 +597,8 @@ class Table:
                                      "you are watching: spectators cannot move"))
             return
         started = time.perf_counter()
+        if BEGIN_AT_ONCE:
+            await _MoveTurns.of(asyncio.get_running_loop()).begin()
         async with self.lock:
             if msg.id is not None and (seat, msg.id) in self.acks:
                 conn.send(messages.ack(msg.id, self.acks[(seat, msg.id)]))
@@ -759,6 +767,61 @@ class Table:
         data["rounds"] = self.profile.rounds
         return {"move": move, "words": None if move is None else move_words(_stored_move(move)),
                 "seat": seat, "round": round_number or state.round_number, "state": data}
+
+
+class _MoveTurns:
+    """An event loop's people's moves begun, at most :data:`BEGIN_AT_ONCE` a turn (see
+    there): :meth:`begin` returns at once while fewer have begun since the last turn began
+    and none waits, else when the move's turn comes (first come, first begun)."""
+
+    __slots__ = ("__weakref__", "_begun", "_loop", "_next", "_waiting")
+
+    _of: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _MoveTurns]] = \
+        weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._begun = 0
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._next: asyncio.Handle | None = None
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _MoveTurns:
+        turns = cls._of.get(loop)
+        if turns is None:
+            turns = cls._of[loop] = cls(loop)
+        return turns
+
+    async def begin(self) -> None:
+        if self._next is None:  # the first move since the loop last turned
+            self._next = self._loop.call_soon(self._turn)
+        if self._begun < BEGIN_AT_ONCE and not self._waiting:
+            self._begun += 1
+            return
+        waiting = self._loop.create_future()
+        self._waiting.append(waiting)
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            if waiting.done() and not waiting.cancelled():  # its turn came: give it on
+                self._release(1)
+            raise
+
+    def _turn(self) -> None:
+        """A new turn: up to :data:`BEGIN_AT_ONCE` waiting moves begin in it."""
+        self._next = None
+        self._begun = 0
+        self._release(BEGIN_AT_ONCE)
+        if self._waiting or self._begun:
+            self._next = self._loop.call_soon(self._turn)
+
+    def _release(self, count: int) -> None:
+        while self._waiting and count > 0:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_result(None)
+                self._begun += 1
+                count -= 1
 
 
 def _paced(work: Callable[..., T], *args: Any) -> T:
