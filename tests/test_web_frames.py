@@ -88,37 +88,3 @@ def test_a_connection_without_uvicorns_send_goes_the_usual_way() -> None:
     assert Connection(Socket(), 0)._frames is None  # type: ignore[arg-type]
     not_uvicorns = Socket(**{connection.SERVER_SEND: print})
     assert Connection(not_uvicorns, 0)._frames is None  # type: ignore[arg-type]
-
-
-def test_a_write_that_fails_sends_the_frame_the_usual_way_and_stops_the_way(
-        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    """A uvicorn not as expected (its write raises): the frame goes the usual way, once,
-    and no connection is given the way straight again."""
-    monkeypatch.setattr(connection._Frames, "usable", True)
-
-    class Socket:
-        def __init__(self) -> None:
-            self.sent: list[str] = []
-
-        async def send_text(self, text: str) -> None:
-            self.sent.append(text)
-
-    class Broken:
-        def write(self, text: str) -> bool:
-            raise AttributeError("writable")
-
-    async def run() -> Socket:
-        socket = Socket()
-        conn = Connection(socket, 0)  # type: ignore[arg-type]
-        conn.start()
-        conn._frames = Broken()  # type: ignore[assignment]
-        conn.send_text("one")
-        conn.send_text("two")
-        conn.close()
-        assert conn.writer is not None
-        await conn.writer
-        return socket
-
-    socket = asyncio.run(run())
-    assert socket.sent == ["one", "two"]
-    assert not connection._Frames.usable and "the usual way" in caplog.text

@@ -19,7 +19,7 @@ import logging
 import struct
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
@@ -99,7 +99,6 @@ class Connection:
             except Exception:  # not as expected (another uvicorn?): the usual way from now
                 log.warning("frames written the usual way from now on", exc_info=True)
                 self._frames = None
-                _Frames.usable = False
         send = self.ws.send_text(text)
         try:
             waiting = send.send(None)
@@ -224,10 +223,6 @@ class _Frames:
 
     __slots__ = ("_conn", "_open", "_protocol", "_ws")
 
-    usable: ClassVar[bool] = True
-    """False once a write found uvicorn not as expected: every connection then goes the
-    usual way."""
-
     def __init__(self, ws: WebSocket, protocol: Any, is_open: Any) -> None:
         self._ws = ws
         self._protocol = protocol
@@ -240,7 +235,7 @@ class _Frames:
         (another server, Starlette's test client), or its connection compresses frames or
         logs each."""
         scope = getattr(ws, "scope", None)
-        send = scope.get(SERVER_SEND) if isinstance(scope, dict) and cls.usable else None
+        send = scope.get(SERVER_SEND) if isinstance(scope, dict) else None
         protocol = getattr(send, "__self__", None)
         if protocol is None:
             return None
