@@ -44,7 +44,7 @@ from handfoot.runs.ratings import BOT_ANCHORS
 from handfoot.web import daily, messages
 from handfoot.web.club_routes import NO_CLUB, club_routes
 from handfoot.web.clubs import CLUB_SECRET, Club, Clubs
-from handfoot.web.connection import Connection, KeepServerSend
+from handfoot.web.connection import Connection
 from handfoot.web.guard import (
     FloodWatch,
     OpenLimiter,
@@ -217,7 +217,6 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
                                         allowed_hosts=list(settings.allowed_hosts)))
     middleware.insert(0, Middleware(OutageGuard))
     middleware.insert(0, Middleware(SecurityHeaders))  # on every answer, refusals too
-    middleware.insert(0, Middleware(KeepServerSend))  # (a WebSocket's frames: connection.py)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={BodyTimeout: body_timeout_response,
                                         ClientDisconnect: client_gone_response})

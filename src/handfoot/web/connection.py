@@ -1,32 +1,21 @@
 """One WebSocket on a table: :class:`Connection`, its seat, its outbound queue and the one
 task that writes the queue to the socket, so that a slow client never stalls its table (and
-no two handlers send on one socket at once).
-
-Under uvicorn (its WebSocket protocol on websockets' sans-I/O layer, what ``handfoot
-serve`` runs), a frame sent at once is written straight to the connection's transport
-(:class:`_Frames`): the same bytes uvicorn would write, without the five layers of Python
-between (Starlette's WebSocket and its exception wrapper, uvicorn's ``send``, websockets'
-frame and its serialization), whenever uvicorn would write them at once too; in every other
-case (a client's side full, a close begun, an extension such as compression, another
-server) the frame goes the usual way.
-"""
+no two handlers send on one socket at once)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import struct
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from starlette.types import ASGIApp, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket
 
 from handfoot.web.messages import encode
 
-__all__ = ["MAX_QUEUE", "SERVER_SEND", "Connection", "KeepServerSend"]
+__all__ = ["MAX_QUEUE", "Connection"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -57,11 +46,6 @@ class Connection:
     """The task waiting in :meth:`receive` (one per connection: its handler's)."""
     _sending: bool = False
     """A send is under way (the writer's, or one started at once that had to wait)."""
-    _frames: _Frames | None = field(default=None, init=False, repr=False)
-    """The way straight to uvicorn's transport (:class:`_Frames`), where there is one."""
-
-    def __post_init__(self) -> None:
-        self._frames = _Frames.of(self.ws)
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
@@ -88,17 +72,7 @@ class Connection:
 
     def _send_now(self, text: str) -> None:
         """Start the socket's send of ``text`` here; if it has to wait (the client's side
-        is full), the writer task finishes it, and later messages queue behind it. Under
-        uvicorn it is written straight to the transport when uvicorn would write it at once
-        (:class:`_Frames`)."""
-        frames = self._frames
-        if frames is not None:
-            try:
-                if frames.write(text):
-                    return
-            except Exception:  # not as expected (another uvicorn?): the usual way from now
-                log.warning("frames written the usual way from now on", exc_info=True)
-                self._frames = None
+        is full), the writer task finishes it, and later messages queue behind it."""
         send = self.ws.send_text(text)
         try:
             waiting = send.send(None)
@@ -185,91 +159,3 @@ class _Unfinished:
                 waiting = send.send(None)
             except StopIteration:
                 return
-
-
-SERVER_SEND: Final = "handfoot.server_send"
-"""The key of a WebSocket's scope under which :class:`KeepServerSend` keeps the server's
-own ``send``."""
-
-
-class KeepServerSend:
-    """ASGI middleware, the outermost: a WebSocket's scope keeps the ``send`` the server
-    gave (:data:`SERVER_SEND`), for :class:`_Frames` to find uvicorn's connection by."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            scope[SERVER_SEND] = send
-        await self.app(scope, receive, send)
-
-
-_SHORT: Final = struct.Struct("!BBH")
-_LONG: Final = struct.Struct("!BBQ")
-_TEXT: Final = 0x81
-"""The first byte of an unfragmented text frame (FIN, opcode 1); a server's frames are not
-masked (RFC 6455, 5.1)."""
-
-
-class _Frames:
-    """Text frames written straight to a uvicorn WebSocket's transport: the bytes its
-    ``send`` writes for a ``websocket.send`` (websockets' ``Frame.serialize`` of a server's
-    unfragmented text frame with no extension), when its ``send`` would write them at once:
-    the client's side not full (uvicorn's ``writable``), the handshake done, no close sent
-    or begun on either side, nothing of websockets' waiting to be written, and Starlette's
-    side connected. :meth:`write` says False otherwise (nothing written): the caller sends
-    the frame the usual way."""
-
-    __slots__ = ("_conn", "_open", "_protocol", "_ws")
-
-    def __init__(self, ws: WebSocket, protocol: Any, is_open: Any) -> None:
-        self._ws = ws
-        self._protocol = protocol
-        self._conn = protocol.conn
-        self._open = is_open
-
-    @classmethod
-    def of(cls, ws: WebSocket) -> _Frames | None:
-        """The way for ``ws``, or None: not under uvicorn's sans-I/O WebSocket protocol
-        (another server, Starlette's test client), or its connection compresses frames or
-        logs each."""
-        scope = getattr(ws, "scope", None)
-        send = scope.get(SERVER_SEND) if isinstance(scope, dict) else None
-        protocol = getattr(send, "__self__", None)
-        if protocol is None:
-            return None
-        try:
-            from uvicorn.protocols.websockets.websockets_sansio_impl import (
-                WebSocketsSansIOProtocol,
-            )
-            from websockets.protocol import State
-        except ImportError:  # pragma: no cover (uvicorn comes with the web extra)
-            return None
-        if not isinstance(protocol, WebSocketsSansIOProtocol) \
-                or getattr(send, "__func__", None) is not WebSocketsSansIOProtocol.send:
-            return None
-        conn = protocol.conn
-        if conn.extensions or conn.debug:
-            return None
-        return cls(ws, protocol, State.OPEN)
-
-    def write(self, text: str) -> bool:
-        """Write ``text`` as one frame now: True, or False with nothing written."""
-        protocol, conn = self._protocol, self._conn
-        if not protocol.writable.is_set() or protocol.disconnected or protocol.close_sent \
-                or not protocol.handshake_complete or protocol.initial_response is not None \
-                or conn.state is not self._open or conn.expect_continuation_frame \
-                or conn.writes or protocol.transport.is_closing() \
-                or self._ws.application_state is not WebSocketState.CONNECTED:
-            return False
-        data = text.encode()
-        size = len(data)
-        if size < 126:
-            head = bytes((_TEXT, size))
-        elif size < 65536:
-            head = _SHORT.pack(_TEXT, 126, size)
-        else:
-            head = _LONG.pack(_TEXT, 127, size)
-        protocol.transport.write(head + data)
-        return True
