@@ -199,14 +199,7 @@ async def socket_costs(rounds: int, answers: int, size: int = 2000) -> float:
         spent.append(time.thread_time() - start)
         conn.close()
 
-    try:  # the app's outermost middleware (before it, frames went through Starlette)
-        from starlette.middleware import Middleware
-
-        from handfoot.web.connection import KeepServerSend
-        middleware = [Middleware(KeepServerSend)]
-    except ImportError:
-        middleware = []
-    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)], middleware=middleware)
+    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
     with socket_port() as port:
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                                log_level="warning",
