@@ -22,22 +22,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import review as bench  # noqa: E402  (benchmarks/review.py)
+import review as bench
 
-from handfoot import build  # noqa: E402
-from handfoot.bots.registry import make_bot  # noqa: E402
-from handfoot.game import moves as mv  # noqa: E402
-from handfoot.game.engine import GameState  # noqa: E402
-from handfoot.game.loading import load_profile  # noqa: E402
-from handfoot.game.values import Phase  # noqa: E402
-from handfoot.runs import review as rv  # noqa: E402
-from handfoot.runs.sim import bot_turn, derive_seed  # noqa: E402
+from handfoot import build
+from handfoot.bots.registry import make_bot
+from handfoot.game import moves as mv
+from handfoot.game.engine import GameState
+from handfoot.game.loading import load_profile
+from handfoot.game.values import Phase
+from handfoot.runs import review as rv
+from handfoot.runs.sim import bot_turn, derive_seed
 
 CUTS: list[int] = [2, 4, 8, 99]
 LOG: dict[int, list[float]] = {}
 
 
-def multi_playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> rv.Outcome:
+def multi_playout(state: GameState, seat: int, bot_seed: int, profile_name: str,
+                  late: bool = False) -> rv.Outcome:
     """As :func:`handfoot.runs.review._playout`, played on to the last of :data:`CUTS`,
     the margin (with the leaf) noted at each (the round's end's where it ends first)."""
     number = state.round_number
@@ -162,6 +163,40 @@ def losses(d: dict[str, Any], vals: list[list[float]], z: float = rv.Z_BEST,
     return out
 
 
+def _short(d: dict[str, Any], a: int, b: int) -> bool:
+    return d["phase"] == "draw" or (d["kinds"][a] == "discard" and d["kinds"][b] == "discard")
+
+
+def pair_losses(d: dict[str, Any], short: int, long_: int, z: float = rv.Z_BEST,
+                ) -> dict[str, float]:
+    """Each level's loss where two discards are compared at cut ``short`` and a pair with
+    anything else in it at cut ``long_`` (both moves at the same cut)."""
+    def vals(a: int, b: int) -> list[list[float]]:
+        return d["vals"][short if _short(d, a, b) else long_]
+
+    k = len(d["moves"])
+    best = 0
+    if d["vals"][0][0]:
+        gains = {}
+        for c in range(1, k):
+            v = vals(0, c)
+            if v[c]:
+                gains[c] = _paired(v[c][0::2], v[0][0::2])
+        if gains:
+            ch = max(gains, key=lambda c: (gains[c][0], -c))
+            if gains[ch][0] > z * gains[ch][1]:
+                best = ch
+    out: dict[str, float] = {}
+    for lv, c in d["level"].items():
+        if c is None or c == best:
+            out[lv] = 0.0
+            continue
+        v = vals(best, c)
+        out[lv] = statistics.fmean(x - y for x, y in zip(v[best][1::2], v[c][1::2],
+                                                         strict=True))
+    return out
+
+
 def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
     return bench._ratio_ci(per_game)
 
@@ -198,19 +233,11 @@ def analyse(args: argparse.Namespace) -> None:
     print(f"{len(data)} decisions, {len({d['game'] for d in data})} games, cuts {cuts}")
     for h, cut in enumerate(cuts):
         table(f"cut {cut}", data, levels, [losses(d, d["vals"][h]) for d in data])
-    # mixed: two discards (or a draw decision) compared at the short cut, else the long
-    for short, long_ in itertools.permutations(range(len(cuts)), 2):
-        if cuts[short] != 2:
-            continue
-        each = []
-        for d in data:
-            mixed = []
-            for c in range(len(d["moves"])):
-                mixed.append(d["vals"][short][c] if d["kinds"][c] in ("discard", "draw",
-                                                                     "pickup")
-                             else d["vals"][long_][c])
-            each.append(losses(d, mixed))
-        table(f"melds at cut {cuts[long_]}", data, levels, each)
+    # pairwise: two discards (or any two moves at a draw decision) compared at the short
+    # cut, a pair with a meld (or going out) in it at the long one
+    for long_ in range(1, len(cuts)):
+        table(f"pairs with a meld at cut {cuts[long_]}", data, levels,
+              [pair_losses(d, 0, long_) for d in data])
     # where normal and hard differ: by their kinds
     print("normal and hard differ (normal kind -> hard kind): decisions, hard's gain a "
           "decision at each cut")
