@@ -88,7 +88,7 @@ seat's (or at the round's end), and scores the round as it stands (:func:`_stand
 measured on planted mistakes, a longer play-out adds more noise than it shows
 (docs/review.md)."""
 
-LATE_TURNS_EACH = 2
+LATE_TURNS_EACH = 6
 """Where a play-out goes on to when a decision's candidates are not all discards: a pair of
 moves with a meld (or going out) in it is compared there, two discards (and the moves of a
 draw decision) at :data:`HORIZON_TURNS_EACH` (docs/review.md: a meld's worth shows later
@@ -242,13 +242,16 @@ class DecisionReview:
 def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
     """The determinizations per decision a ``budget`` (seconds) allows: worked out from the
     record alone (its moves and who made them), so it is the same on every machine."""
-    horizon = max(HORIZON_TURNS_EACH, LATE_TURNS_EACH) * len(record.seats) * MOVES_PER_TURN
+    short = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
+    # a play decision's play-outs may go on to the later cut (a draw decision's never do)
+    late = max(HORIZON_TURNS_EACH, LATE_TURNS_EACH) * len(record.seats) * MOVES_PER_TURN
     work = 0
     for rnd in record.rounds:
         n = len(rnd.moves)
         for i, m in enumerate(rnd.moves):
             if m.seat in seats:
-                work += min(n - i, horizon) * CANDIDATES_PLANNED
+                drew = isinstance(mv.parse_move(m.move), mv.Draw | mv.Pickup | mv.Knock)
+                work += min(n - i, short if drew else late) * CANDIDATES_PLANNED
     if work == 0:
         return MIN_SAMPLES
     samples = int(budget * PLAYOUT_MOVES_PER_SECOND / work)
