@@ -18,12 +18,14 @@ cost:
    (counted from the deciding seat's, whether the candidate ends its turn or not) or the
    round ends, scoring the side's round margin (its round score minus the best other
    side's; at the horizon, as it stands, cards in hands and feet not counted, plus what
-   :func:`leaf_value` makes of them);
-4. the best move: the reviewer's own unless another candidate beats it by
-   :data:`Z_BEST` standard errors of the paired difference on the even-numbered samples;
-   the loss is the mean margin of the best move minus the played move's on the
-   odd-numbered samples (0 when the played move is the best, never below 0), with the
-   standard error of those paired differences.
+   :func:`leaf_value` makes of them); at a play decision whose candidates are not all
+   discards, played on to :data:`LATE_TURNS_EACH` turns a seat and scored there too;
+4. two moves are compared at the short cut when both are discards (or at a draw
+   decision), at the later one otherwise (:meth:`Weighed.margins`). The best move: the
+   reviewer's own unless another candidate beats it by :data:`Z_BEST` standard errors of
+   the paired difference on the even-numbered samples; the loss is the mean margin of the
+   best move minus the played move's on the odd-numbered samples (0 when the played move
+   is the best, never below 0), with the standard error of those paired differences.
 
 What the numbers mean, the thresholds of the classes and how they were measured:
 docs/review.md. The text of a review (tables, one-line reasons) is in
