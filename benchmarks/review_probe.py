@@ -2,10 +2,18 @@
 each cut's margin noted: what the review would say of every level's move with play-outs cut
 at 2, 4, 8 turns a seat or played to the round's end, on the same decisions, determinizations
 and bot seeds. The raw margins are written to a file for :func:`analyse` (docs/review.md,
-"What was tried").
+"Why a meld is judged at six turns"): each level's mean loss and the paired differences
+between adjacent levels at each cut, and with two discards compared at the first cut and a
+pair with a meld in it at each later one (as the review does with
+:data:`handfoot.runs.review.LATE_TURNS_EACH`), and where two levels' moves differ, by the
+kinds of move, what the stronger level's gains at each cut.
 
-    python benchmarks/review_probe.py run --games 40 --samples 64 --every 3 --cuts 2,4,8,99 --out F
+    python benchmarks/review_probe.py run --games 40 --samples 64 --every 3 --out F
     python benchmarks/review_probe.py analyse F [F ...]
+
+``run`` plays the review's play-outs once, on to the last of ``--cuts`` (default
+2,3,4,6,99; 99: the round's end); ``--first`` starts at another game of the ladder's (so
+runs can be split and their files analysed together).
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from handfoot.game.values import Phase
 from handfoot.runs import review as rv
 from handfoot.runs.sim import bot_turn, derive_seed
 
-CUTS: list[int] = [2, 4, 8, 99]
+CUTS: list[int] = [2, 3, 4, 6, 99]
 LOG: dict[int, list[float]] = {}
 
 
@@ -71,6 +79,7 @@ def probe_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
     kinds, each level's move's index and the margins [cut][move][sample]."""
     CUTS[:] = cuts
     rv._playout = multi_playout  # type: ignore[assignment]
+    rv.LATE_TURNS_EACH = rv.HORIZON_TURNS_EACH  # the cuts are noted here, not in weigh
     start = time.process_time()
     out: list[dict[str, Any]] = []
     profile = load_profile(bench.PROFILE, overrides={"rounds": 1})
@@ -282,7 +291,7 @@ def main() -> None:
     r.add_argument("--samples", type=int, default=64)
     r.add_argument("--every", type=int, default=3)
     r.add_argument("--seed", type=int, default=1)
-    r.add_argument("--cuts", default="2,4,8,99")
+    r.add_argument("--cuts", default="2,3,4,6,99")
     r.add_argument("--out", required=True)
     a = sub.add_parser("analyse")
     a.add_argument("files", nargs="+")
