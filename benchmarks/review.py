@@ -203,11 +203,12 @@ def ladder(args: argparse.Namespace) -> None:
     same = decisions = 0
     cpu = 0.0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = pool.map(ladder_game, range(args.games), itertools.repeat(levels),
+        results = pool.map(ladder_game, range(args.first, args.first + args.games),
+                           itertools.repeat(levels),
                            itertools.repeat(args.every), itertools.repeat(args.samples),
                            itertools.repeat(args.seed), itertools.repeat(args.horizon),
                            itertools.repeat(not args.no_leaf), itertools.repeat(args.late))
-        for g, (sums, count, agreed, took, each) in enumerate(results):
+        for g, (sums, count, agreed, took, each) in enumerate(results, args.first):
             rows.append((sums, count))
             judged.extend(each)
             decisions += count
@@ -482,6 +483,8 @@ def main() -> None:
     lad.add_argument("--samples", type=int, default=16)
     lad.add_argument("--levels", default=",".join(LEVELS))
     lad.add_argument("--seed", type=int, default=1)
+    lad.add_argument("--first", type=int, default=0,
+                     help="the first game's number (a run split in parts: the same games)")
     lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
     lad.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     lad.add_argument("--verbose", action="store_true", help="print every game's figures")
