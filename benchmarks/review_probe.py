@@ -78,7 +78,7 @@ def probe_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
     """One game of the ladder (as ``ladder_game``): each judged decision's phase, moves,
     kinds, each level's move's index and the margins [cut][move][sample]."""
     CUTS[:] = cuts
-    rv._playout = multi_playout  # type: ignore[assignment]
+    rv._playout = multi_playout
     rv.LATE_TURNS_EACH = rv.HORIZON_TURNS_EACH  # the cuts are noted here, not in weigh
     start = time.process_time()
     out: list[dict[str, Any]] = []
@@ -173,7 +173,8 @@ def losses(d: dict[str, Any], vals: list[list[float]], z: float = rv.Z_BEST,
 
 
 def _short(d: dict[str, Any], a: int, b: int) -> bool:
-    return d["phase"] == "draw" or (d["kinds"][a] == "discard" and d["kinds"][b] == "discard")
+    return bool(d["phase"] == "draw"
+                or (d["kinds"][a] == "discard" and d["kinds"][b] == "discard"))
 
 
 def pair_losses(d: dict[str, Any], short: int, long_: int, z: float = rv.Z_BEST,
@@ -181,7 +182,8 @@ def pair_losses(d: dict[str, Any], short: int, long_: int, z: float = rv.Z_BEST,
     """Each level's loss where two discards are compared at cut ``short`` and a pair with
     anything else in it at cut ``long_`` (both moves at the same cut)."""
     def vals(a: int, b: int) -> list[list[float]]:
-        return d["vals"][short if _short(d, a, b) else long_]
+        got: list[list[float]] = d["vals"][short if _short(d, a, b) else long_]
+        return got
 
     k = len(d["moves"])
     best = 0
