@@ -128,15 +128,17 @@ def _kind(move: mv.PlayerMove) -> str:
 
 
 def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
-                horizon: int = 0, leaf: bool = True,
+                horizon: int = 0, leaf: bool = True, late: int = -1,
                 ) -> tuple[dict[str, float], int, int, float, list[Judged]]:
     """One game of the ladder (see :func:`ladder`): each level's summed loss estimates,
     the decisions judged, those where every level chose the same move, the CPU time and
     each decision judged (its phase, each level's move's kind and loss). ``horizon`` and
     ``leaf`` as ``planted``'s ``--horizon`` and ``--no-leaf`` (set here: the game may run
-    in a process of its own)."""
+    in a process of its own), and ``late`` as ``--late``."""
     if horizon:
         rv.HORIZON_TURNS_EACH = horizon
+    if late >= 0:
+        rv.LATE_TURNS_EACH = late
     if not leaf:
         rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
@@ -194,18 +196,19 @@ def ladder(args: argparse.Namespace) -> None:
     levels = args.levels.split(",")
     print(f"build: {build}; {args.games} one-round games of mixed levels, one decision in "
           f"{args.every} of every seat, {args.samples} determinizations a decision, "
-          f"play-outs of {args.horizon or rv.HORIZON_TURNS_EACH} turns a seat, "
-          f"{'no leaf' if args.no_leaf else 'the leaf'}", flush=True)
+          f"play-outs of {args.horizon or rv.HORIZON_TURNS_EACH} turns a seat"
+          f"{_late_words(args)}, {'no leaf' if args.no_leaf else 'the leaf'}", flush=True)
     rows: list[tuple[dict[str, float], int]] = []
     judged: list[Judged] = []
     same = decisions = 0
     cpu = 0.0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = pool.map(ladder_game, range(args.games), itertools.repeat(levels),
+        results = pool.map(ladder_game, range(args.first, args.first + args.games),
+                           itertools.repeat(levels),
                            itertools.repeat(args.every), itertools.repeat(args.samples),
                            itertools.repeat(args.seed), itertools.repeat(args.horizon),
-                           itertools.repeat(not args.no_leaf))
-        for g, (sums, count, agreed, took, each) in enumerate(results):
+                           itertools.repeat(not args.no_leaf), itertools.repeat(args.late))
+        for g, (sums, count, agreed, took, each) in enumerate(results, args.first):
             rows.append((sums, count))
             judged.extend(each)
             decisions += count
@@ -306,16 +309,24 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
     return None
 
 
+def _late_words(args: argparse.Namespace) -> str:
+    late = rv.LATE_TURNS_EACH if args.late < 0 else args.late
+    short = args.horizon or rv.HORIZON_TURNS_EACH
+    return f" (a pair with a meld in it at {late})" if late > short else ""
+
+
 def planted(args: argparse.Namespace) -> None:
     print(f"build: {build}; {args.games} one-round games of learned self-play, "
           f"{args.samples} determinizations a decision, play-outs of "
-          f"{args.horizon or rv.HORIZON_TURNS_EACH} turns a seat, "
+          f"{args.horizon or rv.HORIZON_TURNS_EACH} turns a seat{_late_words(args)}, "
           f"{'no leaf' if args.no_leaf else 'the leaf'}")
     tally: dict[str, list[int]] = {}
     values: dict[str, list[float]] = {}
     pairs: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
     if args.horizon:
         rv.HORIZON_TURNS_EACH = args.horizon
+    if args.late >= 0:
+        rv.LATE_TURNS_EACH = args.late
     if args.no_leaf:
         rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
@@ -472,12 +483,17 @@ def main() -> None:
     lad.add_argument("--samples", type=int, default=16)
     lad.add_argument("--levels", default=",".join(LEVELS))
     lad.add_argument("--seed", type=int, default=1)
+    lad.add_argument("--first", type=int, default=0,
+                     help="the first game's number (a run split in parts: the same games)")
     lad.add_argument("--every", type=int, default=4, help="judge one decision in this many")
     lad.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     lad.add_argument("--verbose", action="store_true", help="print every game's figures")
     lad.add_argument("--horizon", type=int, default=0,
                      help="turns a seat a play-out plays (default: the review's; 99: the round)")
     lad.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
+    lad.add_argument("--late", type=int, default=-1,
+                     help="turns a seat a pair with a meld in it is compared at (default: "
+                     "the review's; 0: at the short cut, as two discards)")
     pl = sub.add_parser("planted")
     pl.add_argument("--games", type=int, default=40)
     pl.add_argument("--samples", type=int, default=32)
@@ -486,6 +502,9 @@ def main() -> None:
     pl.add_argument("--horizon", type=int, default=0,
                     help="turns a seat a play-out plays (default: the review's; 99: the round)")
     pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
+    pl.add_argument("--late", type=int, default=-1,
+                    help="turns a seat a pair with a meld in it is compared at (default: "
+                    "the review's; 0: at the short cut, as two discards)")
     cal = sub.add_parser("calibrate")
     cal.add_argument("--games", type=int, default=200)
     cal.add_argument("--every", type=int, default=4, help="use one decision in this many")

@@ -393,3 +393,48 @@ def test_a_meld_and_a_discard_are_cut_at_the_same_turn(monkeypatch: pytest.Monke
             cuts.clear()
             review._playout(trial, seat, 5, profile.name)
             assert cuts == [(seat, Phase.DRAW, review.HORIZON_TURNS_EACH * state.players)]
+
+
+def test_a_play_out_goes_on_to_the_later_cut_only_when_asked(monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """With ``late``, a play-out notes the margin at the short cut and goes on to
+    :data:`review.LATE_TURNS_EACH` turns a seat, the deciding seat about to draw again,
+    where its ``late`` margin is taken; without, it stops at the short cut."""
+    monkeypatch.setattr(review, "LATE_TURNS_EACH", review.HORIZON_TURNS_EACH + 2)
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    state = GameState.new(profile, seed=4)
+    bots = [make_bot("learned", 40 + s) for s in range(4)]
+    for _ in range(12):
+        seat = state.to_act
+        state.apply(bot_turn(bots[seat], state, seat))
+    seat = state.seat
+    cuts: list[tuple[int, Phase]] = []
+    real = review._standing
+
+    def standing(state: GameState, side: int, next_pickup: int) -> review.Outcome:
+        cuts.append((state.seat, state.phase))
+        return real(state, side, next_pickup)
+
+    monkeypatch.setattr(review, "_standing", standing)
+    short = review._playout(state.copy(), seat, 5, profile.name)
+    assert cuts == [(seat, Phase.DRAW)] and short.late == 0.0
+    cuts.clear()
+    both = review._playout(state.copy(), seat, 5, profile.name, late=True)
+    assert cuts == [(seat, Phase.DRAW), (seat, Phase.DRAW)]
+    assert both.margin == short.margin and both.late != both.margin
+
+
+def test_two_discards_are_compared_at_the_short_cut_a_meld_at_the_later() -> None:
+    """:meth:`review.Weighed.margins`: a pair of moves marked short (discards) is compared
+    on the short cut's margins, a pair with another move in it on the later cut's."""
+    def out(margin: float, late: float) -> review.Outcome:
+        return review.Outcome(margin, 0, 0, 0, False, 0, late)
+
+    moves = (mv.Discard(3), mv.Discard(4), mv.Draw())
+    outcomes = tuple(tuple(out(10.0 * c + i, 100.0 * c + i) for i in range(4))
+                     for c in range(3))
+    w = review.Weighed(moves, outcomes, 0, (True, True, False))
+    assert w.margins(0, 1, slice(None)) == ([0.0, 1.0, 2.0, 3.0], [10.0, 11.0, 12.0, 13.0])
+    assert w.margins(1, 2, slice(1, None, 2)) == ([101.0, 103.0], [201.0, 203.0])
+    assert w.loss_of(2) == (-200.0, 0.0)
+    assert review.Weighed(moves, outcomes, 0).loss_of(2) == (-20.0, 0.0)

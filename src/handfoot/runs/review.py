@@ -18,12 +18,14 @@ cost:
    (counted from the deciding seat's, whether the candidate ends its turn or not) or the
    round ends, scoring the side's round margin (its round score minus the best other
    side's; at the horizon, as it stands, cards in hands and feet not counted, plus what
-   :func:`leaf_value` makes of them);
-4. the best move: the reviewer's own unless another candidate beats it by
-   :data:`Z_BEST` standard errors of the paired difference on the even-numbered samples;
-   the loss is the mean margin of the best move minus the played move's on the
-   odd-numbered samples (0 when the played move is the best, never below 0), with the
-   standard error of those paired differences.
+   :func:`leaf_value` makes of them); at a play decision whose candidates are not all
+   discards, played on to :data:`LATE_TURNS_EACH` turns a seat and scored there too;
+4. two moves are compared at the short cut when both are discards (or at a draw
+   decision), at the later one otherwise (:meth:`Weighed.margins`). The best move: the
+   reviewer's own unless another candidate beats it by :data:`Z_BEST` standard errors of
+   the paired difference on the even-numbered samples; the loss is the mean margin of the
+   best move minus the played move's on the odd-numbered samples (0 when the played move
+   is the best, never below 0), with the standard error of those paired differences.
 
 What the numbers mean, the thresholds of the classes and how they were measured:
 docs/review.md. The text of a review (tables, one-line reasons) is in
@@ -87,6 +89,12 @@ HORIZON_TURNS_EACH = 2
 seat's (or at the round's end), and scores the round as it stands (:func:`_standing`):
 measured on planted mistakes, a longer play-out adds more noise than it shows
 (docs/review.md)."""
+
+LATE_TURNS_EACH = 6
+"""Where a play-out goes on to when a decision's candidates are not all discards: a pair of
+moves with a meld (or going out) in it is compared there, two discards (and the moves of a
+draw decision) at :data:`HORIZON_TURNS_EACH` (docs/review.md: a meld's worth shows later
+than a discard's, and the short cut judges a discard with less noise)."""
 
 _IN_HAND = frozenset({"cards_left", "black_threes_caught", "red_threes_caught"})
 
@@ -190,6 +198,9 @@ class Outcome:
     """The side went out (or the round ended another way and it did not)."""
     next_pickup: int
     """Cards the next seat took from the pile at its next turn (0: it drew)."""
+    late: float = 0.0
+    """The margin at the later cut (:data:`LATE_TURNS_EACH`; ``margin`` where the play-out
+    was not played on to it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,13 +244,16 @@ class DecisionReview:
 def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
     """The determinizations per decision a ``budget`` (seconds) allows: worked out from the
     record alone (its moves and who made them), so it is the same on every machine."""
-    horizon = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
+    short = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
+    # a play decision's play-outs may go on to the later cut (a draw decision's never do)
+    late = max(HORIZON_TURNS_EACH, LATE_TURNS_EACH) * len(record.seats) * MOVES_PER_TURN
     work = 0
     for rnd in record.rounds:
         n = len(rnd.moves)
         for i, m in enumerate(rnd.moves):
             if m.seat in seats:
-                work += min(n - i, horizon) * CANDIDATES_PLANNED
+                drew = isinstance(mv.parse_move(m.move), mv.Draw | mv.Pickup | mv.Knock)
+                work += min(n - i, short if drew else late) * CANDIDATES_PLANNED
     if work == 0:
         return MIN_SAMPLES
     samples = int(budget * PLAYOUT_MOVES_PER_SECOND / work)
@@ -345,8 +359,10 @@ def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
     return Outcome(margin, o.books, o.other_books, o.caught, o.went_out, next_pickup)
 
 
-def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> Outcome:
-    """Play the rest of the round with the reviewer in every seat."""
+def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str,
+             late: bool = False) -> Outcome:
+    """Play the rest of the round with the reviewer in every seat, to the cut (and with
+    ``late``, on to the later cut, its margin in :attr:`Outcome.late`)."""
     number = state.round_number
     side = seat % state.sides
     bots = [_policy(bot_seed + s, profile_name) for s in range(state.players)]
@@ -359,12 +375,17 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> O
     # having had the same turns (counted from the seat to act next, a discard's play-out
     # would give the deciding side a turn more than a meld's)
     last = seat
+    short: Outcome | None = None
     while not state.is_over and state.round_number == number:
         if state.seat != last:
             last = state.seat
             turns += 1
-            if turns >= HORIZON_TURNS_EACH * state.players:
-                return _standing(state, side, max(0, next_pickup))
+            if short is None and turns >= HORIZON_TURNS_EACH * state.players:
+                short = _standing(state, side, max(0, next_pickup))
+                if not late:
+                    return short
+            if short is not None and turns >= LATE_TURNS_EACH * state.players:
+                return _with_late(short, _standing(state, side, 0).margin)
         actor = state.to_act
         if next_pickup < 0 and actor == nxt and state.seat == nxt:
             before = len(state.pile)
@@ -376,7 +397,13 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str) -> O
         steps += 1
         if steps > 20000:  # pragma: no cover - the engine's stall rule ends every round
             break
-    return _outcome(state, number, side, max(0, next_pickup))
+    end = _outcome(state, number, side, max(0, next_pickup))
+    return _with_late(short if short is not None else end, end.margin)
+
+
+def _with_late(o: Outcome, late: float) -> Outcome:
+    return Outcome(o.margin, o.books, o.other_books, o.caught, o.went_out, o.next_pickup,
+                   late)
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -406,6 +433,16 @@ class Weighed:
     best: int
     """The best move's index: the reviewer's own (0) unless another beats it by
     :data:`Z_BEST` standard errors on the even-numbered determinizations."""
+    short: tuple[bool, ...] = ()
+    """For each move, whether it is compared at the short cut with another such move
+    (a discard, or any move of a draw decision; :func:`margins`); empty: every pair is."""
+
+    def margins(self, a: int, b: int, half: slice) -> tuple[list[float], list[float]]:
+        """Moves ``a`` and ``b``'s margins on the ``half`` of the determinizations, at the
+        cut they are compared at: the short one for two discards (or two moves of a draw
+        decision), the later one (:data:`LATE_TURNS_EACH`) for a pair with anything else."""
+        return _pair_margins(self.outcomes[a][half], self.outcomes[b][half],
+                             not self.short or (self.short[a] and self.short[b]))
 
     def index_of(self, move: mv.PlayerMove) -> int | None:
         key = mv.format_move(move)
@@ -419,8 +456,14 @@ class Weighed:
         odd-numbered determinizations (0, 0 for the best itself)."""
         if c == self.best:
             return 0.0, 0.0
-        return _paired([o.margin for o in self.outcomes[self.best][1::2]],
-                       [o.margin for o in self.outcomes[c][1::2]])
+        return _paired(*self.margins(self.best, c, slice(1, None, 2)))
+
+
+def _pair_margins(a: Sequence[Outcome], b: Sequence[Outcome], short: bool,
+                  ) -> tuple[list[float], list[float]]:
+    if short:
+        return [o.margin for o in a], [o.margin for o in b]
+    return [o.late for o in a], [o.late for o in b]
 
 
 def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove], *,
@@ -447,6 +490,9 @@ def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove]
         return None
     outcomes: list[list[Outcome]] = [[] for _ in moves]
     playable = [True] * len(moves)
+    short = tuple(view.phase == Phase.DRAW or isinstance(m, mv.Discard) for m in moves
+                  ) if LATE_TURNS_EACH > HORIZON_TURNS_EACH else ()
+    late = not all(short)
     for i in range(samples):
         b = base(i)
         bot_seed = derive_seed(seed, "bots", i) & 0xFFFFFFF
@@ -459,7 +505,7 @@ def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove]
             except IllegalMoveError:
                 playable[c] = False  # never for a move legal in the real game
                 continue
-            outcomes[c].append(_playout(trial, view.seat, bot_seed, profile_name))
+            outcomes[c].append(_playout(trial, view.seat, bot_seed, profile_name, late))
     for c in range(len(moves)):
         if not playable[c]:
             outcomes[c] = []
@@ -469,15 +515,14 @@ def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove]
     # the best move is chosen on the even samples and the loss measured on the odd ones:
     # measured on the samples that chose it, the best of several noisy means would look
     # better than it is (a loss where the moves are equal)
-    choose = {c: [o.margin for o in outcomes[c][0::2]] for c in keep}
-    chosen_means = {c: _mean(choose[c]) for c in keep}
-    best = keep[0]
-    challenger = max(keep, key=lambda c: (chosen_means[c], -c))
-    if challenger != best:
-        gain, se = _paired(choose[challenger], choose[best])
-        if gain > Z_BEST * se:
-            best = challenger
-    return Weighed(tuple(moves), tuple(tuple(o) for o in outcomes), best)
+    # (each candidate against the reviewer's own move, at the cut the pair is compared at)
+    w = Weighed(tuple(moves), tuple(tuple(o) for o in outcomes), keep[0], short)
+    gains = {c: _paired(*w.margins(c, keep[0], slice(0, None, 2))) for c in keep[1:]}
+    challenger = max(gains, key=lambda c: (gains[c][0], -c))
+    gain, se = gains[challenger]
+    if gain > Z_BEST * se:
+        return Weighed(w.moves, w.outcomes, challenger, short)
+    return w
 
 
 def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove, *,
