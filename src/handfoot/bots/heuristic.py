@@ -287,6 +287,7 @@ class NormalBot(EasyBot):
         self._key: tuple[object, ...] = ()
         self._sides_memo: _Sides | None = None
         self._own_memo: tuple[PlayerView, list[TableMeld | None]] | None = None
+        self._counts_memo: tuple[PlayerView, list[int]] | None = None
 
     # -- the decision loop ----------------------------------------------------------------
 
@@ -299,6 +300,7 @@ class NormalBot(EasyBot):
         self._chosen(view, action)
         self._sides_memo = None  # (they hold the view)
         self._own_memo = None
+        self._counts_memo = None
         return action
 
     def _observe(self, view: PlayerView) -> None:
@@ -389,7 +391,7 @@ class NormalBot(EasyBot):
 
     def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
-        counts = _kind_counts(view.hand)
+        counts = self._counts(view)
         p = view.profile
         if view.phase == Phase.DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
@@ -480,7 +482,7 @@ class NormalBot(EasyBot):
             if a >= mv.DISCARD:
                 discards.append(a - mv.DISCARD)
         if discards:
-            scores = self._keep_scores(view, _kind_counts(view.hand), discards)
+            scores = self._keep_scores(view, self._counts(view), discards)
             # the lowest keep score, ties to the lowest kind (no key function: hot)
             best = -1
             best_score = 0.0
@@ -507,23 +509,29 @@ class NormalBot(EasyBot):
         risks = self._feed_risks(view, ranks)
         out: list[float] = []
         r = 0
+        # (the settings read once: the arithmetic is the same, in the same order)
+        keep_value = self.keep_value
+        keep_pair = self.keep_pair
+        keep_extra = self.keep_extra
+        keep_on_meld = self.keep_on_meld
+        keep_special = self.keep_special
         for kind in kinds:
             if kind == _BLACK3:
                 out.append(-1000.0)
                 continue
-            if kind in (TWO, JOKER):
+            if kind == TWO or kind == JOKER:
                 out.append(1000.0 + kind)
                 continue
-            score = self.keep_value * values[kind]
+            score = keep_value * values[kind]
             c = counts[kind]
             if c >= 2:
-                score += self.keep_pair + self.keep_extra * min(c - 2, 2)
+                score += keep_pair + keep_extra * min(c - 2, 2)
             if own[kind] is not None:
-                score += self.keep_on_meld
-            if self.keep_special:
+                score += keep_on_meld
+            if keep_special:
                 for rank, bonus in p.special_book_bonus:
                     if rank == kind:
-                        score += self.keep_special * bonus / 1000.0
+                        score += keep_special * bonus / 1000.0
             score += risks[r]
             r += 1
             out.append(score)
@@ -554,6 +562,16 @@ class NormalBot(EasyBot):
             memo = _sides_of(view, self._own_currents(view))
             self._sides_memo = memo
         return memo
+
+    def _counts(self, view: PlayerView) -> list[int]:
+        """:func:`_kind_counts` of the hand in ``view``, worked out once per view (the
+        plans, the discard and the hard bot's count of unseen cards read it; the list kept:
+        not to be changed)."""
+        memo = self._counts_memo
+        if memo is None or memo[0] is not view:
+            memo = (view, _kind_counts(view.hand))
+            self._counts_memo = memo
+        return memo[1]
 
     def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
         """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
@@ -741,15 +759,20 @@ class HardBot(NormalBot):
         """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
         the table, not thrown on the pile as far as it remembers (worked out once per
         view and pile memory)."""
+        return self._unseen_of(view)[kind]
+
+    def _unseen_of(self, view: PlayerView) -> list[int]:
+        """:meth:`_unseen` of every kind, worked out once per view and pile memory (the
+        list kept: not to be changed)."""
         memo = self._unseen_memo
         if memo is None or memo[0] is not view:
             memo = (view, self._unseen_counts(view))
             self._unseen_memo = memo
-        return memo[1][kind]
+        return memo[1]
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
-        seen = _kind_counts(view.hand)
+        seen = self._counts(view)[:]
         for melds in view.melds:
             for m in melds:
                 t = m.target
@@ -769,17 +792,24 @@ class HardBot(NormalBot):
         _, _, after, others = self._sides(view)
         taken = self._taken
         thrown = self._thrown
+        unseen = self._unseen_of(view)
+        # (the settings read once: the arithmetic is the same, in the same order)
+        feed_taken = self.feed_taken
+        feed_thrown = self.feed_thrown
+        safe_next_meld = self.safe_next_meld
+        safe_other_meld = self.safe_other_meld
+        safe_unseen = self.safe_unseen
         for i in range(len(kinds)):
             kind = kinds[i]
             risk = risks[i]
-            risk += self.feed_taken * taken.get(kind, 0)
-            risk -= self.feed_thrown * min(thrown.get(kind, 0), 2)
+            risk += feed_taken * taken.get(kind, 0)
+            risk -= feed_thrown * min(thrown.get(kind, 0), 2)
             if after[kind] is not None:
-                risk -= self.safe_next_meld
+                risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it
-                risk -= self.safe_other_meld
-            if self._unseen(view, kind) <= 1:
-                risk -= self.safe_unseen  # nobody else can hold a pair of it
+                risk -= safe_other_meld
+            if unseen[kind] <= 1:
+                risk -= safe_unseen  # nobody else can hold a pair of it
             risks[i] = risk
         return risks
 
