@@ -732,21 +732,31 @@ class HardBot(NormalBot):
         need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
         if p.all_wild_melds:
             need += p.wild_books_to_go_out
-        for side in range(view.sides):
+        in_foot = view.in_foot
+        hand_counts = view.hand_counts
+        foot_counts = view.foot_counts
+        players = view.players
+        sides = view.sides
+        few = self.danger_cards
+        for side in range(sides):
             if side == view.side:
+                continue
+            # a seat of the side about to go out (asked first: fewer to read than the books)
+            close = False
+            seat = side  # the side's seats (a range with a step is a Python call, compiled)
+            while seat < players:
+                if in_foot[seat] and hand_counts[seat] + foot_counts[seat] <= few:
+                    close = True
+                    break
+                seat += sides
+            if not close:
                 continue
             books = 0
             for m in view.melds[side]:
                 if m.naturals + m.twos + m.jokers >= book_size:
                     books += 1
-            if books < need:
-                continue
-            seat = side  # the side's seats (a range with a step is a Python call, compiled)
-            while seat < view.players:
-                if (view.in_foot[seat]
-                        and view.hand_counts[seat] + view.foot_counts[seat] <= self.danger_cards):
-                    return True
-                seat += view.sides
+            if books >= need:
+                return True
         return False
 
     def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,

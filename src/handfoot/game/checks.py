@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, NoReturn
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
@@ -391,14 +391,25 @@ class Checks(State):
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            # (each kind in turn, no tuple of pairs built per group)
-            if g.naturals:
-                self._use(avail, plan, seat, t, g.naturals, extra is not None)
-            if g.twos:
-                self._use(avail, plan, seat, TWO, g.twos, extra is not None)
-            if g.jokers:
-                self._use(avail, plan, seat, JOKER, g.jokers, extra is not None)
             n, tw, jk = g.naturals, g.twos, g.jokers
+            # (each kind in turn, no tuple of pairs built per group, no call where the
+            # hand has the cards)
+            used = plan.used
+            if n:
+                if avail[t] < n:
+                    self._too_few(avail, plan, seat, t, n, extra is not None)
+                avail[t] = avail[t] - n
+                used[t] = used[t] + n
+            if tw:
+                if avail[TWO] < tw:
+                    self._too_few(avail, plan, seat, TWO, tw, extra is not None)
+                avail[TWO] = avail[TWO] - tw
+                used[TWO] = used[TWO] + tw
+            if jk:
+                if avail[JOKER] < jk:
+                    self._too_few(avail, plan, seat, JOKER, jk, extra is not None)
+                avail[JOKER] = avail[JOKER] - jk
+                used[JOKER] = used[JOKER] + jk
             with_top = False
             if top_kind is not None and not plan.used_top and (
                     (t == WILD_MELD and cards.is_wild(top_kind)) or t == top_kind):
@@ -508,24 +519,20 @@ class Checks(State):
                 cur[t] = (table_meld, plan_meld, new_n, new_t, new_j)
         return plan
 
-    def _use(self, avail: list[int], plan: _Plan, seat: int, kind: int, count: int,
-             extra: bool) -> None:
-        """:meth:`_plan` takes ``count`` cards of ``kind`` for a group from ``avail`` (the
-        hand, with the pile's cards if ``extra``), or raises if there are too few."""
-        if avail[kind] < count:
-            have = self.held[seat][kind]
-            need = plan.used[kind] + count
-            if extra:
-                raise IllegalMoveError(lambda:
-                    f"there are only {avail[kind] + plan.used[kind]} "
-                    f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
-                    f"need {need}")
+    def _too_few(self, avail: list[int], plan: _Plan, seat: int, kind: int, count: int,
+                 extra: bool) -> NoReturn:
+        """Raise: :meth:`_plan` needs ``count`` cards of ``kind`` for a group, and ``avail``
+        (what is left of the hand, with the pile's cards if ``extra``) has fewer."""
+        have = self.held[seat][kind]
+        need = plan.used[kind] + count
+        if extra:
             raise IllegalMoveError(lambda:
-                f"you hold no {KIND_PLURALS[kind]}" if not have else
-                f"you hold only {_count_text(have, kind)}; these melds need {need}")
-        avail[kind] = avail[kind] - count
-        used = plan.used
-        used[kind] = used[kind] + count
+                f"there are only {avail[kind] + plan.used[kind]} "
+                f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
+                f"need {need}")
+        raise IllegalMoveError(lambda:
+            f"you hold no {KIND_PLURALS[kind]}" if not have else
+            f"you hold only {_count_text(have, kind)}; these melds need {need}")
 
     def _ratio_reason(self, t: int, n: int, w: int) -> str:
         p = self.profile

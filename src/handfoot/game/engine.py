@@ -735,19 +735,27 @@ class GameState(Listing):
                     n += 1
             if self._facts is not None:
                 self._facts.append(("melded", t, faces, step.starts))
+            # (pure Python: the meld's slots set directly; compiled: its native __init__)
             if step.meld is not None:
                 m = melds[step.meld]
-                melds[step.meld] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                             m.faces + tuple(faces))
+                melds[step.meld] = (
+                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                    m.faces + tuple(faces)) if _PURE
+                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                   m.faces + tuple(faces)))
             elif step.starts:
-                melds.append(TableMeld(t, n, tw, jk, tuple(faces)))
+                melds.append(_new_table_meld(t, n, tw, jk, tuple(faces)) if _PURE
+                             else TableMeld(t, n, tw, jk, tuple(faces)))
                 new_index.append(len(melds) - 1)
             else:
                 assert step.new_meld is not None
                 pos = new_index[step.new_meld]
                 m = melds[pos]
-                melds[pos] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                       m.faces + tuple(faces))
+                melds[pos] = (
+                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                    m.faces + tuple(faces)) if _PURE
+                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                   m.faces + tuple(faces)))
 
     def _take(self, seat: int, kind: int, count: int) -> list[int]:
         """Remove ``count`` cards of a kind from a seat's hand, picking faces in a fixed
@@ -1038,6 +1046,9 @@ _PURE: Final = _SLOT_SETTER
 _new_history_entry: Final[Callable[[int, int, mv.PlayerMove], HistoryEntry]] = (
     mv.fast_constructor(HistoryEntry))
 """``HistoryEntry(...)``, built faster in pure Python (every field given)."""
+_new_table_meld: Final[Callable[[int, int, int, int, tuple[int, ...]], TableMeld]] = (
+    mv.fast_constructor(TableMeld))
+"""``TableMeld(...)``, built faster in pure Python (every field given)."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:
