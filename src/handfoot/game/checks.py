@@ -706,11 +706,18 @@ class Checks(State):
     def _stage_ok(self, kind: int, target: int, slot: int, side: int) -> bool:
         """Whether staging a card of ``kind`` for ``target``'s group ``slot`` could lead to a
         legal meld (the pruning :meth:`legal_actions` lists)."""
-        if kind in (BLACK_THREE, RED_THREE):
-            return False
         idx = self._current_meld(side, target)
         existing = self.melds[side][idx].size if idx >= 0 else 0
-        flags = self._target_flags(target, existing, self._top_target())
+        return self._stage_fits(kind, target, slot, existing, self._top_target())
+
+    def _stage_fits(self, kind: int, target: int, slot: int, existing: int,
+                    top_target: int) -> bool:
+        """:meth:`_stage_ok`, given the size of the side's meld of ``target`` that takes
+        cards (0 if none; as :meth:`_existing_sizes` gives it) and :meth:`_top_target`
+        (neither changes while cards are staged)."""
+        if kind == BLACK_THREE or kind == RED_THREE:
+            return False
+        flags = self._target_flags(target, existing, top_target)
         if kind <= cards.ACE:
             return target == kind and bool(flags & (_NAT0 << slot * 2))
         return bool(flags & (_WILD0 << slot * 2))

@@ -577,6 +577,11 @@ class GameState(Listing):
         side = self.side_of[seat]
         held = self.held[seat]
         done = 0
+        # (what staging changes none of, read once: the side's melds that take cards, the
+        # pile's top card's target, whether the pile may be taken)
+        existing = self._existing_sizes(side)
+        top_target = self._top_target()
+        blocked = phase == _DRAW and self.pickup_blocker() is not None
         for action in actions:
             if not mv.STAGE_NATURAL <= action < mv.KNEE:
                 break
@@ -595,9 +600,9 @@ class GameState(Listing):
             # (the checks of _verify_stage, which tests hold to the listing)
             if held[kind] - self._staged_kind(kind) <= 0:
                 break
-            if phase == _DRAW and self.pickup_blocker() is not None:
+            if blocked:
                 break
-            if not self._stage_ok(kind, target, slot, side):
+            if not self._stage_fits(kind, target, slot, existing[target], top_target):
                 break
             self._stage(kind, target, slot)
             done += 1
