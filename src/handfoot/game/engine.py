@@ -625,7 +625,7 @@ class GameState(Listing):
         if self.knees[seat] and self.knee_open(side):
             return None
         if action == mv.DRAW and phase == _DRAW:  # (always listed at the draw)
-            move = mv.Draw()
+            move = _A_DRAW
             self._listed = None
             self._commit_move((move, None, None))
             return move
@@ -1051,6 +1051,9 @@ _PURE: Final = _SLOT_SETTER
 _new_history_entry: Final[Callable[[int, int, mv.PlayerMove], HistoryEntry]] = (
     mv.fast_constructor(HistoryEntry))
 """``HistoryEntry(...)``, built faster in pure Python (every field given)."""
+_A_DRAW: Final = mv.Draw()
+"""A draw (one move object for every draw committed ahead: moves are values, and
+:meth:`GameState.apply_listed` too commits one object for every listed draw)."""
 _new_table_meld: Final[Callable[[int, int, int, int, tuple[int, ...]], TableMeld]] = (
     mv.fast_constructor(TableMeld))
 """``TableMeld(...)``, built faster in pure Python (every field given)."""
