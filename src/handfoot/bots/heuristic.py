@@ -457,13 +457,15 @@ class NormalBot(EasyBot):
         else:
             first = _build(view, counts, greedy=False, hold=self.hold, hold_new=hold_new,
                            dirty_need=self.dirty_need, currents=currents)
-        options = [first]
+        groups = _within_hand(first, total, in_last, p.min_cards_kept)
+        if groups:
+            yield [*_stage_actions(groups), mv.CONFIRM]
+        # a side not yet open: the greedy build next (worked out only once the first plan
+        # has been tried, if it has not been played)
         if not view.opened[view.side]:
             if greedy_build is None:
                 greedy_build = _build(view, counts, greedy=True, currents=currents)
-            options.append(greedy_build)
-        for groups in options:
-            groups = _within_hand(groups, total, in_last, p.min_cards_kept)
+            groups = _within_hand(greedy_build, total, in_last, p.min_cards_kept)
             if groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
 
