@@ -68,6 +68,8 @@ _MeldState = tuple[int | None, int | None, int, int, int]
 meld of the plan's), with its naturals, twos and jokers."""
 
 
+_NO_TARGET_FLAGS: Final[list[bool]] = [False] * mv.NUM_TARGETS
+"""No target, a flag per target (a template, copied, never changed)."""
 _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 """No meld yet: the next group starts one. Compared with ``==``, not ``is`` (compiled by
 mypyc, a constant tuple need not be one object)."""
@@ -373,25 +375,26 @@ class Checks(State):
         plan = _Plan()
         melds = self.melds[side]
         cur: dict[int, _MeldState] = {}
-        # (a flag per target, not a set: the compiled build indexes a list natively)
-        has_target = [False] * mv.NUM_TARGETS
-        for m in melds:
-            has_target[m.target] = True
+        # which targets the side has a meld of, on the table or made by this move: worked
+        # out at the first new meld that asks (a flag per target, not a set: the compiled
+        # build indexes a list natively)
+        has_target: list[bool] | None = None
         book_size = p.book_size
         cap = p.book_max if p.book_max is not None else _INF
         for g in groups:
             t = g.target
-            if t in (BLACK_THREE, RED_THREE):
+            gn, gt, gj = g.naturals, g.twos, g.jokers  # (read once)
+            if t == BLACK_THREE or t == RED_THREE:
                 raise IllegalMoveError("threes can never be melded")
-            if not (0 <= t <= WILD_MELD) or g.naturals < 0 or g.twos < 0 or g.jokers < 0:
+            if not (0 <= t <= WILD_MELD) or gn < 0 or gt < 0 or gj < 0:
                 raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
-                if g.naturals:
+                if gn:
                     raise IllegalMoveError("an all-wild meld holds only wild cards")
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            n, tw, jk = g.naturals, g.twos, g.jokers
+            n, tw, jk = gn, gt, gj
             # (each kind in turn, no tuple of pairs built per group, no call where the
             # hand has the cards)
             used = plan.used
@@ -423,7 +426,7 @@ class Checks(State):
                     n += 1
             if n + tw + jk == 0:
                 raise IllegalMoveError("a meld group needs at least one card")
-            value = values[t] * g.naturals + values[TWO] * g.twos + values[JOKER] * g.jokers
+            value = values[t] * gn + values[TWO] * gt + values[JOKER] * gj
             if with_top and top_kind is not None:
                 value += values[top_kind]
             plan.value += value
@@ -459,7 +462,13 @@ class Checks(State):
                         "so add to it")
             if no_meld:
                 # a new meld
-                if t != WILD_MELD and has_target[t]:
+                if t != WILD_MELD and has_target is None:
+                    has_target = _NO_TARGET_FLAGS[:]
+                    for m in melds:
+                        has_target[m.target] = True
+                    for step in plan.steps:  # this move's groups before this one
+                        has_target[step.target] = True
+                if t != WILD_MELD and has_target is not None and has_target[t]:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
                         raise IllegalMoveError(lambda t=t:
                             f"your side already has a book of {KIND_PLURALS[t]}; add to it "
@@ -505,9 +514,10 @@ class Checks(State):
                 started = plan.new_melds[plan_meld]
                 started.naturals, started.twos, started.jokers = new_n, new_t, new_j
                 started.with_top |= with_top
-            plan.steps.append(_new_step((t, g.naturals, g.twos, g.jokers, with_top, table_meld,
-                                         plan_meld, starts)))
-            has_target[t] = True
+            plan.steps.append(_new_step((t, gn, gt, gj, with_top, table_meld, plan_meld,
+                                         starts)))
+            if has_target is not None:
+                has_target[t] = True
             if old_size < book_size <= new_size:
                 plan.books_made += 1
             full = new_size >= (book_size if t == WILD_MELD else cap)
