@@ -521,7 +521,7 @@ class NormalBot(EasyBot):
             if kind == _BLACK3:
                 out.append(-1000.0)
                 continue
-            if kind == TWO or kind == JOKER:
+            if kind in (TWO, JOKER):
                 out.append(1000.0 + kind)
                 continue
             score = keep_value * values[kind]

@@ -384,9 +384,9 @@ class Checks(State):
         for g in groups:
             t = g.target
             gn, gt, gj = g.naturals, g.twos, g.jokers  # (read once)
-            if t == BLACK_THREE or t == RED_THREE:
+            if t in (BLACK_THREE, RED_THREE):
                 raise IllegalMoveError("threes can never be melded")
-            if not (0 <= t <= WILD_MELD) or gn < 0 or gt < 0 or gj < 0:
+            if not (0 <= t <= WILD_MELD) or g.naturals < 0 or g.twos < 0 or g.jokers < 0:
                 raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
                 if gn:
@@ -725,7 +725,7 @@ class Checks(State):
         """:meth:`_stage_ok`, given the size of the side's meld of ``target`` that takes
         cards (0 if none; as :meth:`_existing_sizes` gives it) and :meth:`_top_target`
         (neither changes while cards are staged)."""
-        if kind == BLACK_THREE or kind == RED_THREE:
+        if kind in (BLACK_THREE, RED_THREE):
             return False
         flags = self._target_flags(target, existing, top_target)
         if kind <= cards.ACE:
