@@ -611,6 +611,20 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
 
 
 
+def _naturals_beyond(table: tuple[tuple[TableMeld, ...], ...], side: int) -> list[int]:
+    """The naturals on the melds of every side but ``side`` (``table``: a view's melds),
+    per target (0 for the all-wild)."""
+    out = _ZERO_TARGETS[:]
+    for s in range(len(table)):
+        if s == side:
+            continue
+        for m in table[s]:
+            t = m.target
+            if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
+                out[t] = out[t] + m.naturals
+    return out
+
+
 _NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
 """(read once: an enum member looked up on its class costs a thousand instructions)"""
 _COMPLETE_AND_START: Final = PickupExistingMeld.COMPLETE_AND_START
@@ -660,7 +674,10 @@ class HardBot(NormalBot):
         self._last_discard: int | None = None
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
-        self._opp_nat: list[int] = [0] * mv.NUM_TARGETS
+        # the table as this seat last followed the pile (its naturals on the other sides
+        # are worked out only where somebody took the pile since: _observe)
+        self._opp_melds: tuple[tuple[TableMeld, ...], ...] = ()
+        self._opp_side = 0
         self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
@@ -673,7 +690,8 @@ class HardBot(NormalBot):
             self._last_discard = None
             self._taken = {}
             self._thrown = {}
-            self._opp_nat = self._opponent_naturals(view)
+            self._opp_melds = view.melds
+            self._opp_side = view.side
             return
         size = view.discard_size
         if size == len(self._pile):
@@ -698,27 +716,20 @@ class HardBot(NormalBot):
             if cards.FOUR <= top <= cards.ACE:  # RANKS
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
-        nat = self._opponent_naturals(view)
         if size < expected:
-            old = self._opp_nat
+            nat = self._opponent_naturals(view)
+            old = _naturals_beyond(self._opp_melds, self._opp_side)
             for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
                 if nat[r] - old[r] >= 3:
                     self._taken[r] = self._taken.get(r, 0) + 1
-        self._opp_nat = nat
+        self._opp_melds = view.melds
+        self._opp_side = view.side
         self._last_discard = None
 
     @staticmethod
     def _opponent_naturals(view: PlayerView) -> list[int]:
         """The naturals on the other sides' melds, per target (0 for the all-wild)."""
-        out = _ZERO_TARGETS[:]
-        for s, melds in enumerate(view.melds):
-            if s == view.side:
-                continue
-            for m in melds:
-                t = m.target
-                if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
-                    out[t] = out[t] + m.naturals
-        return out
+        return _naturals_beyond(view.melds, view.side)
 
     def _chosen(self, view: PlayerView, action: int) -> None:
         self._unseen_memo = None  # the pile memory may change
