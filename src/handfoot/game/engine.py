@@ -767,11 +767,18 @@ class GameState(Listing):
         order (clubs, diamonds, hearts, spades), so replays are exact."""
         hf = self.held_faces[seat]
         out: list[int] = []
+        need = count
         for face in KIND_FACES[kind]:
-            while hf[face] and len(out) < count:
-                hf[face] -= 1
-                out.append(face)
-            if len(out) == count:
+            n = hf[face]
+            if n:
+                k = n if n < need else need  # as many of this face as are held and needed
+                hf[face] = n - k
+                if k == 1:
+                    out.append(face)
+                else:
+                    out.extend([face] * k)
+                need -= k
+            if not need:
                 break
         self.held[seat][kind] -= count
         self.held_n[seat] -= count
