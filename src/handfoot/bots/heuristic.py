@@ -447,7 +447,7 @@ class NormalBot(EasyBot):
                     yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
             elif groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
-        greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
+        greedy = (not in_last and total <= self.greedy_hand) or self._danger(view)
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
         # a greedy build reads neither hold, hold_new nor dirty_need: the greedy build
         if greedy:
@@ -740,11 +740,6 @@ class HardBot(NormalBot):
 
     def _danger(self, view: PlayerView) -> bool:
         """The other side could go out any moment: get points onto the table."""
-        p = view.profile
-        book_size: int = p.book_size
-        need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
-        if p.all_wild_melds:
-            need += p.wild_books_to_go_out
         in_foot = view.in_foot
         hand_counts = view.hand_counts
         foot_counts = view.foot_counts
@@ -764,6 +759,11 @@ class HardBot(NormalBot):
                 seat += sides
             if not close:
                 continue
+            p = view.profile
+            book_size: int = p.book_size
+            need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
+            if p.all_wild_melds:
+                need += p.wild_books_to_go_out
             books = 0
             for m in view.melds[side]:
                 if m.naturals + m.twos + m.jokers >= book_size:
