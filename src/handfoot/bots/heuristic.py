@@ -602,10 +602,10 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
     for side in range(view.sides):
         if side != view.side:
             has = _NO_TARGETS[:]
-            for m in view.melds[side]:
-                has[m.target] = True
-            for t in range(mv.NUM_TARGETS):
-                if has[t]:
+            for m in view.melds[side]:  # (counted at the side's first meld of each target)
+                t = m.target
+                if not has[t]:
+                    has[t] = True
                     others[t] = others[t] + 1
     return view, own, after, others
 
