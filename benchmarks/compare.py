@@ -12,6 +12,12 @@ prints min/median/max over the repetitions, each median's ratio to the first bui
 the actions played (equal when the builds play the same games). Interleaving is what makes
 a before/after comparison fair on a loaded machine: both see the same load.
 
+``--pairs`` (two builds): each repetition is a pair, run in the order first, second, then
+second, first in the next (so a drift of the machine's speed counts against both alike),
+and the script prints each pair's ratio too, the second build's rate over the first's
+(min/median/max): where the machine's speed swings from one minute to the next, the
+pairs' ratios say more than the two medians.
+
 ``hard`` plays ``--size`` games (6) with a hard bot at every seat at the profile's default
 seating; ``random`` plays one-round games between random bots until ``--size`` decisions
 (100,000) have been made.
@@ -68,6 +74,8 @@ def main() -> None:
                         "100,000) a repetition")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", action="store_true",
+                        help="two builds: alternate their order and print each pair's ratio")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_intermixed_args()
     size = args.size or (6 if args.kind == "hard" else 100_000)
@@ -77,10 +85,15 @@ def main() -> None:
     builds = dict(b.split("=", 1) for b in args.builds)
     if not builds:
         parser.error("name at least one build: NAME=PATH")
+    if args.pairs and len(builds) != 2:
+        parser.error("--pairs compares two builds")
     rates: dict[str, list[float]] = {name: [] for name in builds}
     actions: dict[str, int] = {}
-    for _ in range(args.reps):
-        for name, path in builds.items():
+    for rep in range(args.reps):
+        order = list(builds.items())
+        if args.pairs and rep % 2:
+            order.reverse()
+        for name, path in order:
             run = subprocess.run(
                 [sys.executable, __file__, args.kind, args.profile, "--worker",
                  "--size", str(size), "--seed", str(args.seed)],
@@ -99,6 +112,11 @@ def main() -> None:
         median = statistics.median(values)
         print(f"  {name:10} {min(values):,.1f} / {median:,.1f} / {max(values):,.1f}  "
               f"x{median / first:.2f}  ({actions[name]:,} actions)")
+    if args.pairs:
+        one, two = rates.values()
+        ratios = [b / a for a, b in zip(one, two, strict=True)]
+        print(f"  pairs      {min(ratios):.3f} / {statistics.median(ratios):.3f} / "
+              f"{max(ratios):.3f}  (the second's rate over the first's, each pair)")
 
 
 if __name__ == "__main__":

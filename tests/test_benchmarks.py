@@ -154,6 +154,13 @@ def test_compare_benchmark_runs_each_build_and_counts_the_same_actions() -> None
     assert rows[0][1] == rows[1][1], out  # the same build plays the same games
 
 
+def test_compare_benchmark_pairs_two_builds_and_prints_their_ratios() -> None:
+    out = _run("benchmarks/compare.py", "hard", "biegames", "--size", "1", "--reps", "2",
+               "--pairs", f"a={ROOT / 'src'}", f"b={ROOT / 'src'}")
+    assert re.search(r"^  pairs +[\d.]+ / [\d.]+ / [\d.]+  \(the second's rate over the "
+                     r"first's, each pair\)$", out, re.M), out
+
+
 def test_restore_benchmark_measures_both_code_versions_on_the_same_games() -> None:
     out = _run("benchmarks/restore.py", "--games", "1", "--loads", "1", "--runs", "2",
                "--baseline", "src")

@@ -287,6 +287,7 @@ class NormalBot(EasyBot):
         self._key: tuple[object, ...] = ()
         self._sides_memo: _Sides | None = None
         self._own_memo: tuple[PlayerView, list[TableMeld | None]] | None = None
+        self._counts_memo: tuple[PlayerView, list[int]] | None = None
 
     # -- the decision loop ----------------------------------------------------------------
 
@@ -299,6 +300,7 @@ class NormalBot(EasyBot):
         self._chosen(view, action)
         self._sides_memo = None  # (they hold the view)
         self._own_memo = None
+        self._counts_memo = None
         return action
 
     def _observe(self, view: PlayerView) -> None:
@@ -389,7 +391,7 @@ class NormalBot(EasyBot):
 
     def _plan_iter(self, view: PlayerView) -> Iterator[list[int]]:
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
-        counts = _kind_counts(view.hand)
+        counts = self._counts(view)
         p = view.profile
         if view.phase == Phase.DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
@@ -445,7 +447,7 @@ class NormalBot(EasyBot):
                     yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
             elif groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
-        greedy = self._danger(view) or (not in_last and total <= self.greedy_hand)
+        greedy = (not in_last and total <= self.greedy_hand) or self._danger(view)
         hold_new = self.hold_new and view.opened[view.side] and total > self.hold_new_above
         # a greedy build reads neither hold, hold_new nor dirty_need: the greedy build
         if greedy:
@@ -455,13 +457,15 @@ class NormalBot(EasyBot):
         else:
             first = _build(view, counts, greedy=False, hold=self.hold, hold_new=hold_new,
                            dirty_need=self.dirty_need, currents=currents)
-        options = [first]
+        groups = _within_hand(first, total, in_last, p.min_cards_kept)
+        if groups:
+            yield [*_stage_actions(groups), mv.CONFIRM]
+        # a side not yet open: the greedy build next (worked out only once the first plan
+        # has been tried, if it has not been played)
         if not view.opened[view.side]:
             if greedy_build is None:
                 greedy_build = _build(view, counts, greedy=True, currents=currents)
-            options.append(greedy_build)
-        for groups in options:
-            groups = _within_hand(groups, total, in_last, p.min_cards_kept)
+            groups = _within_hand(greedy_build, total, in_last, p.min_cards_kept)
             if groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
 
@@ -480,7 +484,7 @@ class NormalBot(EasyBot):
             if a >= mv.DISCARD:
                 discards.append(a - mv.DISCARD)
         if discards:
-            scores = self._keep_scores(view, _kind_counts(view.hand), discards)
+            scores = self._keep_scores(view, self._counts(view), discards)
             # the lowest keep score, ties to the lowest kind (no key function: hot)
             best = -1
             best_score = 0.0
@@ -507,6 +511,12 @@ class NormalBot(EasyBot):
         risks = self._feed_risks(view, ranks)
         out: list[float] = []
         r = 0
+        # (the settings read once: the arithmetic is the same, in the same order)
+        keep_value = self.keep_value
+        keep_pair = self.keep_pair
+        keep_extra = self.keep_extra
+        keep_on_meld = self.keep_on_meld
+        keep_special = self.keep_special
         for kind in kinds:
             if kind == _BLACK3:
                 out.append(-1000.0)
@@ -514,16 +524,16 @@ class NormalBot(EasyBot):
             if kind in (TWO, JOKER):
                 out.append(1000.0 + kind)
                 continue
-            score = self.keep_value * values[kind]
+            score = keep_value * values[kind]
             c = counts[kind]
             if c >= 2:
-                score += self.keep_pair + self.keep_extra * min(c - 2, 2)
+                score += keep_pair + keep_extra * min(c - 2, 2)
             if own[kind] is not None:
-                score += self.keep_on_meld
-            if self.keep_special:
+                score += keep_on_meld
+            if keep_special:
                 for rank, bonus in p.special_book_bonus:
                     if rank == kind:
-                        score += self.keep_special * bonus / 1000.0
+                        score += keep_special * bonus / 1000.0
             score += risks[r]
             r += 1
             out.append(score)
@@ -555,6 +565,16 @@ class NormalBot(EasyBot):
             self._sides_memo = memo
         return memo
 
+    def _counts(self, view: PlayerView) -> list[int]:
+        """:func:`_kind_counts` of the hand in ``view``, worked out once per view (the
+        plans, the discard and the hard bot's count of unseen cards read it; the list kept:
+        not to be changed)."""
+        memo = self._counts_memo
+        if memo is None or memo[0] is not view:
+            memo = (view, _kind_counts(view.hand))
+            self._counts_memo = memo
+        return memo[1]
+
     def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
         """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
         kind that is no target), worked out once per view (the plans and the discard
@@ -582,13 +602,27 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
     for side in range(view.sides):
         if side != view.side:
             has = _NO_TARGETS[:]
-            for m in view.melds[side]:
-                has[m.target] = True
-            for t in range(mv.NUM_TARGETS):
-                if has[t]:
+            for m in view.melds[side]:  # (counted at the side's first meld of each target)
+                t = m.target
+                if not has[t]:
+                    has[t] = True
                     others[t] = others[t] + 1
     return view, own, after, others
 
+
+
+def _naturals_beyond(table: tuple[tuple[TableMeld, ...], ...], side: int) -> list[int]:
+    """The naturals on the melds of every side but ``side`` (``table``: a view's melds),
+    per target (0 for the all-wild)."""
+    out = _ZERO_TARGETS[:]
+    for s in range(len(table)):
+        if s == side:
+            continue
+        for m in table[s]:
+            t = m.target
+            if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
+                out[t] = out[t] + m.naturals
+    return out
 
 
 _NO_EXISTING: Final = PickupExistingMeld.FORBIDDEN
@@ -640,7 +674,10 @@ class HardBot(NormalBot):
         self._last_discard: int | None = None
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
-        self._opp_nat: list[int] = [0] * mv.NUM_TARGETS
+        # the table as this seat last followed the pile (its naturals on the other sides
+        # are worked out only where somebody took the pile since: _observe)
+        self._opp_melds: tuple[tuple[TableMeld, ...], ...] = ()
+        self._opp_side = 0
         self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
     def _observe(self, view: PlayerView) -> None:
@@ -653,7 +690,8 @@ class HardBot(NormalBot):
             self._last_discard = None
             self._taken = {}
             self._thrown = {}
-            self._opp_nat = self._opponent_naturals(view)
+            self._opp_melds = view.melds
+            self._opp_side = view.side
             return
         size = view.discard_size
         if size == len(self._pile):
@@ -678,27 +716,20 @@ class HardBot(NormalBot):
             if cards.FOUR <= top <= cards.ACE:  # RANKS
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
-        nat = self._opponent_naturals(view)
         if size < expected:
-            old = self._opp_nat
+            nat = self._opponent_naturals(view)
+            old = _naturals_beyond(self._opp_melds, self._opp_side)
             for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
                 if nat[r] - old[r] >= 3:
                     self._taken[r] = self._taken.get(r, 0) + 1
-        self._opp_nat = nat
+        self._opp_melds = view.melds
+        self._opp_side = view.side
         self._last_discard = None
 
     @staticmethod
     def _opponent_naturals(view: PlayerView) -> list[int]:
         """The naturals on the other sides' melds, per target (0 for the all-wild)."""
-        out = _ZERO_TARGETS[:]
-        for s, melds in enumerate(view.melds):
-            if s == view.side:
-                continue
-            for m in melds:
-                t = m.target
-                if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
-                    out[t] = out[t] + m.naturals
-        return out
+        return _naturals_beyond(view.melds, view.side)
 
     def _chosen(self, view: PlayerView, action: int) -> None:
         self._unseen_memo = None  # the pile memory may change
@@ -709,26 +740,36 @@ class HardBot(NormalBot):
 
     def _danger(self, view: PlayerView) -> bool:
         """The other side could go out any moment: get points onto the table."""
-        p = view.profile
-        book_size: int = p.book_size
-        need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
-        if p.all_wild_melds:
-            need += p.wild_books_to_go_out
-        for side in range(view.sides):
+        in_foot = view.in_foot
+        hand_counts = view.hand_counts
+        foot_counts = view.foot_counts
+        players = view.players
+        sides = view.sides
+        few = self.danger_cards
+        for side in range(sides):
             if side == view.side:
                 continue
+            # a seat of the side about to go out (asked first: fewer to read than the books)
+            close = False
+            seat = side  # the side's seats (a range with a step is a Python call, compiled)
+            while seat < players:
+                if in_foot[seat] and hand_counts[seat] + foot_counts[seat] <= few:
+                    close = True
+                    break
+                seat += sides
+            if not close:
+                continue
+            p = view.profile
+            book_size: int = p.book_size
+            need: int = p.clean_books_to_go_out + p.dirty_books_to_go_out
+            if p.all_wild_melds:
+                need += p.wild_books_to_go_out
             books = 0
             for m in view.melds[side]:
                 if m.naturals + m.twos + m.jokers >= book_size:
                     books += 1
-            if books < need:
-                continue
-            seat = side  # the side's seats (a range with a step is a Python call, compiled)
-            while seat < view.players:
-                if (view.in_foot[seat]
-                        and view.hand_counts[seat] + view.foot_counts[seat] <= self.danger_cards):
-                    return True
-                seat += view.sides
+            if books >= need:
+                return True
         return False
 
     def _pickup_wanted(self, profile: Profile, pickup_size: int, discard_size: int,
@@ -741,15 +782,20 @@ class HardBot(NormalBot):
         """Cards of ``kind`` this seat has not seen: not in its hand, not as naturals on
         the table, not thrown on the pile as far as it remembers (worked out once per
         view and pile memory)."""
+        return self._unseen_of(view)[kind]
+
+    def _unseen_of(self, view: PlayerView) -> list[int]:
+        """:meth:`_unseen` of every kind, worked out once per view and pile memory (the
+        list kept: not to be changed)."""
         memo = self._unseen_memo
         if memo is None or memo[0] is not view:
             memo = (view, self._unseen_counts(view))
             self._unseen_memo = memo
-        return memo[1][kind]
+        return memo[1]
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
-        seen = _kind_counts(view.hand)
+        seen = self._counts(view)[:]
         for melds in view.melds:
             for m in melds:
                 t = m.target
@@ -769,17 +815,24 @@ class HardBot(NormalBot):
         _, _, after, others = self._sides(view)
         taken = self._taken
         thrown = self._thrown
+        unseen = self._unseen_of(view)
+        # (the settings read once: the arithmetic is the same, in the same order)
+        feed_taken = self.feed_taken
+        feed_thrown = self.feed_thrown
+        safe_next_meld = self.safe_next_meld
+        safe_other_meld = self.safe_other_meld
+        safe_unseen = self.safe_unseen
         for i in range(len(kinds)):
             kind = kinds[i]
             risk = risks[i]
-            risk += self.feed_taken * taken.get(kind, 0)
-            risk -= self.feed_thrown * min(thrown.get(kind, 0), 2)
+            risk += feed_taken * taken.get(kind, 0)
+            risk -= feed_thrown * min(thrown.get(kind, 0), 2)
             if after[kind] is not None:
-                risk -= self.safe_next_meld
+                risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it
-                risk -= self.safe_other_meld
-            if self._unseen(view, kind) <= 1:
-                risk -= self.safe_unseen  # nobody else can hold a pair of it
+                risk -= safe_other_meld
+            if unseen[kind] <= 1:
+                risk -= safe_unseen  # nobody else can hold a pair of it
             risks[i] = risk
         return risks
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, NoReturn
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
@@ -68,6 +68,8 @@ _MeldState = tuple[int | None, int | None, int, int, int]
 meld of the plan's), with its naturals, twos and jokers."""
 
 
+_NO_TARGET_FLAGS: Final[list[bool]] = [False] * mv.NUM_TARGETS
+"""No target, a flag per target (a template, copied, never changed)."""
 _NO_MELD: Final[_MeldState] = (None, None, 0, 0, 0)
 """No meld yet: the next group starts one. Compared with ``==``, not ``is`` (compiled by
 mypyc, a constant tuple need not be one object)."""
@@ -373,32 +375,44 @@ class Checks(State):
         plan = _Plan()
         melds = self.melds[side]
         cur: dict[int, _MeldState] = {}
-        # (a flag per target, not a set: the compiled build indexes a list natively)
-        has_target = [False] * mv.NUM_TARGETS
-        for m in melds:
-            has_target[m.target] = True
+        # which targets the side has a meld of, on the table or made by this move: worked
+        # out at the first new meld that asks (a flag per target, not a set: the compiled
+        # build indexes a list natively)
+        has_target: list[bool] | None = None
         book_size = p.book_size
         cap = p.book_max if p.book_max is not None else _INF
         for g in groups:
             t = g.target
+            gn, gt, gj = g.naturals, g.twos, g.jokers  # (read once)
             if t in (BLACK_THREE, RED_THREE):
                 raise IllegalMoveError("threes can never be melded")
             if not (0 <= t <= WILD_MELD) or g.naturals < 0 or g.twos < 0 or g.jokers < 0:
                 raise IllegalMoveError(lambda g=g: f"not a meld group: {g!r}")
             if t == WILD_MELD:
-                if g.naturals:
+                if gn:
                     raise IllegalMoveError("an all-wild meld holds only wild cards")
                 if not p.all_wild_melds:
                     raise IllegalMoveError(
                         "melds made only of wild cards are not allowed: a meld needs naturals")
-            # (each kind in turn, no tuple of pairs built per group)
-            if g.naturals:
-                self._use(avail, plan, seat, t, g.naturals, extra is not None)
-            if g.twos:
-                self._use(avail, plan, seat, TWO, g.twos, extra is not None)
-            if g.jokers:
-                self._use(avail, plan, seat, JOKER, g.jokers, extra is not None)
-            n, tw, jk = g.naturals, g.twos, g.jokers
+            n, tw, jk = gn, gt, gj
+            # (each kind in turn, no tuple of pairs built per group, no call where the
+            # hand has the cards)
+            used = plan.used
+            if n:
+                if avail[t] < n:
+                    self._too_few(avail, plan, seat, t, n, extra is not None)
+                avail[t] = avail[t] - n
+                used[t] = used[t] + n
+            if tw:
+                if avail[TWO] < tw:
+                    self._too_few(avail, plan, seat, TWO, tw, extra is not None)
+                avail[TWO] = avail[TWO] - tw
+                used[TWO] = used[TWO] + tw
+            if jk:
+                if avail[JOKER] < jk:
+                    self._too_few(avail, plan, seat, JOKER, jk, extra is not None)
+                avail[JOKER] = avail[JOKER] - jk
+                used[JOKER] = used[JOKER] + jk
             with_top = False
             if top_kind is not None and not plan.used_top and (
                     (t == WILD_MELD and cards.is_wild(top_kind)) or t == top_kind):
@@ -412,7 +426,7 @@ class Checks(State):
                     n += 1
             if n + tw + jk == 0:
                 raise IllegalMoveError("a meld group needs at least one card")
-            value = values[t] * g.naturals + values[TWO] * g.twos + values[JOKER] * g.jokers
+            value = values[t] * gn + values[TWO] * gt + values[JOKER] * gj
             if with_top and top_kind is not None:
                 value += values[top_kind]
             plan.value += value
@@ -448,7 +462,13 @@ class Checks(State):
                         "so add to it")
             if no_meld:
                 # a new meld
-                if t != WILD_MELD and has_target[t]:
+                if t != WILD_MELD and has_target is None:
+                    has_target = _NO_TARGET_FLAGS[:]
+                    for m in melds:
+                        has_target[m.target] = True
+                    for step in plan.steps:  # this move's groups before this one
+                        has_target[step.target] = True
+                if t != WILD_MELD and has_target is not None and has_target[t]:
                     if not (p.new_meld_after_book or (g.new and p.second_meld_of_rank)):
                         raise IllegalMoveError(lambda t=t:
                             f"your side already has a book of {KIND_PLURALS[t]}; add to it "
@@ -494,9 +514,10 @@ class Checks(State):
                 started = plan.new_melds[plan_meld]
                 started.naturals, started.twos, started.jokers = new_n, new_t, new_j
                 started.with_top |= with_top
-            plan.steps.append(_new_step((t, g.naturals, g.twos, g.jokers, with_top, table_meld,
-                                         plan_meld, starts)))
-            has_target[t] = True
+            plan.steps.append(_new_step((t, gn, gt, gj, with_top, table_meld, plan_meld,
+                                         starts)))
+            if has_target is not None:
+                has_target[t] = True
             if old_size < book_size <= new_size:
                 plan.books_made += 1
             full = new_size >= (book_size if t == WILD_MELD else cap)
@@ -508,24 +529,20 @@ class Checks(State):
                 cur[t] = (table_meld, plan_meld, new_n, new_t, new_j)
         return plan
 
-    def _use(self, avail: list[int], plan: _Plan, seat: int, kind: int, count: int,
-             extra: bool) -> None:
-        """:meth:`_plan` takes ``count`` cards of ``kind`` for a group from ``avail`` (the
-        hand, with the pile's cards if ``extra``), or raises if there are too few."""
-        if avail[kind] < count:
-            have = self.held[seat][kind]
-            need = plan.used[kind] + count
-            if extra:
-                raise IllegalMoveError(lambda:
-                    f"there are only {avail[kind] + plan.used[kind]} "
-                    f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
-                    f"need {need}")
+    def _too_few(self, avail: list[int], plan: _Plan, seat: int, kind: int, count: int,
+                 extra: bool) -> NoReturn:
+        """Raise: :meth:`_plan` needs ``count`` cards of ``kind`` for a group, and ``avail``
+        (what is left of the hand, with the pile's cards if ``extra``) has fewer."""
+        have = self.held[seat][kind]
+        need = plan.used[kind] + count
+        if extra:
             raise IllegalMoveError(lambda:
-                f"you hold no {KIND_PLURALS[kind]}" if not have else
-                f"you hold only {_count_text(have, kind)}; these melds need {need}")
-        avail[kind] = avail[kind] - count
-        used = plan.used
-        used[kind] = used[kind] + count
+                f"there are only {avail[kind] + plan.used[kind]} "
+                f"{KIND_PLURALS[kind]} in your hand and the pile; these melds "
+                f"need {need}")
+        raise IllegalMoveError(lambda:
+            f"you hold no {KIND_PLURALS[kind]}" if not have else
+            f"you hold only {_count_text(have, kind)}; these melds need {need}")
 
     def _ratio_reason(self, t: int, n: int, w: int) -> str:
         p = self.profile
@@ -699,11 +716,18 @@ class Checks(State):
     def _stage_ok(self, kind: int, target: int, slot: int, side: int) -> bool:
         """Whether staging a card of ``kind`` for ``target``'s group ``slot`` could lead to a
         legal meld (the pruning :meth:`legal_actions` lists)."""
-        if kind in (BLACK_THREE, RED_THREE):
-            return False
         idx = self._current_meld(side, target)
         existing = self.melds[side][idx].size if idx >= 0 else 0
-        flags = self._target_flags(target, existing, self._top_target())
+        return self._stage_fits(kind, target, slot, existing, self._top_target())
+
+    def _stage_fits(self, kind: int, target: int, slot: int, existing: int,
+                    top_target: int) -> bool:
+        """:meth:`_stage_ok`, given the size of the side's meld of ``target`` that takes
+        cards (0 if none; as :meth:`_existing_sizes` gives it) and :meth:`_top_target`
+        (neither changes while cards are staged)."""
+        if kind in (BLACK_THREE, RED_THREE):
+            return False
+        flags = self._target_flags(target, existing, top_target)
         if kind <= cards.ACE:
             return target == kind and bool(flags & (_NAT0 << slot * 2))
         return bool(flags & (_WILD0 << slot * 2))

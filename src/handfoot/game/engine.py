@@ -577,6 +577,11 @@ class GameState(Listing):
         side = self.side_of[seat]
         held = self.held[seat]
         done = 0
+        # (what staging changes none of, read once: the side's melds that take cards, the
+        # pile's top card's target, whether the pile may be taken)
+        existing = self._existing_sizes(side)
+        top_target = self._top_target()
+        blocked = phase == _DRAW and self.pickup_blocker() is not None
         for action in actions:
             if not mv.STAGE_NATURAL <= action < mv.KNEE:
                 break
@@ -595,9 +600,9 @@ class GameState(Listing):
             # (the checks of _verify_stage, which tests hold to the listing)
             if held[kind] - self._staged_kind(kind) <= 0:
                 break
-            if phase == _DRAW and self.pickup_blocker() is not None:
+            if blocked:
                 break
-            if not self._stage_ok(kind, target, slot, side):
+            if not self._stage_fits(kind, target, slot, existing[target], top_target):
                 break
             self._stage(kind, target, slot)
             done += 1
@@ -620,7 +625,7 @@ class GameState(Listing):
         if self.knees[seat] and self.knee_open(side):
             return None
         if action == mv.DRAW and phase == _DRAW:  # (always listed at the draw)
-            move = mv.Draw()
+            move = _A_DRAW
             self._listed = None
             self._commit_move((move, None, None))
             return move
@@ -735,30 +740,45 @@ class GameState(Listing):
                     n += 1
             if self._facts is not None:
                 self._facts.append(("melded", t, faces, step.starts))
+            # (pure Python: the meld's slots set directly; compiled: its native __init__)
             if step.meld is not None:
                 m = melds[step.meld]
-                melds[step.meld] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                             m.faces + tuple(faces))
+                melds[step.meld] = (
+                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                    m.faces + tuple(faces)) if _PURE
+                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                   m.faces + tuple(faces)))
             elif step.starts:
-                melds.append(TableMeld(t, n, tw, jk, tuple(faces)))
+                melds.append(_new_table_meld(t, n, tw, jk, tuple(faces)) if _PURE
+                             else TableMeld(t, n, tw, jk, tuple(faces)))
                 new_index.append(len(melds) - 1)
             else:
                 assert step.new_meld is not None
                 pos = new_index[step.new_meld]
                 m = melds[pos]
-                melds[pos] = TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                       m.faces + tuple(faces))
+                melds[pos] = (
+                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                    m.faces + tuple(faces)) if _PURE
+                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                   m.faces + tuple(faces)))
 
     def _take(self, seat: int, kind: int, count: int) -> list[int]:
         """Remove ``count`` cards of a kind from a seat's hand, picking faces in a fixed
         order (clubs, diamonds, hearts, spades), so replays are exact."""
         hf = self.held_faces[seat]
         out: list[int] = []
+        need = count
         for face in KIND_FACES[kind]:
-            while hf[face] and len(out) < count:
-                hf[face] -= 1
-                out.append(face)
-            if len(out) == count:
+            n = hf[face]
+            if n:
+                k = n if n < need else need  # as many of this face as are held and needed
+                hf[face] = n - k
+                if k == 1:
+                    out.append(face)
+                else:
+                    out.extend([face] * k)
+                need -= k
+            if not need:
                 break
         self.held[seat][kind] -= count
         self.held_n[seat] -= count
@@ -1038,6 +1058,12 @@ _PURE: Final = _SLOT_SETTER
 _new_history_entry: Final[Callable[[int, int, mv.PlayerMove], HistoryEntry]] = (
     mv.fast_constructor(HistoryEntry))
 """``HistoryEntry(...)``, built faster in pure Python (every field given)."""
+_A_DRAW: Final = mv.Draw()
+"""A draw (one move object for every draw committed ahead: moves are values, and
+:meth:`GameState.apply_listed` too commits one object for every listed draw)."""
+_new_table_meld: Final[Callable[[int, int, int, int, tuple[int, ...]], TableMeld]] = (
+    mv.fast_constructor(TableMeld))
+"""``TableMeld(...)``, built faster in pure Python (every field given)."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:

@@ -122,7 +122,8 @@ class Listing(Checks):
         must_knock = self.picked_pile and not p.discard_after_pickup
         if must_knock:
             out.append(mv.KNOCK)
-        if self.in_last_packet(seat) and not self._refused:
+        last = self.in_last_packet(seat)
+        if last and not self._refused:
             left = self.held_n[seat] - self._staged_total()
             if groups is None:
                 groups = self.staged_groups()
@@ -143,7 +144,6 @@ class Listing(Checks):
                             pass
                         break
         if not must_knock:
-            last = self.in_last_packet(seat)
             n = self.held_n[seat]
             if last and n == 1:  # the last card: going out, or holding none
                 for k in range(RED_THREE):

@@ -22,7 +22,7 @@ from handfoot.game.engine import GameState
 from handfoot.game.moves import Move
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.rules import Layout, Profile, Seat
-from handfoot.game.values import IllegalMoveError
+from handfoot.game.values import IllegalMoveError, Phase
 from handfoot.runs.cluster import (
     PartialFile,
     TaskList,
@@ -45,6 +45,10 @@ MAX_TURN_ACTIONS = 500
 HINT_BOT = "hard"
 """The bot that gives hints: ``hard`` plays in a blink (the search bot would make a person
 wait about a second for each one)."""
+
+_DRAW = Phase.DRAW
+_GAME_OVER = Phase.GAME_OVER
+"""(read once: a member looked up on its enum class is slow)"""
 
 
 class SafetyCapReached(RuntimeError):
@@ -129,10 +133,11 @@ def play_game(profile: Profile, seed: int, bots: Sequence[Bot], *,
     # are staged without a view per card (bots.ahead): the same game, move for move
     ahead = on_action is None and after is None
     stage_ahead = state.stage_ahead
-    while not state.is_over:
-        seat = state.to_act
+    while state.phase != _GAME_OVER:  # (not is_over, to_act: no property calls, hot)
+        seat = state.actor
         bot = bots[seat]
-        if ahead and draw_ahead(bot, state) is not None:  # a draw its view would choose
+        if (ahead and state.phase == _DRAW
+                and draw_ahead(bot, state) is not None):  # a draw its view would choose
             actions += 1
             moves += 1
             continue
