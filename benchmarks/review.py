@@ -127,6 +127,21 @@ def _kind(move: mv.PlayerMove) -> str:
     return type(move).__name__.lower()
 
 
+def ladder_table(g: int, levels: list[str], seed0: int,
+                 ) -> tuple[GameState, list[Bot], list[dict[str, Bot]], list[ExpertBot]]:
+    """The ladder's game ``g``: its state, the bot in each seat (four of ``levels``,
+    rotating), each seat's shadow bot of every level, and each seat's candidate lister."""
+    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    seed = derive_seed(seed0, "ladder", g)
+    state = GameState.new(profile, seed=seed)
+    seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
+    bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
+    shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
+               for s in range(state.players)]
+    listers = [lister_for(s, profile.name) for s in range(state.players)]
+    return state, bots, shadows, listers
+
+
 def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
                 horizon: int = 0, leaf: bool = True, late: int = -1,
                 ) -> tuple[dict[str, float], int, int, float, list[Judged]]:
@@ -143,14 +158,8 @@ def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
         rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
     judged: list[Judged] = []
-    profile = load_profile(PROFILE, overrides={"rounds": 1})
+    state, bots, shadows, listers = ladder_table(g, levels, seed0)
     seed = derive_seed(seed0, "ladder", g)
-    state = GameState.new(profile, seed=seed)
-    seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
-    bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
-    shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
-               for s in range(state.players)]
-    listers = [lister_for(s, profile.name) for s in range(state.players)]
     sums = dict.fromkeys(levels, 0.0)
     count = same = index = 0
     while not state.is_over:

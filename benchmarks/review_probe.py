@@ -33,10 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import review as bench
 
 from handfoot import build
-from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
-from handfoot.game.loading import load_profile
 from handfoot.game.values import Phase
 from handfoot.runs import review as rv
 from handfoot.runs.sim import bot_turn, derive_seed
@@ -82,14 +80,8 @@ def probe_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
     rv.LATE_TURNS_EACH = rv.HORIZON_TURNS_EACH  # the cuts are noted here, not in weigh
     start = time.process_time()
     out: list[dict[str, Any]] = []
-    profile = load_profile(bench.PROFILE, overrides={"rounds": 1})
+    state, bots, shadows, listers = bench.ladder_table(g, levels, seed0)
     seed = derive_seed(seed0, "ladder", g)
-    state = GameState.new(profile, seed=seed)
-    seat_levels = [levels[(g + s) % len(levels)] for s in range(state.players)]
-    bots = [make_bot(lv, derive_seed(seed, "bot", s)) for s, lv in enumerate(seat_levels)]
-    shadows = [{lv: make_bot(lv, derive_seed(seed, "shadow", s, lv)) for lv in levels}
-               for s in range(state.players)]
-    listers = [rv.lister_for(s, profile.name) for s in range(state.players)]
     index = 0
     while not state.is_over:
         seat = state.to_act
@@ -249,35 +241,28 @@ def analyse(args: argparse.Namespace) -> None:
     for long_ in range(1, len(cuts)):
         table(f"pairs with a meld at cut {cuts[long_]}", data, levels,
               [pair_losses(d, 0, long_) for d in data])
-    # where normal and hard differ: by their kinds
+    # where two levels differ: by the kinds of their moves
     print("normal and hard differ (normal kind -> hard kind): decisions, hard's gain a "
           "decision at each cut")
+    _differ(data, "normal", "hard", len(cuts))
+    print("learned and hard differ (hard kind -> learned kind): learned's gain")
+    _differ(data, "hard", "learned", len(cuts))
+
+
+def _differ(data: list[dict[str, Any]], low: str, high: str, cuts: int) -> None:
+    """Where levels ``low`` and ``high`` chose different moves, grouped by the kinds of the
+    two moves: how many, and ``high``'s gain a decision (over every decision) at each cut."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for d in data:
-        cn, ch = d["level"]["normal"], d["level"]["hard"]
+        cn, ch = d["level"][low], d["level"][high]
         if cn is None or ch is None or cn == ch:
             continue
         groups.setdefault((d["kinds"][cn], d["kinds"][ch]), []).append(d)
     for (kn, kh), ds in sorted(groups.items(), key=lambda kv: -len(kv[1])):
         gains = []
-        for h in range(len(cuts)):
-            g = [statistics.fmean(x - y for x, y in zip(d["vals"][h][d["level"]["hard"]],
-                                                       d["vals"][h][d["level"]["normal"]],
-                                                       strict=True)) for d in ds]
-            gains.append(f"{statistics.fmean(g) * len(ds) / len(data):+.2f}")
-        print(f"  {kn:8} -> {kh:8} {len(ds):5}  " + " ".join(gains))
-    print("learned and hard differ (hard kind -> learned kind): learned's gain")
-    groups = {}
-    for d in data:
-        cn, ch = d["level"]["hard"], d["level"]["learned"]
-        if cn is None or ch is None or cn == ch:
-            continue
-        groups.setdefault((d["kinds"][cn], d["kinds"][ch]), []).append(d)
-    for (kn, kh), ds in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        gains = []
-        for h in range(len(cuts)):
-            g = [statistics.fmean(x - y for x, y in zip(d["vals"][h][d["level"]["learned"]],
-                                                       d["vals"][h][d["level"]["hard"]],
+        for h in range(cuts):
+            g = [statistics.fmean(x - y for x, y in zip(d["vals"][h][d["level"][high]],
+                                                       d["vals"][h][d["level"][low]],
                                                        strict=True)) for d in ds]
             gains.append(f"{statistics.fmean(g) * len(ds) / len(data):+.2f}")
         print(f"  {kn:8} -> {kh:8} {len(ds):5}  " + " ".join(gains))
