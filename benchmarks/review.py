@@ -30,7 +30,7 @@ import itertools
 import math
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from handfoot import build
 from handfoot.bots.heuristic import Bot
@@ -102,6 +102,18 @@ def _follow(bot: Bot, view: PlayerView, move: mv.PlayerMove) -> None:
             move.discard if isinstance(move, mv.GoOut) else None)
         if kind is not None:
             chosen(view, mv.DISCARD + kind)
+
+
+def follow_all(shadows: Iterable[Bot], lister: ExpertBot, view: PlayerView,
+               move: mv.PlayerMove) -> None:
+    """Show a seat's shadow bots and its candidate lister the view and the move the seat
+    made (the lister remembers the seat's discards, as :func:`review_record` shows it)."""
+    for bot in shadows:
+        _follow(bot, view, move)
+    if isinstance(move, mv.Discard):
+        lister._chosen(view, mv.DISCARD + move.kind)
+    elif isinstance(move, mv.GoOut) and move.discard is not None:
+        lister._chosen(view, mv.DISCARD + move.discard)
 
 
 def _ratio_ci(per_game: list[tuple[float, int]]) -> tuple[float, float]:
@@ -182,12 +194,7 @@ def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
                     each[lv] = (_kind(mine[lv]), loss)
                 judged.append(("draw" if view.phase == Phase.DRAW else "play", each))
                 count += 1
-        for lv in levels:
-            _follow(shadows[seat][lv], view, move)
-        if isinstance(move, mv.Discard):
-            listers[seat]._chosen(view, mv.DISCARD + move.kind)
-        elif isinstance(move, mv.GoOut) and move.discard is not None:
-            listers[seat]._chosen(view, mv.DISCARD + move.discard)
+        follow_all(shadows[seat].values(), listers[seat], view, move)
         state.apply(move)
         index += 1
     return sums, count, same, time.process_time() - start, judged

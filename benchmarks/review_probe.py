@@ -102,12 +102,7 @@ def probe_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
                             "kinds": [bench._kind(m) for m in w.moves],
                             "level": {lv: w.index_of(mine[lv]) for lv in levels},
                             "vals": vals})
-        for lv in levels:
-            bench._follow(shadows[seat][lv], view, move)
-        if isinstance(move, mv.Discard):
-            listers[seat]._chosen(view, mv.DISCARD + move.kind)
-        elif isinstance(move, mv.GoOut) and move.discard is not None:
-            listers[seat]._chosen(view, mv.DISCARD + move.discard)
+        bench.follow_all(shadows[seat].values(), listers[seat], view, move)
         state.apply(move)
         index += 1
     return out, time.process_time() - start
