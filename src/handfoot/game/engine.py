@@ -741,26 +741,22 @@ class GameState(Listing):
             if self._facts is not None:
                 self._facts.append(("melded", t, faces, step.starts))
             # (pure Python: the meld's slots set directly; compiled: its native __init__)
-            if step.meld is not None:
-                m = melds[step.meld]
-                melds[step.meld] = (
-                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                    m.faces + tuple(faces)) if _PURE
-                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                   m.faces + tuple(faces)))
-            elif step.starts:
+            if step.meld is None and step.starts:
                 melds.append(_new_table_meld(t, n, tw, jk, tuple(faces)) if _PURE
                              else TableMeld(t, n, tw, jk, tuple(faces)))
                 new_index.append(len(melds) - 1)
-            else:
+                continue
+            if step.meld is not None:  # a meld on the table
+                pos = step.meld
+            else:  # one this move started
                 assert step.new_meld is not None
                 pos = new_index[step.new_meld]
-                m = melds[pos]
-                melds[pos] = (
-                    _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                    m.faces + tuple(faces)) if _PURE
-                    else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
-                                   m.faces + tuple(faces)))
+            m = melds[pos]
+            melds[pos] = (
+                _new_table_meld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                                m.faces + tuple(faces)) if _PURE
+                else TableMeld(t, m.naturals + n, m.twos + tw, m.jokers + jk,
+                               m.faces + tuple(faces)))
 
     def _take(self, seat: int, kind: int, count: int) -> list[int]:
         """Remove ``count`` cards of a kind from a seat's hand, picking faces in a fixed
