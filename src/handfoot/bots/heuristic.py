@@ -717,7 +717,7 @@ class HardBot(NormalBot):
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
         if size < expected:
-            nat = self._opponent_naturals(view)
+            nat = _naturals_beyond(view.melds, view.side)
             old = _naturals_beyond(self._opp_melds, self._opp_side)
             for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
                 if nat[r] - old[r] >= 3:
@@ -725,11 +725,6 @@ class HardBot(NormalBot):
         self._opp_melds = view.melds
         self._opp_side = view.side
         self._last_discard = None
-
-    @staticmethod
-    def _opponent_naturals(view: PlayerView) -> list[int]:
-        """The naturals on the other sides' melds, per target (0 for the all-wild)."""
-        return _naturals_beyond(view.melds, view.side)
 
     def _chosen(self, view: PlayerView, action: int) -> None:
         self._unseen_memo = None  # the pile memory may change
