@@ -183,7 +183,8 @@ def ladder_game(g: int, levels: list[str], every: int, samples: int, seed0: int,
                 and derive_seed(seed, "pick", index) % every == 0):
             mine = {lv: _shadow_move(shadows[seat][lv], state, seat) for lv in levels}
             w = weigh(view, pile, list(mine.values()), lister=listers[seat],
-                      samples=samples, seed=derive_seed(seed, "decision", index))
+                      samples=rv.samples_at(view, samples),
+                      seed=derive_seed(seed, "decision", index))
             if w is not None:
                 same += len({mv.format_move(m) for m in mine.values()}) == 1
                 each: dict[str, tuple[str, float]] = {}
@@ -348,7 +349,8 @@ def planted(args: argparse.Namespace) -> None:
     start = time.process_time()
     for kind, view, pile, (bad, own), lister, index in planted_spots(args.games, args.seed):
         seed = derive_seed(args.seed, "planted-decision", index)
-        w = weigh(view, pile, [bad, own], lister=lister, samples=args.samples, seed=seed)
+        w = weigh(view, pile, [bad, own], lister=lister, samples=rv.samples_at(view, args.samples),
+                  seed=seed)
         ca = w.index_of(bad) if w is not None else None
         cb = w.index_of(own) if w is not None else None
         a = w.loss_of(ca) if w is not None and ca is not None else None

@@ -245,6 +245,21 @@ def test_classes_accuracy_and_samples() -> None:
     assert plan_samples(record, [0, 1, 2, 3], 10.0) <= plan_samples(record, [0], 10.0)
 
 
+def test_a_draw_with_a_choice_is_weighed_on_more_determinizations() -> None:
+    record = bot_record("hard", 5, moves=70)
+    reviews, samples = review_record(record, [0, 1, 2, 3], samples=4)
+    assert samples == 4
+    by_phase: dict[str, set[int]] = {}
+    for ds in reviews.values():
+        for d in ds:
+            by_phase.setdefault(d.phase, set()).add(d.samples)
+    assert by_phase["play"] == {4}
+    assert by_phase["draw"] == {4 * review.DRAW_FACTOR}
+    assert review.DRAW_FACTOR > 1
+    data = game_review(record, [0], samples=4).to_data()
+    assert (data["samples"], data["draw_samples"]) == (4, 4 * review.DRAW_FACTOR)
+
+
 def test_why_names_what_the_better_move_gains() -> None:
     def c(words: str, **kw: float) -> Candidate:
         base = {"mean": 0.0, "books": 1.0, "other_books": 1.0, "caught": 0.0,

@@ -9,7 +9,7 @@ import sys
 
 from handfoot.cli.options import UsageError
 from handfoot.game.record import RecordError, read_record
-from handfoot.runs.review import DEFAULT_BUDGET
+from handfoot.runs.review import DEFAULT_BUDGET, DRAW_FACTOR
 from handfoot.runs.review_report import GameReview, game_review, why
 
 __all__ = ["add_review_command", "cmd_review", "review_table"]
@@ -89,6 +89,7 @@ def review_table(review: GameReview) -> None:
             console.print(f"  round {d.round_number}, turn {d.turn}: {d.played.words}; "
                           f"lost {d.loss:.0f} ± {d.se:.0f} points. "
                           f"{why(d.played, d.best, d.loss)}.", soft_wrap=True)
-    console.print(f"Reviewer: {review.policy}, {review.samples} determinizations a decision; "
+    console.print(f"Reviewer: {review.policy}, {review.samples} determinizations a decision "
+                  f"({review.samples * DRAW_FACTOR} where the pile could be taken); "
                   "points are the round's margin (your side's score minus the best other "
                   "side's).")

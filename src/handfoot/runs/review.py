@@ -49,11 +49,11 @@ from handfoot.game.record import GameRecord, RecordError, check_record, replay
 from handfoot.game.values import IllegalMoveError, Phase, PlayerView
 from handfoot.runs.sim import derive_seed
 
-__all__ = ["BUDGET_USE", "DEFAULT_BUDGET", "LEAF_FEATURES", "LEAF_WEIGHTS", "MAX_SAMPLES",
-           "MIN_SAMPLES", "PLAYED_SHARE", "POLICY", "Z_BEST", "Candidate", "DecisionReview",
-           "Outcome", "Weighed", "leaf_features", "leaf_value", "lister_for", "plan_samples",
-           "review_at", "review_decision", "review_record", "seat_input", "standing_margin",
-           "weigh"]
+__all__ = ["BUDGET_USE", "DEFAULT_BUDGET", "DRAW_FACTOR", "LEAF_FEATURES", "LEAF_WEIGHTS",
+           "MAX_SAMPLES", "MIN_SAMPLES", "PLAYED_SHARE", "POLICY", "Z_BEST", "Candidate",
+           "DecisionReview", "Outcome", "Weighed", "leaf_features", "leaf_value", "lister_for",
+           "plan_samples", "review_at", "review_decision", "review_record", "samples_at",
+           "seat_input", "standing_margin", "weigh"]
 
 POLICY = "learned"
 """The reviewer: the bot level whose choices are the reference and who plays the rest of
@@ -77,10 +77,18 @@ MOVES_PER_TURN = 3
 CANDIDATES_PLANNED = 5
 """Candidates per decision assumed when a budget is turned into samples."""
 
-PLAYED_SHARE = 0.4
+DRAW_FACTOR = 4
+"""A draw decision with a choice (the pile may be taken) is weighed on this many times the
+play decisions' determinizations (:func:`samples_at`): its play-outs stop at the short cut
+and it has two or three candidates, so at the same count it costs about 6% of a one-round
+review, and what a pile is worth is the noisiest figure a review gives (a standard error of
+71 points a decision at 169 determinizations, 33 at four times as many; docs/review.md)."""
+
+PLAYED_SHARE = 0.46
 """The share of the planned play-out moves a review plays: a draw decision without a choice
-plays none, a play decision whose candidates are all discards stops at the short cut, and
-play-outs end with the round. Measured 0.42 (a one-round game, one seat) and 0.39 (a
+plays none (one with a choice, :data:`DRAW_FACTOR` times the determinizations of two or three
+candidates), a play decision whose candidates are all discards stops at the short cut, and
+play-outs end with the round. Measured 0.48 (a one-round game, one seat) and 0.45 (a
 four-round game, every seat) on partnership-13 (docs/review.md)."""
 
 BUDGET_USE = 0.6
@@ -253,8 +261,9 @@ class DecisionReview:
 
 
 def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int:
-    """The determinizations per decision a ``budget`` (seconds) allows: worked out from the
-    record alone (its moves and who made them), so it is the same on every machine."""
+    """The determinizations per play decision a ``budget`` (seconds) allows (a draw decision
+    gets :data:`DRAW_FACTOR` times as many, :func:`samples_at`): worked out from the record
+    alone (its moves and who made them), so it is the same on every machine."""
     short = HORIZON_TURNS_EACH * len(record.seats) * MOVES_PER_TURN
     # a play decision's play-outs may go on to the later cut (a draw decision's never do)
     late = max(HORIZON_TURNS_EACH, LATE_TURNS_EACH) * len(record.seats) * MOVES_PER_TURN
@@ -264,11 +273,21 @@ def plan_samples(record: GameRecord, seats: Sequence[int], budget: float) -> int
         for i, m in enumerate(rnd.moves):
             if m.seat in seats:
                 drew = isinstance(mv.parse_move(m.move), mv.Draw | mv.Pickup | mv.Knock)
+                # a draw decision counts as CANDIDATES_PLANNED candidates: about what its
+                # DRAW_FACTOR times as many determinizations of two or three candidates
+                # come to where the pile may be taken, and none where it may not (the
+                # share a review really plays is measured: PLAYED_SHARE)
                 work += min(n - i, short if drew else late) * CANDIDATES_PLANNED
     if work == 0:
         return MIN_SAMPLES
     samples = int(budget * BUDGET_USE * PLAYOUT_MOVES_PER_SECOND / (work * PLAYED_SHARE))
     return max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
+
+
+def samples_at(view: PlayerView, samples: int) -> int:
+    """The determinizations a decision is weighed on, ``samples`` being a play decision's:
+    :data:`DRAW_FACTOR` times as many at a draw decision."""
+    return samples * DRAW_FACTOR if view.phase == Phase.DRAW else samples
 
 
 def seat_input(state: GameState, seat: int) -> tuple[PlayerView, tuple[int, ...]]:
@@ -540,9 +559,11 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
                     lister: ExpertBot, samples: int, seed: int,
                     index: int = 0, turn: int = 0) -> DecisionReview | None:
     """What ``played`` cost at ``view`` (:func:`weigh`; see the module's docstring), or
-    None when the seat had no real choice (one candidate)."""
+    None when the seat had no real choice (one candidate). ``samples`` is a play decision's
+    count (a draw decision is weighed on :func:`samples_at` as many)."""
     from handfoot.game.events import move_words
 
+    samples = samples_at(view, samples)
     w = weigh(view, pile, [played], lister=lister, samples=samples, seed=seed)
     if w is None:
         return None

@@ -18,6 +18,7 @@ from handfoot.game import moves as mv
 from handfoot.game.record import GameRecord
 from handfoot.runs.review import (
     DEFAULT_BUDGET,
+    DRAW_FACTOR,
     POLICY,
     Candidate,
     DecisionReview,
@@ -197,14 +198,16 @@ class GameReview:
 
     seats: tuple[SeatReview, ...]
     samples: int
-    """Determinizations per decision."""
+    """Determinizations per play decision (a draw decision with a choice is weighed on
+    :data:`~handfoot.runs.review.DRAW_FACTOR` times as many)."""
     budget: float | None
     policy: str = POLICY
 
     def to_data(self, *, all_decisions: bool = False) -> dict[str, Any]:
         return {
             "seats": [s.to_data(all_decisions=all_decisions) for s in self.seats],
-            "samples": self.samples, "budget": self.budget, "reviewer": self.policy,
+            "samples": self.samples, "draw_samples": self.samples * DRAW_FACTOR,
+            "budget": self.budget, "reviewer": self.policy,
             "unit": "points of the round's margin (your side's round score minus the best "
                     "other side's)",
             "thresholds": dict(THRESHOLDS),

@@ -83,7 +83,7 @@ function show(r) {
   if (state.chosen >= timeline.length) state.chosen = 0;
   $("review-body").innerHTML = renderSummary(r) + renderTimeline(r) +
     `<div id="review-detail">${renderDecision(timeline[state.chosen])}</div>` + renderCostliest(r) +
-    `<p class="small muted">Judged by the ${esc(r.reviewer || "learned")} bot from what this player could see, over ${r.samples} re-deals of the hidden cards a decision; points are the round's margin (your side's score minus the best other side's).</p>`;
+    `<p class="small muted">Judged by the ${esc(r.reviewer || "learned")} bot from what this player could see, over ${r.samples} re-deals of the hidden cards a decision (${r.draw_samples || r.samples} where the pile could be taken); points are the round's margin (your side's score minus the best other side's).</p>`;
   $("review-body").querySelectorAll(".review-mark[data-i]").forEach((b) => b.addEventListener("click", () => choose(Number(b.dataset.i))));
   $("review-body").querySelectorAll("[data-index]").forEach((b) => b.addEventListener("click", () => {
     const i = timeline.findIndex((d) => d.index === Number(b.dataset.index));
