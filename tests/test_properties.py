@@ -816,6 +816,17 @@ def test_views_reveal_no_hidden_card(name: str, policy: str, data: st.DataObject
     assert checks.views or len(final.results) == 0
 
 
+@given(counts=st.lists(st.integers(0, 4), min_size=cards.NUM_FACES,
+                       max_size=cards.NUM_FACES), off=st.sampled_from([0, 0, 0, -1, 1, 7]))
+def test_a_views_hand_is_the_faces_held_in_face_order(counts: list[int], off: int) -> None:
+    """The view's hand in pure Python (cards.hand_faces: the faces held once picked by
+    itertools.compress, walked again where one is held twice or more) is
+    faces_from_counts', duplicates and all, whatever total it is told (a state edited by
+    hand may count its hand wrongly: the faces are still the counts')."""
+    total = sum(counts) + off
+    assert cards.hand_faces(counts, total) == tuple(cards.faces_from_counts(counts))
+
+
 EVERY_ACTION = [("partnership-13", Layout(2, 2)), ("biegames", Layout(2, 1)),
                 ("hand-knee-foot", Layout(3, 1))]
 

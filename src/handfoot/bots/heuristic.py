@@ -26,6 +26,7 @@ from handfoot.bots.melds import (
     _lays_top,
     _left_kinds,
     _may_go_out,
+    _nothing_to_lay,
     _stage_actions,
     _trim_to_keep,
     _within_hand,
@@ -421,6 +422,11 @@ class NormalBot(EasyBot):
         in_last = view.in_foot[view.seat]
         total = len(view.hand)
         currents = self._own_currents(view)
+        # nothing to lay (most views after a meld): every build below is empty, so with
+        # two cards or more no plan is yielded (a plan that goes out or empties the Hand
+        # laying nothing needs a hand of at most one card), and none is worked out
+        if total >= 2 and _nothing_to_lay(counts, currents, p.min_meld_size):
+            return
         # the greedy build (never changed) is worked out only where it is read: going out
         # or emptying the Hand into the Foot (it and the greedy groups only where they
         # could leave at most one card), a greedy first plan, a side not yet open

@@ -181,6 +181,22 @@ def _emptying_bounds(view: PlayerView, counts: list[int],
     return laid, built
 
 
+def _nothing_to_lay(counts: list[int], currents: list[TableMeld | None], least: int) -> bool:
+    """Whether a hand of ``counts`` (no pickup) has nothing any plan could lay: no wild,
+    and no rank held of which the side has a meld that takes cards (``currents``:
+    :func:`_currents`) or of which it holds enough for a new meld (``least``). Then
+    :func:`_build` (careful or greedy) and :func:`_greedy_groups` are empty: a rank's
+    naturals go down only onto such a meld or as such a new meld, a pair or single only
+    with wilds, and the all-wild meld needs wilds (the view after a meld, most often)."""
+    if counts[TWO] or counts[JOKER]:
+        return False
+    for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
+        n: int = counts[r]
+        if n and (n >= least or currents[r] is not None):
+            return False
+    return True
+
+
 def _opens(view: PlayerView, groups: list[MeldGroup], top_kind: int | None) -> bool:
     """Whether groups (with the pile's top card at a pickup) may go down: the top card is
     melded, and a side that has not opened reaches its opening minimum."""

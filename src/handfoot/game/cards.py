@@ -22,6 +22,7 @@ followed by a suit ``C``, ``D``, ``H``, ``S`` (the symbols ``♣ ♦ ♥ ♠`` a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import compress
 from typing import Any, Final, TypeAlias
 
 Kind: TypeAlias = int
@@ -94,6 +95,8 @@ def _kind_of_face(face: Face) -> Kind:
     return "456789TJQKA".index(ch)
 
 
+_FACES_IN_ORDER: Final = range(NUM_FACES)
+"""Every face, in face order (what :func:`hand_faces` picks from)."""
 FACE_KIND: Final[tuple[Kind, ...]] = tuple(_kind_of_face(f) for f in range(NUM_FACES))
 """The kind of each face."""
 
@@ -222,6 +225,30 @@ def faces_from_counts(counts: list[int]) -> list[Face]:
         elif n:
             out.extend([face] * n)
     return out
+
+
+def hand_faces(counts: list[int], total: int) -> tuple[Face, ...]:
+    """:func:`faces_from_counts` as a tuple, given how many cards the counts hold
+    (``total``), for pure Python: the faces held once each are picked by
+    :func:`itertools.compress` (a loop in C), and only a hand that holds a face twice or
+    more is walked again, over the faces it holds (a loop over every face, as
+    :func:`faces_from_counts` is, costs more interpreted; compiled, that loop is native
+    and the faster: :mod:`handfoot.game.listing` calls this only in pure Python).
+
+    >>> hand_faces([0, 2, 0, 1], 3)
+    (1, 1, 3)
+    """
+    held = tuple(compress(_FACES_IN_ORDER, counts))
+    if len(held) == total:
+        return held
+    out: list[int] = []
+    for face in held:
+        n = counts[face]
+        if n == 1:
+            out.append(face)
+        else:
+            out.extend([face] * n)
+    return tuple(out)
 
 
 class ByFields:

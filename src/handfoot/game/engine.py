@@ -582,6 +582,15 @@ class GameState(Listing):
         existing = self._existing_sizes(side)
         top_target = self._top_target()
         blocked = phase == _DRAW and self.pickup_blocker() is not None
+        # the cards of each kind left to stage (held less staged: _staged_kind's count,
+        # worked out once and kept as cards are staged, not asked per card)
+        left = held[:]
+        for key, group in self.staged.items():
+            if group[0]:  # (naturals: their kind is the target's rank)
+                k = key >> 1
+                left[k] = left[k] - group[0]
+            left[TWO] = left[TWO] - group[1]
+            left[JOKER] = left[JOKER] - group[2]
         for action in actions:
             if not mv.STAGE_NATURAL <= action < mv.KNEE:
                 break
@@ -598,13 +607,14 @@ class GameState(Listing):
             # listed: a card of the kind left to stage (at the draw, only where the pile
             # may be taken), for a target and slot that could still make a legal meld
             # (the checks of _verify_stage, which tests hold to the listing)
-            if held[kind] - self._staged_kind(kind) <= 0:
+            if left[kind] <= 0:
                 break
             if blocked:
                 break
             if not self._stage_fits(kind, target, slot, existing[target], top_target):
                 break
             self._stage(kind, target, slot)
+            left[kind] = left[kind] - 1
             done += 1
         return done
 

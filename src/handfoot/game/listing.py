@@ -512,7 +512,8 @@ class Listing(Checks):
             self.seat,
             self.actor,
             self.opening_minimum_of(side),
-            tuple(cards.faces_from_counts(self.held_faces[seat])),
+            (cards.hand_faces(self.held_faces[seat], self.held_n[seat]) if _SLOT_SETTER
+             else tuple(cards.faces_from_counts(self.held_faces[seat]))),
             tuple(self.held_n),
             # (comprehensions, not map: compiled, they loop natively)
             tuple([len(f) for f in self.feet]),
