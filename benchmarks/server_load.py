@@ -17,6 +17,10 @@ longer than ``--seconds`` plus a few seconds to start and stop).
 unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
 line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
 by its main thread's CPU time (slow: for where the CPU goes, not for the figures).
+``--collector-log`` notes the server's garbage collections (``gc.callbacks``) and prints,
+for the play once every client had joined, each generation's count, pauses and CPU;
+``--server-thresholds G0 G1 G2`` sets the server's collector thresholds for a comparison,
+and ``--serve-arg ARG`` passes an argument more to ``handfoot serve``.
 
 ``--talk-flood RATE`` adds, at each table, a second connection of seat 0 that sends RATE
 preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the rest), from a
