@@ -17,6 +17,10 @@ longer than ``--seconds`` plus a few seconds to start and stop).
 unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
 line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
 by its main thread's CPU time (slow: for where the CPU goes, not for the figures).
+``--collector-log`` notes the server's garbage collections (``gc.callbacks``) and prints,
+for the play once every client had joined, each generation's count, pauses and CPU;
+``--server-thresholds G0 G1 G2`` sets the server's collector thresholds for a comparison,
+and ``--serve-arg ARG`` passes an argument more to ``handfoot serve``.
 
 ``--talk-flood RATE`` adds, at each table, a second connection of seat 0 that sends RATE
 preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the rest), from a
@@ -108,6 +112,29 @@ SERVE_PROFILED = (
 """``handfoot serve`` under cProfile timed by the main thread's CPU time (``--profile-server``:
 where the CPU goes, not the wall time a busy machine adds while the process waits to run)."""
 
+SERVE_COLLECTOR_LOGGED = (
+    "import atexit, gc, json, sys, time; from handfoot.cli import main\n"
+    "log, began = [], [0.0, 0.0]\n"
+    "def note(phase, info):\n"
+    "    if phase == 'start':\n"
+    "        began[:] = time.perf_counter(), time.thread_time()\n"
+    "    else:\n"
+    "        log.append((time.monotonic(), info['generation'], time.perf_counter() - began[0],\n"
+    "                    time.thread_time() - began[1], info['collected']))\n"
+    "gc.callbacks.append(note)\n"
+    "if sys.argv[2] != '-':\n"
+    "    import handfoot.web.collector as collector\n"
+    "    collector.THRESHOLDS = tuple(map(int, sys.argv[2].split(',')))\n"
+    "def dump():\n"
+    "    with open(sys.argv[1], 'w') as out:\n"
+    "        json.dump(log, out)\n"
+    "atexit.register(dump)\n"
+    "sys.exit(main(sys.argv[3:]))\n")
+"""``handfoot serve`` with each garbage collection noted (``--collector-log``): when it
+ended (``time.monotonic``), its generation, its pause (wall and CPU seconds) and what it
+freed, written to a file as JSON when the server exits; and the collector's thresholds
+``G0,G1,G2`` where not ``-`` (``--server-thresholds``: web/collector.py's otherwise)."""
+
 
 # -- the server process ---------------------------------------------------------------------
 
@@ -123,13 +150,16 @@ class Server:
 
     def __init__(self, database_url: str, *, port: int | None = None, bot_delay: float = 0.0,
                  extra: Sequence[str] = (), log: Path | None = None,
-                 profile: Path | None = None) -> None:
+                 profile: Path | None = None, collector_log: Path | None = None,
+                 thresholds: Sequence[int] = ()) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.extra = list(extra)
         self.log = log
         self.profile = profile
+        self.collector_log = collector_log
+        self.thresholds = ",".join(map(str, thresholds)) or "-"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.up = asyncio.Event()
@@ -141,8 +171,12 @@ class Server:
 
     def start(self) -> None:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        command = [sys.executable, "-c", SERVE] if self.profile is None else \
-            [sys.executable, "-c", SERVE_PROFILED, str(self.profile)]
+        command = [sys.executable, "-c", SERVE]
+        if self.profile is not None:
+            command = [sys.executable, "-c", SERVE_PROFILED, str(self.profile)]
+        elif self.collector_log is not None:
+            command = [sys.executable, "-c", SERVE_COLLECTOR_LOGGED, str(self.collector_log),
+                       self.thresholds]
         self.process = subprocess.Popen(
             [*command, "serve", "--port", str(self.port),
              "--database-url", self.database_url, "--bot-delay", str(self.bot_delay),
@@ -591,6 +625,9 @@ class Run:
     client_processes: int = 1
     think_spread: float = 0.0
     ack_frames: bool = False
+    collector_log: bool = False
+    thresholds: tuple[int, ...] = ()
+    serve_args: tuple[str, ...] = ()
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -842,8 +879,12 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
 async def benchmark(run: Run, database_url: str | None, workdir: Path,
                     profile: Path | None = None) -> dict[str, Any]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
+    collections = workdir / "collections.json" if run.collector_log or run.thresholds \
+        else None
     server = Server(url, bot_delay=run.bot_delay, log=workdir / "server.log", profile=profile,
-                    extra=["--workers", str(run.workers)] if run.workers > 1 else ())
+                    extra=[*(["--workers", str(run.workers)] if run.workers > 1 else ()),
+                           *run.serve_args], collector_log=collections,
+                    thresholds=run.thresholds)
     server.start()
     store = Store(url)
     stats = Stats()
@@ -920,8 +961,11 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
                                                                stats.round_trips, strict=True)
                                       if done >= at)}
     finally:
-        server.kill(signal.SIGINT if profile else signal.SIGTERM)
+        server.kill(signal.SIGINT if profile or collections else signal.SIGTERM)
         await store.close()
+    if collections is not None and joined is not None:  # the play's collections alone
+        joined["collections"] = [c for c in json.loads(collections.read_text())
+                                 if steady[0][0] <= c[0] <= start + elapsed]
     trips = sorted(stats.round_trips)
     return {
         "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
@@ -1099,6 +1143,8 @@ def report(result: dict[str, Any], run: Run) -> None:
               + (f", event-loop lag p50 {percentile(steady, 0.5) * ms:.1f} ms, p99 "
                  f"{percentile(steady, 0.99) * ms:.1f} ms, max {steady[-1] * ms:.1f} ms "
                  f"({len(steady)} pings)" if steady else ""))
+        if "collections" in joined:
+            report_collections(joined["collections"], joined["seconds"], moves)
     shares = result["server_moves"]
     if shares:
         within = ", ".join(f"{bound * ms:g} ms {share * 100:.1f}%"
@@ -1119,6 +1165,26 @@ def report(result: dict[str, Any], run: Run) -> None:
     p99 = percentile(trips or lag, 0.99) * ms if trips or lag else float("nan")
     print(f"server_load: {n} tables, p99 {p99:.1f} ms, {len(result['errors'])} errors, "
           f"{result['moves_per_s']:.0f} moves/s")
+
+
+def report_collections(collections: Sequence[Sequence[float]], seconds: float,
+                       moves: int) -> None:
+    """The server's garbage collections once every client had joined (``--collector-log``):
+    for each generation, how many, their pauses (wall time: p50, p99, max) and their CPU in
+    all, a second and a move."""
+    ms = 1000.0
+    for generation, name in enumerate(("young", "middle", "full")):
+        mine = [c for c in collections if c[1] == generation]
+        if not mine:
+            print(f"  {name} collections: none")
+            continue
+        pauses = sorted(c[2] for c in mine)
+        cpu = sum(c[3] for c in mine)
+        print(f"  {name} collections: {len(mine)} ({len(mine) / seconds:.2f} a second), "
+              f"pause p50 {percentile(pauses, 0.5) * ms:.2f} ms, p99 "
+              f"{percentile(pauses, 0.99) * ms:.2f} ms, max {pauses[-1] * ms:.2f} ms; CPU "
+              f"{cpu * ms:.0f} ms in all, {cpu / max(1, moves) * 1e6:.1f} µs a move; freed "
+              f"{sum(int(c[4]) for c in mine) / len(mine):.0f} objects each on average")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1168,6 +1234,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "not hold the round trips it measures up")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
+    parser.add_argument("--collector-log", action="store_true",
+                        help="note the server's garbage collections (gc.callbacks) and "
+                             "print their pauses once every client had joined")
+    parser.add_argument("--server-thresholds", type=int, nargs=3, default=(),
+                        metavar=("G0", "G1", "G2"),
+                        help="the server's collector thresholds instead of "
+                             "web/collector.py's (implies --collector-log)")
+    parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                        help="an argument more for handfoot serve (repeatable), like "
+                             "--serve-arg=--allowed-host=localhost")
     parser.add_argument("--compiled", nargs="?", const="", metavar="DIR",
                         help="serve from the compiled build: an unpacked one in DIR, or (no "
                              "DIR) one built from this tree first (about a minute)")
@@ -1201,7 +1277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--client-processes 1..8, and 1 with --server-bots")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
               not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
-              ns.think_spread, ns.ack_frames)
+              ns.think_spread, ns.ack_frames, ns.collector_log,
+              tuple(ns.server_thresholds), tuple(ns.serve_arg))
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

@@ -41,7 +41,7 @@ from handfoot.game.record import profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.runs.ratings import BOT_ANCHORS
-from handfoot.web import daily, messages
+from handfoot.web import collector, daily, messages
 from handfoot.web.club_routes import NO_CLUB, club_routes
 from handfoot.web.clubs import CLUB_SECRET, Club, Clubs
 from handfoot.web.connection import Connection
@@ -173,11 +173,13 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         await notices.keys()  # the VAPID keys, made at the first start
         await timers.start()
         refresh = asyncio.create_task(tournaments.run())
+        collecting = asyncio.create_task(collector.collect_by_the_clock())
         yield
         await api.reviews.close()
-        refresh.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await refresh
+        for task in (refresh, collecting):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await timers.close()
         await metrics.stop()
         await tables.close()
