@@ -437,6 +437,47 @@ def test_a_heard_move_is_played_without_reading_the_database(database_url: str) 
     run(database_url, body)
 
 
+def test_a_move_stored_here_is_not_heard_back_while_its_commit_returns(
+        database_url: str) -> None:
+    """The notification of a move this process is storing can come back before its
+    commit returns (a group's moves are let go a few at a time): it is not kept as heard
+    nor followed by a catch-up (a task and the table's lock a move, for nothing); the move
+    is played once, when its commit returns."""
+    from handfoot.bots.registry import make_bot
+    from handfoot.runs.sim import bot_turn
+    from handfoot.web.connection import Connection as TableConnection
+    from handfoot.web.settings import Settings
+    from handfoot.web.tables import Tables
+
+    async def body(store: Store) -> None:
+        await store.create_game(game_row())
+        tables = Tables(store, Settings(database_url=database_url))
+        table = await tables.get("g1")
+        assert table is not None
+        table.connections.append(TableConnection(ws=None, seat=None))  # type: ignore[arg-type]
+        add = store.add_move
+        heard_while_storing: list[int] = []
+
+        async def add_and_hear(game_id: str, row: MoveRow, *, status: str | None = None,
+                               ) -> Any:
+            stamp = await add(game_id, row, status=status)
+            tables._heard(st.move_payload(game_id, row))  # back before the commit returns
+            heard_while_storing.append(len(tables._following) + len(table.sharing.heard))
+            return stamp
+        store.add_move = add_and_hear  # type: ignore[method-assign]
+        try:
+            move = bot_turn(make_bot("random", 5), table.state.copy(), table.state.to_act)
+            async with table.lock:
+                await table.commit(table.state.verify(move), "human", None)
+            assert heard_while_storing == [0]  # nothing kept, nothing followed
+            assert (table.seq, table.sharing.storing) == (1, None)
+            tables._heard(st.move_payload("g1", MoveRow(1, 1, 0, "draw", "human", None)))
+            assert not tables._following and table.seq == 1  # played: ignored as before
+        finally:
+            await tables.close()
+    run(database_url, body)
+
+
 def test_a_games_bots_are_leased_to_one_process_at_a_time(database_url: str) -> None:
     """A takes the lease; B is refused while A renews it; A lets it lapse (it died) and B
     takes it over; A's renewal then fails; a release frees it at once."""

@@ -112,6 +112,10 @@ class Sharing:
         from here, without reading them back (see :meth:`play_heard`)."""
         self.presences: Presences | None = None
         """This process's presence writes and reads (a shared database only)."""
+        self.storing: int | None = None
+        """The seq of the move this process is storing now (:meth:`Table.commit`), whose
+        notification may come back before its commit returns: that one is not heard (the
+        move is played once stored; a conflict reads the moves stored from the table)."""
 
     def start(self, worker: str, presences: Presences) -> None:
         """The table was just loaded by the process ``worker`` on a shared database: no

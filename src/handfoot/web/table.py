@@ -220,8 +220,12 @@ class Table:
         row = MoveRow(self.seq + 1, self.state.round_number, seat, format_move(move), by,
                       request_id)
         status = "over" if effect.ends_game else None
-        stamp = await self.storing(lambda: self.store.add_move(self.id, row, status=status),
-                                   f"move {row.seq}")
+        self.sharing.storing = row.seq  # its own notification is not heard (tables.py)
+        try:
+            stamp = await self.storing(
+                lambda: self.store.add_move(self.id, row, status=status), f"move {row.seq}")
+        finally:
+            self.sharing.storing = None
         self._play(seat, move, request_id, by, effect=effect)
         if self.metrics is not None:
             self.metrics.moved(by)

@@ -265,8 +265,9 @@ class Tables:
                 table.talk.heard(rest, self.worker)
             return
         seq, _, data = rest.partition(" ")
-        if table is None or (kind == "m" and seq.isdigit() and int(seq) <= table.seq):
-            return  # not held here, or a move this process made (or has already read)
+        if table is None or (kind == "m" and seq.isdigit() and (
+                int(seq) <= table.seq or int(seq) == table.sharing.storing)):
+            return  # not held here, or a move this process made, is storing, or has read
         if kind == "m" and self._let_go(game_id, table):
             return
         row = read_move_payload(int(seq), data) if kind == "m" and data and seq.isdigit() \
@@ -282,7 +283,8 @@ class Tables:
             self._follow(table, "h")  # played once the lock is free, or read on a gap
         elif table.sharing.play_heard():  # at once: nothing else is playing
             table.broadcast()
-            table.wake.set()
+            if table.has_bots:  # (as after a move made here)
+                table.wake.set()
 
     def _let_go(self, game_id: str, table: Table) -> bool:
         """Drop a table that moved elsewhere if nobody here watches it (its next load
