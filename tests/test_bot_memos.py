@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from checked_bots import play_checked
 from handfoot.bots.heuristic import HardBot, NormalBot
 from handfoot.bots.melds import _kind_counts
-from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names
 from handfoot.game.values import PlayerView
-from handfoot.runs.sim import derive_seed, play_game
 
 
 class _Checked:
@@ -39,10 +39,4 @@ class _CheckedNormal(_Checked, NormalBot):
 @pytest.mark.parametrize("name", builtin_profile_names())
 @pytest.mark.parametrize("kind", [_CheckedHard, _CheckedNormal])
 def test_the_counts_a_view_shares_are_its_hands(name: str, kind: type[_Checked]) -> None:
-    profile = load_profile(name, overrides={"rounds": 1})
-    kind.checked = 0
-    for game in range(2):
-        bots = [kind(derive_seed(34, "memo", game, s))  # type: ignore[call-arg]
-                for s in range(profile.layout.players)]
-        play_game(profile, derive_seed(34, "memo", game), bots)  # type: ignore[arg-type]
-    assert kind.checked > 50
+    assert play_checked(kind, name, "memo") > 50

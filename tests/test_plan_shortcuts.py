@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from checked_bots import play_checked
 from handfoot.bots import heuristic
 from handfoot.bots.heuristic import HardBot, NormalBot
 from handfoot.bots.melds import _build, _currents, _greedy_groups, _kind_counts, _nothing_to_lay
-from handfoot.game.loading import builtin_profile_names, load_profile
+from handfoot.game.loading import builtin_profile_names
 from handfoot.game.values import Phase, PlayerView
-from handfoot.runs.sim import derive_seed, play_game
 
 
 class _Checked:
@@ -66,10 +66,4 @@ class _CheckedNormal(_Checked, NormalBot):
 @pytest.mark.parametrize("kind", [_CheckedHard, _CheckedNormal])
 def test_a_hand_with_nothing_to_lay_plans_nothing_and_builds_nothing(
         name: str, kind: type[_Checked]) -> None:
-    profile = load_profile(name, overrides={"rounds": 1})
-    kind.checked = 0
-    for game in range(2):
-        bots = [kind(derive_seed(34, "bare", game, s))  # type: ignore[call-arg]
-                for s in range(profile.layout.players)]
-        play_game(profile, derive_seed(34, "bare", game), bots)  # type: ignore[arg-type]
-    assert kind.checked > 10
+    assert play_checked(kind, name, "bare") > 10
