@@ -245,6 +245,16 @@ def test_classes_accuracy_and_samples() -> None:
     assert plan_samples(record, [0, 1, 2, 3], 10.0) <= plan_samples(record, [0], 10.0)
 
 
+def test_points_lost_add_up_the_decisions_marked_worse_than_good() -> None:
+    review_ = game_review(bot_record("random", 7, moves=60), [0], samples=8)
+    seat = review_.seats[0]
+    marked = [d.loss for d in seat.decisions if classify(d.loss, d.se) != "good"]
+    assert marked  # a random player's game has some
+    data = review_.to_data()["seats"][0]
+    assert data["points_lost"] == round(sum(marked), 1) > 0
+    assert seat.points_lost >= sum(d.loss for d in seat.costliest())
+
+
 def test_a_draw_with_a_choice_is_weighed_on_more_determinizations() -> None:
     record = bot_record("hard", 5, moves=70)
     reviews, samples = review_record(record, [0, 1, 2, 3], samples=4)

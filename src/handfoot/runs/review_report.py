@@ -169,6 +169,13 @@ class SeatReview:
     def accuracy(self) -> float:
         return accuracy_of([d.loss for d in self.decisions])
 
+    @property
+    def points_lost(self) -> float:
+        """The losses of the decisions classed worse than good, added up: what the player
+        sees marked in the timeline (the web page shows it; :attr:`mean_loss`, the measure
+        of play, nets every decision's noise out and may be 0 beside a mistake)."""
+        return sum(d.loss for d in self.decisions if classify(d.loss, d.se) != "good")
+
     def classes(self) -> dict[str, int]:
         counts = dict.fromkeys(CLASSES, 0)
         for d in self.decisions:
@@ -184,6 +191,7 @@ class SeatReview:
         data: dict[str, Any] = {
             "seat": self.seat, "name": self.name, "decisions": len(self.decisions),
             "mean_loss": round(self.mean_loss, 1), "accuracy": round(self.accuracy, 1),
+            "points_lost": round(self.points_lost, 1),
             "classes": self.classes(),
             "costliest": [decision_data(d) for d in self.costliest()],
         }

@@ -27,7 +27,9 @@ function renderSummary(r) {
   const c = r.classes || {};
   return `<div class="review-summary">
       <div><span class="centre-label">Accuracy</span><div class="centre-big">${Math.round(r.accuracy)}</div></div>
-      <div><span class="centre-label">Points lost a decision</span><div class="centre-big">${number(Math.round(r.mean_loss))}</div></div>
+      ${r.points_lost === undefined
+        ? `<div><span class="centre-label">Points lost a decision</span><div class="centre-big">${number(Math.round(r.mean_loss))}</div></div>`
+        : `<div title="The points the marked decisions lost, added up (the mean over every decision: ${esc(String(r.mean_loss))})"><span class="centre-label">Points lost to errors</span><div class="centre-big">${number(Math.round(r.points_lost))}</div></div>`}
       <div><span class="centre-label">Decisions</span><div class="centre-big">${r.decisions}</div></div>
       <div class="review-counts small">
         <span class="badge ok">${c.good || 0} good</span>
