@@ -582,15 +582,9 @@ class GameState(Listing):
         existing = self._existing_sizes(side)
         top_target = self._top_target()
         blocked = phase == _DRAW and self.pickup_blocker() is not None
-        # the cards of each kind left to stage (held less staged: _staged_kind's count,
-        # worked out once and kept as cards are staged, not asked per card)
-        left = held[:]
-        for key, group in self.staged.items():
-            if group[0]:  # (naturals: their kind is the target's rank)
-                k = key >> 1
-                left[k] = left[k] - group[0]
-            left[TWO] = left[TWO] - group[1]
-            left[JOKER] = left[JOKER] - group[2]
+        # the cards of each kind left to stage, worked out once and kept as cards are
+        # staged (not asked of _staged_kind per card)
+        left = self._unstaged(held)
         for action in actions:
             if not mv.STAGE_NATURAL <= action < mv.KNEE:
                 break

@@ -390,6 +390,18 @@ class State:
                 total += n
         return total
 
+    def _unstaged(self, held: list[int]) -> list[int]:
+        """``held`` (a seat's count of each kind) less the staged cards: for every kind,
+        :meth:`_staged_kind` taken from its count, in one pass over the staged groups."""
+        left = held[:]
+        for key, (n, tw, jk) in self.staged.items():
+            if n:  # (naturals: their kind is the target's rank)
+                k = key // 2
+                left[k] = left[k] - n
+            left[TWO] = left[TWO] - tw
+            left[JOKER] = left[JOKER] - jk
+        return left
+
     def _staged_now(self) -> tuple[tuple[int, int, int, int], ...]:
         """The staged cards as a value (a staging action's check depends on them)."""
         return tuple((key, n, tw, jk) for key, (n, tw, jk) in sorted(self.staged.items()))
