@@ -294,3 +294,60 @@ def test_a_message_is_written_as_the_standard_librarys_compact_json() -> None:
         text = encode(message)
         assert json.loads(text) == json.loads(json.dumps(message))
         assert text == json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_a_connection_with_the_sockets_channel_reads_and_writes_through_it() -> None:
+    """A connection given its socket's ASGI ``receive`` and ``send`` (``channel``, as
+    web/app.py's endpoint gives it) reads and writes every frame through them, never through
+    the WebSocket's methods: a send at once, one the server's send makes wait (an awaitable
+    that is not a coroutine, finished by the writer), the frames behind it in order, a frame
+    read, and the close."""
+    sent: list[dict[str, Any]] = []
+
+    class _Unused:
+        async def receive(self) -> dict[str, Any]:
+            raise AssertionError("read through the WebSocket")
+
+        async def send_text(self, text: str) -> None:
+            raise AssertionError("written through the WebSocket")
+
+        async def close(self, code: int = 1000, reason: str = "") -> None:
+            sent.append({"type": "websocket.close", "code": code})
+
+    async def scenario() -> tuple[dict[str, Any] | None, Any]:
+        frames: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        gate = asyncio.get_running_loop().create_future()
+
+        async def receive() -> dict[str, Any]:
+            return await frames.get()
+
+        def send(message: dict[str, Any]) -> Any:
+            if message.get("text") == "wait":  # a server whose send is a future
+                async def later() -> None:
+                    await gate
+                    sent.append(message)
+                return asyncio.ensure_future(later())
+
+            async def now_() -> None:
+                sent.append(message)
+            return now_()
+
+        conn = Connection(_Unused(), 0, channel=(receive, send))  # type: ignore[arg-type]
+        conn.start()
+        conn.send_text("a")
+        conn.send_text("wait")
+        conn.send_text("b")
+        await asyncio.sleep(0.01)
+        assert [m.get("text") for m in sent] == ["a"]
+        gate.set_result(None)
+        frames.put_nowait({"type": "websocket.receive", "text": "hi"})
+        frame = await asyncio.wait_for(conn.receive(), 1.0)
+        conn.close(4000)
+        assert conn.writer is not None
+        await asyncio.wait_for(conn.writer, 1.0)
+        return frame, sent
+
+    frame, out = asyncio.run(scenario())
+    assert frame == {"type": "websocket.receive", "text": "hi"}
+    assert out == [{"type": "websocket.send", "text": t} for t in ("a", "wait", "b")] + \
+        [{"type": "websocket.close", "code": 4000}]

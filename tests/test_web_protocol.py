@@ -255,6 +255,20 @@ def test_reconnect_with_the_last_seq(c: TestClient) -> None:
     p.close()
 
 
+def test_a_joined_connection_uses_the_sockets_own_receive_and_send(c: TestClient) -> None:
+    """The WebSocket endpoint hands a connection its socket's ASGI receive and send
+    (web/app.py's SocketEndpoint): a table's connections read and write their frames
+    through them, and a move over them is answered as ever."""
+    game, p = one_person(c)
+    tables = c.app.state.tables  # type: ignore[attr-defined]
+    table = next(t for t in tables.live() if t.id == game["game_id"])
+    assert table.connections and all(conn.channel is not None for conn in table.connections)
+    to_my_turn(p)
+    seq = p.seq
+    assert p.play(p.choose(), "m1")["seq"] == seq + 1
+    p.close()
+
+
 def test_spectators_see_the_public_view_and_cannot_move(c: TestClient) -> None:
     game, p = one_person(c)
     s = Person(c, str(game["game_id"]), token_of(str(game["spectator_link"])), seat=None)

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from handfoot.bots.registry import BOTS
@@ -199,7 +200,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         Route("/api/games/{game_id}/rematch", api.rematch, methods=["POST"]),
         Route("/api/daily", api.start_daily, methods=["POST"]),
         Route("/api/daily/{date}", api.daily_board),
-        WebSocketRoute("/ws/{game_id}", api.websocket),
+        WebSocketRoute("/ws/{game_id}", SocketEndpoint(api.websocket)),
         Mount("/static", StaticFiles(packages=[("handfoot.web", "static")]), name="static"),
     ]
     routes += health_routes(metrics, store, tables)
@@ -669,7 +670,10 @@ class _Api:
 
     # -- the WebSocket ----------------------------------------------------------------------
 
-    async def websocket(self, ws: WebSocket) -> None:
+    async def websocket(self, ws: WebSocket, channel: tuple[Receive, Send] | None = None,
+                        ) -> None:
+        """A table's WebSocket (``channel``: its ASGI ``receive`` and ``send``, which a
+        :class:`~handfoot.web.connection.Connection` uses once it has joined)."""
         await ws.accept()
         try:
             first = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)
@@ -705,7 +709,8 @@ class _Api:
             return
         if seat is not None and seat in table.given_to_bot:
             await table.turns.taken_back(seat)  # its person is back
-        conn = Connection(ws, seat, acks_in_state=hello.raw.get("acks") == "state")
+        conn = Connection(ws, seat, acks_in_state=hello.raw.get("acks") == "state",
+                          channel=channel)
         table.join(conn, hello.seq)
         settings = self.tables.settings
         bucket = TokenBucket(settings.message_rate, settings.message_burst)
@@ -748,6 +753,21 @@ class _Api:
             pass
         finally:
             table.leave(conn)
+
+
+class SocketEndpoint:
+    """The WebSocket route's ASGI app: ``handler(WebSocket(...), (receive, send))``, so that
+    a table's connection has the socket's own ``receive`` and ``send`` for its frames
+    (web/connection.py). Starlette would call a function endpoint with the WebSocket alone,
+    within a wrapper of ``send`` for its exception handlers (none of which is for a
+    WebSocket; an error still reaches the app's own middleware)."""
+
+    def __init__(self, handler: Callable[[WebSocket, tuple[Receive, Send]],
+                                         Awaitable[None]]) -> None:
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.handler(WebSocket(scope, receive, send), (receive, send))
 
 
 def _frame_text(frame: Mapping[str, Any]) -> str:

@@ -1,16 +1,25 @@
 """One WebSocket on a table: :class:`Connection`, its seat, its outbound queue and the one
 task that writes the queue to the socket, so that a slow client never stalls its table (and
-no two handlers send on one socket at once)."""
+no two handlers send on one socket at once).
+
+Once the socket is open, a connection reads and writes its frames through the socket's own
+ASGI ``receive`` and ``send`` (:attr:`Connection.channel`) where the endpoint has them
+(web/app.py's :class:`~handfoot.web.app.SocketEndpoint`), not through Starlette's
+:class:`~starlette.websockets.WebSocket`: its state checks and the route's exception
+wrapper are three coroutines more for every frame, four frames a move (docs/server.md,
+"Issue 34, eighth pass")."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Mapping
+import types
+from collections.abc import Awaitable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from starlette.types import Receive, Send
 from starlette.websockets import WebSocket
 
 from handfoot.web.messages import encode
@@ -30,6 +39,10 @@ class Connection:
     ws: WebSocket
     seat: int | None
     acks_in_state: bool = False
+    channel: tuple[Receive, Send] | None = None
+    """The socket's ASGI ``receive`` and ``send``, which its frames go through once it is
+    open (None: through :attr:`ws`'s methods, as a test's stand-in socket has only
+    those)."""
     """Whether its client asked (``"acks": "state"`` in its hello) for a move's
     acknowledgement within the ``state`` that shows the move (its ``id``), one frame where
     there were two (an ``ack``, then the ``state``)."""
@@ -73,7 +86,7 @@ class Connection:
     def _send_now(self, text: str) -> None:
         """Start the socket's send of ``text`` here; if it has to wait (the client's side
         is full), the writer task finishes it, and later messages queue behind it."""
-        send = self.ws.send_text(text)
+        send = self._send_text(text)
         try:
             waiting = send.send(None)
         except StopIteration:
@@ -105,7 +118,9 @@ class Connection:
             return None
         self._reader = asyncio.current_task()
         try:
-            frame: dict[str, Any] = dict(await self.ws.receive())
+            channel = self.channel
+            frame: dict[str, Any] = dict(await (self.ws.receive() if channel is None
+                                                else channel[0]()))
         except asyncio.CancelledError:
             task = self._reader
             self._reader = None
@@ -115,6 +130,13 @@ class Connection:
         self._reader = None
         return None if frame["type"] == "websocket.disconnect" else frame
 
+    def _send_text(self, text: str) -> Coroutine[Any, Any, None]:
+        """The socket's send of a text frame (not started)."""
+        if self.channel is None:
+            return self.ws.send_text(text)
+        send = self.channel[1]({"type": "websocket.send", "text": text})
+        return send if type(send) is types.CoroutineType else _awaited(send)
+
     async def _write(self) -> None:
         while True:
             text = await self.queue.get()
@@ -123,7 +145,7 @@ class Connection:
             self._sending = True
             try:
                 if isinstance(text, str):
-                    await self.ws.send_text(text)
+                    await self._send_text(text)
                 else:
                     await text.finish()
             except Exception:  # the socket is gone; the reader notices too
@@ -134,6 +156,12 @@ class Connection:
         self.ended.set()
         with contextlib.suppress(Exception):
             await self.ws.close(*self.close_code)
+
+
+async def _awaited(awaitable: Awaitable[None]) -> None:
+    """An ASGI server's send that is not a coroutine, as one (:meth:`Connection._send_now`
+    steps a coroutine)."""
+    await awaitable
 
 
 class _Unfinished:
