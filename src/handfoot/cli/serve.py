@@ -13,8 +13,13 @@ from handfoot.cli.options import PROG, UsageError
 if TYPE_CHECKING:
     from handfoot.web.store import Store
 
-__all__ = ["WORKER_SETTINGS", "add_db_command", "add_serve_command", "cmd_db_upgrade",
-           "cmd_serve", "worker_app"]
+__all__ = ["WORKER_SETTINGS", "WS_PING_INTERVAL", "add_db_command", "add_serve_command",
+           "cmd_db_upgrade", "cmd_serve", "worker_app"]
+
+
+WS_PING_INTERVAL = 20.0
+"""``serve --ws-ping-interval``'s default: uvicorn's, the seconds between two WebSocket
+keep-alive pings of a connection."""
 
 
 def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,6 +58,13 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                        help="do not limit new games, table connections and score sheets "
                             "per client address (for tests and load benchmarks on one "
                             "computer; see docs/server.md)")
+    serve.add_argument("--ws-ping-interval", type=float, default=WS_PING_INTERVAL,
+                       metavar="S",
+                       help="seconds between two keep-alive pings of each WebSocket "
+                            f"(default {WS_PING_INTERVAL:g}; 0: none): a connection that "
+                            "does not answer one within 20 s is closed. Longer costs less "
+                            "CPU with thousands of connections but finds a vanished "
+                            "player later (see docs/server.md)")
     serve.add_argument("--smtp-url", metavar="URL",
                        help="send sign-in mails and correspondence games' \"your turn\" "
                             "mails through this server: smtp://HOST:PORT "
@@ -237,6 +249,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          "pip install 'handfoot[web]' (scripts/serve installs it)") from None
     if args.bot_delay < 0:
         raise UsageError("--bot-delay: seconds, at least 0")
+    if not args.ws_ping_interval >= 0:
+        raise UsageError("--ws-ping-interval: seconds, at least 0 (0: no pings)")
+    ping = args.ws_ping_interval or None
     from handfoot.web.guard import normalize_origin
     from handfoot.web.protocol import MAX_FRAME_BYTES
 
@@ -265,14 +280,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # socket) in benchmarks/server_load.py (docs/server.md, Measured figures)
     if args.workers > 1:
         return _serve_workers(settings, args, ws_max_size=MAX_FRAME_BYTES,
-                              ws_per_message_deflate=False)
+                              ws_per_message_deflate=False, ws_ping_interval=ping)
     app = create_app(settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port,
                                            log_level="warning", workers=1,
                                            ws_max_size=MAX_FRAME_BYTES,
-                                           ws_per_message_deflate=False))
+                                           ws_per_message_deflate=False,
+                                           ws_ping_interval=ping))
     print(f"{PROG}: playing at {url}", flush=True)
     if args.open:
         import threading
