@@ -39,13 +39,13 @@ class Connection:
     ws: WebSocket
     seat: int | None
     acks_in_state: bool = False
+    """Whether its client asked (``"acks": "state"`` in its hello) for a move's
+    acknowledgement within the ``state`` that shows the move (its ``id``), one frame where
+    there were two (an ``ack``, then the ``state``)."""
     channel: tuple[Receive, Send] | None = None
     """The socket's ASGI ``receive`` and ``send``, which its frames go through once it is
     open (None: through :attr:`ws`'s methods, as a test's stand-in socket has only
     those)."""
-    """Whether its client asked (``"acks": "state"`` in its hello) for a move's
-    acknowledgement within the ``state`` that shows the move (its ``id``), one frame where
-    there were two (an ``ack``, then the ``state``)."""
     last_event: int = 0
     """The seq of the table when it was last sent a ``state`` (its events from there on are
     the ones it lacks)."""
