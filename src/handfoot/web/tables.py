@@ -143,7 +143,10 @@ class Tables:
         table = Table(row, profile, self.store, self.settings, self.pool,
                       today=lambda: self.today(), metrics=self.metrics,
                       clock=self.clock)
-        await asyncio.to_thread(table.replay, rows, continued)
+        if rows:  # (a new game's nothing to replay: no thread for it)
+            await asyncio.to_thread(table.replay, rows, continued)
+        else:
+            table.replay(rows, continued)
         table.talk.loaded(shared.talk if shared is not None
                           else await self.store.talk(game_id, last=RECENT))
         table.on_finished = self.on_finished
