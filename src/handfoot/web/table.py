@@ -497,10 +497,12 @@ class Table:
         events = self.state.events(max(0, self.seq - HELLO_EVENTS))
         return [e for e in events if e.round_number == latest]
 
-    def broadcast_presence(self) -> None:
+    def broadcast_presence(self, besides: Connection | None = None) -> None:
+        """Send every connection (but ``besides``) who is present."""
         text = messages.encode(messages.presence(self.presence()))
         for conn in list(self.connections):
-            conn.send_text(text)
+            if conn is not besides:
+                conn.send_text(text)
 
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a
@@ -529,8 +531,10 @@ class Table:
             self.wake.set()
 
     def join(self, conn: Connection, since: int | None = None) -> None:
-        """A connection arrives; ``since`` is the last seq its hello said it saw."""
+        """A connection arrives; ``since`` is the last seq its hello said it saw. Its first
+        ``state`` carries the presence; the others are sent the presence if it changed."""
         self.touched = time.monotonic()
+        before = self.presence()
         self.connections.append(conn)
         conn.start()
         conn.send(messages.welcome(conn.seat, self.game_json(), self.talk.welcome_json()))
@@ -538,7 +542,8 @@ class Table:
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
             conn.send(rematch)
-        self.broadcast_presence()
+        if self.presence() != before:
+            self.broadcast_presence(besides=conn)
         self.sharing.presence_changed()
         self.bots.start()
         self.wake.set()
