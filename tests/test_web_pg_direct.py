@@ -104,7 +104,7 @@ def test_presence_of_many_tables_is_written_and_announced_in_one_statement(
         finally:
             await listener.close()
             await store.close()
-        assert heard[3:] == ["p g1", "p g2", "p g4"]
+        assert heard[3:] == ["P A g1 g2 g4"]  # one notice of the writer's, for all three
     asyncio.run(main())
 
 
@@ -202,3 +202,65 @@ def test_presence_changes_in_one_turn_make_one_write_and_the_latest_is_written_l
         await presences.close()
     asyncio.run(main())
     assert writes == [{"g1": {0}, "g2": {1, 2}, "g3": set()}, {"g1": {0, 3}, "g2": {1, 2}}]
+
+
+def test_a_new_games_load_replays_no_moves_in_a_thread(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table with no moves stored is loaded without a thread (a burst of new games'
+    joins paid a hop to a thread and back each for nothing); one with moves replays them
+    in a thread, as before."""
+    threaded: list[str] = []
+    real = asyncio.to_thread
+
+    async def to_thread(work: Any, *args: Any, **kwargs: Any) -> Any:
+        threaded.append(getattr(work, "__name__", ""))
+        return await real(work, *args, **kwargs)
+
+    async def main() -> None:
+        store = await _started(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        tables = Tables(store, Settings())
+        try:
+            await store.create_game(game_row("g1"))
+            await store.create_game(game_row("g2"))
+            await store.add_move("g2", MoveRow(1, 1, 0, "draw", "human", None))
+            monkeypatch.setattr(asyncio, "to_thread", to_thread)
+            new = await tables.get("g1")
+            assert new is not None and new.seq == 0
+            assert "replay" not in threaded
+            moved = await tables.get("g2")
+            assert moved is not None and moved.seq == 1
+            assert "replay" in threaded
+        finally:
+            await tables.close()
+            await store.close()
+    asyncio.run(main())
+
+
+def test_a_presence_notice_is_read_for_the_tables_held_and_a_process_skips_its_own(
+        postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``P <worker> <game>...``: another process's notice makes this one read the presence
+    elsewhere at the tables of it that it holds (a table loading notes it, to read once
+    loaded); its own notice reads nothing (nothing changed elsewhere)."""
+    read: list[str] = []
+
+    async def main() -> None:
+        store = await _started(postgres_url)
+        tables = Tables(store, Settings())
+        try:
+            await store.create_game(game_row("g1"))
+            await store.create_game(game_row("g2"))
+            await tables.start()
+            assert tables._presences is not None and tables.worker is not None
+            monkeypatch.setattr(tables._presences, "read",
+                                lambda sharing: read.append(sharing.table.id))
+            assert await tables.get("g1") is not None
+            tables._missed["g3"] = set()  # as while g3 loads
+            tables._heard(f"P {tables.worker} g1 g3")
+            assert read == [] and tables._missed["g3"] == set()
+            tables._heard("P elsewhere g1 g2 g3")
+            assert read == ["g1"] and tables._missed["g3"] == {"p"}
+            tables._missed.pop("g3")
+        finally:
+            await tables.close()
+            await store.close()
+    asyncio.run(main())

@@ -53,8 +53,11 @@ class _Conn:
         self.closed = True
 
     def presence(self) -> object:
-        """The last presence it was told."""
-        return [m["presence"] for m in self.sent if m["type"] == "presence"][-1]
+        """The last presence it was told (in a ``presence`` frame or a ``state``)."""
+        return [m["presence"] for m in self.sent if m["type"] in ("presence", "state")][-1]
+
+    def presence_frames(self) -> int:
+        return sum(1 for m in self.sent if m["type"] == "presence")
 
 
 def _table(kinds: list[str], absent: str) -> Table:
@@ -112,7 +115,12 @@ def test_everybody_hears_who_comes_and_goes_and_a_stopped_table_lets_all_go() ->
         assert ann.presence() == [True, False, False, False]
         table.join(bea)  # type: ignore[arg-type]
         assert ann.presence() == bea.presence() == [True, False, True, False]
+        # a newcomer has the presence in its first state, and no frame of its own
+        assert ann.presence_frames() == 1 and bea.presence_frames() == 0
         table.join(watcher)  # type: ignore[arg-type]
+        # a watcher changes nobody's presence: no frame for anyone
+        assert ann.presence_frames() == 1 and bea.presence_frames() == 0
+        assert watcher.presence() == [True, False, True, False]
         table.leave(bea)  # type: ignore[arg-type]
         assert bea.closed and ann.presence() == watcher.presence() == [True, False, False, False]
         assert table.bots.task is not None and not table.bots.task.done()

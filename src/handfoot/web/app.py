@@ -86,7 +86,7 @@ from handfoot.web.store import (
     now,
     token_hash,
 )
-from handfoot.web.table import Table
+from handfoot.web.table import Table, begin_join
 from handfoot.web.tables import Tables
 from handfoot.web.talk import read_settings as read_talk_settings
 from handfoot.web.talk import replay_talk
@@ -674,6 +674,7 @@ class _Api:
                         ) -> None:
         """A table's WebSocket (``channel``: its ASGI ``receive`` and ``send``, which a
         :class:`~handfoot.web.connection.Connection` uses once it has joined)."""
+        await begin_join()  # a few a turn: the moves of tables already playing go on
         await ws.accept()
         try:
             first = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT)

@@ -90,19 +90,49 @@ WITH new AS (SELECT * FROM unnest($4::varchar[], $5::int[]) AS t(game, seat)),
      kept AS (INSERT INTO presence (game, seat, worker, seen)
               SELECT game, seat, $1, $3 FROM new
               ON CONFLICT (game, seat, worker) DO UPDATE SET seen = EXCLUDED.seen)
-SELECT pg_notify($6, 'p ' || g) FROM unnest($2::varchar[]) AS g
+SELECT pg_notify($6, n) FROM unnest($7::text[]) AS n
 """
+
+NOTICE_BYTES: Final = 7000
+"""The longest presence notice (``P <worker> <game> <game>...``) written: PostgreSQL takes
+a payload of under 8,000 bytes."""
+
+
+def presence_notices(worker: str, games: Iterable[str]) -> list[str]:
+    """The notices of a change of presence at ``games`` by the process ``worker``: ``P
+    <worker>`` and as many games as fit in :data:`NOTICE_BYTES` each (a thousand tables'
+    joins heard as a few notices, where a notice a table cost every process its handling;
+    the writer knows itself and skips its own).
+
+    >>> presence_notices("w1", ["g1", "g2"])
+    ['P w1 g1 g2']
+    >>> [len(n.split()) - 2 for n in presence_notices("w1", [f"game{i:018d}" for i in range(600)])]
+    [304, 296]
+    """
+    out: list[str] = []
+    head = f"P {worker}"
+    notice = head
+    for game in games:
+        if len(notice) + 1 + len(game) > NOTICE_BYTES and notice != head:
+            out.append(notice)
+            notice = head
+        notice += f" {game}"
+    if notice != head:
+        out.append(notice)
+    return out
 
 
 async def write_presences(pool: Any, worker: str, seats: Mapping[str, Iterable[int]],
                           when: datetime | None = None) -> None:
     """Store the seats each game of ``seats`` has connections for at the process
-    ``worker`` (its rows of those games only), and announce each game's change (``p``),
-    atomically: :meth:`~handfoot.web.store.Store.set_presence` of many games at once."""
+    ``worker`` (its rows of those games only), and announce the change
+    (:func:`presence_notices`), atomically: :meth:`~handfoot.web.store.Store.set_presence`
+    of many games at once."""
     games = list(seats)
     pairs = [(game, seat) for game in games for seat in sorted(set(seats[game]))]
     await pool.execute(_WRITE_PRESENCE, worker, games, when or now(),
-                       [g for g, _ in pairs], [s for _, s in pairs], CHANNEL)
+                       [g for g, _ in pairs], [s for _, s in pairs], CHANNEL,
+                       presence_notices(worker, games))
 
 
 _READ_PRESENCE: Final = """

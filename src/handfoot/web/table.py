@@ -32,7 +32,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Final, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
@@ -97,6 +97,14 @@ of the event loop, the next ones in the next turns, in the order they came: a th
 tables' frames read in one turn (tables moving in step) otherwise all begin in the turn
 after it, 20-30 ms in which no ping or other frame is answered (benchmarks/burst.py,
 ``--begin``). 0: no limit."""
+
+JOIN_AT_ONCE = 16
+"""The connections that begin to join (their handshake answered, their hello read, the
+table loaded if need be, their first frames sent) in one turn of the event loop, the next
+ones in the next turns, in the order they came, as :data:`BEGIN_AT_ONCE` does for moves: a
+thousand tables' four thousand connections arriving at once otherwise all begin in the
+same few turns, each turn long enough to hold the moves of the tables already playing
+(see :func:`begin_join`). 0: no limit."""
 
 HELLO_EVENTS: Final = 30
 """Events of the current round sent with the first state after a hello whose ``seq`` is not
@@ -489,10 +497,12 @@ class Table:
         events = self.state.events(max(0, self.seq - HELLO_EVENTS))
         return [e for e in events if e.round_number == latest]
 
-    def broadcast_presence(self) -> None:
+    def broadcast_presence(self, besides: Connection | None = None) -> None:
+        """Send every connection (but ``besides``) who is present."""
         text = messages.encode(messages.presence(self.presence()))
         for conn in list(self.connections):
-            conn.send_text(text)
+            if conn is not besides:
+                conn.send_text(text)
 
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a
@@ -521,8 +531,10 @@ class Table:
             self.wake.set()
 
     def join(self, conn: Connection, since: int | None = None) -> None:
-        """A connection arrives; ``since`` is the last seq its hello said it saw."""
+        """A connection arrives; ``since`` is the last seq its hello said it saw. Its first
+        ``state`` carries the presence; the others are sent the presence if it changed."""
         self.touched = time.monotonic()
+        before = self.presence()
         self.connections.append(conn)
         conn.start()
         conn.send(messages.welcome(conn.seat, self.game_json(), self.talk.welcome_json()))
@@ -530,7 +542,8 @@ class Table:
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
             conn.send(rematch)
-        self.broadcast_presence()
+        if self.presence() != before:
+            self.broadcast_presence(besides=conn)
         self.sharing.presence_changed()
         self.bots.start()
         self.wake.set()
@@ -773,6 +786,13 @@ class Table:
                 "seat": seat, "round": round_number or state.round_number, "state": data}
 
 
+async def begin_join() -> None:
+    """Wait until a new connection may begin to join: at most :data:`JOIN_AT_ONCE` begin
+    in a turn of the event loop (first come, first begun)."""
+    if JOIN_AT_ONCE:
+        await _JoinTurns.of(asyncio.get_running_loop()).begin()
+
+
 class _MoveTurns:
     """An event loop's people's moves begun, at most :data:`BEGIN_AT_ONCE` a turn (see
     there): :meth:`begin` returns at once while fewer have begun since the last turn began
@@ -780,7 +800,7 @@ class _MoveTurns:
 
     __slots__ = ("__weakref__", "_begun", "_loop", "_next", "_waiting")
 
-    _of: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _MoveTurns]] = \
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _MoveTurns]] = \
         weakref.WeakKeyDictionary()
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -796,10 +816,14 @@ class _MoveTurns:
             turns = cls._of[loop] = cls(loop)
         return turns
 
+    def at_once(self) -> int:
+        """How many begin in a turn."""
+        return BEGIN_AT_ONCE
+
     async def begin(self) -> None:
         if self._next is None:  # the first move since the loop last turned
             self._next = self._loop.call_soon(self._turn)
-        if self._begun < BEGIN_AT_ONCE and not self._waiting:
+        if self._begun < self.at_once() and not self._waiting:
             self._begun += 1
             return
         waiting = self._loop.create_future()
@@ -815,7 +839,7 @@ class _MoveTurns:
         """A new turn: up to :data:`BEGIN_AT_ONCE` waiting moves begin in it."""
         self._next = None
         self._begun = 0
-        self._release(BEGIN_AT_ONCE)
+        self._release(self.at_once())
         if self._waiting or self._begun:
             self._next = self._loop.call_soon(self._turn)
 
@@ -826,6 +850,19 @@ class _MoveTurns:
                 waiting.set_result(None)
                 self._begun += 1
                 count -= 1
+
+
+class _JoinTurns(_MoveTurns):
+    """An event loop's new connections begun, at most :data:`JOIN_AT_ONCE` a turn (as
+    :class:`_MoveTurns` begins moves)."""
+
+    __slots__ = ()
+
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _MoveTurns]] = \
+        weakref.WeakKeyDictionary()
+
+    def at_once(self) -> int:
+        return JOIN_AT_ONCE
 
 
 def _paced(work: Callable[..., T], *args: Any) -> T:

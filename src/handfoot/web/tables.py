@@ -143,7 +143,10 @@ class Tables:
         table = Table(row, profile, self.store, self.settings, self.pool,
                       today=lambda: self.today(), metrics=self.metrics,
                       clock=self.clock)
-        await asyncio.to_thread(table.replay, rows, continued)
+        if rows:  # (a new game's nothing to replay: no thread for it)
+            await asyncio.to_thread(table.replay, rows, continued)
+        else:
+            table.replay(rows, continued)
         table.talk.loaded(shared.talk if shared is not None
                           else await self.store.talk(game_id, last=RECENT))
         table.on_finished = self.on_finished
@@ -250,11 +253,18 @@ class Tables:
                     self._presences.read(table.sharing)
 
     def _heard(self, payload: str) -> None:
-        """A notification ``"<kind> <game>[ <seq>[ <move>]]"``: the table, if held here,
+        """A notification ``"<kind> <game>[ <seq>[ <move>]]"`` (or ``"P <worker> <game>
+        <game>..."``, a change of presence at many tables): the table, if held here,
         plays the move it carries when that is the next one and the table is not busy, and
         otherwise catches up from the database; talk (``"t <game> <JSON>"``) is passed to
         the table's connections."""
         kind, _, rest = payload.partition(" ")
+        if kind == "P":  # "P <worker> <game> <game>...": presence written by a process
+            worker, _, games = rest.partition(" ")
+            if worker != self.worker:  # (this process's own: nothing new elsewhere)
+                for game_id in games.split():
+                    self._heard(f"p {game_id}")
+            return
         game_id, _, rest = rest.partition(" ")
         table = self._tables.get(game_id)
         if table is None and kind != "t" and game_id in self._missed:
