@@ -5,7 +5,8 @@ and tournaments (:func:`handfoot.runs.sim.play_game`), as tournaments, training 
 play. The time is CPU time (``time.process_time``), measured ``--reps`` times (3) and
 printed as min/median/max; one line per profile, at its default seating::
 
-    partnership-13 2x2: 45.1/45.6/46.0 rounds/s (min/median/max of 3), games/s 11.3/...
+    partnership-13 2x2: 45.1/45.6/46.0 rounds/s (min/median/max of 3), games/s 11.3/...,
+        decisions/s 24,000/... (1,300 a round), ...
 
     python benchmarks/selfplay.py [--profile NAME] [--games N] [--reps R] [--bot hard]
                                   [--compiled [DIR]]
@@ -31,23 +32,26 @@ from handfoot.runs.sim import derive_seed, play_game
 
 
 def selfplay(profile_name: str, layout: Layout | None, games: int, seed: int,
-             bot: str = "hard") -> tuple[int, int, float]:
-    """Play ``games`` games with ``bot`` at every seat: (rounds, games, CPU seconds)."""
+             bot: str = "hard") -> tuple[int, int, float, int]:
+    """Play ``games`` games with ``bot`` at every seat: (rounds, games, CPU seconds,
+    decisions: the actions played, a staged card each)."""
     profile = load_profile(profile_name)
     players = (layout or profile.layout).players
-    rounds = 0
+    rounds = decisions = 0
     start = time.process_time()
     for g in range(games):
         game_seed = derive_seed(seed, "selfplay", g)
         bots = [make_bot(bot, derive_seed(seed, "selfplay-bot", g, s)) for s in range(players)]
-        state, _ = play_game(profile, game_seed, bots, layout=layout)
+        state, summary = play_game(profile, game_seed, bots, layout=layout)
         rounds += len(state.results)
-    return rounds, games, time.process_time() - start
+        decisions += summary.actions
+    return rounds, games, time.process_time() - start, decisions
 
 
-def spread(values: Sequence[float]) -> str:
-    """``min/median/max`` of some figures."""
-    return "/".join(f"{v:.1f}" for v in (min(values), statistics.median(values), max(values)))
+def spread(values: Sequence[float], form: str = ".1f") -> str:
+    """``min/median/max`` of some figures, each formatted with ``form``."""
+    return "/".join(format(v, form)
+                    for v in (min(values), statistics.median(values), max(values)))
 
 
 def main() -> None:
@@ -68,13 +72,18 @@ def main() -> None:
         layout = load_profile(name).layout
         round_rates: list[float] = []
         game_rates: list[float] = []
+        decision_rates: list[float] = []
+        decisions = rounds = 0
         for _ in range(args.reps):  # the same games each time: the spread is the timing's
-            rounds, games, seconds = selfplay(name, layout, args.games, args.seed, args.bot)
+            rounds, games, seconds, decisions = selfplay(name, layout, args.games, args.seed,
+                                                         args.bot)
             round_rates.append(rounds / seconds)
             game_rates.append(games / seconds)
+            decision_rates.append(decisions / seconds)
         print(f"{name} {layout}: {spread(round_rates)} rounds/s (min/median/max of "
-              f"{args.reps}), games/s {spread(game_rates)}, {args.bot} at every seat, "
-              "CPU time", flush=True)
+              f"{args.reps}), games/s {spread(game_rates)}, decisions/s "
+              f"{spread(decision_rates, ',.0f')} ({decisions / max(rounds, 1):,.0f} a round), "
+              f"{args.bot} at every seat, CPU time", flush=True)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,14 @@ def test_selfplay_benchmark_prints_rounds_per_second_per_profile() -> None:
                      r"games/s [\d.]+/[\d.]+/[\d.]+", out, re.M), out
 
 
+def test_selfplay_benchmark_prints_decisions_per_second_and_a_round() -> None:
+    # the cost of a decision, beside a round's: profiles differ in decisions a round
+    out = _run("benchmarks/selfplay.py", "--profile", "biegames", "--games", "1", "--reps",
+               "2")
+    assert re.search(r"^biegames 2x2: .* decisions/s [\d,]+/[\d,]+/[\d,]+ \([\d,]+ a round\)",
+                     out, re.M), out
+
+
 def test_bot_benchmark_gives_p50_and_p99_and_the_searched_decisions() -> None:
     # the expert searches only where it could go out: a few games make sure it does
     out = _run("benchmarks/bots.py", "--profile", "biegames", "--games", "4",

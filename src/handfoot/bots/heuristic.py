@@ -443,14 +443,15 @@ class NormalBot(EasyBot):
             left = total - used
             if left > 1:
                 continue
-            rest = _left_kinds(counts, groups)
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
                 if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
                     yield [*_stage_actions(groups), mv.GO_OUT]
-                if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN and rest:
-                    yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
+                if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
+                    rest = _left_kinds(counts, groups)  # (the card left: only here)
+                    if rest:
+                        yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
             elif groups:
                 yield [*_stage_actions(groups), mv.CONFIRM]
         greedy = (not in_last and total <= self.greedy_hand) or self._danger(view)

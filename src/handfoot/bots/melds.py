@@ -17,7 +17,6 @@ from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.cards import JOKER, TWO
 from handfoot.game.moves import WILD_MELD, MeldGroup, new_meld_group
-from handfoot.game.table import count_books, missing_books
 from handfoot.game.values import PlayerView, TableMeld
 
 # Templates of the per-call lists, copied (``[:]``), never changed: compiled, a copy is a
@@ -525,6 +524,62 @@ def _table_after(view: PlayerView, groups: list[MeldGroup]) -> list[tuple[int, i
 
 def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
     """Whether the side would hold the books it needs to go out once ``groups`` are laid
-    (the engine's own rule: :func:`handfoot.game.table.missing_books`)."""
+    (the engine's own rule: :func:`handfoot.game.table.missing_books` of
+    :func:`handfoot.game.table.count_books` of :func:`_table_after`, counted in one pass
+    without the table, the books or the words built: the bot asks it of every plan that
+    could go out, on every view of its last packet where one could)."""
+    # (hot where going out needs many books: the groups' cards by target, then the side's
+    # melds from the latest, each target's latest taking them if it is no book yet)
     p = view.profile
-    return not missing_books(p, count_books(p, _table_after(view, groups)))
+    bs: int = p.book_size
+    add_nat = _ZERO_TARGETS[:]
+    add_wild = _ZERO_TARGETS[:]
+    adding = _NO_TARGETS[:]
+    for g in groups:
+        t = g.target
+        add_nat[t] = add_nat[t] + g.naturals
+        add_wild[t] = add_wild[t] + g.twos + g.jokers
+        adding[t] = True
+    seen = _NO_TARGETS[:]
+    by_rank = _ZERO_TARGETS[:]
+    clean = dirty = wild = 0
+    own = view.melds[view.side]
+    i = len(own)
+    while i > 0:
+        i -= 1
+        m = own[i]
+        t = m.target
+        n: int = m.naturals
+        w: int = m.twos + m.jokers
+        if not seen[t]:
+            seen[t] = True
+            if adding[t] and n + w < bs:
+                n += add_nat[t]
+                w += add_wild[t]
+                adding[t] = False
+        if n + w >= bs:
+            if t == WILD_MELD:
+                wild += 1
+            elif w:
+                dirty += 1
+            else:
+                clean += 1
+                by_rank[t] = by_rank[t] + 1
+    for t in range(mv.NUM_TARGETS):  # the groups that start melds
+        if adding[t]:
+            n = add_nat[t]
+            w = add_wild[t]
+            if n + w >= bs:
+                if t == WILD_MELD:
+                    wild += 1
+                elif w:
+                    dirty += 1
+                else:
+                    clean += 1
+                    by_rank[t] = by_rank[t] + 1
+    for rank in p.special_books_to_go_out:  # (each counts for its rank, not as clean)
+        if not by_rank[rank]:
+            return False
+        clean -= 1
+    return (clean >= p.clean_books_to_go_out and dirty >= p.dirty_books_to_go_out
+            and wild >= p.wild_books_to_go_out)
