@@ -542,7 +542,7 @@ def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
         adding[t] = True
     seen = _NO_TARGETS[:]
     by_rank = _ZERO_TARGETS[:]
-    clean = dirty = wild = 0
+    books = [0, 0, 0]  # clean, dirty, wild
     own = view.melds[view.side]
     i = len(own)
     while i > 0:
@@ -558,28 +558,26 @@ def _may_go_out(view: PlayerView, groups: list[MeldGroup]) -> bool:
                 w += add_wild[t]
                 adding[t] = False
         if n + w >= bs:
-            if t == WILD_MELD:
-                wild += 1
-            elif w:
-                dirty += 1
-            else:
-                clean += 1
-                by_rank[t] = by_rank[t] + 1
+            _count_book(t, w, books, by_rank)
     for t in range(mv.NUM_TARGETS):  # the groups that start melds
-        if adding[t]:
-            n = add_nat[t]
-            w = add_wild[t]
-            if n + w >= bs:
-                if t == WILD_MELD:
-                    wild += 1
-                elif w:
-                    dirty += 1
-                else:
-                    clean += 1
-                    by_rank[t] = by_rank[t] + 1
+        if adding[t] and add_nat[t] + add_wild[t] >= bs:
+            _count_book(t, add_wild[t], books, by_rank)
+    clean = books[0]
     for rank in p.special_books_to_go_out:  # (each counts for its rank, not as clean)
         if not by_rank[rank]:
             return False
         clean -= 1
-    return (clean >= p.clean_books_to_go_out and dirty >= p.dirty_books_to_go_out
-            and wild >= p.wild_books_to_go_out)
+    return (clean >= p.clean_books_to_go_out and books[1] >= p.dirty_books_to_go_out
+            and books[2] >= p.wild_books_to_go_out)
+
+
+def _count_book(target: int, wilds: int, books: list[int], by_rank: list[int]) -> None:
+    """A book of ``target`` holding ``wilds`` wild cards, counted into ``books`` (clean,
+    dirty, all-wild) and, if clean, into ``by_rank`` (for :func:`_may_go_out`)."""
+    if target == WILD_MELD:
+        books[2] = books[2] + 1
+    elif wilds:
+        books[1] = books[1] + 1
+    else:
+        books[0] = books[0] + 1
+        by_rank[target] = by_rank[target] + 1
