@@ -227,3 +227,15 @@ def test_bad_input_is_one_line_and_exit_2(games: dict[str, Path], tmp_path: Path
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and words in lines[0], done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_names_are_printed_as_written(tmp_path: Path) -> None:
+    """A name from a record is text, never Rich markup: ``[/]`` (markup that closes nothing)
+    crashed the table, ``[bold]`` was swallowed."""
+    names = ["[/]", "[bold]Bob", "Cat [red]", "Dan"]
+    play(tmp_path, "odd.json", 21, names, ["hard", "easy", "normal", "random"])
+    done = handfoot("ratings", "odd.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    for name in names:
+        assert name in done.stdout

@@ -102,12 +102,15 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 def _print_tables(players: list[PlayerRating], games: int, unfinished: list[str]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
+    # names and rule sets come from the records: printed as written, never read as markup
     console = Console(highlight=False)
     profiles = sorted({p.profile for p in players})
     for profile in profiles:
-        table = Table(title=f"{profile}: ratings (mu ± 2 sigma)", title_justify="left")
+        table = Table(title=f"{escape(profile)}: ratings (mu ± 2 sigma)", title_justify="left")
         table.add_column("#", justify="right")
         table.add_column("player")
         table.add_column("rating", justify="right")
@@ -119,7 +122,7 @@ def _print_tables(players: list[PlayerRating], games: int, unfinished: list[str]
                 continue
             rank += 1
             name = f"{p.seat.name} (bot, fixed)" if p.seat.bot is not None else p.seat.name
-            table.add_row(str(rank), name, p.rating.text(), f"{p.rating.conservative():.1f}",
+            table.add_row(str(rank), Text(name), p.rating.text(), f"{p.rating.conservative():.1f}",
                           str(p.games))
         console.print(table)
     note = f"{games} finished game{'s' if games != 1 else ''} rated"
