@@ -59,6 +59,14 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(ROOT / name, tree / name)
     shutil.copytree(ROOT / "src" / "handfoot", tree / "src" / "handfoot",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    # what a developer's tree also holds: the tests (setuptools' default put tests/test*.py
+    # in the sdist, without their helpers) and caches beside the sources
+    shutil.copytree(ROOT / "tests", tree / "tests",
+                    ignore=shutil.ignore_patterns("__pycache__", "golden", "positions_text",
+                                                  "e2e", "web_fixtures"))
+    cache = tree / "src" / "handfoot" / "game" / "__pycache__"
+    cache.mkdir()
+    (cache / "cards.cpython-311.pyc").write_bytes(b"not for a release")
     _run(sys.executable, "-m", "build", "--outdir", tmp / "dist", tree,
          env={**os.environ, "HANDFOOT_COMPILE": "0"})
     return tmp / "dist"
@@ -77,7 +85,11 @@ def test_build_makes_an_sdist_and_a_wheel_that_twine_accepts(dist: Path) -> None
                    "src/handfoot/__init__.py", "src/handfoot/web/static/table.js",
                    "src/handfoot/game/profiles/partnership-13.toml"):
         assert needed in names, needed
+    strays = [n for n in names if n.startswith("tests/") or "__pycache__" in n
+              or n.endswith((".pyc", ".so"))]
+    assert not strays, strays
     inside = set(zipfile.ZipFile(wheel).namelist())
+    assert not [n for n in inside if "__pycache__" in n or n.endswith(".pyc")]
     for needed in ("handfoot/_version.py", "handfoot/py.typed",
                    "handfoot/game/profiles/partnership-13.toml",
                    "handfoot/web/templates/table.html", "handfoot/web/static/table.js",
