@@ -107,9 +107,10 @@ def test_the_wheel_installed_in_a_fresh_venv_plays_and_serves(dist: Path,
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", venv)
     bin_dir = venv / "bin"
-    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         f"{wheel}[web]")
+    # (PYTHONPATH is not the fresh venv's: a handfoot.egg-info on it made pip skip the wheel)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         f"{wheel}[web]", env=env)
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     cwd = tmp_path  # not the source tree: only the installed package is importable
     where = _run(bin_dir / "python", "-c", "import handfoot; print(handfoot.__file__)",
