@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -123,5 +125,19 @@ class OptionalBuildExt(build_ext):
         return super().get_outputs() if self.extensions else []
 
 
+class CleanBdistWheel(bdist_wheel):
+    """bdist_wheel that first removes what a build cut short left in its folder
+    (``build/bdist.<platform>/wheel``): setuptools stops on a ``.dist-info`` folder already
+    there ("File exists"), so one build killed at the wrong moment made every later build
+    of the tree fail, the quick-start scripts' too."""
+
+    def run(self) -> None:
+        if self.bdist_dir and Path(self.bdist_dir).exists():
+            say(f"removing {self.bdist_dir}, left by a build that did not finish")
+            shutil.rmtree(self.bdist_dir)
+        super().run()
+
+
 os.chdir(ROOT)  # mypycify takes paths from here
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=extensions(),
+      cmdclass={"build_ext": OptionalBuildExt, "bdist_wheel": CleanBdistWheel})

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import resource
+import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -91,6 +93,11 @@ BAD_COMMANDS = {
                              "cannot use a 'foo' database"),
     "serve foo://bar": (["serve", "--database-url", "foo://bar"],
                         "cannot use a 'foo' database"),
+    "serve --port 0": (["serve", "--port", "0"], "0 is not a port: give one from 1 to 65535"),
+    "serve --port -1": (["serve", "--port", "-1"], "-1 is not a port"),
+    "serve --port 70000": (["serve", "--port", "70000"], "70000 is not a port"),
+    "serve --host 999.1.1.1": (["serve", "--host", "999.1.1.1", "--port", "8000"],
+                               "--host '999.1.1.1': not an address of this computer"),
     "db upgrade not a URL": (["db", "upgrade", "--database-url", "foo"],
                              "not a database URL"),
     "score --sheet /dev/zero": (["score", "--sheet", "/dev/zero"], "not a file"),
@@ -113,6 +120,40 @@ def test_bad_input_is_one_line_and_exit_2(files: Path, argv: list[str], words: s
     assert "Traceback" not in done.stderr and "[Errno" not in done.stderr
     assert words in lines[0]
     assert cpu < 5, f"{cpu:.1f} s of CPU to refuse it"
+
+
+def test_serve_on_a_port_in_use_is_one_line_before_the_database(tmp_path: Path) -> None:
+    """Was uvicorn's ``ERROR: [Errno 98] ...`` after "migrated" and "playing at", exit 3."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done, _ = handfoot("serve", "--port", str(port), "--database-url",
+                           f"sqlite:///{tmp_path / 'games.db'}", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"--port {port}: another program is listening on 127.0.0.1:{port}" in done.stderr
+    assert not (tmp_path / "games.db").exists()  # refused before the database was made
+
+
+def test_a_database_of_a_newer_handfoot_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """A revision this version does not know: said as such, the file unchanged."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    made, _ = handfoot("db", "upgrade", "--database-url", url, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    with sqlite3.connect(tmp_path / "games.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = '9999'")
+    db.close()
+    before = (tmp_path / "games.db").read_bytes()
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = str(free.getsockname()[1])
+    for argv in (["serve", "--port", port], ["db", "upgrade"]):
+        done, _ = handfoot(*argv, "--database-url", url, cwd=tmp_path)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert "the database is at revision 9999, which this handfoot" in done.stderr
+        assert "made or migrated by a newer handfoot" in done.stderr
+        assert (tmp_path / "games.db").read_bytes() == before
 
 
 def test_a_huge_record_is_refused_before_it_is_parsed(files: Path) -> None:

@@ -59,6 +59,14 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copy2(ROOT / name, tree / name)
     shutil.copytree(ROOT / "src" / "handfoot", tree / "src" / "handfoot",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    # what a developer's tree also holds: the tests (setuptools' default put tests/test*.py
+    # in the sdist, without their helpers) and caches beside the sources
+    shutil.copytree(ROOT / "tests", tree / "tests",
+                    ignore=shutil.ignore_patterns("__pycache__", "golden", "positions_text",
+                                                  "e2e", "web_fixtures"))
+    cache = tree / "src" / "handfoot" / "game" / "__pycache__"
+    cache.mkdir()
+    (cache / "cards.cpython-311.pyc").write_bytes(b"not for a release")
     _run(sys.executable, "-m", "build", "--outdir", tmp / "dist", tree,
          env={**os.environ, "HANDFOOT_COMPILE": "0"})
     return tmp / "dist"
@@ -77,7 +85,11 @@ def test_build_makes_an_sdist_and_a_wheel_that_twine_accepts(dist: Path) -> None
                    "src/handfoot/__init__.py", "src/handfoot/web/static/table.js",
                    "src/handfoot/game/profiles/partnership-13.toml"):
         assert needed in names, needed
+    strays = [n for n in names if n.startswith("tests/") or "__pycache__" in n
+              or n.endswith((".pyc", ".so"))]
+    assert not strays, strays
     inside = set(zipfile.ZipFile(wheel).namelist())
+    assert not [n for n in inside if "__pycache__" in n or n.endswith(".pyc")]
     for needed in ("handfoot/_version.py", "handfoot/py.typed",
                    "handfoot/game/profiles/partnership-13.toml",
                    "handfoot/web/templates/table.html", "handfoot/web/static/table.js",
@@ -95,9 +107,10 @@ def test_the_wheel_installed_in_a_fresh_venv_plays_and_serves(dist: Path,
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", venv)
     bin_dir = venv / "bin"
-    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         f"{wheel}[web]")
+    # (PYTHONPATH is not the fresh venv's: a handfoot.egg-info on it made pip skip the wheel)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    _run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         f"{wheel}[web]", env=env)
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     cwd = tmp_path  # not the source tree: only the installed package is importable
     where = _run(bin_dir / "python", "-c", "import handfoot; print(handfoot.__file__)",

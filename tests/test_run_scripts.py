@@ -118,3 +118,95 @@ def test_the_scripts_run_the_compiled_build(tmp_path: Path) -> None:
     assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), file  # the edit, compiled
     again = _script(tree, venv, "--version", compile_mode="auto")
     assert "== building" not in again.stderr
+
+
+def _env(venv: Path, compile_mode: str, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HANDFOOT_RUN_VENV=str(venv), HANDFOOT_COMPILE=compile_mode, **more)
+    return env
+
+
+def test_scripts_started_at_once_build_once_and_all_run(tmp_path: Path) -> None:
+    """Three scripts started together on a tree none has built (a fresh clone, or after an
+    edit): one builds, the others wait for it, and all three run. They raced before: each
+    built into the same folder and the same build/ at once, and most failed (pip's "File
+    exists: build/bdist.../handfoot-0.1.0.dist-info", "Directory not empty")."""
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    for attempt in ("fresh", "edited"):
+        if attempt == "edited":
+            source = tree / "src" / "handfoot" / "game" / "cards.py"
+            source.write_text(source.read_text() + MARKER.format(value="at once"))
+        runs = [subprocess.Popen(["bash", str(tree / "scripts" / "handfoot"), "--version"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=_env(venv, "0"), cwd=tree.parent) for _ in range(3)]
+        done = [(run.communicate(timeout=600), run.returncode) for run in runs]
+        errors = "".join(err[-2000:] for (_, err), _ in done)
+        assert [code for _, code in done] == [0, 0, 0], errors
+        assert all(out.strip().endswith("(pure Python)") for (out, _), _ in done), done
+        assert errors.count("== building handfoot") == 1, errors
+        assert errors.count("waiting for it") == 2, errors
+        assert errors.count("== built: handfoot pure Python") == 1, errors
+    assert _installed(venv, READ).split("|")[0] == "at once"
+
+
+def test_a_build_cut_short_does_not_stop_the_next(tmp_path: Path) -> None:
+    """A build killed while it packed the wheel leaves build/bdist.<platform>/wheel with a
+    .dist-info in it; every later build of the tree failed on it ("File exists") until
+    someone deleted build/ by hand. setup.py's bdist_wheel now clears it first."""
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    platform = sysconfig.get_platform()
+    version = sys.version_info
+    for bdist in (f"bdist.{platform}", f"bdist.{platform}-cpython-{version[0]}{version[1]}"):
+        left = tree / "build" / bdist / "wheel" / f"handfoot-{handfoot.__version__}.dist-info"
+        left.mkdir(parents=True)
+        (left / "METADATA").write_text("left by a build that was killed\n")
+    run = _script(tree, venv, "--version", compile_mode="0")
+    assert run.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+
+
+def test_an_extra_s_dependencies_are_installed_without_building_again(tmp_path: Path) -> None:
+    """scripts/play then scripts/serve: serve's web extra installs its dependencies, and the
+    build made for play is kept (it was built again: a minute of mypyc for nothing)."""
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    first = _script(tree, venv, "--version", compile_mode="0")
+    assert "== building handfoot" in first.stderr
+    assert "== built: handfoot pure Python" in first.stderr
+    assert "compiling with mypyc failed" not in first.stderr  # HANDFOOT_COMPILE=0: asked for
+    serve = _script(tree, venv, "serve", "--help", compile_mode="0")
+    assert "installing the dependencies of handfoot[web]" in serve.stderr
+    assert "== building" not in serve.stderr, serve.stderr
+    again = _script(tree, venv, "serve", "--help", compile_mode="0")
+    assert again.stderr == "", again.stderr
+
+
+@pytest.mark.release
+def test_a_folder_whose_making_was_cut_short_is_made_again(tmp_path: Path) -> None:
+    """A script killed while ``python3 -m venv`` installed pip left .venv-run with a python
+    and no pip; every later start failed ("No module named pip") until it was deleted by
+    hand. Now it is made again. (Marked release: the dependencies come from the package
+    index, as on a new user's machine.)"""
+    tree = _tree(tmp_path / "tree")
+    venv = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    run = _script(tree, venv, "--version", compile_mode="0")
+    assert "is incomplete (its making was interrupted?): making it again" in run.stderr
+    assert run.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+
+
+@pytest.mark.build
+def test_without_a_c_compiler_the_scripts_run_pure_python_and_say_why(tmp_path: Path) -> None:
+    """No C compiler (CC=false): the pure build runs, and the script says so and why
+    (pip --quiet used to hide setup.py's words: only --version told)."""
+    tree = _tree(tmp_path / "tree")
+    venv = _venv(tmp_path / "run")
+    run = subprocess.run(["bash", str(tree / "scripts" / "handfoot"), "--version"],
+                         capture_output=True, text=True, cwd=tree.parent, timeout=1800,
+                         env=_env(venv, "auto", CC="false"))
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+    assert "== built: handfoot pure Python" in run.stderr
+    assert "compiling with mypyc failed" in run.stderr
+    assert "the game runs the same, slower" in run.stderr

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
+from handfoot._version import __version__
 from handfoot.cli.options import PROG, UsageError
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this computer only; "
                             "0.0.0.0 for every network)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     serve.add_argument("--database-url", metavar="URL",
                        help="the database: sqlite:///FILE or postgresql://USER:PASSWORD@HOST/"
                             "NAME (default: SQLite in the user data folder); its schema is "
@@ -78,6 +80,47 @@ def add_serve_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
                             "https://cards.example.org: mailed links start with it "
                             "(needed with --smtp-url)")
     serve.set_defaults(func=cmd_serve)
+
+
+def _port(text: str) -> int:
+    """``--port``: a whole number from 1 to 65535 (argparse's one-line error otherwise)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: give one from 1 to 65535")
+    return port
+
+
+def _check_listen(host: str, port: int) -> None:
+    """A :class:`UsageError` unless the server could listen on ``host``:``port`` now (bound
+    as asyncio's server binds, then let go): a port in use or an address that is not this
+    machine's is said in one line before the database is opened, not as uvicorn's error
+    after the "playing at" line."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise UsageError(f"--host {host[:80]!r}: not an address of this computer "
+                         f"({getattr(exc, 'strerror', None) or exc})") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    raise UsageError(f"--port {port}: another program is listening on "
+                                     f"{host}:{port} (another handfoot serve? choose "
+                                     "another port with --port)") from None
+                raise UsageError(f"--host {host[:80]} --port {port}: cannot listen there "
+                                 f"({exc.strerror or exc})") from None
 
 
 def add_db_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -153,6 +196,15 @@ def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extr
         applied: list[str] = asyncio.run(migrate())
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        newer = re.match(r"Can't locate revision identified by '([^']{1,40})'", first)
+        if newer:
+            from handfoot.web import migrations
+
+            raise UsageError(
+                f"the database is at revision {newer.group(1)}, which this handfoot "
+                f"({__version__}, newest revision {migrations.head()}) does not know: it "
+                "was made or migrated by a newer handfoot; run that version (the database "
+                "is left as it was)") from None
         raise UsageError(f"the database could not be opened and migrated: {first}") from None
     return applied
 
@@ -274,6 +326,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not args.public_url or normalize_origin(args.public_url) is None:
             raise UsageError("--smtp-url needs --public-url, the site's address like "
                              "https://cards.example.org (mailed links start with it)")
+    _check_listen(args.host, args.port)
     _serve_database(settings.database_url, args.workers)
     # no permessage-deflate: a state frame is a few KB, and compressing every frame for
     # every connection cost about 0.5 ms of CPU a move and 0.2 MiB a table (zlib state per
