@@ -16,7 +16,8 @@ longer than ``--seconds`` plus a few seconds to start and stop).
 ``--compiled`` serves from the compiled build (the one the users' scripts install): an
 unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
 line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
-by its main thread's CPU time (slow: for where the CPU goes, not for the figures).
+by its main thread's CPU time (slow: for where the CPU goes, not for the figures);
+``--profile-clients FILE`` runs each clients' process so, to FILE.PID.
 ``--collector-log`` notes the server's garbage collections (``gc.callbacks``) and prints,
 for the play once every client had joined, each generation's count, pauses and CPU;
 ``--server-thresholds G0 G1 G2`` sets the server's collector thresholds for a comparison,
@@ -54,7 +55,11 @@ moves/s and the loop lag, the round trip being the bots' own business.
 
 The clients know each game's seed (read from the database, as only a test or a benchmark
 may) so that they can follow the game in a shadow :class:`~handfoot.game.engine.GameState` and
-choose legal moves with a bot; a benchmark client is a driver, not a player.
+choose legal moves with a bot; a benchmark client is a driver, not a player. Each seat's
+connection is a :class:`load_socket.Socket` (benchmarks/load_socket.py): websockets' own
+handshake and frames on the wire, but each frame read and handled as it arrives, so that
+the clients, which share the machine with the server, cost it little CPU and their own
+event loop holds the round trips they measure up as little as it can.
 The module's classes are reused by ``tests/test_web_durability.py``.
 """
 
@@ -725,6 +730,7 @@ class Run:
     collector_log: bool = False
     thresholds: tuple[int, ...] = ()
     serve_args: tuple[str, ...] = ()
+    profile_clients: str = ""
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -918,17 +924,16 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
                 "errors": stats.errors, "games": games, "own_lag": own_lags,
                 "cpu": _own_cpu()}
 
-    profile = os.environ.get("HANDFOOT_CLIENTS_PROFILE")
-    if profile:
+    if run.profile_clients:  # cProfile by the thread's CPU time, FILE.PID
         import cProfile
         profiler = cProfile.Profile(time.thread_time)
         profiler.enable()
         result = run_loop(play())
         profiler.disable()
-        profiler.dump_stats(f"{profile}.{os.getpid()}")
-        print(json.dumps(result), flush=True)
-        return
-    print(json.dumps(run_loop(play())), flush=True)
+        profiler.dump_stats(f"{run.profile_clients}.{os.getpid()}")
+    else:
+        result = run_loop(play())
+    print(json.dumps(result), flush=True)
 
 
 async def _client_processes(run: Run, server: Server, url: str, until: float,
@@ -1237,7 +1242,8 @@ def report(result: dict[str, Any], run: Run) -> None:
     per_move = result["server_cpu"] / max(1, result["moves"]) * ms
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
-          f"{per_move:.2f} ms a move); the clients' processes: {result['client_cpu']:.1f} s")
+          f"{per_move:.2f} ms a move); the clients' processes: {result['client_cpu']:.1f} s "
+          f"({result['client_cpu'] / max(1, result['moves']) * ms:.2f} ms a move)")
     joined = result["joined"]
     if joined is None:
         print("steady play: not every client had joined before the end")
@@ -1341,6 +1347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="spread the tables' clients over K processes (default: one "
                              "per 500 tables), so that one process's own event loop does "
                              "not hold the round trips it measures up")
+    parser.add_argument("--profile-clients", metavar="FILE", default="",
+                        help="run each clients' process (--client-processes 2 or more) "
+                             "under cProfile, its statistics to FILE.PID")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--collector-log", action="store_true",
@@ -1387,7 +1396,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
               not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
               ns.think_spread, ns.ack_frames, ns.collector_log,
-              tuple(ns.server_thresholds), tuple(ns.serve_arg))
+              tuple(ns.server_thresholds), tuple(ns.serve_arg),
+              str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
