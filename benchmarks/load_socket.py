@@ -8,15 +8,18 @@ for ``recv`` and the reader's own step. This connection reads frames straight fr
 transport's ``data_received`` and hands each message, parsed by orjson, to a callback at
 once.
 
-What the server sees is what websockets' client sends: the opening handshake is made and
-checked by websockets' own sans-I/O :class:`~websockets.client.ClientProtocol` (the same
-request: its headers, ``permessage-deflate`` asked for or not, the key and the answer's
-checks), and each frame sent is a :class:`~websockets.frames.Frame` serialized by websockets
-(masked with a fresh key); a ``ping`` is answered by a ``pong``, a ``close`` by a ``close``
-with its code, and closing sends ``close`` (1000) and waits for the server's. Frames the
-server sends are read as RFC 6455 says (fragments joined, control frames in between); a
-compressed frame (the server agreeing to ``permessage-deflate``, which ``handfoot serve``
-does not) is an error, as is anything else this reader does not know.
+What the server sees is what websockets' client sends: the opening handshake's request is
+the one websockets' own sans-I/O :class:`~websockets.client.ClientProtocol` makes (made once
+for an address and origin, then each connection's path and fresh key put in: the same
+bytes, ``permessage-deflate`` asked for or not), its answer checked as that protocol checks
+it (status 101, ``Upgrade``, ``Connection``, ``Sec-WebSocket-Accept``, no extension and no
+subprotocol agreed), and each frame sent is a :class:`~websockets.frames.Frame` serialized by
+websockets (masked with a fresh key); a ``ping`` is answered by a ``pong``, a ``close``
+by a ``close`` with its code, and closing sends ``close`` (1000) and waits for the
+server's. Frames the server sends are read as RFC 6455 says (fragments joined, control
+frames in between); a compressed frame (the server agreeing to ``permessage-deflate``,
+which ``handfoot serve`` does not) is an error, as is anything else this reader does not
+know.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from websockets.frames import Close, Frame, Opcode
 from websockets.http11 import USER_AGENT
 from websockets.typing import Origin
 from websockets.uri import parse_uri
+from websockets.utils import accept_key, generate_key
 
 __all__ = ["Socket", "SocketClosed"]
 
@@ -42,18 +46,75 @@ class SocketClosed(ConnectionError):
     """The connection was closed (by the server, or lost) while a client still used it."""
 
 
+_PATH = "/__load_socket_path__"
+_KEY = b"\x00key\x00"
+_REQUESTS: dict[tuple[str, int, str, bool], bytes] = {}
+"""websockets' handshake request for an address, origin and compression asked for, with
+:data:`_PATH` and :data:`_KEY` where each connection's path and key go."""
+
+
+def handshake_request(host: str, port: int, path: str, origin: str, deflate: bool,
+                      key: str) -> bytes:
+    """The opening handshake's request websockets' client sends for ``path`` with ``key``
+    (``Sec-WebSocket-Key``), made by its :class:`~websockets.client.ClientProtocol` once for
+    the address, origin and compression."""
+    where = (host, port, origin, deflate)
+    template = _REQUESTS.get(where)
+    if template is None:
+        protocol = ClientProtocol(
+            parse_uri(f"ws://{host}:{port}{_PATH}"), origin=Origin(origin),
+            extensions=enable_client_permessage_deflate(None) if deflate else None)
+        request = protocol.connect()
+        request.headers.setdefault("User-Agent", USER_AGENT)  # as websockets' connect
+        template = request.serialize()
+        assert template.count(protocol.key.encode()) == 1 and template.count(
+            _PATH.encode()) == 1
+        template = _REQUESTS[where] = template.replace(protocol.key.encode(), _KEY)
+    return template.replace(_PATH.encode(), path.encode(), 1).replace(_KEY, key.encode())
+
+
+def check_answer(answer: bytes, key: str) -> None:
+    """The server's answer to the handshake (up to its blank line), checked as websockets'
+    client checks it; :class:`SocketClosed` says what is wrong."""
+    lines = answer.split(b"\r\n")
+    if not lines[0].startswith(b"HTTP/1.1 101 "):
+        raise SocketClosed("the server refused the WebSocket: "
+                           + lines[0].decode(errors="replace"))
+    headers: dict[bytes, list[bytes]] = {}
+    for line in lines[1:]:
+        if line:
+            name, _, value = line.partition(b":")
+            headers.setdefault(name.strip().lower(), []).append(value.strip())
+    connection = [t.strip().lower() for v in headers.get(b"connection", []) for t in
+                  v.split(b",")]
+    if b"upgrade" not in connection:
+        raise SocketClosed(f"the answer's Connection is {headers.get(b'connection')}")
+    upgrade = [t.strip().lower() for v in headers.get(b"upgrade", []) for t in v.split(b",")]
+    if upgrade != [b"websocket"]:
+        raise SocketClosed(f"the answer's Upgrade is {headers.get(b'upgrade')}")
+    if headers.get(b"sec-websocket-accept") != [accept_key(key).encode()]:
+        raise SocketClosed("the answer's Sec-WebSocket-Accept is "
+                           f"{headers.get(b'sec-websocket-accept')}, not the key's")
+    if b"sec-websocket-extensions" in headers:
+        raise SocketClosed("the server agreed to an extension "
+                           f"({headers[b'sec-websocket-extensions']}): this client reads "
+                           "no compressed frame")
+    if b"sec-websocket-protocol" in headers:
+        raise SocketClosed("the server chose a subprotocol none was asked for")
+
+
 class Socket(asyncio.Protocol):
     """One client connection: :meth:`open` it, :meth:`send_text`, get each message as a
     parsed JSON object through ``deliver`` (called within ``data_received``, in order),
     wait on :attr:`done`, then :meth:`close`."""
 
-    def __init__(self, uri: str, origin: str, deliver: Callable[[Any], None], *,
-                 deflate: bool = True, max_size: int = 2**22) -> None:
+    def __init__(self, host: str, port: int, path: str, origin: str,
+                 deliver: Callable[[Any], None], *, deflate: bool = True,
+                 max_size: int = 2**22) -> None:
         self.deliver = deliver
         self.max_size = max_size
-        self.handshake = ClientProtocol(
-            parse_uri(uri), origin=Origin(origin), max_size=max_size,
-            extensions=enable_client_permessage_deflate(None) if deflate else None)
+        self.key = generate_key()
+        self.request = handshake_request(host, port, path, origin, deflate, self.key)
         loop = asyncio.get_running_loop()
         self.opened: asyncio.Future[None] = loop.create_future()
         self.done: asyncio.Future[None] = loop.create_future()
@@ -79,8 +140,7 @@ class Socket(asyncio.Protocol):
         """A connection to ``ws://host:port/path`` through the opening handshake (or an
         :class:`OSError`, :class:`TimeoutError` or the handshake's own exception)."""
         loop = asyncio.get_running_loop()
-        socket = cls(f"ws://{host}:{port}{path}", origin, deliver, deflate=deflate,
-                     max_size=max_size)
+        socket = cls(host, port, path, origin, deliver, deflate=deflate, max_size=max_size)
         async with asyncio.timeout(timeout):
             try:
                 await loop.create_connection(lambda: socket, host, port)
@@ -94,13 +154,7 @@ class Socket(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is no subclass
-        try:
-            request = self.handshake.connect()
-            request.headers.setdefault("User-Agent", USER_AGENT)  # as websockets' connect
-            self.handshake.send_request(request)
-            self.transport.write(b"".join(self.handshake.data_to_send()))
-        except Exception as exc:
-            self._fail(exc)
+        self.transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
         self.last = time.monotonic()
@@ -128,8 +182,8 @@ class Socket(asyncio.Protocol):
     # -- the opening handshake -------------------------------------------------------------
 
     def _answer(self, data: bytes) -> None:
-        """The server's answer to the handshake, checked by websockets; what follows it is
-        frames."""
+        """The server's answer to the handshake (:func:`check_answer`); what follows it
+        is frames."""
         head = self._head + data
         end = head.find(b"\r\n\r\n")
         if end < 0:
@@ -138,17 +192,8 @@ class Socket(asyncio.Protocol):
             self._head = head
             return
         self._head = b""
-        answer, rest = head[:end + 4], head[end + 4:]
-        if not answer.startswith(b"HTTP/1.1 101 "):
-            raise SocketClosed("the server refused the WebSocket: "
-                               + answer.split(b"\r\n", 1)[0].decode(errors="replace"))
-        self.handshake.receive_data(answer)
-        self.handshake.events_received()
-        if self.handshake.handshake_exc is not None:
-            raise self.handshake.handshake_exc
-        if self.handshake.extensions:
-            raise SocketClosed("the server agreed to compress frames "
-                               f"({self.handshake.extensions}): this client reads none")
+        check_answer(head[:end], self.key)
+        rest = head[end + 4:]
         self.is_open = True
         self.opened.set_result(None)
         if rest:

@@ -11,12 +11,17 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
 from websockets.frames import Frame, Opcode
+from websockets.http11 import USER_AGENT
+from websockets.typing import Origin
+from websockets.uri import parse_uri
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from load_socket import Socket, SocketClosed  # noqa: E402
+from load_socket import Socket, SocketClosed, handshake_request  # noqa: E402
 
 
 async def _with_server(handler: Any, client: Any, *, compression: str | None = None) -> Any:
@@ -108,6 +113,19 @@ def test_a_server_that_compresses_is_refused_and_one_not_asked_does_not() -> Non
         _with_server(handler, not_asked, compression="deflate"), 20)) == [{"x": 1}]
 
 
+def test_the_request_is_websockets_own_byte_for_byte() -> None:
+    for deflate in (True, False):
+        protocol = ClientProtocol(
+            parse_uri("ws://127.0.0.1:8123/ws/g7"), origin=Origin("http://127.0.0.1:8123"),
+            extensions=enable_client_permessage_deflate(None) if deflate else None)
+        request = protocol.connect()
+        request.headers.setdefault("User-Agent", USER_AGENT)
+        ours = handshake_request("127.0.0.1", 8123, "/ws/g7", "http://127.0.0.1:8123",
+                                 deflate, protocol.key)
+        assert ours == request.serialize()
+        assert (b"permessage-deflate" in ours) is deflate
+
+
 class _Transport(asyncio.Transport):
     def __init__(self) -> None:
         self.written: list[bytes] = []
@@ -125,7 +143,7 @@ class _Transport(asyncio.Transport):
 def test_frames_split_anywhere_are_read_whole() -> None:
     async def run() -> tuple[list[Any], list[bytes]]:
         got: list[Any] = []
-        ws = Socket("ws://127.0.0.1:1/", "http://127.0.0.1:1", got.append)
+        ws = Socket("127.0.0.1", 1, "/", "http://127.0.0.1:1", got.append)
         transport = _Transport()
         ws.connection_made(transport)
         ws.is_open = True  # as after the handshake
@@ -149,7 +167,7 @@ def test_frames_split_anywhere_are_read_whole() -> None:
 
 def test_a_masked_or_compressed_frame_is_a_failure() -> None:
     async def run(data: bytes) -> str:
-        ws = Socket("ws://127.0.0.1:1/", "http://127.0.0.1:1", lambda m: None)
+        ws = Socket("127.0.0.1", 1, "/", "http://127.0.0.1:1", lambda m: None)
         ws.connection_made(_Transport())
         ws.is_open = True
         ws.opened.set_result(None)
