@@ -585,7 +585,10 @@ class SeatClient:
             await asyncio.wait([ws.done], timeout=min(until, silent) - now)
 
     def _deliver(self, m: dict[str, Any]) -> None:
-        """A message, as the socket reads it: handled now, or after those still waiting."""
+        """A message, as the socket reads it: handled now, or after those still waiting;
+        none once the client is through with the connection (closing it)."""
+        if self.ws is None:
+            return
         if self._backlog is not None:
             self._backlog.append(m)
             return
