@@ -16,7 +16,8 @@ longer than ``--seconds`` plus a few seconds to start and stop).
 ``--compiled`` serves from the compiled build (the one the users' scripts install): an
 unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
 line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
-by its main thread's CPU time (slow: for where the CPU goes, not for the figures).
+by its main thread's CPU time (slow: for where the CPU goes, not for the figures);
+``--profile-clients FILE`` runs each clients' process so, to FILE.PID.
 ``--collector-log`` notes the server's garbage collections (``gc.callbacks``) and prints,
 for the play once every client had joined, each generation's count, pauses and CPU;
 ``--server-thresholds G0 G1 G2`` sets the server's collector thresholds for a comparison,
@@ -54,7 +55,11 @@ moves/s and the loop lag, the round trip being the bots' own business.
 
 The clients know each game's seed (read from the database, as only a test or a benchmark
 may) so that they can follow the game in a shadow :class:`~handfoot.game.engine.GameState` and
-choose legal moves with a bot; a benchmark client is a driver, not a player.
+choose legal moves with a bot; a benchmark client is a driver, not a player. Each seat's
+connection is a :class:`load_socket.Socket` (benchmarks/load_socket.py): websockets' own
+handshake and frames on the wire, but each frame read and handled as it arrives, so that
+the clients, which share the machine with the server, cost it little CPU and their own
+event loop holds the round trips they measure up as little as it can.
 The module's classes are reused by ``tests/test_web_durability.py``.
 """
 
@@ -62,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import gc
@@ -82,8 +88,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import orjson
-from websockets.asyncio.client import ClientConnection, connect
+from load_socket import Socket, SocketClosed
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import handfoot
@@ -92,7 +98,7 @@ from handfoot.bots.registry import make_bot
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.moves import format_move, parse_move
-from handfoot.game.rules import Layout
+from handfoot.game.rules import Layout, Profile
 from handfoot.runs.sim import bot_turn, derive_seed
 from handfoot.web.store import Store
 
@@ -312,6 +318,10 @@ def token_of(link: str) -> str:
 # -- following a game -----------------------------------------------------------------------
 
 
+_PROFILES: dict[tuple[str, str], Profile] = {}
+"""Profiles read by :meth:`Shadow.of`, by name and overrides (JSON)."""
+
+
 class Shadow:
     """A game followed from the events its clients receive: the state after each move.
 
@@ -324,11 +334,14 @@ class Shadow:
         self.state = state
         self.seq = 0
         self.notes: dict[int, str] = {}
-        self.changed = asyncio.Condition()
+        self.waiting: list[tuple[int, asyncio.Future[None]]] = []
+        """Who waits in :meth:`reach` for which move."""
         self.seen: dict[int, int] = {}
         """The last seq each seat's client was sent a state for."""
         self.sent: dict[int, float] = {}
         """When each move not yet seen by every seat's client was sent (by its seq)."""
+        self.facts: dict[str, Any] = {}
+        """What it was made of (:meth:`facts_of`)."""
 
     def saw(self, seat: int, seq: int, stats: Stats, seats: int) -> None:
         """A seat's client has the state after ``seq``: a move every seat has now seen
@@ -344,11 +357,35 @@ class Shadow:
     async def load(cls, store: Store, game_id: str) -> Shadow:
         row = await store.game(game_id)
         assert row is not None, game_id
-        profile = load_profile(row.profile, overrides=row.overrides)
-        return cls(store, game_id, GameState.new(profile, layout=Layout.parse(row.layout),
-                                                 seed=row.seed))
+        return cls.of(store, game_id, Shadow.facts_of(row))
 
-    async def learn(self, events: Sequence[dict[str, Any]]) -> None:
+    @staticmethod
+    def facts_of(row: Any) -> dict[str, Any]:
+        """What a shadow needs of a game's row (a :class:`~handfoot.web.store.GameRow`), as
+        JSON: what the benchmark hands its clients' processes with each first game, so that
+        they need not read 500 games back from the database while the clock runs."""
+        return {"profile": row.profile, "overrides": dict(row.overrides),
+                "layout": row.layout, "seed": row.seed}
+
+    @classmethod
+    def of(cls, store: Store, game_id: str, facts: dict[str, Any]) -> Shadow:
+        """The shadow of a game from :meth:`facts_of`; the profile read once per name and
+        overrides (:data:`_PROFILES`: a profile is frozen, and reading one parses its TOML)."""
+        key = (facts["profile"], json.dumps(facts["overrides"], sort_keys=True))
+        profile = _PROFILES.get(key)
+        if profile is None:
+            profile = _PROFILES[key] = load_profile(facts["profile"],
+                                                    overrides=facts["overrides"])
+        shadow = cls(store, game_id, GameState.new(profile,
+                                                   layout=Layout.parse(facts["layout"]),
+                                                   seed=facts["seed"]))
+        shadow.facts = facts
+        return shadow
+
+    def learn(self, events: Sequence[dict[str, Any]]) -> Coroutine[Any, Any, None] | None:
+        """The moves ``events`` show, applied: None when done, else (a move whose notation
+        no client was sent) a coroutine to await, which reads the moves from the database
+        first."""
         unknown = False
         for event in events:
             n = int(event["n"])
@@ -363,29 +400,42 @@ class Shadow:
             else:
                 unknown = True
         if unknown:
-            for row in await self.store.moves(self.game_id):
-                self.notes.setdefault(row.seq, row.notation)
-        await self._advance()
+            return self._learn_stored()
+        self._advance()
+        return None
 
-    async def note(self, n: int, notation: str) -> None:
+    async def _learn_stored(self) -> None:
+        for row in await self.store.moves(self.game_id):
+            self.notes.setdefault(row.seq, row.notation)
+        self._advance()
+
+    def note(self, n: int, notation: str) -> None:
         """A move this driver sent, acknowledged as number ``n``."""
         if n > self.seq:
             self.notes.setdefault(n, notation)
-            await self._advance()
+            self._advance()
 
-    async def _advance(self) -> None:
-        moved = False
+    def _advance(self) -> None:
         while self.seq + 1 in self.notes:
             self.state.apply(parse_move(self.notes[self.seq + 1]))
             self.seq += 1
-            moved = True
-        if moved:
-            async with self.changed:
-                self.changed.notify_all()
+        if self.waiting:
+            still = []
+            for seq, waiter in self.waiting:
+                if self.seq >= seq:
+                    if not waiter.done():
+                        waiter.set_result(None)
+                else:
+                    still.append((seq, waiter))
+            self.waiting = still
 
     async def reach(self, seq: int, timeout: float = 30.0) -> None:
-        async with self.changed:
-            await asyncio.wait_for(self.changed.wait_for(lambda: self.seq >= seq), timeout)
+        """Until the shadow has applied move ``seq``."""
+        if self.seq >= seq:  # the usual case
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiting.append((seq, waiter))
+        await asyncio.wait_for(waiter, timeout)
 
 
 @dataclass
@@ -429,7 +479,13 @@ class SeatClient:
 
     A seat plays: on its turn it waits ``think`` seconds and sends its bot's move. With
     ``reconnect`` it comes back after the connection drops (a server restart) and checks
-    that every move acknowledged before is still there."""
+    that every move acknowledged before is still there.
+
+    Its connection is a :class:`load_socket.Socket`: each frame is read as it arrives and
+    handled at once (:meth:`_on_message`, within the transport's ``data_received``), in
+    order; only what must wait (the database read of a move no client was sent, the think
+    time) runs as a task. The round trip of a move ends when its state is read off the
+    socket."""
 
     def __init__(self, server: Server, shadow: Shadow, token: str, seat: int | None,
                  bot: Bot | None, stats: Stats, *, think: float = 0.0,
@@ -452,12 +508,17 @@ class SeatClient:
         """Every move known to have been acknowledged: its number and notation."""
         self.over = False
         self.stopped = False
-        self.ws: ClientConnection | None = None
+        self.ws: Socket | None = None
         self._pending: tuple[str, float, str] | None = None  # id, sent at, notation
         self._ack_seq: int | None = None
         self._acting: asyncio.Task[None] | None = None
         self._continued: set[int] = set()
         self._count = 0
+        self._first = True
+        """No state read yet on this connection."""
+        self._backlog: collections.deque[dict[str, Any]] | None = None
+        """Messages come while an earlier one waits (for the database), in order."""
+        self._draining: asyncio.Task[None] | None = None
         self.compression: str | None = "deflate"
         """The per-message compression asked for (what browsers ask for), or None."""
         self.acks = "state"
@@ -471,18 +532,18 @@ class SeatClient:
     async def run(self, until: float) -> None:
         """Play until the game is over or the clock reaches ``until`` (monotonic)."""
         while not self.over and not self.stopped and time.monotonic() < until:
+            ws: Socket | None = None
             try:
-                async with connect(f"ws://127.0.0.1:{self.server.port}/ws/"
-                                   f"{self.shadow.game_id}",
-                                   origin=f"http://127.0.0.1:{self.server.port}",  # type: ignore[arg-type]
-                                   open_timeout=30, ping_interval=None, proxy=None,
-                                   max_size=2**22,
-                                   compression=self.compression) as ws:
-                    self.ws = ws
-                    await ws.send(json.dumps({"type": "hello", "token": self.token,
-                                              "seq": self.shadow.seq, "acks": self.acks}))
-                    await self._read(ws, until)
-            except (ConnectionClosed, OSError, TimeoutError) as exc:
+                ws = await Socket.open("127.0.0.1", self.server.port,
+                                       f"/ws/{self.shadow.game_id}",
+                                       f"http://127.0.0.1:{self.server.port}", self._deliver,
+                                       deflate=self.compression == "deflate", timeout=30)
+                self.ws = ws
+                self._first = True
+                ws.send_text(json.dumps({"type": "hello", "token": self.token,
+                                         "seq": self.shadow.seq, "acks": self.acks}))
+                await self._wait(ws, until)
+            except (OSError, TimeoutError) as exc:  # SocketClosed is an OSError
                 if not self.reconnect:
                     if not self.stopped and time.monotonic() < until:
                         self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {exc!r}")
@@ -494,56 +555,98 @@ class SeatClient:
             finally:
                 self.ws = None
                 self._pending = None
-                if self._acting is not None:
-                    self._acting.cancel()
-                    self._acting = None
+                for task in (self._acting, self._draining):
+                    if task is not None:
+                        task.cancel()
+                self._acting = self._draining = None
+                self._backlog = None
+                if ws is not None:
+                    await ws.close()
 
-    async def _read(self, ws: ClientConnection, until: float) -> None:
-        first = True
-        while not self.over:
-            left = until - time.monotonic()
-            if left <= 0:
+    async def _wait(self, ws: Socket, until: float) -> None:
+        """Until the game is over (the socket's ``done``), the clock reaches ``until``
+        (stopped) or the connection ends (raises why); a minute without a frame is an
+        error."""
+        while True:
+            if ws.done.done():
+                if self.over:
+                    return
+                raise ws.closed_error()
+            now = time.monotonic()
+            if now >= until:
                 self.stopped = True
                 return
-            wait = min(left, 60.0)
-            try:
-                raw = await asyncio.wait_for(ws.recv(), wait)
-            except TimeoutError:
-                # a wait cut by the run's end is no error (the loop's timer may fire a
-                # little before time.monotonic() reaches ``until``); a whole minute is
-                if wait >= 60.0:
-                    self.stats.error(f"{self.shadow.game_id} seat {self.seat}: no frame "
-                                     "for 60 s")
+            silent = ws.last + 60.0
+            if silent <= now:
+                self.stats.error(f"{self.shadow.game_id} seat {self.seat}: no frame "
+                                 "for 60 s")
                 self.stopped = True
                 return
-            m = orjson.loads(raw)
-            kind = m["type"]
-            if kind == "state":
-                if first:
-                    first = False
-                    if not self.joined:
-                        self.joined = True
-                        self.stats.joined += 1
-                    self._check_acked(m["seq"])
-                if "id" in m:  # the ack of our move, within its state
-                    await self._on_ack(m)
-                await self._on_state(m)
-            elif kind == "ack":
-                await self._on_ack(m)
-            elif kind == "error":
-                if m.get("code") == "stale":
-                    self._pending = None  # the table moved on (a bot stood in)
-                    continue
+            await asyncio.wait([ws.done], timeout=min(until, silent) - now)
+
+    def _deliver(self, m: dict[str, Any]) -> None:
+        """A message, as the socket reads it: handled now, or after those still waiting;
+        none once the client is through with the connection (closing it)."""
+        if self.ws is None:
+            return
+        if self._backlog is not None:
+            self._backlog.append(m)
+            return
+        later = self._on_message(m)
+        if later is not None:
+            self._backlog = collections.deque()
+            self._draining = asyncio.create_task(self._drain(later))
+
+    async def _drain(self, later: Coroutine[Any, Any, None]) -> None:
+        try:
+            await later
+            while self._backlog:
+                more = self._on_message(self._backlog.popleft())
+                if more is not None:
+                    await more
+        except Exception as exc:  # the connection's waiter raises it
+            if self.ws is not None:
+                self.ws.failure = exc
+                self.ws.abort()
+            raise
+        finally:
+            self._backlog = None
+
+    def _on_message(self, m: dict[str, Any]) -> Coroutine[Any, Any, None] | None:
+        kind = m["type"]
+        if kind == "state":
+            if self._first:
+                self._first = False
+                if not self.joined:
+                    self.joined = True
+                    self.stats.joined += 1
+                self._check_acked(m["seq"])
+            if "id" in m:  # the ack of our move, within its state
+                self._on_ack(m)
+            later = self.shadow.learn(m["events"])
+            if later is not None:
+                return self._state_after(later, m)
+            self._on_state(m)
+        elif kind == "ack":
+            self._on_ack(m)
+        elif kind == "error":
+            if m.get("code") != "stale":
                 self.stats.error(f"{self.shadow.game_id} seat {self.seat}: {m}")
-                self._pending = None
+            self._pending = None  # stale: the table moved on (a bot stood in)
+        return None
 
-    async def _on_ack(self, m: dict[str, Any]) -> None:
+    async def _state_after(self, learning: Coroutine[Any, Any, None],
+                           m: dict[str, Any]) -> None:
+        await learning
+        self._on_state(m)
+
+    def _on_ack(self, m: dict[str, Any]) -> None:
         if self._pending is not None and m["id"] == self._pending[0]:
             self._ack_seq = int(m["seq"])
             self.acked[self._ack_seq] = self._pending[2]
             if self.table_seats:
                 self.shadow.sent[self._ack_seq] = self._pending[1]
-            await self.shadow.note(self._ack_seq, self._pending[2])
+            self.shadow.note(self._ack_seq, self._pending[2])
 
     def _check_acked(self, seq: int) -> None:
         known = max(self.acked, default=0)
@@ -551,8 +654,8 @@ class SeatClient:
             self.stats.lost.append(f"{self.shadow.game_id}: moves {seq + 1}..{known} were "
                                    "acknowledged but are gone after a restart")
 
-    async def _on_state(self, m: dict[str, Any]) -> None:
-        await self.shadow.learn(m["events"])
+    def _on_state(self, m: dict[str, Any]) -> None:
+        """A state whose moves the shadow has applied."""
         seq = int(m["seq"])
         if self.table_seats and self.seat is not None:
             self.shadow.saw(self.seat, seq, self.stats, self.table_seats)
@@ -570,6 +673,8 @@ class SeatClient:
         if view["phase"] == "game_over" or (self.stop_at is not None
                                             and seq >= self.stop_at):
             self.over = True
+            if self.ws is not None:
+                self.ws.finish()
             return
         if self.seat is None:
             return
@@ -578,7 +683,7 @@ class SeatClient:
             number = int(waiting["round"])
             if self.seat in waiting["continue"] and number not in self._continued:
                 self._continued.add(number)
-                await self._send({"type": "continue", "round": number})
+                self._send({"type": "continue", "round": number})
             return
         if view["to_act"] == self.seat and self._pending is None and (
                 self._acting is None or self._acting.done()):
@@ -598,12 +703,12 @@ class SeatClient:
         rid = f"{self.seat}-{self._count}"
         self._pending = (rid, time.perf_counter(), notation)
         self._ack_seq = None
-        await self._send({"type": "move", "id": rid, "seq": seq, "move": notation})
+        self._send({"type": "move", "id": rid, "seq": seq, "move": notation})
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
         if self.ws is not None:
-            with contextlib.suppress(ConnectionClosed):
-                await self.ws.send(json.dumps(message))
+            with contextlib.suppress(SocketClosed):
+                self.ws.send_text(json.dumps(message))
 
 
 # -- the benchmark --------------------------------------------------------------------------
@@ -628,6 +733,7 @@ class Run:
     collector_log: bool = False
     thresholds: tuple[int, ...] = ()
     serve_args: tuple[str, ...] = ()
+    profile_clients: str = ""
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -783,12 +889,13 @@ def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
 
 def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
     """A share of the tables' clients in a process of their own (``--client-processes``):
-    their first games as JSON lines on stdin (index, game), ``joined`` on stdout once every
-    one of its clients has had its first state, then what they measured as JSON."""
+    their first games as JSON lines on stdin (index, game, its shadow's facts), ``joined``
+    on stdout once every one of its clients has had its first state, then what they
+    measured as JSON."""
     quiet_collector()
     run = Run(**json.loads(run_json))
     until = float(until_text)
-    firsts = [json.loads(line) for line in sys.stdin if line.strip()]
+    firsts = [json.loads(line) for line in sys.stdin if line.strip()]  # index, game, facts
 
     async def play() -> dict[str, Any]:
         server = Server("", port=port)
@@ -798,7 +905,7 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
         games: list[int] = []
         own_lags: list[float] = []
         try:
-            shadows = [await Shadow.load(store, game["game_id"]) for _, game in firsts]
+            shadows = [Shadow.of(store, game["game_id"], facts) for _, game, facts in firsts]
 
             async def joined() -> None:
                 while stats.joined < 4 * len(firsts):
@@ -809,8 +916,8 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
             lags = asyncio.create_task(own_lag(until, own_lags))
             await asyncio.gather(*(play_table(server, store, run, index, stats, until, games,
                                               (game, shadow))
-                                   for (index, game), shadow in zip(firsts, shadows,
-                                                                    strict=True)))
+                                   for (index, game, _), shadow in zip(firsts, shadows,
+                                                                       strict=True)))
             watcher.cancel()
             lags.cancel()
         finally:
@@ -820,7 +927,16 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
                 "errors": stats.errors, "games": games, "own_lag": own_lags,
                 "cpu": _own_cpu()}
 
-    print(json.dumps(run_loop(play())), flush=True)
+    if run.profile_clients:  # cProfile by the thread's CPU time, FILE.PID
+        import cProfile
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
+        result = run_loop(play())
+        profiler.disable()
+        profiler.dump_stats(f"{run.profile_clients}.{os.getpid()}")
+    else:
+        result = run_loop(play())
+    print(json.dumps(result), flush=True)
 
 
 async def _client_processes(run: Run, server: Server, url: str, until: float,
@@ -840,7 +956,8 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             limit=2**30)  # the measurements come as one line of JSON
         assert child.stdin is not None
-        lines = [json.dumps([i, game]) for i, (game, _) in enumerate(firsts) if i % k == c]
+        lines = [json.dumps([i, game, shadow.facts]) for i, (game, shadow) in enumerate(firsts)
+                 if i % k == c]
         child.stdin.write(("\n".join(lines) + "\n").encode())
         await child.stdin.drain()
         child.stdin.close()
@@ -1128,7 +1245,8 @@ def report(result: dict[str, Any], run: Run) -> None:
     per_move = result["server_cpu"] / max(1, result["moves"]) * ms
     print(f"server CPU: {result['server_cpu']:.1f} s in {result['seconds']:.1f} s "
           f"({result['server_cpu'] / result['seconds'] * 100:.0f}% of one core, "
-          f"{per_move:.2f} ms a move); the clients' processes: {result['client_cpu']:.1f} s")
+          f"{per_move:.2f} ms a move); the clients' processes: {result['client_cpu']:.1f} s "
+          f"({result['client_cpu'] / max(1, result['moves']) * ms:.2f} ms a move)")
     joined = result["joined"]
     if joined is None:
         print("steady play: not every client had joined before the end")
@@ -1232,6 +1350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="spread the tables' clients over K processes (default: one "
                              "per 500 tables), so that one process's own event loop does "
                              "not hold the round trips it measures up")
+    parser.add_argument("--profile-clients", metavar="FILE", default="",
+                        help="run each clients' process (--client-processes 2 or more) "
+                             "under cProfile, its statistics to FILE.PID")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--collector-log", action="store_true",
@@ -1278,7 +1399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
               not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
               ns.think_spread, ns.ack_frames, ns.collector_log,
-              tuple(ns.server_thresholds), tuple(ns.serve_arg))
+              tuple(ns.server_thresholds), tuple(ns.serve_arg),
+              str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
