@@ -47,7 +47,8 @@ import handfoot
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from server_load import Server, create_game, quiet_collector, run_loop, token_of
+from load_clients import token_of
+from server_load import Server, create_game, quiet_collector, run_loop
 
 SETTLE = 1.0
 """Seconds the server's CPU is still counted after the last client had its first state."""

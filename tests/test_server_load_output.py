@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_load import Stats  # noqa: E402
+from load_clients import Stats  # noqa: E402
 
 
 def test_json_a_child_printed_is_read() -> None:

@@ -27,14 +27,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_load import (  # noqa: E402
-    SeatClient,
-    Server,
-    Shadow,
-    Stats,
-    create_game,
-    token_of,
-)
+from load_clients import SeatClient, Shadow, Stats, token_of  # noqa: E402
+from server_load import Server, create_game  # noqa: E402
 
 from handfoot.bots.registry import make_bot  # noqa: E402
 from handfoot.runs.sim import derive_seed  # noqa: E402
