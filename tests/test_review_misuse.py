@@ -95,3 +95,128 @@ def test_a_game_not_over_is_reviewed_and_said_so(
     code, out, _ = run(capsys, "review", str(records["over"]), "--seat", "0", "--budget",
                        "0.2", "--json")
     assert code == 0 and json.loads(out)["over"] is True
+
+
+def _held_reviews(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[tuple[str, int]]]:
+    """``_compute`` replaced by one that waits for the returned event: reviews that take as
+    long as the test wants; the list says which were begun."""
+    import threading
+
+    from handfoot.web import reviews
+
+    release = threading.Event()
+    begun: list[tuple[str, int]] = []
+
+    def compute(record: Any, seat: int, budget: float, report: Any) -> dict[str, Any]:
+        begun.append((record, seat))
+        while not release.wait(0.02):
+            report(0, 1)  # stops here when the server closes
+        return {"seat": seat}
+
+    monkeypatch.setattr(reviews, "_compute", compute)
+    return release, begun
+
+
+def test_a_review_waiting_behind_another_stays_running_and_is_not_taken_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review waits its turn behind the one computing for longer than STALE: its row is
+    kept fresh (every HEARTBEAT), so no process takes it for abandoned (before, it turned
+    "failed" after STALE and another process could compute it a second time)."""
+    import time
+    from datetime import timedelta
+
+    from handfoot.web import reviews
+    from web_client import client
+
+    monkeypatch.setattr(reviews, "STALE", timedelta(seconds=0.6))
+    monkeypatch.setattr(reviews, "HEARTBEAT", timedelta(seconds=0.1))
+    release, begun = _held_reviews(monkeypatch)
+    record = bot_record("hard", 5, moves=12)
+    with client(tmp_path / "r.db") as c:
+        store = c.app.state.store  # type: ignore[attr-defined]
+        rv = reviews.Reviews(store, budget=0.1)
+        first = c.portal.call(rv.start, "g1", record, 0)
+        second = c.portal.call(rv.start, "g1", record, 1)
+        assert first["status"] == second["status"] == "running"
+        assert (first["waiting"], second["waiting"]) == (0, 1)
+        time.sleep(1.5)  # well past STALE
+        other = reviews.Reviews(store, budget=0.1)  # another process on the same database
+        for seat in (0, 1):
+            assert c.portal.call(other.status, "g1", seat)["status"] == "running"
+            assert not c.portal.call(store.claim_review, "g1", seat, 3, reviews.STALE)
+        assert len(begun) == 1
+        release.set()
+        deadline = time.monotonic() + 10
+        while c.portal.call(rv.status, "g1", 1)["status"] != "done":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert c.portal.call(rv.status, "g1", 0)["review"] == {"seat": 0}
+        c.portal.call(rv.close)
+
+
+def test_reviews_beyond_the_queue_are_refused_and_a_waiting_one_never_begins_on_close(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handfoot.web import reviews
+    from web_client import client
+
+    monkeypatch.setattr(reviews, "MAX_WAITING", 2)
+    release, begun = _held_reviews(monkeypatch)
+    record = bot_record("hard", 5, moves=12)
+    with client(tmp_path / "r.db") as c:
+        store = c.app.state.store  # type: ignore[attr-defined]
+        rv = reviews.Reviews(store, budget=0.1)
+        c.portal.call(rv.start, "g1", record, 0)
+        c.portal.call(rv.start, "g1", record, 1)
+        with pytest.raises(reviews.Busy):
+            c.portal.call(rv.start, "g1", record, 2)
+        # one already held is told as it is, busy or not
+        assert c.portal.call(rv.start, "g1", record, 1)["status"] == "running"
+        c.portal.call(rv.close)  # the one computing stops; the one waiting never begins
+        assert begun == [(record, 0)]
+        for seat in (0, 1):
+            assert c.portal.call(rv.status, "g1", seat)["status"] == "failed"
+        release.set()
+
+
+def test_review_during_the_game_says_when_and_asked_twice_after_is_not_redone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from handfoot.game.loading import load_profile
+    from handfoot.game.rules import Layout
+    from handfoot.terminal import play as terminal_play
+    from handfoot.terminal.play import TerminalGame
+    from test_terminal import policy
+
+    calls: list[int] = []
+
+    def lines(record: Any, seat: int, **_kw: Any) -> list[str]:
+        calls.append(seat)
+        return ["Review of your 9 decisions: accuracy 80."]
+
+    monkeypatch.setattr(terminal_play, "costliest_lines", lines)
+    holder: list[TerminalGame] = []
+    moves = policy(holder, ["review"])
+    after = ["review", "review"]
+
+    def read(prompt: str) -> str:
+        if not holder[0].state.is_over:
+            return moves(prompt)
+        if after:
+            return after.pop()
+        raise EOFError
+
+    buf = io.StringIO()
+    game = TerminalGame(load_profile("biegames", overrides={"rounds": 1}), Layout(2, 1),
+                        ["you", "easy"], 3, read=read, console=Console(file=buf, width=120),
+                        pause=False)
+    holder.append(game)
+    assert game.run() == 0
+    out = buf.getvalue()
+    assert "The review comes once the game is over" in out
+    assert "Cannot read that" not in out
+    assert calls == [0]
+    assert out.count("Reviewing your decisions...") == 1
+    assert out.count("Review of your 9 decisions: accuracy 80.") == 2

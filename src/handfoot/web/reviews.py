@@ -7,10 +7,11 @@ is and gives the review once done. Both follow the replay's access rule (the gam
 daily deal's day over): whoever may open the replay may open the review.
 
 A review runs in one background thread of the process (never on the event loop), one at a
-time; its progress is kept in memory and, every few decisions, in its database row, so a
-server process other than the one computing it reports it too. A process that dies while
-computing leaves a row that is not updated: after :data:`STALE` any process may start it
-again.
+time, the others waiting their turn (at most :data:`MAX_WAITING`; beyond, a new one is
+refused for a while); its progress is kept in memory and, every few decisions and every
+:data:`HEARTBEAT` (waiting ones too), in its database row, so a server process other than
+the one computing it reports it too. A process that dies while computing leaves a row that
+is not updated: after :data:`STALE` any process may start it again.
 """
 
 from __future__ import annotations
@@ -31,8 +32,16 @@ __all__ = ["BUDGET", "STALE", "Reviews"]
 BUDGET = float(os.environ.get("HANDFOOT_REVIEW_BUDGET", "30"))
 """Seconds (of one core of a compiled build) a seat's review is planned for."""
 
-STALE = timedelta(minutes=10)
+HEARTBEAT = timedelta(seconds=30)
+"""How often a review's row is touched while it waits or computes (a decision may take long,
+and a review may wait behind others): a live review's row is never :data:`STALE`."""
+
+STALE = timedelta(minutes=2)
 """A review row not updated for this long is taken for abandoned (its process died)."""
+
+MAX_WAITING = int(os.environ.get("HANDFOOT_REVIEW_QUEUE", "20"))
+"""Reviews a process holds at once (the one computing and those waiting); a review asked for
+beyond is refused (:class:`Busy`) until some are done."""
 
 _SAVE_EVERY = 5
 """Decisions between two progress updates of the database row."""
@@ -53,6 +62,10 @@ class _Stopped(Exception):
     """The server is stopping: the review being computed gives up."""
 
 
+class Busy(Exception):
+    """This process holds :data:`MAX_WAITING` reviews already: ask again later."""
+
+
 class Reviews:
     """The reviews this process computes, and the answers of the review API."""
 
@@ -62,29 +75,43 @@ class Reviews:
         self._pool = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="handfoot-review")
         self._progress: dict[tuple[str, int], tuple[int, int]] = {}
+        self._order: list[tuple[str, int]] = []  # held here, the one computing first
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
 
     async def status(self, game_id: str, seat: int) -> dict[str, Any]:
         """How far a seat's review is: ``status`` (``none``, ``running``, ``done``,
-        ``failed``), ``done`` and ``total`` decisions, and ``review`` once done."""
+        ``failed``), ``done`` and ``total`` decisions, ``waiting`` (reviews this process
+        computes before it starts: 0 once it has), and ``review`` once done."""
         row = await self.store.review(game_id, seat)
         if row is None:
-            return {"seat": seat, "status": "none", "done": 0, "total": 0, "review": None}
-        done, total = self._progress.get((game_id, seat), (row["done"], row["total"]))
-        if row["status"] == "running" and row["updated"] < now() - STALE:
+            return {"seat": seat, "status": "none", "done": 0, "total": 0, "waiting": 0,
+                    "review": None}
+        key = (game_id, seat)
+        done, total = self._progress.get(key, (row["done"], row["total"]))
+        if key not in self._progress and row["status"] == "running" \
+                and row["updated"] < now() - STALE:
             status = "failed"  # abandoned by a process that died: may be started again
         else:
             status = row["status"]
+        waiting = self._order.index(key) if status == "running" and key in self._order else 0
         return {"seat": seat, "status": status, "done": done, "total": total,
-                "review": row["data"] if status == "done" else None}
+                "waiting": waiting, "review": row["data"] if status == "done" else None}
 
     async def start(self, game_id: str, record: GameRecord, seat: int) -> dict[str, Any]:
-        """Start a seat's review unless it is done or being computed; its status."""
+        """Start a seat's review unless it is done or being computed; its status. Raises
+        :class:`Busy` when it would have to be started and this process holds
+        :data:`MAX_WAITING` reviews already."""
         total = sum(1 for r in record.rounds for m in r.moves if m.seat == seat)
+        if len(self._order) >= MAX_WAITING:
+            status = await self.status(game_id, seat)
+            if status["status"] in ("running", "done"):
+                return status
+            raise Busy
         if await self.store.claim_review(game_id, seat, total, STALE):
             key = (game_id, seat)
             self._progress[key] = (0, total)
+            self._order.append(key)
             task = asyncio.create_task(self._run(game_id, record, seat))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -102,10 +129,18 @@ class Reviews:
                 asyncio.run_coroutine_threadsafe(
                     self.store.review_progress(game_id, seat, done), loop)
 
+        def job() -> dict[str, Any]:  # in the review thread
+            if self._closing:  # stopping while it waited: not begun
+                raise _Stopped
+            return _compute(record, seat, self.budget, report)
+
         data: dict[str, Any] | None = None
         try:
-            data = await loop.run_in_executor(self._pool, _compute, record, seat,
-                                              self.budget, report)
+            future = loop.run_in_executor(self._pool, job)
+            while not (await asyncio.wait({future}, timeout=HEARTBEAT.total_seconds()))[0]:
+                # alive, computing or waiting its turn: the row says so to every process
+                await self.store.review_progress(game_id, seat, self._progress[key][0])
+            data = future.result()
         except _Stopped:
             pass  # the server is stopping: marked failed, any process may start it again
         except Exception:  # a review that fails is marked so; the server goes on
@@ -113,6 +148,7 @@ class Reviews:
         finally:
             await self.store.finish_review(game_id, seat, data)
             self._progress.pop(key, None)
+            self._order.remove(key)
 
     async def close(self) -> None:
         """Stop the reviews being computed (at their next decision; each is marked failed,

@@ -110,7 +110,13 @@ function choose(i) {
 function progress(s) {
   const total = s.total || 0;
   const pct = total ? Math.round((100 * s.done) / total) : 0;
-  $("review-body").innerHTML = `<p>Reviewing ${esc(state.names[state.seat] || `seat ${state.seat + 1}`)}'s decisions…</p>
+  const who = esc(state.names[state.seat] || `seat ${state.seat + 1}`);
+  if (s.waiting > 0) {  // other reviews are computed first, one at a time
+    $("review-body").innerHTML = `<p>${who}'s review waits for ${s.waiting} other review${s.waiting === 1 ? "" : "s"} to finish first…</p>
+      <progress aria-label="Review waiting"></progress>`;
+    return;
+  }
+  $("review-body").innerHTML = `<p>Reviewing ${who}'s decisions…</p>
     <progress max="100" value="${pct}" aria-label="Review progress">${pct}%</progress>
     <span class="small muted">${s.done || 0} of ${total} moves</span>`;
 }
