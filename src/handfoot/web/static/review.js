@@ -70,6 +70,7 @@ function renderDecision(d) {
         ${better}
       </div>
       ${d.why ? `<p class="review-why">${esc(capitalised(d.why))}.</p>` : ""}
+      <p class="small"><button type="button" class="linklike review-see">See the table before this move</button> (in the replay above)</p>
     </div>`;
 }
 
@@ -89,7 +90,10 @@ function show(r) {
   $("review-body").querySelectorAll(".review-mark[data-i]").forEach((b) => b.addEventListener("click", () => choose(Number(b.dataset.i))));
   $("review-body").querySelectorAll("[data-index]").forEach((b) => b.addEventListener("click", () => {
     const i = timeline.findIndex((d) => d.index === Number(b.dataset.index));
-    if (i >= 0) choose(i);
+    if (i >= 0) {
+      choose(i);
+      $("review-detail").scrollIntoView({behavior: "smooth", block: "nearest"});
+    }
   }));
 }
 
@@ -104,7 +108,9 @@ function choose(i) {
     b.classList.toggle("chosen", on);
     b.setAttribute("aria-pressed", String(on));
   });
-  state.goToMove(d.index);
+  // the replay above shows the position; the page stays on the decision's detail (a
+  // phone's screen holds one or the other: "See the table before this move" goes up)
+  state.goToMove(d.index, false);
 }
 
 function progress(s) {
@@ -181,6 +187,10 @@ export function startReview({gameId, names, goToMove}) {
   const select = $("review-seat");
   select.innerHTML = names.map((n, i) => `<option value="${i}">${esc(n)}</option>`).join("");
   $("review-start").addEventListener("click", review);
+  $("review-body").addEventListener("click", (e) => {  // the chosen decision's link to the replay
+    const d = ((state.review && state.review.timeline) || [])[state.chosen];
+    if (d && e.target.closest(".review-see")) state.goToMove(d.index, true);
+  });
   $("review").classList.remove("hidden");
   if (window.location.hash === "#review") {  // opened by a Review link (the club's page)
     $("review").scrollIntoView({block: "start"});
