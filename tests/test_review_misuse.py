@@ -134,13 +134,14 @@ def test_a_review_waiting_behind_another_stays_running_and_is_not_taken_over(
     record = bot_record("hard", 5, moves=12)
     with client(tmp_path / "r.db") as c:
         store = c.app.state.store  # type: ignore[attr-defined]
-        rv = reviews.Reviews(store, budget=0.1)
+        rv = reviews.Reviews(store, budget=0.1, processes=False)
         first = c.portal.call(rv.start, "g1", record, 0)
         second = c.portal.call(rv.start, "g1", record, 1)
         assert first["status"] == second["status"] == "running"
         assert (first["waiting"], second["waiting"]) == (0, 1)
         time.sleep(1.5)  # well past STALE
-        other = reviews.Reviews(store, budget=0.1)  # another process on the same database
+        # another process on the same database
+        other = reviews.Reviews(store, budget=0.1, processes=False)
         for seat in (0, 1):
             assert c.portal.call(other.status, "g1", seat)["status"] == "running"
             assert not c.portal.call(store.claim_review, "g1", seat, 3, reviews.STALE)
@@ -164,7 +165,7 @@ def test_reviews_beyond_the_queue_are_refused_and_a_waiting_one_never_begins_on_
     record = bot_record("hard", 5, moves=12)
     with client(tmp_path / "r.db") as c:
         store = c.app.state.store  # type: ignore[attr-defined]
-        rv = reviews.Reviews(store, budget=0.1)
+        rv = reviews.Reviews(store, budget=0.1, processes=False)
         c.portal.call(rv.start, "g1", record, 0)
         c.portal.call(rv.start, "g1", record, 1)
         with pytest.raises(reviews.Busy):
@@ -220,3 +221,53 @@ def test_review_during_the_game_says_when_and_asked_twice_after_is_not_redone(
     assert calls == [0]
     assert out.count("Reviewing your decisions...") == 1
     assert out.count("Review of your 9 decisions: accuracy 80.") == 2
+
+
+def _loop_lag(c: Any, seconds: float) -> list[float]:
+    """How late the event loop wakes from 1 ms sleeps over ``seconds`` (ms, each)."""
+    import asyncio
+    import time
+
+    async def measure() -> list[float]:
+        lags = []
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            t = time.perf_counter()
+            await asyncio.sleep(0.001)
+            lags.append((time.perf_counter() - t - 0.001) * 1000)
+        return lags
+
+    out: list[float] = c.portal.call(measure)
+    return out
+
+
+@pytest.mark.parametrize("processes", [True, False])
+def test_a_review_computed_leaves_the_event_loop_its_turns(
+        tmp_path: Path, processes: bool) -> None:
+    """A review computed in a thread of the server process holds the GIL: the event loop
+    waits the switch interval (5 ms) at its every turn, and every answer of the server
+    takes tens of milliseconds more (measured: 70 ms a request against 2). In a process of
+    its own it leaves the loop alone."""
+    import statistics
+    import sys
+    import time
+
+    from handfoot.web import reviews
+    from web_client import client
+
+    record = bot_record("hard", 5)
+    with client(tmp_path / "r.db") as c:
+        store = c.app.state.store  # type: ignore[attr-defined]
+        rv = reviews.Reviews(store, budget=60, processes=processes)
+        c.portal.call(rv.start, "g1", record, 0)
+        deadline = time.monotonic() + 60
+        while c.portal.call(rv.status, "g1", 0)["done"] < 2:  # computing, not starting
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        lag = statistics.median(_loop_lag(c, 1.0))
+        c.portal.call(rv.close)
+    switch_ms = sys.getswitchinterval() * 1000
+    if processes:
+        assert lag < switch_ms / 2, lag
+    else:  # what the server did before: the reason for the process
+        assert lag > switch_ms / 2, lag
