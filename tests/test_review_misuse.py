@@ -271,3 +271,43 @@ def test_a_review_computed_leaves_the_event_loop_its_turns(
         assert lag < switch_ms / 2, lag
     else:  # what the server did before: the reason for the process
         assert lag > switch_ms / 2, lag
+
+
+def test_the_review_process_ends_when_its_server_process_is_killed(tmp_path: Path) -> None:
+    """A server process killed (kill -9, out of memory) left its review process behind for
+    good: waiting for work on a queue it holds both ends of, an orphan."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import asyncio, os, sys, time\n"
+        "from handfoot.web import reviews\n"
+        "async def main():\n"
+        "    pool = reviews.Reviews(None)._executor(asyncio.get_running_loop())\n"
+        "    print(pool.submit(os.getpid).result(), flush=True)\n"
+        "    time.sleep(600)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        assert server.stdout is not None
+        child = int(server.stdout.readline())
+        assert Path(f"/proc/{child}").exists()
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        deadline = time.monotonic() + 15
+        while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        gone = not Path(f"/proc/{child}").exists()
+        if not gone:
+            os.kill(child, signal.SIGKILL)
+        assert gone, "the review process outlived its server process"
+    finally:
+        if server.poll() is None:
+            server.kill()

@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -71,9 +72,23 @@ _CHILD: tuple[Any, Any] | None = None
 """In the review process: the queue its progress goes to and the event that stops it."""
 
 
-def _child_init(queue: Any, stop: Any) -> None:
+_PARENT_CHECK = 2.0
+"""Seconds between two looks, in the review process, at whether its server process lives."""
+
+
+def _child_init(queue: Any, stop: Any, parent: int) -> None:
     global _CHILD
     _CHILD = (queue, stop)
+    threading.Thread(target=_watch_parent, args=(parent,), name="handfoot-review-parent",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End the review process once its server process is gone (killed: nothing else would
+    end it, computing or waiting for work, an orphan)."""
+    while os.getppid() == parent:
+        time.sleep(_PARENT_CHECK)
+    os._exit(0)
 
 
 def _child_job(game_id: str, seat: int, record: GameRecord, budget: float) -> dict[str, Any]:
@@ -159,7 +174,7 @@ class Reviews:
                 self._queue, self._stop = ctx.Queue(), ctx.Event()
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     max_workers=1, mp_context=ctx, initializer=_child_init,
-                    initargs=(self._queue, self._stop))
+                    initargs=(self._queue, self._stop, os.getpid()))
                 threading.Thread(target=self._read_progress, args=(self._queue, loop),
                                  name="handfoot-review-progress", daemon=True).start()
             else:
