@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -277,14 +278,40 @@ def test_why_names_what_the_better_move_gains() -> None:
         return Candidate(words, words, **{**base, **kw})
 
     line = why(c("discarded a 7", next_pickup=9.0), c("discarded a 4"), 300)
-    assert line == ("discard a 4 rather than discard a 7: your move hands the next player a "
-                    "pile of about 9 cards")
-    assert "the better move closes 1.0 more book" in why(c("drew from the stock"),
-                                                         c("melded K K K", books=2.0), 300)
-    assert "your move leaves about 250 more points in your hand" in why(
-        c("discarded a 4", caught=250.0), c("went out: melded 9 9 9"), 300)
-    assert "your move helps the other side" in why(c("discarded a 7", other_books=2.0),
-                                                   c("discarded a 4"), 300)
+    assert line == ("discard a 4 rather than discard a 7: after your move the next player "
+                    "picks up about 9 cards from the pile on average, against 0 cards")
+    assert "the better move closes about 1 more book within the next 2 turns of each " \
+        "player" in why(c("drew from the stock"), c("melded K K K", books=2.0), 300)
+    assert "your side still holds about 250 more points of cards within the next 2 turns" in \
+        why(c("discarded a 4", caught=250.0), c("went out: melded 9 9 9"), 300)
+    assert "your move helps the other side to about 1 more book" in why(
+        c("discarded a 7", other_books=2.0), c("discarded a 4"), 300)
+
+
+def test_why_speaks_of_whole_books_and_cards_and_never_of_the_rounds_end() -> None:
+    """The play-outs are cut two turns a seat on: a line says what happens by then, in
+    whole books and cards (a review said "0.2 more book", "a pile of about 1 cards" and
+    "by the round's end")."""
+    def c(words: str, **kw: float) -> Candidate:
+        base = {"mean": 0.0, "books": 1.0, "other_books": 1.0, "caught": 0.0,
+                "went_out": 0.0, "next_pickup": 0.0}
+        return Candidate(words, words, **{**base, **kw})
+
+    assert why(c("discarded a 6"), c("discarded a K", books=1.3), 50).endswith(
+        "the better move closes one more book about 3 more times in 10 within the next 2 "
+        "turns of each player")
+    assert why(c("discarded a 6", other_books=1.3), c("discarded a K"), 50).endswith(
+        "your move helps the other side to one more book about 3 more times in 10 within "
+        "the next 2 turns of each player")
+    assert why(c("discarded an 8", next_pickup=1.2), c("discarded a 6", next_pickup=0.1),
+               50).endswith("picks up about 1 card from the pile on average, against 0 cards")
+    assert why(c("discarded a 4"), c("discarded a 7", went_out=0.5), 50).endswith(
+        "the better move lets your side go out within the next 2 turns of each player "
+        "about 5 more times in 10")
+    for played, best in ((c("a", books=0.0), c("b")), (c("a", caught=90.0), c("b")),
+                         (c("a"), c("b", went_out=0.3))):
+        line = why(played, best, 50)
+        assert "round's end" not in line and not re.search(r"\d\.\d+ more book", line)
 
 
 def test_a_game_review_names_the_seats_from_the_record() -> None:

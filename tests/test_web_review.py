@@ -71,6 +71,11 @@ def test_a_finished_games_review_is_computed_kept_and_refused_before_the_end(
             assert isinstance(d["played_cards"], list) and d["played_words"]
         again = c.post(f"/api/games/{gid}/review", json={"seat": 0})
         assert again.status_code == 200 and again.json() == done  # not computed again
+        monkeypatch.setattr(reviews, "MAX_WAITING", 0)  # a server holding all it may
+        busy = c.post(f"/api/games/{gid}/review", json={"seat": 1})
+        assert busy.status_code == 503 and "busy" in busy.json()["error"]
+        assert c.post(f"/api/games/{gid}/review", json={"seat": 0}).json() == done
+        monkeypatch.setattr(reviews, "MAX_WAITING", 20)
 
     with client(database_url) as c:  # another server on the same database keeps it
         assert c.get(f"/api/games/{gid}/review", params={"seat": 0}).json() == done

@@ -46,9 +46,16 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def serve(db: Path, *args: str) -> Iterator[str]:
     """``e2e_server.py`` on the SQLite file ``db`` (``args``: its other arguments) in a
     subprocess: yields its base URL, stops it after."""
+    # the server runs the handfoot these tests import: run from a worktree with
+    # PYTHONPATH=src (relative), it imported another checkout's installed copy from HERE
+    import handfoot
+
+    source = str(Path(handfoot.__file__).resolve().parents[1])
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([source, *filter(None, [os.environ.get("PYTHONPATH")])])}
     proc = subprocess.Popen(
         [sys.executable, str(HERE / "e2e_server.py"), f"sqlite+aiosqlite:///{db}", *args],
-        stdout=subprocess.PIPE, text=True, cwd=HERE)
+        stdout=subprocess.PIPE, text=True, cwd=HERE, env=env)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()

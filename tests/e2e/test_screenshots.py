@@ -102,7 +102,12 @@ def test_screenshots(new_context: Any, live_server: str, shots_dir: Path) -> Non
                          ".review-mark.inaccuracy[data-i]")
     (marks.first if marks.count() else page.locator(".review-mark[data-i]").first).click()
     expect(page.locator(".review-decision")).to_be_visible()
+    # the page stays on the decision (it jumped up to the replay, the detail off the screen)
+    page.wait_for_timeout(800)
+    expect(page.locator(".review-decision .review-moves")).to_be_in_viewport()
     expect(page.locator("#move-caption")).not_to_be_empty()  # the replay shows the position
+    page.locator(".review-see").click()  # and goes up to it when asked
+    expect(page.locator("#replay-player")).to_be_in_viewport()
     for size, (w, h) in SIZES.items():  # the review section itself at both sizes
         page.set_viewport_size({"width": w, "height": h})
         page.locator("#review-title").evaluate("(e) => e.scrollIntoView({block: 'start'})")

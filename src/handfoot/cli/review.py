@@ -7,8 +7,8 @@ import json
 import math
 import sys
 
-from handfoot.cli.options import UsageError
-from handfoot.game.record import RecordError, read_record
+from handfoot.cli.options import PROG, UsageError
+from handfoot.game.record import RecordError, read_record, replay
 from handfoot.runs.review import DEFAULT_BUDGET, DRAW_FACTOR
 from handfoot.runs.review_report import GameReview, game_review, why
 
@@ -39,6 +39,9 @@ def add_review_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Review a record and print the table (or JSON)."""
+    if args.timeline and not args.json:
+        raise UsageError("--timeline goes with --json (the table shows each seat's costliest "
+                         "decisions)")
     budget = args.budget
     if not math.isfinite(budget) or budget <= 0 or budget > 86400:
         raise UsageError(f"--budget {budget:g}: give a number of seconds above 0 and at most "
@@ -53,11 +56,26 @@ def cmd_review(args: argparse.Namespace) -> int:
         for s in seats:
             if not 0 <= s < players:
                 raise UsageError(f"--seat {s}: the record has seats 0 to {players - 1}")
-    review = game_review(record, seats, budget=budget)
+    done = [0, 0]
+
+    def progress(n: int, total: int) -> None:
+        done[:] = [n, total]
+
+    try:
+        review = game_review(record, seats, budget=budget, progress=progress)
+    except KeyboardInterrupt:
+        print(f"{PROG} review: interrupted after {done[0]} of {done[1]} decisions; nothing "
+              "printed", file=sys.stderr)
+        return 1
+    over = replay(record).state.is_over
     if args.json:
-        print(json.dumps(review.to_data(all_decisions=args.timeline), ensure_ascii=False))
+        data = review.to_data(all_decisions=args.timeline)
+        data["over"] = over
+        print(json.dumps(data, ensure_ascii=False))
         return 0
     review_table(review)
+    if not over:
+        print("The game is not over: the moves recorded so far are reviewed.")
     return 0
 
 
@@ -65,14 +83,19 @@ def review_table(review: GameReview) -> None:
     """The review as Rich tables on standard output."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
+    # names come from the record: printed as they are, never read as Rich markup
     console = Console(file=sys.stdout, highlight=False)
     table = Table(title="Game review", title_justify="left")
     for head in ("Seat", "Name", "Moves", "Loss", "Acc.", "Good", "Inacc.", "Mist.", "Blund."):
-        table.add_column(head, justify="left" if head == "Name" else "right", no_wrap=True)
+        if head == "Name":  # a long name wraps; the other columns' heads are never cut
+            table.add_column(head, justify="left", overflow="fold")
+        else:
+            table.add_column(head, justify="right", no_wrap=True, min_width=len(head))
     for s in review.seats:
         c = s.classes()
-        table.add_row(str(s.seat), s.name, str(len(s.decisions)), f"{s.mean_loss:.0f}",
+        table.add_row(str(s.seat), Text(s.name), str(len(s.decisions)), f"{s.mean_loss:.0f}",
                       f"{s.accuracy:.0f}", str(c["good"]), str(c["inaccuracy"]),
                       str(c["mistake"]), str(c["blunder"]))
     console.print(table)
@@ -82,13 +105,13 @@ def review_table(review: GameReview) -> None:
     for s in review.seats:
         worst = s.costliest()
         if not worst:
-            console.print(f"{s.name}: no costly decision found.")
+            console.print(f"{s.name}: no costly decision found.", markup=False)
             continue
-        console.print(f"{s.name}'s costliest decisions:")
+        console.print(f"{s.name}'s costliest decisions:", markup=False)
         for d in worst:
             console.print(f"  round {d.round_number}, turn {d.turn}: {d.played.words}; "
                           f"lost {d.loss:.0f} ± {d.se:.0f} points. "
-                          f"{why(d.played, d.best, d.loss)}.", soft_wrap=True)
+                          f"{why(d.played, d.best, d.loss)}.", soft_wrap=True, markup=False)
     console.print(f"Reviewer: {review.policy}, {review.samples} determinizations a decision "
                   f"({review.samples * DRAW_FACTOR} where the pile could be taken); "
                   "points are the round's margin (your side's score minus the best other "

@@ -19,6 +19,7 @@ from handfoot.game.record import GameRecord
 from handfoot.runs.review import (
     DEFAULT_BUDGET,
     DRAW_FACTOR,
+    HORIZON_TURNS_EACH,
     POLICY,
     Candidate,
     DecisionReview,
@@ -69,31 +70,49 @@ def _advice(words: str) -> str:
     return words
 
 
+def _more_often(x: float) -> str:
+    """A difference of two frequencies (0..1) in a player's words: "about 3 more times in
+    10"."""
+    return f"about {max(1, round(10 * x))} more time{'s' if round(10 * x) > 1 else ''} in 10"
+
+
+def _cards(n: float) -> str:
+    return f"{n:.0f} card{'' if round(n) == 1 else 's'}"
+
+
 def why(played: Candidate, best: Candidate, loss: float) -> str:
     """One line in a player's words: what the better move gains or avoids, from the
     differences between the two moves' play-outs (books made, books handed to the other
-    side, the pile left to the next player, points caught in hand, going out)."""
+    side, the pile left to the next player, points caught in hand, going out). Books,
+    points held and going out are counted where the play-outs' short cut is (every player
+    having had :data:`~handfoot.runs.review.HORIZON_TURNS_EACH` more turns, or the round's
+    end if it comes first), and the line says so: never "by the round's end"."""
+    soon = f"within the next {HORIZON_TURNS_EACH} turns of each player"
     reasons: list[tuple[float, str]] = []
     pile = played.next_pickup - best.next_pickup
     if pile >= 1.0:
-        reasons.append((pile * 40.0, f"your move hands the next player a pile of about "
-                                     f"{played.next_pickup:.0f} cards"))
+        reasons.append((pile * 40.0, f"after your move the next player picks up about "
+                                     f"{_cards(played.next_pickup)} from the pile on "
+                                     f"average, against {_cards(best.next_pickup)}"))
     books = best.books - played.books
     if books >= 0.2:
-        reasons.append((books * 300.0, f"the better move closes {books:.1f} more "
-                                       f"book{'s' if books >= 1.5 else ''} by the round's end"))
+        more = (f"one more book {_more_often(books)}" if books < 0.95 else
+                f"about {books:.0f} more book{'s' if books >= 1.5 else ''}")
+        reasons.append((books * 300.0, f"the better move closes {more} {soon}"))
     given = played.other_books - best.other_books
     if given >= 0.2:
-        reasons.append((given * 300.0, f"your move helps the other side to {given:.1f} more "
-                                       f"book{'s' if given >= 1.5 else ''}"))
+        more = (f"one more book {_more_often(given)}" if given < 0.95 else
+                f"about {given:.0f} more book{'s' if given >= 1.5 else ''}")
+        reasons.append((given * 300.0, f"your move helps the other side to {more} {soon}"))
     caught = played.caught - best.caught
     if caught >= 30.0:
-        reasons.append((caught, f"your move leaves about {caught:.0f} more points in "
-                                "your hand when the round ends"))
+        reasons.append((caught, f"after your move your side still holds about {caught:.0f} "
+                                f"more points of cards {soon} (they count against you "
+                                "if the round ends)"))
     out = best.went_out - played.went_out
     if out >= 0.15:
-        reasons.append((out * 400.0, f"your side goes out first in {out:.0%} more of the "
-                                     "deals"))
+        reasons.append((out * 400.0, f"the better move lets your side go out {soon} "
+                                     f"{_more_often(out)}"))
     head = f"{_advice(best.words)} rather than {_advice(played.words)}"
     if not reasons:
         return f"{head}: about {loss:.0f} points better on the round"

@@ -733,11 +733,14 @@ class TerminalGame:
         """``review``: each person's three costliest decisions; anything else leaves."""
         self.say("Type review to see your three costliest decisions, or press Enter to leave.")
         try:
+            lines: dict[int, list[str]] = {}  # a review asked for again is not redone
             while self.read("> ").strip().lower() == "review":
                 for seat in self.people:
                     who = "your" if len(self.people) == 1 else f"{self.names[seat]}'s"
-                    self.say(f"Reviewing {who} decisions...")
-                    for line in costliest_lines(self.record(), seat, who=who):
+                    if seat not in lines:
+                        self.say(f"Reviewing {who} decisions...")
+                        lines[seat] = costliest_lines(self.record(), seat, who=who)
+                    for line in lines[seat]:
                         self.say(line)
         except (EOFError, KeyboardInterrupt):
             self.console.print()
@@ -818,6 +821,9 @@ class TerminalGame:
                 self.say(f"  {text}")
         elif command == "hint":
             self.say(f"Hint: {self.hint()}")
+        elif command == "review":  # a word, not a move: the review comes after the game
+            self.say("The review comes once the game is over: then type review to see your "
+                     "three costliest decisions.")
         elif command in ("show", "table"):
             self.show()
         elif phase == Phase.ANSWER and command in YES + NO:

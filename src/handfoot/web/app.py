@@ -74,6 +74,7 @@ from handfoot.web.requests import (
     read_body,
     rules_from_request,
 )
+from handfoot.web.reviews import Busy as ReviewsBusy
 from handfoot.web.reviews import Reviews
 from handfoot.web.scoresheets import score_routes
 from handfoot.web.settings import Settings
@@ -574,7 +575,11 @@ class _Api:
         if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw < players:
             return error_response(f"give the seat to review: a number from 0 to {players - 1}")
         if request.method == "POST":
-            status = await self.reviews.start(table.id, table.record(), raw)
+            try:
+                status = await self.reviews.start(table.id, table.record(), raw)
+            except ReviewsBusy:
+                return error_response("the server is busy reviewing other games: ask again "
+                                      "in a few minutes", 503)
             return JSONResponse(status, status_code=202 if status["status"] != "done" else 200)
         return JSONResponse(await self.reviews.status(table.id, raw))
 

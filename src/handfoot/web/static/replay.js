@@ -319,10 +319,10 @@ async function start() {
   document.addEventListener("keydown", keys);
   const m = /^#m=(\d+)$/.exec(window.location.hash);
   go(m ? Number(m[1]) : 0);
-  startReview({gameId, names: view.names, goToMove: (i) => {
+  startReview({gameId, names: view.names, goToMove: (i, scroll) => {
     stop();
     go(frameBeforeMove(i));
-    $("replay-player").scrollIntoView({behavior: "smooth", block: "start"});
+    if (scroll) $("replay-player").scrollIntoView({behavior: "smooth", block: "start"});
   }});
 }
 

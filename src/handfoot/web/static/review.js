@@ -70,6 +70,7 @@ function renderDecision(d) {
         ${better}
       </div>
       ${d.why ? `<p class="review-why">${esc(capitalised(d.why))}.</p>` : ""}
+      <p class="small"><button type="button" class="linklike review-see">See the table before this move</button> (in the replay above)</p>
     </div>`;
 }
 
@@ -89,7 +90,10 @@ function show(r) {
   $("review-body").querySelectorAll(".review-mark[data-i]").forEach((b) => b.addEventListener("click", () => choose(Number(b.dataset.i))));
   $("review-body").querySelectorAll("[data-index]").forEach((b) => b.addEventListener("click", () => {
     const i = timeline.findIndex((d) => d.index === Number(b.dataset.index));
-    if (i >= 0) choose(i);
+    if (i >= 0) {
+      choose(i);
+      $("review-detail").scrollIntoView({behavior: "smooth", block: "nearest"});
+    }
   }));
 }
 
@@ -104,13 +108,21 @@ function choose(i) {
     b.classList.toggle("chosen", on);
     b.setAttribute("aria-pressed", String(on));
   });
-  state.goToMove(d.index);
+  // the replay above shows the position; the page stays on the decision's detail (a
+  // phone's screen holds one or the other: "See the table before this move" goes up)
+  state.goToMove(d.index, false);
 }
 
 function progress(s) {
   const total = s.total || 0;
   const pct = total ? Math.round((100 * s.done) / total) : 0;
-  $("review-body").innerHTML = `<p>Reviewing ${esc(state.names[state.seat] || `seat ${state.seat + 1}`)}'s decisions…</p>
+  const who = esc(state.names[state.seat] || `seat ${state.seat + 1}`);
+  if (s.waiting > 0) {  // other reviews are computed first, one at a time
+    $("review-body").innerHTML = `<p>${who}'s review waits for ${s.waiting} other review${s.waiting === 1 ? "" : "s"} to finish first…</p>
+      <progress aria-label="Review waiting"></progress>`;
+    return;
+  }
+  $("review-body").innerHTML = `<p>Reviewing ${who}'s decisions…</p>
     <progress max="100" value="${pct}" aria-label="Review progress">${pct}%</progress>
     <span class="small muted">${s.done || 0} of ${total} moves</span>`;
 }
@@ -175,6 +187,10 @@ export function startReview({gameId, names, goToMove}) {
   const select = $("review-seat");
   select.innerHTML = names.map((n, i) => `<option value="${i}">${esc(n)}</option>`).join("");
   $("review-start").addEventListener("click", review);
+  $("review-body").addEventListener("click", (e) => {  // the chosen decision's link to the replay
+    const d = ((state.review && state.review.timeline) || [])[state.chosen];
+    if (d && e.target.closest(".review-see")) state.goToMove(d.index, true);
+  });
   $("review").classList.remove("hidden");
   if (window.location.hash === "#review") {  // opened by a Review link (the club's page)
     $("review").scrollIntoView({block: "start"});
