@@ -241,6 +241,7 @@ def _loop_lag(c: Any, seconds: float) -> list[float]:
     return out
 
 
+@pytest.mark.timing  # the loop's lag is the measure: scripts/test runs it alone
 @pytest.mark.parametrize("processes", [True, False])
 def test_a_review_computed_leaves_the_event_loop_its_turns(
         tmp_path: Path, processes: bool) -> None:
