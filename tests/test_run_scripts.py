@@ -150,10 +150,15 @@ def test_scripts_started_at_once_build_once_and_all_run(tmp_path: Path) -> None:
     assert _installed(venv, READ).split("|")[0] == "at once"
 
 
-def test_a_build_cut_short_does_not_stop_the_next(tmp_path: Path) -> None:
-    """A build killed while it packed the wheel leaves build/bdist.<platform>/wheel with a
-    .dist-info in it; every later build of the tree failed on it ("File exists") until
-    someone deleted build/ by hand. setup.py's bdist_wheel now clears it first."""
+def test_a_build_cut_short_does_not_stop_the_next_and_an_extra_adds_no_build(
+        tmp_path: Path) -> None:
+    """Two defects, on one tree and one folder (a build each costs seconds):
+
+    - A build killed while it packed the wheel leaves build/bdist.<platform>/wheel with a
+      .dist-info in it; every later build of the tree failed on it ("File exists") until
+      someone deleted build/ by hand. setup.py's bdist_wheel now clears it first.
+    - scripts/play then scripts/serve: serve's web extra installs its dependencies, and the
+      build made for play is kept (it was built again: a minute of mypyc for nothing)."""
     tree = _tree(tmp_path / "tree")
     venv = _venv(tmp_path / "run")
     platform = sysconfig.get_platform()
@@ -162,16 +167,8 @@ def test_a_build_cut_short_does_not_stop_the_next(tmp_path: Path) -> None:
         left = tree / "build" / bdist / "wheel" / f"handfoot-{handfoot.__version__}.dist-info"
         left.mkdir(parents=True)
         (left / "METADATA").write_text("left by a build that was killed\n")
-    run = _script(tree, venv, "--version", compile_mode="0")
-    assert run.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
-
-
-def test_an_extra_s_dependencies_are_installed_without_building_again(tmp_path: Path) -> None:
-    """scripts/play then scripts/serve: serve's web extra installs its dependencies, and the
-    build made for play is kept (it was built again: a minute of mypyc for nothing)."""
-    tree = _tree(tmp_path / "tree")
-    venv = _venv(tmp_path / "run")
     first = _script(tree, venv, "--version", compile_mode="0")
+    assert first.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
     assert "== building handfoot" in first.stderr
     assert "== built: handfoot pure Python" in first.stderr
     assert "compiling with mypyc failed" not in first.stderr  # HANDFOOT_COMPILE=0: asked for
