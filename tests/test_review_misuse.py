@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from handfoot.cli import main
 from handfoot.cli import review as cli_review
 from handfoot.game.record import to_json
-from test_review import bot_record
+from test_review import bot_record, run
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +28,6 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out["markup"] = folder / "markup.json"
     out["markup"].write_text(json.dumps(data))
     return out
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_names_are_printed_as_written_never_read_as_markup(
