@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, event, insert, inspect
+from sqlalchemy import Connection, event, insert, inspect, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from handfoot.web import migrations
@@ -112,6 +112,32 @@ def test_a_database_made_before_migrations_is_adopted_without_loss(database_url:
     assert game is not None and game.seed == row.seed
     assert rows == [MoveRow(1, 1, 0, "draw", "human", "a")]
 
+
+
+def test_a_database_at_a_revision_the_code_does_not_have_is_refused_untouched(
+        database_url: str) -> None:
+    """A newer handfoot's revision: :class:`migrations.UnknownRevision` names it, and the
+    database keeps its revision and its rows (the server says so instead of migrating)."""
+    async def newer(store: Store) -> None:
+        await store.create_game(game_row())
+        async with store.engine.begin() as conn:
+            await conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    run(database_url, newer)
+    with pytest.raises(migrations.UnknownRevision) as refused:
+        run(database_url, lambda store: asyncio.sleep(0))
+    assert refused.value.revision == "9999"
+    assert f"newest revision {migrations.head()}" in str(refused.value)
+
+    async def look() -> tuple[str | None, int]:
+        engine = create_async_engine(st.async_database_url(database_url))
+        try:
+            async with engine.connect() as conn:
+                revision = await conn.run_sync(migrations.current)
+                games = (await conn.execute(text("SELECT count(*) FROM games"))).scalar_one()
+            return revision, games
+        finally:
+            await engine.dispose()
+    assert asyncio.run(look()) == ("9999", 1)
 
 
 def test_processes_starting_together_migrate_once(postgres_url: str) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 from typing import TYPE_CHECKING, Any
 
 from handfoot._version import __version__
@@ -192,19 +191,18 @@ def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extr
             return await store.start()
         finally:
             await store.close()
+    from handfoot.web import migrations
+
     try:
         applied: list[str] = asyncio.run(migrate())
+    except migrations.UnknownRevision as exc:
+        raise UsageError(
+            f"the database is at revision {exc.revision[:40]}, which this handfoot "
+            f"({__version__}, newest revision {migrations.head()}) does not know: it "
+            "was made or migrated by a newer handfoot; run that version (the database "
+            "is left as it was)") from None
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        newer = re.match(r"Can't locate revision identified by '([^']{1,40})'", first)
-        if newer:
-            from handfoot.web import migrations
-
-            raise UsageError(
-                f"the database is at revision {newer.group(1)}, which this handfoot "
-                f"({__version__}, newest revision {migrations.head()}) does not know: it "
-                "was made or migrated by a newer handfoot; run that version (the database "
-                "is left as it was)") from None
         raise UsageError(f"the database could not be opened and migrated: {first}") from None
     return applied
 

@@ -22,7 +22,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, text
 
-__all__ = ["ADOPTED", "current", "head", "upgrade"]
+__all__ = ["ADOPTED", "UnknownRevision", "current", "head", "upgrade"]
 
 LOCATION: Final = Path(__file__).resolve().parent
 
@@ -30,6 +30,16 @@ ADOPTED: Final = "0001"
 """The revision a database made by ``create_all`` (before migrations) is stamped at."""
 
 LOCK_KEY: Final = 0x68616E64  # "hand": the advisory lock migrations hold on PostgreSQL
+
+
+class UnknownRevision(Exception):
+    """The database is at a revision these migrations do not have: a newer handfoot made
+    or migrated it. Nothing was changed."""
+
+    def __init__(self, revision: str) -> None:
+        super().__init__(f"the database is at revision {revision}, which this handfoot "
+                         f"does not know (newest revision {head()})")
+        self.revision = revision
 
 
 def scripts() -> ScriptDirectory:
@@ -58,6 +68,8 @@ def upgrade(connection: Connection, target: str = "head") -> list[str]:
     if now is None and inspect(connection).has_table("games"):
         MigrationContext.configure(connection).stamp(directory, ADOPTED)
         now = ADOPTED
+    if now is not None and now not in {script.revision for script in directory.walk_revisions()}:
+        raise UnknownRevision(now)
     if now is not None and now == directory.as_revision_number(target):
         return []
     applied: list[str] = []
