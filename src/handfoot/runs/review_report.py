@@ -65,7 +65,7 @@ def _advice(words: str) -> str:
     for past, now in (("drew from", "draw from"), ("took the pile", "take the pile"),
                       ("melded", "meld"), ("discarded", "discard"), ("went out", "go out"),
                       ("answered", "answer"), ("took back", "take back"),
-                      ("knocked", "knock"), ("picked up", "pick up")):
+                      ("knocked", "knock"), ("picked up", "pick up"), ("laid", "lay")):
         words = words.replace(past, now)
     return words
 
@@ -115,9 +115,63 @@ def why(played: Candidate, best: Candidate, loss: float) -> str:
                                      f"{_more_often(out)}"))
     head = f"{_advice(best.words)} rather than {_advice(played.words)}"
     if not reasons:
-        return f"{head}: about {loss:.0f} points better on the round"
+        parted = _parted(played, best)
+        if parted is None:
+            return f"{head}: about {loss:.0f} points better on the round"
+        return f"{head}: {parted}"
     reasons.sort(key=lambda r: -r[0])
     return f"{head}: {reasons[0][1]}"
+
+
+_HELD = {
+    "wild": ("wild card", "wild cards", "in hand"),
+    "fit": ("card of a rank it has melded", "cards of ranks it has melded", "in hand"),
+    "group": ("card in a pair or set", "cards in pairs or sets", "in hand"),
+    "loose": ("single card", "single cards", "in hand"),
+    "black3": ("black 3", "black 3s", "in hand"),
+    "foot": ("card", "cards", "still in its feet"),
+    "near": ("meld one or two cards from a book", "melds one or two cards from a book",
+             "on the table"),
+    "wild meld": ("card", "cards", "in its meld of wild cards"),
+    "points": ("point", "points", "in hand"),
+    "melded": ("card", "cards", "on the table"),
+}
+"""How each of the leaf's features (:data:`~handfoot.runs.review.LEAF_FEATURES`) is said:
+one, many, and where."""
+
+
+def _count_words(x: float, one: str, many: str) -> str:
+    """A difference in counts: "about 3 more wild cards", "2 fewer points", "one more wild
+    card about 4 times in 10" (a mean below one is said as how often)."""
+    more = "more" if x > 0 else "fewer"
+    n = abs(x)
+    if n >= 0.95:
+        return f"about {n:.0f} {more} {one if round(n) == 1 else many}"
+    return f"one {more} {one} {_more_often(n).replace(' more', '')}"
+
+
+def _parted(played: Candidate, best: Candidate) -> str | None:
+    """The reason for a loss no play-out figure of :func:`why` explains: what part of the
+    margin at the cut the two moves were compared at (the score on the table, or one of the
+    leaf's counts of the cards held and laid) makes most of the difference, said with the
+    count it comes from; None without the parts."""
+    from handfoot.runs.review import LEAF_FEATURES
+
+    n = len(LEAF_FEATURES)
+    if len(played.parts) != 1 + 2 * n or len(best.parts) != 1 + 2 * n:
+        return None
+    gain = [b - a for a, b in zip(played.parts, best.parts, strict=True)]
+    soon = f"within the next {best.turns} turns of each player"
+    j = max(range(1 + n), key=lambda i: gain[i])
+    if j == 0 or gain[j] <= 0:
+        return (f"the better move scores about {max(0.0, gain[0]):.0f} more points on the "
+                f"table (melds and books) {soon}")
+    name = LEAF_FEATURES[j - 1]
+    one, many, where = _HELD[name]
+    count = gain[n + j]
+    what = _count_words(count, one, many)
+    return (f"{soon} your side has {what} {where}, worth about {gain[j]:.0f} points to it "
+            "(as such cards were worth in the reviewer's own games)")
 
 
 _SUITS = "SHCD"
