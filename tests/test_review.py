@@ -371,6 +371,10 @@ def test_every_costliest_decision_gets_a_reason_from_its_play_outs() -> None:
     assert why(c("discarded a 2", flat), c("melded 9 9 9", table), 90).endswith(
         "the better move scores about 90 more points on the table (melds and books) within "
         "the next 6 turns of each player")
+    table[1 + wild] = -50.0  # the cards held make up for part of it: said so
+    assert why(c("discarded a 2", flat), c("melded 9 9 9", table), 40).endswith(
+        "within the next 6 turns of each player, though the rest of the position is worth "
+        "about 50 points less")
     record = bot_record("hard", 5, moves=80)
     data = game_review(record, samples=6).to_data()
     lines = [d["why"] for seat in data["seats"] for d in seat["costliest"]]

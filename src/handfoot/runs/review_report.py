@@ -163,15 +163,19 @@ def _parted(played: Candidate, best: Candidate) -> str | None:
     gain = [b - a for a, b in zip(played.parts, best.parts, strict=True)]
     soon = f"within the next {best.turns} turns of each player"
     j = max(range(1 + n), key=lambda i: gain[i])
+    # what the rest of the position makes up for, said when it is more than a little
+    rest = sum(gain[: 1 + n]) - gain[j]
+    but = f", though the rest of the position is worth about {-rest:.0f} points less" \
+        if rest <= -20 else ""
     if j == 0 or gain[j] <= 0:
         return (f"the better move scores about {max(0.0, gain[0]):.0f} more points on the "
-                f"table (melds and books) {soon}")
+                f"table (melds and books) {soon}{but}")
     name = LEAF_FEATURES[j - 1]
     one, many, where = _HELD[name]
     count = gain[n + j]
     what = _count_words(count, one, many)
     return (f"{soon} your side has {what} {where}, worth about {gain[j]:.0f} points to it "
-            "(as such cards were worth in the reviewer's own games)")
+            f"(as such cards were worth in the reviewer's own games){but}")
 
 
 _SUITS = "SHCD"
