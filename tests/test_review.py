@@ -364,7 +364,7 @@ def test_every_costliest_decision_gets_a_reason_from_its_play_outs() -> None:
         "hand, worth about 120 points to it (as such cards were worth in the reviewer's own "
         "games)")
     held[1 + n + wild] = 0.4
-    assert "one more wild card about 4 times in 10 in hand" in why(
+    assert "one more wild card in hand about 4 times in 10, worth" in why(
         c("discarded a 2", flat), c("discarded a 7", held), 100)
     table = list(flat)
     table[0] = 90.0

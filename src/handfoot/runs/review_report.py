@@ -140,14 +140,15 @@ _HELD = {
 one, many, and where."""
 
 
-def _count_words(x: float, one: str, many: str) -> str:
-    """A difference in counts: "about 3 more wild cards", "2 fewer points", "one more wild
-    card about 4 times in 10" (a mean below one is said as how often)."""
+def _count_words(x: float, one: str, many: str, where: str) -> str:
+    """A difference in counts: "about 3 more wild cards in hand", "about 2 fewer points in
+    hand", "one more wild card in hand about 4 times in 10" (a mean below one is said as how
+    often)."""
     more = "more" if x > 0 else "fewer"
     n = abs(x)
     if n >= 0.95:
-        return f"about {n:.0f} {more} {one if round(n) == 1 else many}"
-    return f"one {more} {one} {_more_often(n).replace(' more', '')}"
+        return f"about {n:.0f} {more} {one if round(n) == 1 else many} {where}"
+    return f"one {more} {one} {where} {_more_often(n).replace(' more', '')}"
 
 
 def _parted(played: Candidate, best: Candidate) -> str | None:
@@ -173,8 +174,8 @@ def _parted(played: Candidate, best: Candidate) -> str | None:
     name = LEAF_FEATURES[j - 1]
     one, many, where = _HELD[name]
     count = gain[n + j]
-    what = _count_words(count, one, many)
-    return (f"{soon} your side has {what} {where}, worth about {gain[j]:.0f} points to it "
+    what = _count_words(count, one, many, where)
+    return (f"{soon} your side has {what}, worth about {gain[j]:.0f} points to it "
             f"(as such cards were worth in the reviewer's own games){but}")
 
 
