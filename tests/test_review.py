@@ -235,6 +235,10 @@ def test_classes_accuracy_and_samples() -> None:
     assert classify(30, 5) == "inaccuracy"
     assert classify(60, 10) == "mistake"
     assert classify(500, 100) == "blunder"
+    # a blunder surely above its line: 337 ± 250 (a whole-pile game's opening meld at 40
+    # determinizations) was called a blunder; played again on 147, 487 ± 117
+    assert classify(337, 250) == "mistake" and classify(160, 20) == "mistake"
+    assert classify(487, 117) == "blunder" and classify(170, 20) == "blunder"
     assert classify(500, 600) == "good"  # not told apart from nothing
     assert classify(60, 70) == "good"
     assert accuracy_of([]) == 100
