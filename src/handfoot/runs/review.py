@@ -256,8 +256,9 @@ class Candidate:
     next_pickup: float
     parts: tuple[float, ...] = ()
     """The means of its play-outs' :attr:`Outcome.parts` at the cut it is compared with the
-    other move of its decision review at (or ``late_parts``): the margin on the table, then
-    what the leaf makes of each of :data:`LEAF_FEATURES`, then those features."""
+    other move of its decision review at (or ``late_parts``), on the odd-numbered
+    determinizations (those the loss is measured on): the margin on the table, then what
+    the leaf makes of each of :data:`LEAF_FEATURES`, then those features."""
     turns: int = HORIZON_TURNS_EACH
     """The turns a seat of that cut."""
 
@@ -632,7 +633,8 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
 
     def candidate(c: int) -> Candidate:
         os_ = w.outcomes[c]
-        each = [parts(o) for o in os_]
+        # the parts on the samples the loss is measured on: they add up to it
+        each = [parts(o) for o in os_[1::2]] or [parts(o) for o in os_]
         return Candidate(
             mv.format_move(w.moves[c]), w.words[c] if w.words else move_words(w.moves[c]),
             _mean([o.margin for o in os_]),
