@@ -198,7 +198,12 @@ class Reviews:
                 review_rows.c.status == "running").order_by(review_rows.c.updated))).all()
         resumed = 0
         for game_id, seat in left:
-            record = await record_of(game_id)
+            try:
+                record = await record_of(game_id)
+            except Exception:  # a game that no longer loads: the server starts anyway
+                log.exception("the review of game %s, seat %d is not resumed", game_id,
+                              seat + 1)
+                record = None
             if record is not None:
                 try:
                     # nothing else computes it: taken whatever its row's age
