@@ -235,6 +235,10 @@ def test_classes_accuracy_and_samples() -> None:
     assert classify(30, 5) == "inaccuracy"
     assert classify(60, 10) == "mistake"
     assert classify(500, 100) == "blunder"
+    # a blunder surely above its line: 337 ± 250 (a whole-pile game's opening meld at 40
+    # determinizations) was called a blunder; played again on 147, 487 ± 117
+    assert classify(337, 250) == "mistake" and classify(160, 20) == "mistake"
+    assert classify(487, 117) == "blunder" and classify(170, 20) == "blunder"
     assert classify(500, 600) == "good"  # not told apart from nothing
     assert classify(60, 70) == "good"
     assert accuracy_of([]) == 100
@@ -312,6 +316,74 @@ def test_why_speaks_of_whole_books_and_cards_and_never_of_the_rounds_end() -> No
                          (c("a"), c("b", went_out=0.3))):
         line = why(played, best, 50)
         assert "round's end" not in line and not re.search(r"\d\.\d+ more book", line)
+
+
+def test_cards_laid_on_the_sides_melds_are_said_so_never_as_a_meld_of_their_own() -> None:
+    """A 4 and a J laid on the side's 4s and jacks were worded "melded 4 and J", which reads
+    like a two-card meld: the review words a move as the table saw it."""
+    profile = load_profile("partnership-13", overrides={"rounds": 1})
+    state = GameState.new(profile, seed=11)
+    bots = [make_bot("hard", 110 + s) for s in range(4)]
+    seen = 0
+    while not state.is_over and seen < 3:
+        before = state.copy()
+        move = bot_turn(bots[state.to_act], state, state.to_act)
+        if isinstance(move, mv.Meld) and any(not g.new and g.size < 3 for g in move.groups):
+            seen += 1
+            words = review.table_words(before, move)
+            assert "laid " in words and " on your " in words, (mv.format_move(move), words)
+            short = [g for g in move.groups if g.size < 3]
+            assert all(f"on your {cards.KIND_PLURALS[g.target]}" in words for g in short
+                       if g.target != mv.WILD_MELD), words
+        state.apply(move)
+    assert seen == 3
+    from handfoot.game.events import advice_words, move_words
+    meld = mv.parse_move("meld 4 | J | 9 9 9")
+    assert move_words(meld) == "melded 4, J and 9 9 9"  # the move alone: as before
+    assert move_words(meld, [False, False, True]) == \
+        "melded 9 9 9; laid a 4 on your 4s and a J on your jacks"
+    assert move_words(mv.parse_move("meld K 2 | JK"), [False, False]) == \
+        "laid a K with a 2 on your kings and a joker on your meld of wild cards"
+    assert advice_words(meld) == "meld 4, J and 9 9 9"
+    line = why(Candidate("", "laid a 4 on your 4s", 0, 1, 1, 0, 0, 0),
+               Candidate("", "discarded a 7", 0, 1, 1, 0, 0, 0), 50)
+    assert line.startswith("discard a 7 rather than lay a 4 on your 4s")
+
+
+def test_every_costliest_decision_gets_a_reason_from_its_play_outs() -> None:
+    """About half the costliest decisions said only "about N points better on the round":
+    a loss no book, pile, card caught or going out explains is told by the part of the
+    margin at the cut that makes most of it (the table, or a count of the cards held)."""
+    n = len(review.LEAF_FEATURES)
+    wild = review.LEAF_FEATURES.index("wild")
+
+    def c(words: str, parts: list[float]) -> Candidate:
+        return Candidate(words, words, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, tuple(parts), 6)
+
+    flat = [0.0] * (1 + 2 * n)
+    held = list(flat)
+    held[1 + wild], held[1 + n + wild] = 120.0, 1.4
+    assert why(c("discarded a 2", flat), c("discarded a 7", held), 100).endswith(
+        "within the next 6 turns of each player your side has about 1 more wild card in "
+        "hand, worth about 120 points to it (as such cards were worth in the reviewer's own "
+        "games)")
+    held[1 + n + wild] = 0.4
+    assert "one more wild card in hand about 4 times in 10, worth" in why(
+        c("discarded a 2", flat), c("discarded a 7", held), 100)
+    table = list(flat)
+    table[0] = 90.0
+    assert why(c("discarded a 2", flat), c("melded 9 9 9", table), 90).endswith(
+        "the better move scores about 90 more points on the table (melds and books) within "
+        "the next 6 turns of each player")
+    table[1 + wild] = -50.0  # the cards held make up for part of it: said so
+    assert why(c("discarded a 2", flat), c("melded 9 9 9", table), 40).endswith(
+        "within the next 6 turns of each player, though the rest of the position is worth "
+        "about 50 points less")
+    record = bot_record("hard", 5, moves=80)
+    data = game_review(record, samples=6).to_data()
+    lines = [d["why"] for seat in data["seats"] for d in seat["costliest"]]
+    assert len(lines) >= 4
+    assert not [line for line in lines if line.endswith("points better on the round")], lines
 
 
 def test_a_game_review_names_the_seats_from_the_record() -> None:

@@ -305,3 +305,76 @@ def test_the_review_process_ends_when_its_server_process_is_killed(tmp_path: Pat
     finally:
         if server.poll() is None:
             server.kill()
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM to the server", "Ctrl-C to its process group"])
+def test_a_server_stopped_while_it_reviews_stops_cleanly(tmp_path: Path, stop: str) -> None:
+    """A server stopped after a review was asked for drew "resource_tracker: There appear to
+    be 8 leaked semaphore objects" (SIGTERM: uvicorn raises the signal again once shut down,
+    no exit handler runs, and the review process's queue and event were never unlinked),
+    and Ctrl-C in a terminal reached the review process too: a KeyboardInterrupt came back
+    to the server as a traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from web_client import Person, client, new_game, token_of
+
+    db = tmp_path / "games.db"
+    with client(db, absent_grace=0.0) as c:  # a finished game, its review not asked for
+        game = new_game(c, profile="biegames", rounds=1, absent="bot",
+                        seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+                               {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
+        gid = game["game_id"]
+        ann = Person(c, gid, token_of(game["seats"][0]["link"]), seat=0)
+        ann.connect()
+        ann.until("state")
+        ann.play_to_end()
+        ann.close()
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), HANDFOOT_REVIEW_BUDGET="30")
+    log = tmp_path / "server.err"
+    with open(log, "wb") as err:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "handfoot", "serve", "--port", str(port), "--database-url",
+             f"sqlite:///{db}", "--no-open-limits"], stdout=subprocess.DEVNULL, stderr=err,
+            env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}/api/games/{gid}/review"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, log.read_text()
+            try:
+                request = urllib.request.Request(base, data=b'{"seat": 0}', headers={
+                    "content-type": "application/json"})
+                with urllib.request.urlopen(request, timeout=5):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server does not answer"
+                time.sleep(0.1)
+        while True:  # the review process computes
+            with urllib.request.urlopen(base + "?seat=0", timeout=5) as r:
+                if json.load(r)["done"] > 0:
+                    break
+            assert time.monotonic() < deadline, "the review does not start"
+            time.sleep(0.1)
+        if stop.startswith("SIGTERM"):
+            server.send_signal(signal.SIGTERM)
+        else:
+            os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=60)
+        time.sleep(0.5)  # the resource tracker speaks once the last process is gone
+        text = log.read_text()
+        # (uvicorn ends a server stopped by Ctrl-C with its own KeyboardInterrupt: not the
+        # review's, which came from the review process, its task never retrieved)
+        assert "leaked" not in text and "reviews.py" not in text and "never retrieved" \
+            not in text, text
+    finally:
+        if server.poll() is None:
+            server.kill()

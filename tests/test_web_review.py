@@ -91,3 +91,38 @@ def test_a_review_left_running_by_a_dead_process_can_be_started_again(tmp_path: 
         assert c.portal.call(store.claim_review, "g1", 0, 10, timedelta(0))  # stale: taken
         c.portal.call(store.finish_review, "g1", 0, {"x": 1})
         assert not c.portal.call(store.claim_review, "g1", 0, 10, timedelta(0))  # done
+
+
+def test_a_review_left_by_a_dead_process_is_queued_again_at_a_sqlite_servers_start(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a ``kill -9`` and a restart, a review showed its last progress for 2 minutes,
+    then "failed", and was computed only when asked again. A server on SQLite (one process:
+    nothing else can be computing it) queues it again at its start; on PostgreSQL another
+    live process may hold it, and its row's heartbeat decides as before."""
+    monkeypatch.setattr(reviews, "BUDGET", 0.5)
+    with client(database_url, absent_grace=0.0) as c:
+        game = new_game(c, profile="biegames", rounds=1, absent="bot",
+                        seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
+                               {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
+        gid = game["game_id"]
+        ann = Person(c, gid, token_of(game["seats"][0]["link"]), seat=0)
+        ann.connect()
+        ann.until("state")
+        ann.play_to_end()
+        ann.close()
+        store = c.app.state.store  # type: ignore[attr-defined]
+        # what a process killed while computing (or while the review waited) leaves behind
+        for seat in (0, 1):
+            assert c.portal.call(store.claim_review, gid, seat, 40, reviews.STALE)
+        c.portal.call(store.review_progress, gid, 0, 7)
+    with client(database_url) as c:
+        if "sqlite" in database_url:
+            for seat in (0, 1):
+                status = c.get(f"/api/games/{gid}/review", params={"seat": seat}).json()
+                assert status["status"] in ("running", "done") and status["done"] != 7
+                assert wait_done(c, gid, seat, timeout=120)["review"]["seat"] == seat
+        else:  # not taken over: it is not stale yet, and another process may hold it
+            for _ in range(3):
+                status = c.get(f"/api/games/{gid}/review", params={"seat": 0}).json()
+                assert status["status"] == "running" and status["done"] == 7
+                time.sleep(0.5)

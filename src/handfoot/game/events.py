@@ -39,7 +39,8 @@ from handfoot.game.moves import (
 from handfoot.game.values import HistoryEntry
 from handfoot.game.wording import join
 
-__all__ = ["a_kind", "advice_words", "event_parts", "group_words", "kind_word", "move_words"]
+__all__ = ["a_kind", "advice_words", "event_parts", "group_words", "kind_word", "laid_words",
+           "move_words"]
 
 
 # --- events -------------------------------------------------------------------------------
@@ -168,10 +169,58 @@ def _groups_words(groups: Sequence[MeldGroup]) -> str:
     return join(group_words(g) for g in groups)
 
 
-def move_words(move: Move) -> str:
+_NUMBERS: Final = ("no", "a", "two", "three", "four", "five", "six", "seven")
+
+
+def _counted(kind: int, n: int) -> str:
+    """"a 4", "two 4s", "an ace"."""
+    return a_kind(kind) if n == 1 else \
+        f"{_NUMBERS[n] if n < len(_NUMBERS) else n} {KIND_PLURALS[kind]}"
+
+
+def laid_words(group: MeldGroup) -> str:
+    """A group laid on a meld already on the table, as a player says it: "a 4 on your 4s",
+    "two 2s on your kings", "a 4 with a joker on your 4s"."""
+    wilds = join(_counted(k, n) for k, n in ((TWO, group.twos), (JOKER, group.jokers)) if n)
+    what = wilds
+    if group.target != WILD_MELD and group.naturals:
+        what = _counted(group.target, group.naturals) + (f" with {wilds}" if wilds else "")
+    where = "meld of wild cards" if group.target == WILD_MELD else KIND_PLURALS[group.target]
+    return f"{what} on your {where}"
+
+
+def _melded_words(groups: Sequence[MeldGroup], starts: Sequence[bool] | None) -> str:
+    """Groups melded: "melded 9 9 9", or with ``starts`` (which groups started a meld, as
+    the move's commit noted) "melded 9 9 9 and laid a 4 on your 4s"."""
+    if starts is None or len(starts) != len(groups):
+        return f"melded {_groups_words(groups)}"
+    new = [g for g, s in zip(groups, starts, strict=True) if s]
+    laid = [g for g, s in zip(groups, starts, strict=True) if not s]
+    parts = [f"melded {_groups_words(new)}"] if new else []
+    if laid:
+        each = [laid_words(g) for g in laid]
+        # "a 2 and a joker on your meld of wild cards; two kings on your kings"
+        parts.append("laid " + ("; ".join(each) if any(" and " in w for w in each)
+                                else join(each)))
+    return " and ".join(parts) if len(parts) < 2 or len(laid) < 2 else "; ".join(parts)
+
+
+def move_words(move: Move, starts: Sequence[bool] | None = None) -> str:
     """A move in the past tense, as the moves list says it: "drew from the stock",
     "took the pile: K K with the top card", "discarded a 7", "went out: melded 9 9 9, then
-    discarded a 4"."""
+    discarded a 4".
+
+    ``starts``: for each of the move's meld groups, whether it started a new meld (the
+    ``new`` of its event's ``melds``); with it, a group laid on a meld already on the table
+    is said so ("laid a 4 on your 4s and a J on your jacks"), never as if it were a meld of
+    its own. Without it the words come from the move alone.
+
+    >>> from handfoot.game.moves import parse_move
+    >>> move_words(parse_move("meld 4 | J"), starts=[False, False])
+    'laid a 4 on your 4s and a J on your jacks'
+    >>> move_words(parse_move("meld 9 9 9 | 4"), starts=[True, False])
+    'melded 9 9 9 and laid a 4 on your 4s'
+    """
     match move:
         case Draw():
             return "drew from the stock"
@@ -181,14 +230,15 @@ def move_words(move: Move) -> str:
             first = group_words(groups[0])
             if "onto the" not in first:
                 first += " with the top card"
-            more = f"; melded {_groups_words(groups[1:])}" if len(groups) > 1 else ""
+            more = f"; {_melded_words(groups[1:], None if starts is None else starts[1:])}" \
+                if len(groups) > 1 else ""
             return f"took the pile: {first}{more}"
         case Meld(groups):
-            return f"melded {_groups_words(groups)}"
+            return _melded_words(groups, starts)
         case Discard(kind):
             return f"discarded {a_kind(kind)}"
         case GoOut(groups, discard):
-            parts = [f"melded {_groups_words(groups)}"] if groups else []
+            parts = [_melded_words(groups, starts)] if groups else []
             if discard is not None:
                 parts.append(f"discarded {a_kind(discard)}")
             return "went out" + (f": {', then '.join(parts)}" if parts else "")
@@ -206,7 +256,8 @@ def move_words(move: Move) -> str:
 _ADVICE: tuple[tuple[str, str], ...] = (
     ("drew from", "draw from"), ("took the pile", "take the pile"), ("melded", "meld"),
     ("discarded", "discard"), ("went out", "go out"), ("answered", "answer"),
-    ("took back", "take back"), ("knocked", "knock"), ("picked up", "pick up"))
+    ("took back", "take back"), ("knocked", "knock"), ("picked up", "pick up"),
+    ("laid", "lay"))
 
 
 def advice_words(move: Move) -> str:

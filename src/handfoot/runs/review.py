@@ -53,7 +53,7 @@ __all__ = ["BUDGET_USE", "DEFAULT_BUDGET", "DRAW_FACTOR", "LEAF_FEATURES", "LEAF
            "MAX_SAMPLES", "MIN_SAMPLES", "PLAYED_SHARE", "POLICY", "Z_BEST", "Candidate",
            "DecisionReview", "Outcome", "Weighed", "leaf_features", "leaf_value", "lister_for",
            "plan_samples", "review_at", "review_decision", "review_record", "samples_at",
-           "seat_input", "standing_margin", "weigh"]
+           "seat_input", "standing_margin", "table_words", "weigh"]
 
 POLICY = "learned"
 """The reviewer: the bot level whose choices are the reference and who plays the rest of
@@ -202,6 +202,21 @@ def leaf_value(state: GameState, side: int) -> float:
     return sum(w * f for w, f in zip(LEAF_WEIGHTS, leaf_features(state, side), strict=True))
 
 
+def _parts(state: GameState, side: int) -> tuple[float, ...]:
+    """What a cut position's margin is made of, for the reasons a review gives: the margin
+    with the leaf, the margin as it stands on the table, then for each of
+    :data:`LEAF_FEATURES` what the leaf makes of it (points), then the feature itself (the
+    side's count minus the other sides' mean)."""
+    f = leaf_features(state, side)
+    n = len(LEAF_FEATURES)
+    points = [LEAF_WEIGHTS[j] * f[j] + LEAF_WEIGHTS[n + j] * f[n + j] for j in range(n)]
+    raw = [f[j] + f[n + j] for j in range(n)]
+    # the margin first, summed as leaf_value sums it (the same figure to the last bit)
+    leaf = sum(w * x for w, x in zip(LEAF_WEIGHTS, f, strict=True))
+    table = standing_margin(state, side)
+    return (table + leaf, table, *points, *raw)
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """One play-out of one candidate: the side's round margin and what made it."""
@@ -220,6 +235,11 @@ class Outcome:
     late: float = 0.0
     """The margin at the later cut (:data:`LATE_TURNS_EACH`; ``margin`` where the play-out
     was not played on to it)."""
+    parts: tuple[float, ...] = ()
+    """What ``margin`` is made of (:func:`_parts`; empty at the round's end: all on the
+    table)."""
+    late_parts: tuple[float, ...] = ()
+    """The same for ``late``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +254,13 @@ class Candidate:
     caught: float
     went_out: float
     next_pickup: float
+    parts: tuple[float, ...] = ()
+    """The means of its play-outs' :attr:`Outcome.parts` at the cut it is compared with the
+    other move of its decision review at (or ``late_parts``), on the odd-numbered
+    determinizations (those the loss is measured on): the margin on the table, then what
+    the leaf makes of each of :data:`LEAF_FEATURES`, then those features."""
+    turns: int = HORIZON_TURNS_EACH
+    """The turns a seat of that cut."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,8 +412,9 @@ def _standing(state: GameState, side: int, next_pickup: int) -> Outcome:
     """A play-out cut at the horizon: the round's margin as it stands plus what the leaf
     makes of the cards still in hands and feet (:func:`leaf_value`)."""
     o = _outcome(state, state.round_number + 1, side, next_pickup)
-    margin = standing_margin(state, side) + leaf_value(state, side)
-    return Outcome(margin, o.books, o.other_books, o.caught, o.went_out, next_pickup)
+    parts = _parts(state, side)
+    return Outcome(parts[0], o.books, o.other_books, o.caught, o.went_out, next_pickup,
+                   parts=parts[1:])
 
 
 def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str,
@@ -415,7 +443,8 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str,
                 if not late:
                     return short
             if short is not None and turns >= LATE_TURNS_EACH * state.players:
-                return _with_late(short, _standing(state, side, 0).margin)
+                late_cut = _standing(state, side, 0)
+                return _with_late(short, late_cut.margin, late_cut.parts)
         actor = state.to_act
         if next_pickup < 0 and actor == nxt and state.seat == nxt:
             before = len(state.pile)
@@ -431,9 +460,9 @@ def _playout(state: GameState, seat: int, bot_seed: int, profile_name: str,
     return _with_late(short if short is not None else end, end.margin)
 
 
-def _with_late(o: Outcome, late: float) -> Outcome:
+def _with_late(o: Outcome, late: float, late_parts: tuple[float, ...] = ()) -> Outcome:
     return Outcome(o.margin, o.books, o.other_books, o.caught, o.went_out, o.next_pickup,
-                   late)
+                   late, o.parts, late_parts)
 
 
 def _mean(xs: Sequence[float]) -> float:
@@ -466,6 +495,8 @@ class Weighed:
     short: tuple[bool, ...] = ()
     """For each move, whether it is compared at the short cut with another such move
     (a discard, or any move of a draw decision; :func:`margins`); empty: every pair is."""
+    words: tuple[str, ...] = ()
+    """Each move in a player's words, as the table saw it (:func:`table_words`)."""
 
     def margins(self, a: int, b: int, half: slice) -> tuple[list[float], list[float]]:
         """Moves ``a`` and ``b``'s margins on the ``half`` of the determinizations, at the
@@ -546,13 +577,33 @@ def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove]
     # measured on the samples that chose it, the best of several noisy means would look
     # better than it is (a loss where the moves are equal)
     # (each candidate against the reviewer's own move, at the cut the pair is compared at)
-    w = Weighed(tuple(moves), tuple(tuple(o) for o in outcomes), keep[0], short)
+    words = tuple(table_words(base(0), m) for m in moves)
+    w = Weighed(tuple(moves), tuple(tuple(o) for o in outcomes), keep[0], short, words)
     gains = {c: _paired(*w.margins(c, keep[0], slice(0, None, 2))) for c in keep[1:]}
     challenger = max(gains, key=lambda c: (gains[c][0], -c))
     gain, se = gains[challenger]
     if gain > Z_BEST * se:
-        return Weighed(w.moves, w.outcomes, challenger, short)
+        return Weighed(w.moves, w.outcomes, challenger, short, words)
     return w
+
+
+def table_words(state: GameState, move: mv.PlayerMove) -> str:
+    """``move`` in the past tense as it would be laid on ``state``'s table: a group laid on
+    a meld already there is said so ("laid a 4 on your 4s"), from what the move's commit
+    notes (:func:`~handfoot.game.events.move_words`). Only the table is read: the same on
+    every determinization of a seat's view."""
+    from handfoot.game.events import move_words
+
+    trial = state.copy()
+    before = trial.moves_played
+    try:
+        trial.apply(move)
+    except IllegalMoveError:
+        return move_words(move)
+    events = trial.events(before)
+    melds = events[0].public.get("melds") if events and not events[0].public.get("asked") \
+        else None
+    return move_words(move, None if melds is None else [bool(m["new"]) for m in melds])
 
 
 def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove, *,
@@ -572,14 +623,26 @@ def review_decision(view: PlayerView, pile: Sequence[int], played: mv.PlayerMove
         return None
     estimate, se = w.loss_of(played_at)
     loss = max(0.0, estimate)
+    short = not w.short or (w.short[played_at] and w.short[w.best])
+    width = 1 + 2 * len(LEAF_FEATURES)
+
+    def parts(o: Outcome) -> tuple[float, ...]:
+        got = o.parts if short else o.late_parts
+        # a play-out that ended the round before the cut: all of it on the table
+        return got if got else (o.margin if short else o.late,) + (0.0,) * (width - 1)
 
     def candidate(c: int) -> Candidate:
         os_ = w.outcomes[c]
+        # the parts on the samples the loss is measured on: they add up to it
+        each = [parts(o) for o in os_[1::2]] or [parts(o) for o in os_]
         return Candidate(
-            mv.format_move(w.moves[c]), move_words(w.moves[c]), _mean([o.margin for o in os_]),
+            mv.format_move(w.moves[c]), w.words[c] if w.words else move_words(w.moves[c]),
+            _mean([o.margin for o in os_]),
             _mean([o.books for o in os_]), _mean([o.other_books for o in os_]),
             _mean([o.caught for o in os_]), _mean([float(o.went_out) for o in os_]),
-            _mean([o.next_pickup for o in os_]))
+            _mean([o.next_pickup for o in os_]),
+            tuple(_mean([e[j] for e in each]) for j in range(width)),
+            HORIZON_TURNS_EACH if short else LATE_TURNS_EACH)
 
     return DecisionReview(index, view.round_number, turn, view.seat, view.phase.name.lower(),
                           candidate(played_at), candidate(w.best), loss, se, samples,

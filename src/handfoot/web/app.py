@@ -38,7 +38,7 @@ from handfoot.game.loading import (
     load_profile,
     value_to_toml,
 )
-from handfoot.game.record import profile_spec
+from handfoot.game.record import GameRecord, profile_spec
 from handfoot.game.rulebook import describe_profile
 from handfoot.game.rules import FIELDS, Layout, Profile
 from handfoot.runs.ratings import BOT_ANCHORS
@@ -167,6 +167,10 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
             await notices.forget_game(table.id)
     tables.on_finished = finished
 
+    async def finished_record(game_id: str) -> GameRecord | None:
+        table = await tables.get(game_id)
+        return table.record() if table is not None and table.state.is_over else None
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.start()
@@ -176,6 +180,7 @@ def create_app(settings: Settings | None = None, clock: Clock = SYSTEM_CLOCK) ->
         await timers.start()
         refresh = asyncio.create_task(tournaments.run())
         collecting = asyncio.create_task(collector.collect_by_the_clock())
+        await api.reviews.resume(finished_record)  # SQLite: what a dead process left
         yield
         await api.reviews.close()
         for task in (refresh, collecting):

@@ -14,7 +14,10 @@ their turn (at most :data:`MAX_WAITING`; beyond, a new one is refused for a whil
 progress is kept in memory and, every few decisions and every :data:`HEARTBEAT` (waiting
 ones too), in its database row, so a server process other than the one computing it
 reports it too. A process that dies while computing leaves a row that is not updated: after
-:data:`STALE` any process may start it again.
+:data:`STALE` any process may start it again. On SQLite (one server process: nothing else can
+be computing a review) a server that starts queues again at once every review a process that
+died left running or waiting (:meth:`Reviews.resume`), rather than showing its last progress
+until it is stale.
 """
 
 from __future__ import annotations
@@ -24,14 +27,19 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
+
+from sqlalchemy import select
 
 from handfoot.game.record import GameRecord
 from handfoot.runs.review_report import game_review
 from handfoot.web.store import Store, now
+from handfoot.web.store import reviews as review_rows
 
 __all__ = ["BUDGET", "STALE", "Reviews"]
 
@@ -69,7 +77,8 @@ class _Stopped(Exception):
 
 
 _CHILD: tuple[Any, Any] | None = None
-"""In the review process: the queue its progress goes to and the event that stops it."""
+"""In the review process: the pipe its progress goes to, and the pipe that tells it to stop
+(readable once the server stops)."""
 
 
 _PARENT_CHECK = 2.0
@@ -79,6 +88,12 @@ _PARENT_CHECK = 2.0
 def _child_init(queue: Any, stop: Any, parent: int) -> None:
     global _CHILD
     _CHILD = (queue, stop)
+    # Ctrl-C in a terminal (or a service manager's SIGTERM) reaches the whole process group:
+    # the review process would die with a KeyboardInterrupt that the server re-raised (a
+    # traceback, the server stopped uncleanly). Its server process stops it instead (the
+    # stop event, or its death: _watch_parent)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), name="handfoot-review-parent",
                      daemon=True).start()
 
@@ -95,14 +110,14 @@ def _child_job(game_id: str, seat: int, record: GameRecord, budget: float) -> di
     """A seat's review, in the review process: its progress put on the queue, given up once
     the server stops."""
     assert _CHILD is not None
-    queue, stop = _CHILD
-    if stop.is_set():  # stopping while it waited: not begun
+    progress, stop = _CHILD
+    if stop.poll():  # stopping while it waited: not begun
         raise _Stopped
 
     def report(done: int, total: int) -> None:
-        if stop.is_set():
+        if stop.poll():  # the server process said stop (or is gone)
             raise _Stopped
-        queue.put((game_id, seat, done, total))
+        progress.send((game_id, seat, done, total))
 
     return _compute(record, seat, budget, report)
 
@@ -127,6 +142,7 @@ class Reviews:
         self._progress: dict[tuple[str, int], tuple[int, int]] = {}
         self._order: list[tuple[str, int]] = []  # held here, the one computing first
         self._tasks: set[asyncio.Task[None]] = set()
+        self._reader: threading.Thread | None = None
         self._closing = False
 
     async def status(self, game_id: str, seat: int) -> dict[str, Any]:
@@ -148,17 +164,18 @@ class Reviews:
         return {"seat": seat, "status": status, "done": done, "total": total,
                 "waiting": waiting, "review": row["data"] if status == "done" else None}
 
-    async def start(self, game_id: str, record: GameRecord, seat: int) -> dict[str, Any]:
-        """Start a seat's review unless it is done or being computed; its status. Raises
-        :class:`Busy` when it would have to be started and this process holds
-        :data:`MAX_WAITING` reviews already."""
+    async def start(self, game_id: str, record: GameRecord, seat: int, *,
+                    stale: timedelta = STALE) -> dict[str, Any]:
+        """Start a seat's review unless it is done or being computed (its row updated within
+        ``stale``); its status. Raises :class:`Busy` when it would have to be started and
+        this process holds :data:`MAX_WAITING` reviews already."""
         total = sum(1 for r in record.rounds for m in r.moves if m.seat == seat)
         if len(self._order) >= MAX_WAITING:
             status = await self.status(game_id, seat)
             if status["status"] in ("running", "done"):
                 return status
             raise Busy
-        if await self.store.claim_review(game_id, seat, total, STALE):
+        if await self.store.claim_review(game_id, seat, total, stale):
             key = (game_id, seat)
             self._progress[key] = (0, total)
             self._order.append(key)
@@ -167,30 +184,70 @@ class Reviews:
             task.add_done_callback(self._tasks.discard)
         return await self.status(game_id, seat)
 
+    async def resume(self, record_of: Callable[[str], Awaitable[GameRecord | None]]) -> int:
+        """At the server's start, on a database no other process uses (SQLite): queue again
+        every review left running or waiting by a process that died (a ``kill -9``, a power
+        cut), at once; one whose game is gone, or beyond :data:`MAX_WAITING`, is marked
+        failed (asked for again, it is computed anew). On PostgreSQL another live process may
+        be computing it: its row's heartbeat tells, and nothing is done here. The reviews
+        queued again."""
+        if self.store.shared:
+            return 0
+        async with self.store.engine.connect() as conn:
+            left = (await conn.execute(select(review_rows.c.game, review_rows.c.seat).where(
+                review_rows.c.status == "running").order_by(review_rows.c.updated))).all()
+        resumed = 0
+        for game_id, seat in left:
+            try:
+                record = await record_of(game_id)
+            except Exception:  # a game that no longer loads: the server starts anyway
+                log.exception("the review of game %s, seat %d is not resumed", game_id,
+                              seat + 1)
+                record = None
+            if record is not None:
+                try:
+                    # nothing else computes it: taken whatever its row's age
+                    await self.start(game_id, record, seat, stale=timedelta(0))
+                    resumed += 1
+                    continue
+                except Busy:
+                    pass
+            await self.store.finish_review(game_id, seat, None)
+        if left:
+            log.info("reviews left by a process that died: %d queued again, %d failed",
+                     resumed, len(left) - resumed)
+        return resumed
+
     def _executor(self, loop: asyncio.AbstractEventLoop) -> concurrent.futures.Executor:
         if self._pool is None:
             if self._processes:
                 ctx = multiprocessing.get_context("spawn")  # no fork of a server's threads
-                self._queue, self._stop = ctx.Queue(), ctx.Event()
+                # pipes, not a queue and an event: those hold named semaphores, which the
+                # resource tracker reported leaked when the server stopped (uvicorn ends a
+                # server stopped by SIGTERM by raising the signal again: no exit handler
+                # runs, and the semaphores, held by threads' frames, were never unlinked)
+                self._queue = ctx.Pipe(duplex=False)  # progress: (read, write)
+                self._stop = ctx.Pipe(duplex=False)  # a word on it: stop
                 self._pool = concurrent.futures.ProcessPoolExecutor(
                     max_workers=1, mp_context=ctx, initializer=_child_init,
-                    initargs=(self._queue, self._stop, os.getpid()))
-                threading.Thread(target=self._read_progress, args=(self._queue, loop),
-                                 name="handfoot-review-progress", daemon=True).start()
+                    initargs=(self._queue[1], self._stop[0], os.getpid()))
+                self._reader = threading.Thread(
+                    target=self._read_progress, args=(self._queue[0], loop),
+                    name="handfoot-review-progress", daemon=True)
+                self._reader.start()
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(
                     max_workers=1, thread_name_prefix="handfoot-review")
         return self._pool
 
-    def _read_progress(self, queue: Any, loop: asyncio.AbstractEventLoop) -> None:
+    def _read_progress(self, pipe: Any, loop: asyncio.AbstractEventLoop) -> None:
         """The review process's progress, handed to the event loop (in a thread of its own,
-        waiting on the queue: it holds no GIL while it waits)."""
+        waiting on the pipe: it holds no GIL while it waits)."""
         try:
-            while (item := queue.get()) is not None:
+            while (item := pipe.recv()) is not None:
                 loop.call_soon_threadsafe(self._progressed, *item)
-        except (RuntimeError, OSError, EOFError):  # the loop or the queue is closed
+        except (RuntimeError, OSError, EOFError):  # the loop or the pipe is closed
             pass
-        queue.close()
 
     def _progressed(self, game_id: str, seat: int, done: int, total: int) -> None:
         key = (game_id, seat)
@@ -242,13 +299,16 @@ class Reviews:
         to be started again when asked for)."""
         self._closing = True
         if self._stop is not None:
-            self._stop.set()
+            self._stop[1].send(True)
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._pool is not None:  # every review has given up: the process ends at once
             await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
         if self._queue is not None:
-            self._queue.put(None)  # the progress reader ends (and closes the queue)
-        # let the process's locks and queues go now (else the resource tracker warns, at
-        # the server's exit, of "leaked semaphore objects")
-        self._pool = self._queue = self._stop = None
+            self._queue[1].send(None)  # the progress reader ends
+        if self._reader is not None:
+            await asyncio.to_thread(self._reader.join, 5.0)
+        for pipe in (self._queue or ()) + (self._stop or ()):
+            pipe.close()
+        self._pool = self._queue = self._stop = self._reader = None
+
