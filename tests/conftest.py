@@ -9,7 +9,19 @@ from typing import Any
 
 import pytest
 
+import browsers
 from pg import PostgresServer, start_or_fail
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The browser tests' Chromium closed before a test that does not use it (its
+    Playwright would keep an event loop running in this thread: tests/browsers.py)."""
+    if "browser" not in getattr(item, "fixturenames", ()):
+        browsers.close()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    browsers.close()
 
 
 @pytest.fixture(scope="session")

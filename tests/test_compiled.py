@@ -101,7 +101,7 @@ def built(config: pytest.Config, kind: str, **env: str) -> Path:
         pytest.skip("HANDFOOT_SKIP_COMPILED=1")
     if not shutil.which(os.environ.get("CC", "cc")) and not shutil.which("gcc"):
         pytest.skip("no C compiler on this machine")
-    if config.cache is not None:
+    if getattr(config, "cache", None) is not None:
         base = config.cache.mkdir("compiled-build") / kind
     else:  # -p no:cacheprovider: a folder of this session only
         base = Path(tempfile.mkdtemp(prefix=f"handfoot-{kind}-build-"))

@@ -72,12 +72,46 @@ READ = ("import handfoot.game.cards as c; import handfoot; "
         "print(getattr(c, 'EDITED_BY_THE_TEST', None), c.__file__, handfoot.build, sep='|')")
 
 
+def _env(venv: Path, compile_mode: str, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(HANDFOOT_RUN_VENV=str(venv), HANDFOOT_COMPILE=compile_mode, **more)
+    return env
+
+
+def _at_once(tree: Path, venv: Path) -> str:
+    """Three scripts started together: all run the pure build; their stderr, joined."""
+    runs = [subprocess.Popen(["bash", str(tree / "scripts" / "handfoot"), "--version"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=_env(venv, "0"), cwd=tree.parent) for _ in range(3)]
+    done = [(run.communicate(timeout=600), run.returncode) for run in runs]
+    errors = "".join(err[-2000:] for (_, err), _ in done)
+    assert [code for _, code in done] == [0, 0, 0], errors
+    assert [out.strip() for (out, _), _ in done] \
+        == [f"handfoot {handfoot.__version__} (pure Python)"] * 3, done
+    return errors
+
+
 def test_an_edit_of_a_compiled_module_runs_at_the_next_start(tmp_path: Path) -> None:
+    """An edit of a compiled module is in the installed package at the next start; an
+    unchanged tree builds nothing. On the same tree and folder (a pure build costs seconds,
+    a new folder more: one of each for all), three defects found since (issue 34):
+
+    - Three scripts started together on a tree none has built (a fresh clone, or after an
+      edit): one builds, the others wait for it, and all three run. They raced before: each
+      built into the same folder and the same build/ at once, and most failed (pip's "File
+      exists: build/bdist.../handfoot-0.1.0.dist-info", "Directory not empty").
+    - A build killed while it packed the wheel leaves build/bdist.<platform>/wheel with a
+      .dist-info in it; every later build of the tree failed on it ("File exists") until
+      someone deleted build/ by hand. setup.py's bdist_wheel now clears it first.
+    - scripts/play then scripts/serve: serve's web extra installs its dependencies, and the
+      build made for play is kept (it was built again: a minute of mypyc for nothing)."""
     tree = _tree(tmp_path / "tree")
     venv = _venv(tmp_path / "run")
-    first = _script(tree, venv, "--version", compile_mode="0")
-    assert "== building handfoot" in first.stderr
-    assert first.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+    # a fresh tree, three scripts at once: one builds, the others wait for it, all run
+    errors = _at_once(tree, venv)
+    assert errors.count("== building handfoot") == 1, errors
+    assert errors.count("waiting for it") == 2, errors
+    assert errors.count("== built: handfoot pure Python") == 1, errors
     assert _installed(venv, READ).split("|")[0] == "None"
     # nothing changed: no build
     again = _script(tree, venv, "--version", compile_mode="0")
@@ -91,13 +125,35 @@ def test_an_edit_of_a_compiled_module_runs_at_the_next_start(tmp_path: Path) -> 
     value, file, build = _installed(venv, READ).split("|")
     assert build == "pure Python"
     assert value == "one" and Path(file).is_relative_to(venv), (value, file)
-    # a second edit: a new build again
+    # a second edit, three scripts at once: one new build, the others wait for it
     source.write_text(source.read_text().replace("'one'", "'two'"))
-    assert "== building handfoot" in _script(tree, venv, "--version", compile_mode="0").stderr
+    errors = _at_once(tree, venv)
+    assert errors.count("== building handfoot") == 1, errors
+    assert errors.count("waiting for it") == 2, errors
+    assert errors.count("== built: handfoot pure Python") == 1, errors
     assert _installed(venv, READ).split("|")[0] == "two"
-    # a new file in the package counts as a change too
+    # a new file in the package counts as a change too; and the build/bdist.* a killed
+    # build left does not stop it
     (tree / "src" / "handfoot" / "zz_added_by_the_test.py").write_text('"""A new module."""\n')
-    assert "== building handfoot" in _script(tree, venv, "--version", compile_mode="0").stderr
+    platform = sysconfig.get_platform()
+    version = sys.version_info
+    for bdist in (f"bdist.{platform}", f"bdist.{platform}-cpython-{version[0]}{version[1]}"):
+        left = tree / "build" / bdist / "wheel" / f"handfoot-{handfoot.__version__}.dist-info"
+        left.mkdir(parents=True, exist_ok=True)
+        (left / "METADATA").write_text("left by a build that was killed\n")
+    added = _script(tree, venv, "--version", compile_mode="0")
+    assert added.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
+    assert "== building handfoot" in added.stderr
+    assert "== built: handfoot pure Python" in added.stderr
+    assert "compiling with mypyc failed" not in added.stderr  # HANDFOOT_COMPILE=0: asked for
+    assert _installed(venv, "import handfoot.zz_added_by_the_test as m; print(m.__doc__)") \
+        == "A new module."
+    # scripts/serve after it: the web extra's dependencies installed, the build kept
+    serve = _script(tree, venv, "serve", "--help", compile_mode="0")
+    assert "installing the dependencies of handfoot[web]" in serve.stderr
+    assert "== building" not in serve.stderr, serve.stderr
+    again = _script(tree, venv, "serve", "--help", compile_mode="0")
+    assert again.stderr == "", again.stderr
 
 
 @pytest.mark.build
@@ -118,65 +174,6 @@ def test_the_scripts_run_the_compiled_build(tmp_path: Path) -> None:
     assert file.endswith(sysconfig.get_config_var("EXT_SUFFIX")), file  # the edit, compiled
     again = _script(tree, venv, "--version", compile_mode="auto")
     assert "== building" not in again.stderr
-
-
-def _env(venv: Path, compile_mode: str, **more: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(HANDFOOT_RUN_VENV=str(venv), HANDFOOT_COMPILE=compile_mode, **more)
-    return env
-
-
-def test_scripts_started_at_once_build_once_and_all_run(tmp_path: Path) -> None:
-    """Three scripts started together on a tree none has built (a fresh clone, or after an
-    edit): one builds, the others wait for it, and all three run. They raced before: each
-    built into the same folder and the same build/ at once, and most failed (pip's "File
-    exists: build/bdist.../handfoot-0.1.0.dist-info", "Directory not empty")."""
-    tree = _tree(tmp_path / "tree")
-    venv = _venv(tmp_path / "run")
-    for attempt in ("fresh", "edited"):
-        if attempt == "edited":
-            source = tree / "src" / "handfoot" / "game" / "cards.py"
-            source.write_text(source.read_text() + MARKER.format(value="at once"))
-        runs = [subprocess.Popen(["bash", str(tree / "scripts" / "handfoot"), "--version"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 env=_env(venv, "0"), cwd=tree.parent) for _ in range(3)]
-        done = [(run.communicate(timeout=600), run.returncode) for run in runs]
-        errors = "".join(err[-2000:] for (_, err), _ in done)
-        assert [code for _, code in done] == [0, 0, 0], errors
-        assert all(out.strip().endswith("(pure Python)") for (out, _), _ in done), done
-        assert errors.count("== building handfoot") == 1, errors
-        assert errors.count("waiting for it") == 2, errors
-        assert errors.count("== built: handfoot pure Python") == 1, errors
-    assert _installed(venv, READ).split("|")[0] == "at once"
-
-
-def test_a_build_cut_short_does_not_stop_the_next_and_an_extra_adds_no_build(
-        tmp_path: Path) -> None:
-    """Two defects, on one tree and one folder (a build each costs seconds):
-
-    - A build killed while it packed the wheel leaves build/bdist.<platform>/wheel with a
-      .dist-info in it; every later build of the tree failed on it ("File exists") until
-      someone deleted build/ by hand. setup.py's bdist_wheel now clears it first.
-    - scripts/play then scripts/serve: serve's web extra installs its dependencies, and the
-      build made for play is kept (it was built again: a minute of mypyc for nothing)."""
-    tree = _tree(tmp_path / "tree")
-    venv = _venv(tmp_path / "run")
-    platform = sysconfig.get_platform()
-    version = sys.version_info
-    for bdist in (f"bdist.{platform}", f"bdist.{platform}-cpython-{version[0]}{version[1]}"):
-        left = tree / "build" / bdist / "wheel" / f"handfoot-{handfoot.__version__}.dist-info"
-        left.mkdir(parents=True)
-        (left / "METADATA").write_text("left by a build that was killed\n")
-    first = _script(tree, venv, "--version", compile_mode="0")
-    assert first.stdout.strip() == f"handfoot {handfoot.__version__} (pure Python)"
-    assert "== building handfoot" in first.stderr
-    assert "== built: handfoot pure Python" in first.stderr
-    assert "compiling with mypyc failed" not in first.stderr  # HANDFOOT_COMPILE=0: asked for
-    serve = _script(tree, venv, "serve", "--help", compile_mode="0")
-    assert "installing the dependencies of handfoot[web]" in serve.stderr
-    assert "== building" not in serve.stderr, serve.stderr
-    again = _script(tree, venv, "serve", "--help", compile_mode="0")
-    assert again.stderr == "", again.stderr
 
 
 @pytest.mark.release

@@ -3,8 +3,9 @@ Playwright (see ../../../shared/notes/browser-tests.md and docs/web.md).
 
 Fixtures: ``live_server`` (base URL of a uvicorn process on 127.0.0.1 with a temporary
 SQLite database and no bot delay; one per xdist worker), ``browser`` (Chromium, one per
-worker) and ``context`` (a fresh browser context per test, closed after it). The tests
-are skipped, with the reason, when /usr/bin/chromium is missing (scripts/test installs it).
+worker while its browser tests follow one another: tests/browsers.py) and ``context`` (a
+fresh browser context per test, closed after it). The tests are skipped, with the reason,
+when /usr/bin/chromium is missing (scripts/test installs it).
 
 Screenshots go to $HANDFOOT_SCREENSHOTS when set (``HANDFOOT_SCREENSHOTS=docs/screenshots``
 refreshes the committed ones), otherwise to a temporary folder.
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import browsers
 
 CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).parent
@@ -95,16 +98,13 @@ def mail_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, A
             yield url, box
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    # Module scope, not session: while Playwright's sync API is open, its event loop counts as
-    # running in this thread, so a later test in the same worker could not call asyncio.run().
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM))
-        try:
-            yield b
-        finally:
-            b.close()
+@pytest.fixture
+def browser() -> Any:
+    """Chromium: one for the test process, shared by the tests that follow one another
+    (tests/browsers.py; it is closed before any other test: while Playwright's sync API is
+    open, its event loop counts as running in this thread, so such a test could not call
+    asyncio.run())."""
+    return browsers.shared(str(CHROMIUM))
 
 
 @pytest.fixture
