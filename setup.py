@@ -7,7 +7,8 @@ extension modules (docs/performance.md, "Compiled build"):
   ``handfoot.COMPILABLE`` names (the engine's modules in ``handfoot.game`` and the heuristic
   bots) with mypyc and the C compiler.
   If that fails (no compiler, no Python headers, a mypyc error) it says why and builds the
-  pure-Python package instead: same code, same behaviour, slower.
+  pure-Python package instead: same code, same behaviour, slower. The compiler is tried
+  first (a second), so that a machine without one does not wait for mypyc's analysis.
 - ``HANDFOOT_COMPILE`` chooses: ``auto`` (the default: compile if possible, else pure),
   ``0`` (pure Python, no compiler needed), ``1`` (compiled or the build fails).
 - An editable install (``pip install -e .``, what scripts/test and the dev scripts use)
@@ -23,6 +24,8 @@ import ast
 import os
 import shutil
 import sys
+import sysconfig
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +79,32 @@ def fallback(reason: str) -> None:
     say(f"compiling with mypyc failed ({reason}); building the pure-Python package")
 
 
+def compiler_problem() -> str | None:
+    """Why no C extension can be built here (no compiler, or no Python headers), found by
+    compiling a file that includes ``Python.h`` with the compiler build_ext would use (``CC``
+    and the rest as setuptools reads them): in a second, where mypyc would first analyse the
+    whole package for a minute and only then find the compiler missing. None: it can."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    compiler = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory(prefix="handfoot-cc-") as folder:
+        source = Path(folder, "probe.c")
+        source.write_text("#include <Python.h>\nint handfoot_probe(void) { return 0; }\n",
+                          encoding="utf-8")
+        try:
+            compiler.compile([str(source)], output_dir=folder,
+                             include_dirs=[sysconfig.get_paths()["include"]])
+        except Exception as exc:  # CompileError, DistutilsExecError, a missing program
+            text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            why = text[text.index("returned"):] if "returned" in text else text
+            program = (getattr(compiler, "compiler_so", None) or ["cc"])[0]
+            return (f"the C compiler {program!r} could not compile a file that includes "
+                    f"Python.h: {why[:200]}")
+    return None
+
+
 def extensions() -> list[Any]:
     """mypyc's extension modules for this build, or none (pure Python)."""
     if MODE not in ("auto", "0", "1"):
@@ -85,6 +114,10 @@ def extensions() -> list[Any]:
         remove_stale_modules()
         return []
     if MODE == "0" or not commands & BUILDS:
+        return []
+    problem = compiler_problem()
+    if problem:
+        fallback(problem)
         return []
     try:
         from mypyc.build import mypycify
