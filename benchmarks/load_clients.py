@@ -198,6 +198,44 @@ class Stats:
             return default
 
 
+class Slices:
+    """Connections opened at most ``per_turn`` a turn of the event loop, the others in the
+    next turns in the order they asked (``--connect-slice``: a clients' process's burst of
+    connections spread, to see how much of the joins' cost is the clients' own)."""
+
+    def __init__(self, per_turn: int) -> None:
+        self.per_turn = per_turn
+        self._opened = 0
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._next: asyncio.Handle | None = None
+
+    async def turn(self) -> None:
+        """Wait until this connection may be opened."""
+        if self._opened < self.per_turn and not self._waiting:
+            self._opened += 1
+        else:
+            done = asyncio.get_running_loop().create_future()
+            self._waiting.append(done)
+            self._schedule()
+            await done
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._next is None:
+            self._next = asyncio.get_running_loop().call_soon(self._turned)
+
+    def _turned(self) -> None:
+        self._next = None
+        self._opened = 0
+        while self._waiting and self._opened < self.per_turn:
+            done = self._waiting.popleft()
+            if not done.done():
+                done.set_result(None)
+                self._opened += 1
+        if self._waiting:
+            self._schedule()
+
+
 class SeatClient:
     """One seat (or a spectator: ``seat`` None) of a game on a WebSocket.
 
@@ -252,12 +290,16 @@ class SeatClient:
         """With every seat of the game played by a client: their number (the table round
         trip is measured), else 0."""
         self.joined = False
+        self.opening: Slices | None = None
+        """Where its connections wait for their turn to open (None: at once)."""
 
     async def run(self, until: float) -> None:
         """Play until the game is over or the clock reaches ``until`` (monotonic)."""
         while not self.over and not self.stopped and time.monotonic() < until:
             ws: Socket | None = None
             try:
+                if self.opening is not None:
+                    await self.opening.turn()
                 ws = await Socket.open("127.0.0.1", self.server.port,
                                        f"/ws/{self.shadow.game_id}",
                                        f"http://127.0.0.1:{self.server.port}", self._deliver,

@@ -44,6 +44,9 @@ round trip far above both is the clients' waiting, not the server's. ``--client-
 K`` spreads the clients over K processes (default one per 500 tables); ``--think-spread F``
 draws each wait from think x (1 - F) to think x (1 + F), seeded, where by default every
 table waits exactly ``--think`` and the tables move in step, a thousand moves at a time.
+``--connect-slice N`` has each clients' process open at most N connections a turn of its
+event loop, the others in the next turns (default: all at once), to show how much of the
+joins' cost is the clients' own burst of connections.
 
 Before those, the same figures once every client had joined (the play alone: a thousand
 tables' four thousand connections arriving at once cost the server seconds of CPU at the
@@ -86,7 +89,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from load_clients import SeatClient, Shadow, Stats, token_of
+from load_clients import SeatClient, Shadow, Slices, Stats, token_of
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -327,6 +330,8 @@ class Run:
     thresholds: tuple[int, ...] = ()
     serve_args: tuple[str, ...] = ()
     profile_clients: str = ""
+    connect_slice: int = 0
+
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -344,8 +349,10 @@ async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, 
 
 async def play_table(server: Server, store: Store, run: Run, index: int, stats: Stats,
                      until: float, games: list[int],
-                     first: tuple[dict[str, Any], Shadow] | None = None) -> None:
-    """One table: ``first``, then new games one after another until ``until``."""
+                     first: tuple[dict[str, Any], Shadow] | None = None,
+                     opening: Slices | None = None) -> None:
+    """One table: ``first``, then new games one after another until ``until``; its
+    connections opened in ``opening``'s slices, if given."""
     game_number = 0
     while time.monotonic() < until:
         try:
@@ -370,6 +377,7 @@ async def play_table(server: Server, store: Store, run: Run, index: int, stats: 
             c.compression = "deflate" if run.deflate else None
             c.acks = "frame" if run.ack_frames else "state"
             c.table_seats = 0 if run.server_bots else len(clients)
+            c.opening = opening
         before = shadow.seq
         await asyncio.gather(*(c.run(until) for c in clients))
         if run.server_bots:
@@ -507,8 +515,9 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
 
             watcher = asyncio.create_task(joined())
             lags = asyncio.create_task(own_lag(until, own_lags))
+            opening = Slices(run.connect_slice) if run.connect_slice else None
             await asyncio.gather(*(play_table(server, store, run, index, stats, until, games,
-                                              (game, shadow))
+                                              (game, shadow), opening)
                                    for (index, game, _), shadow in zip(firsts, shadows,
                                                                        strict=True)))
             watcher.cancel()
@@ -638,8 +647,9 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
         else:
             watcher = asyncio.create_task(_all_joined(server, stats, run, steady, histograms))
             own_task = asyncio.create_task(own_lag(until, own_lags))
+            opening = Slices(run.connect_slice) if run.connect_slice else None
             await asyncio.gather(*(play_table(server, store, run, i, stats, until, games,
-                                              first)
+                                              first, opening)
                                    for i, first in enumerate(firsts)))
         watcher.cancel()
         if own_task is not None:
@@ -943,6 +953,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="spread the tables' clients over K processes (default: one "
                              "per 500 tables), so that one process's own event loop does "
                              "not hold the round trips it measures up")
+    parser.add_argument("--connect-slice", type=int, default=0, metavar="N",
+                        help="each clients' process opens at most N connections a turn of "
+                             "its event loop (default 0: all at once)")
     parser.add_argument("--profile-clients", metavar="FILE", default="",
                         help="run each clients' process (--client-processes 2 or more) "
                              "under cProfile, its statistics to FILE.PID")
@@ -987,13 +1000,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     processes = ns.client_processes
     if processes is None:
         processes = 1 if ns.server_bots else max(1, (ns.tables + 499) // 500)
+    if ns.connect_slice < 0:
+        parser.error("--connect-slice: at least 0")
     if not 1 <= processes <= 8 or (processes > 1 and ns.server_bots):
         parser.error("--client-processes 1..8, and 1 with --server-bots")
     run = Run(ns.tables, ns.seconds, ns.think, ns.bot, ns.profile, ns.rounds, ns.server_bots,
               not ns.no_deflate, ns.bot_delay, ns.workers, ns.talk_flood, processes,
               ns.think_spread, ns.ack_frames, ns.collector_log,
               tuple(ns.server_thresholds), tuple(ns.serve_arg),
-              str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "")
+              str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "",
+              ns.connect_slice)
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

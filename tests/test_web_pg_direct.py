@@ -13,7 +13,6 @@ import pytest
 from handfoot.web import pg_direct
 from handfoot.web import sharing as sharing_module
 from handfoot.web import store as st
-from handfoot.web import tables as tables_module
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Presences
 from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, TalkRow
@@ -68,6 +67,9 @@ def test_a_load_in_one_statement_reads_what_the_separate_reads_give(
             assert (empty.moves, empty.continued, empty.talk, empty.presence) == \
                 ([], set(), [], set())
             assert await pg_direct.load_game(pool, "nope", talk=3, besides="B") is None
+            many = await pg_direct.load_games(pool, ["g2", "nope", "g1"], talk=3,
+                                              besides="B")
+            assert many == {"g1": loaded, "g2": empty}
         finally:
             await store.close()
     asyncio.run(main())
@@ -126,7 +128,7 @@ def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_ch
             await tables.start()
             await store.set_presence("elsewhere", "g1", [2])
             await asyncio.sleep(0.3)  # its notice heard before the load (nothing held)
-            load = pg_direct.load_game
+            load = pg_direct.load_games
 
             async def loading(*args: Any, **kwargs: Any) -> Any:
                 loaded = await load(*args, **kwargs)
@@ -134,7 +136,7 @@ def test_a_table_loaded_on_a_shared_database_catches_up_only_if_it_heard_of_a_ch
                     tables._heard(f"{heard} g1 1" if heard == "m" else f"{heard} g1")
                 return loaded
 
-            monkeypatch.setattr(tables_module, "load_game", loading)
+            monkeypatch.setattr(pg_direct, "load_games", loading)
             real_follow = tables._follow
 
             def follow(table: Any, what: str) -> None:
@@ -263,4 +265,55 @@ def test_a_presence_notice_is_read_for_the_tables_held_and_a_process_skips_its_o
         finally:
             await tables.close()
             await store.close()
+    asyncio.run(main())
+
+
+def test_loads_asked_for_together_or_meanwhile_are_one_statement_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst's loads (handfoot.web.pg_direct.GameLoads): those asked for in one turn are
+    read by one statement, those asked for while it is on its way by the next (one at a
+    time, at most LOAD_AT_ONCE games each); each load gets its own game (None: not found),
+    and a failed statement fails the loads it carried, not the next ones."""
+    statements: list[list[str]] = []
+    fail = {"bad"}
+
+    async def load_games(_pool: Any, ids: list[str], *, talk: int, besides: str) -> Any:
+        assert (talk, besides) == (7, "w")
+        statements.append(list(ids))
+        await asyncio.sleep(0.02)
+        if fail & set(ids):
+            raise ConnectionError("the database went away")
+        return {i: f"loaded {i}" for i in ids if not i.startswith("no")}
+
+    monkeypatch.setattr(pg_direct, "load_games", load_games)
+    monkeypatch.setattr(pg_direct, "LOAD_AT_ONCE", 5)
+
+    async def pool() -> None:
+        return None
+
+    async def main() -> None:
+        loads = pg_direct.GameLoads(pool, talk=7, besides="w")
+        first = [asyncio.create_task(loads.load(f"g{i}")) for i in range(3)]
+        assert await loads.load("alone") == "loaded alone"
+        assert [await t for t in first] == ["loaded g0", "loaded g1", "loaded g2"]
+        assert [sorted(one) for one in statements] == [["alone", "g0", "g1", "g2"]]
+        statements.clear()
+        burst = [asyncio.create_task(loads.load(f"b{i}")) for i in range(2)]
+        await asyncio.sleep(0.005)  # on its way: the next ones wait for it
+        later = [asyncio.create_task(loads.load(g)) for g in
+                 ("c0", "no1", "c2", "c3", "c4", "c5", "bad")]
+        assert await asyncio.gather(*burst) == ["loaded b0", "loaded b1"]
+        assert await asyncio.gather(*later[:5]) == \
+            ["loaded c0", None, "loaded c2", "loaded c3", "loaded c4"]
+        for task in later[5:]:  # (c5 went with bad)
+            with pytest.raises(ConnectionError):
+                await task
+        assert statements == [["b0", "b1"], ["c0", "no1", "c2", "c3", "c4"], ["c5", "bad"]]
+        assert loads.statements == 4
+        assert await loads.load("g9") == "loaded g9"  # the next load is not failed
+        pending = asyncio.create_task(loads.load("g10"))
+        await asyncio.sleep(0)
+        await loads.close()
+        with pytest.raises(asyncio.CancelledError):
+            await pending
     asyncio.run(main())

@@ -8,8 +8,12 @@ and ``ROLLBACK``), and each burst of joins at a table a transaction of five (``B
 ``DELETE``, ``INSERT``, ``NOTIFY``, ``COMMIT``) to store the process's presence, and one
 more of three in every other process to read it. Here:
 
-- :func:`load_game` reads a game, its seats, moves, Continue presses, latest talk and the
-  seats connected to other live processes in one statement (one snapshot);
+- :func:`load_games` reads games, their seats, moves, Continue presses, latest talk and the
+  seats connected to other live processes in one statement (one snapshot), and
+  :class:`GameLoads` gathers the loads asked for while one is on its way into the next
+  statement (a burst of joins loads its tables a few dozen a statement, on one pooled
+  connection, so that the moves' commits on the same pool do not queue behind a load a
+  table);
 - :func:`write_presences` stores this process's presence at every table whose
   connections changed in one event-loop turn, with their notifications, in one statement;
 - :func:`read_presences` reads the presence elsewhere of every table heard of in one turn.
@@ -17,8 +21,10 @@ more of three in every other process to read it. Here:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Final, NamedTuple
 
@@ -32,7 +38,8 @@ from handfoot.web.store import (
     now,
 )
 
-__all__ = ["Loaded", "load_game", "read_presences", "write_presences"]
+__all__ = ["LOAD_AT_ONCE", "GameLoads", "Loaded", "load_game", "load_games", "read_presences",
+           "write_presences"]
 
 
 class Loaded(NamedTuple):
@@ -59,7 +66,7 @@ SELECT g.id, g.profile, g.overrides::text AS overrides, g.layout, g.settings::te
              WHERE t.game = g.id ORDER BY t.id DESC LIMIT $2) AS talk,
        ARRAY(SELECT DISTINCT p.seat FROM presence p
              WHERE p.game = g.id AND p.worker <> $3 AND p.seen >= $4) AS presence
-FROM games g WHERE g.id = $1
+FROM games g WHERE g.id = ANY($1::varchar[])
 """
 
 
@@ -67,10 +74,18 @@ async def load_game(pool: Any, game_id: str, *, talk: int, besides: str) -> Load
     """A game, its seats, moves, Continue presses, its last ``talk`` reactions and messages
     and the seats connected to live processes other than ``besides``, as one statement
     sees them (None: no such game). ``pool`` is asyncpg's."""
-    row = await pool.fetchrow(_LOAD, game_id, talk, besides,
-                              now() - timedelta(seconds=PRESENCE_STALE))
-    if row is None:
-        return None
+    return (await load_games(pool, [game_id], talk=talk, besides=besides)).get(game_id)
+
+
+async def load_games(pool: Any, game_ids: Iterable[str], *, talk: int, besides: str,
+                     ) -> dict[str, Loaded]:
+    """:func:`load_game` of many games in one statement (one snapshot): those found."""
+    rows = await pool.fetch(_LOAD, list(game_ids), talk, besides,
+                            now() - timedelta(seconds=PRESENCE_STALE))
+    return {row["id"]: _loaded(row) for row in rows}
+
+
+def _loaded(row: Any) -> Loaded:
     game = GameRow(
         id=row["id"], profile=row["profile"], overrides=json.loads(row["overrides"]),
         layout=row["layout"], settings=json.loads(row["settings"]), seed=int(row["seed"]),
@@ -80,6 +95,72 @@ async def load_game(pool: Any, game_id: str, *, talk: int, besides: str) -> Load
                   {(int(r), int(s)) for r, s in row["continued"]},
                   [TalkRow._make(t) for t in reversed(row["talk"])],
                   {int(s) for s in row["presence"]})
+
+
+LOAD_AT_ONCE: Final = 64
+"""The most games :class:`GameLoads` reads in one statement."""
+
+
+class GameLoads:
+    """Games loaded in groups (:func:`load_games`): the loads asked for while a statement
+    is on its way, and those asked for in the same turn of the event loop as the first,
+    go into the next statement, :data:`LOAD_AT_ONCE` at most; one statement at a time, so
+    that a burst of joins holds one pooled connection, not all of them (the moves'
+    commits use the same pool). One load alone waits for nothing but a turn."""
+
+    def __init__(self, pool: Callable[[], Awaitable[Any]], *, talk: int,
+                 besides: str) -> None:
+        self._pool = pool
+        self.talk = talk
+        self.besides = besides
+        self._due: dict[str, list[asyncio.Future[Loaded | None]]] = {}
+        self._loader: asyncio.Task[None] | None = None
+        self.statements = 0
+        """The statements made so far (for tests and measuring)."""
+
+    async def load(self, game_id: str) -> Loaded | None:
+        """:func:`load_game` of ``game_id``, with the other games due."""
+        done: asyncio.Future[Loaded | None] = asyncio.get_running_loop().create_future()
+        self._due.setdefault(game_id, []).append(done)
+        if self._loader is None or self._loader.done():
+            self._loader = asyncio.create_task(self._load_all())
+        return await done
+
+    async def _load_all(self) -> None:
+        while self._due:
+            ids = list(self._due)[:LOAD_AT_ONCE]
+            due = {game_id: self._due.pop(game_id) for game_id in ids}
+            try:
+                self.statements += 1
+                found = await load_games(await self._pool(), ids, talk=self.talk,
+                                         besides=self.besides)
+            except BaseException as exc:
+                for waiting in due.values():
+                    for done in waiting:
+                        if done.done():
+                            continue
+                        if isinstance(exc, asyncio.CancelledError):
+                            done.cancel()
+                        else:
+                            done.set_exception(exc)
+                if not isinstance(exc, Exception):
+                    raise
+                continue
+            for game_id, waiting in due.items():
+                for done in waiting:
+                    if not done.done():
+                        done.set_result(found.get(game_id))
+
+    async def close(self) -> None:
+        """Stop loading: the loads due are cancelled."""
+        if self._loader is not None and not self._loader.done():
+            self._loader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loader
+        for waiting in self._due.values():
+            for done in waiting:
+                done.cancel()
+        self._due.clear()
 
 
 _WRITE_PRESENCE: Final = """

@@ -31,7 +31,7 @@ from handfoot.game.rules import Profile
 from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.metrics import Metrics
-from handfoot.web.pg_direct import Loaded, load_game
+from handfoot.web.pg_direct import GameLoads, Loaded
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Presences
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
@@ -77,6 +77,9 @@ class Tables:
         """On a shared database, the games loading now and the kinds of the notifications
         heard of each meanwhile (none: its load read all there was)."""
         self._presences: Presences | None = None
+        self._loads: GameLoads | None = None
+        """On a shared database, the tables' loads, grouped (see
+        :class:`~handfoot.web.pg_direct.GameLoads`)."""
         self._executor: ProcessPoolExecutor | None = None
         self.on_finished: Callable[[Table], Awaitable[None]] | None = None
         """Given to every table (:attr:`Table.on_finished`): a game just ended here."""
@@ -128,9 +131,8 @@ class Tables:
     async def _load(self, game_id: str) -> Table | None:
         """:meth:`get` of a table not in memory (under its loading lock)."""
         shared: Loaded | None = None
-        if self.worker is not None:  # one statement (see handfoot.web.pg_direct)
-            shared = await load_game(await self.store.direct(), game_id, talk=RECENT,
-                                     besides=self.worker)
+        if self._loads is not None:  # one statement, with others (handfoot.web.pg_direct)
+            shared = await self._loads.load(game_id)
             if shared is None:
                 return None
             row, rows, continued = shared.game, shared.moves, shared.continued
@@ -228,6 +230,7 @@ class Tables:
             return
         self.worker = secrets.token_hex(8)
         self._presences = Presences(self.store, self.worker)
+        self._loads = GameLoads(self.store.direct, talk=RECENT, besides=self.worker)
         self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
                                  self._recover)
         await self.listener.start()
@@ -402,6 +405,9 @@ class Tables:
         if self._presences is not None:
             await self._presences.close()
             self._presences = None
+        if self._loads is not None:
+            await self._loads.close()
+            self._loads = None
         if self.worker is not None:
             with contextlib.suppress(Exception):
                 await self.store.clear_presence(self.worker)
