@@ -321,19 +321,11 @@ def test_a_server_stopped_while_it_reviews_stops_cleanly(tmp_path: Path, stop: s
     import time
     import urllib.request
 
-    from web_client import Person, client, new_game, token_of
+    from web_client import client, played_game
 
     db = tmp_path / "games.db"
     with client(db, absent_grace=0.0) as c:  # a finished game, its review not asked for
-        game = new_game(c, profile="biegames", rounds=1, absent="bot",
-                        seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
-                               {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
-        gid = game["game_id"]
-        ann = Person(c, gid, token_of(game["seats"][0]["link"]), seat=0)
-        ann.connect()
-        ann.until("state")
-        ann.play_to_end()
-        ann.close()
+        gid = played_game(c)["game_id"]
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from handfoot.web import reviews
-from web_client import Person, client, new_game, token_of
+from web_client import Person, client, new_game, played_game, token_of
 
 
 def wait_done(c: TestClient, gid: str, seat: int, timeout: float = 240) -> dict[str, Any]:
@@ -101,15 +101,7 @@ def test_a_review_left_by_a_dead_process_is_queued_again_at_a_sqlite_servers_sta
     live process may hold it, and its row's heartbeat decides as before."""
     monkeypatch.setattr(reviews, "BUDGET", 0.5)
     with client(database_url, absent_grace=0.0) as c:
-        game = new_game(c, profile="biegames", rounds=1, absent="bot",
-                        seats=[{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "easy"},
-                               {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
-        gid = game["game_id"]
-        ann = Person(c, gid, token_of(game["seats"][0]["link"]), seat=0)
-        ann.connect()
-        ann.until("state")
-        ann.play_to_end()
-        ann.close()
+        gid = played_game(c)["game_id"]
         store = c.app.state.store  # type: ignore[attr-defined]
         # what a process killed while computing (or while the review waited) leaves behind
         for seat in (0, 1):

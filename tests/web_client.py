@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import uvicorn
 from starlette.testclient import TestClient
@@ -79,6 +79,24 @@ def new_game(c: TestClient, **body: Any) -> dict[str, Any]:
     r = c.post("/api/games", json=body)
     assert r.status_code == 200, r.text
     return r.json()  # type: ignore[no-any-return]
+
+
+ONE_PERSON_THREE_EASY_BOTS: Final = [{"kind": "human", "name": "Ann"}] + [
+    {"kind": "bot", "level": "easy"} for _ in range(3)]
+
+
+def played_game(c: TestClient, **body: Any) -> dict[str, Any]:
+    """A game made by ``new_game(c, **body)`` (by default one round of biegames, Ann at seat
+    0 and three easy bots, bots for the absent) and played to its end by seat 0: its JSON."""
+    body = {"profile": "biegames", "rounds": 1, "absent": "bot",
+            "seats": ONE_PERSON_THREE_EASY_BOTS, **body}
+    game = new_game(c, **body)
+    person = Person(c, game["game_id"], token_of(game["seats"][0]["link"]), seat=0)
+    person.connect()
+    person.until("state")
+    person.play_to_end()
+    person.close()
+    return game
 
 
 def shadow_state(c: TestClient, game_id: str) -> tuple[GameState, list[str]]:
