@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -395,29 +396,23 @@ def test_a_game_review_names_the_seats_from_the_record() -> None:
         review_record(record, [4], samples=4)
 
 
-def test_review_after_a_game_at_the_prompt_shows_the_costliest_decisions(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def terminal_game_to_end(after: Callable[[str], str], script: list[str] | None = None) -> str:
+    """One round of biegames in the terminal, "you" against an easy bot: the prompts answered
+    by test_terminal's ``policy`` (``script`` first) until the game is over, then by
+    ``after``; what the game printed (120 columns)."""
     import io
 
     from rich.console import Console
 
     from handfoot.game.rules import Layout
-    from handfoot.terminal import review as terminal_review
     from handfoot.terminal.play import TerminalGame
     from test_terminal import policy
 
-    monkeypatch.setattr(terminal_review, "REVIEW_BUDGET", 0.5)
     holder: list[TerminalGame] = []
-    moves = policy(holder)
-    asked: list[str] = []
+    moves = policy(holder, script)
 
     def read(prompt: str) -> str:
-        if not holder[0].state.is_over:
-            return moves(prompt)
-        if asked:
-            raise EOFError
-        asked.append(prompt)
-        return "review"
+        return after(prompt) if holder[0].state.is_over else moves(prompt)
 
     buf = io.StringIO()
     game = TerminalGame(load_profile("biegames", overrides={"rounds": 1}), Layout(2, 1),
@@ -425,7 +420,23 @@ def test_review_after_a_game_at_the_prompt_shows_the_costliest_decisions(
                         pause=False)
     holder.append(game)
     assert game.run() == 0
-    out = buf.getvalue()
+    return buf.getvalue()
+
+
+def test_review_after_a_game_at_the_prompt_shows_the_costliest_decisions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from handfoot.terminal import review as terminal_review
+
+    monkeypatch.setattr(terminal_review, "REVIEW_BUDGET", 0.5)
+    asked: list[str] = []
+
+    def after(prompt: str) -> str:
+        if asked:
+            raise EOFError
+        asked.append(prompt)
+        return "review"
+
+    out = terminal_game_to_end(after)
     assert "Type review to see your three costliest decisions" in out
     tail = out.split("Reviewing your decisions...")[1]
     assert "Review of your" in tail and "accuracy" in tail

@@ -12,7 +12,7 @@ import pytest
 
 from handfoot.cli import review as cli_review
 from handfoot.game.record import to_json
-from test_review import bot_record, run
+from test_review import bot_record, run, terminal_game_to_end
 
 
 @pytest.fixture(scope="module")
@@ -174,15 +174,7 @@ def test_reviews_beyond_the_queue_are_refused_and_a_waiting_one_never_begins_on_
 
 def test_review_during_the_game_says_when_and_asked_twice_after_is_not_redone(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-
-    from rich.console import Console
-
-    from handfoot.game.loading import load_profile
-    from handfoot.game.rules import Layout
     from handfoot.terminal import play as terminal_play
-    from handfoot.terminal.play import TerminalGame
-    from test_terminal import policy
 
     calls: list[int] = []
 
@@ -191,24 +183,14 @@ def test_review_during_the_game_says_when_and_asked_twice_after_is_not_redone(
         return ["Review of your 9 decisions: accuracy 80."]
 
     monkeypatch.setattr(terminal_play, "costliest_lines", lines)
-    holder: list[TerminalGame] = []
-    moves = policy(holder, ["review"])
     after = ["review", "review"]
 
-    def read(prompt: str) -> str:
-        if not holder[0].state.is_over:
-            return moves(prompt)
+    def answer(prompt: str) -> str:
         if after:
             return after.pop()
         raise EOFError
 
-    buf = io.StringIO()
-    game = TerminalGame(load_profile("biegames", overrides={"rounds": 1}), Layout(2, 1),
-                        ["you", "easy"], 3, read=read, console=Console(file=buf, width=120),
-                        pause=False)
-    holder.append(game)
-    assert game.run() == 0
-    out = buf.getvalue()
+    out = terminal_game_to_end(answer, ["review"])
     assert "The review comes once the game is over" in out
     assert "Cannot read that" not in out
     assert calls == [0]
