@@ -37,7 +37,7 @@ from handfoot.game.moves import (
     format_move,
 )
 from handfoot.game.values import HistoryEntry
-from handfoot.game.wording import join
+from handfoot.game.wording import count_word, join
 
 __all__ = ["a_kind", "advice_words", "event_parts", "group_words", "kind_word", "laid_words",
            "move_words"]
@@ -169,13 +169,9 @@ def _groups_words(groups: Sequence[MeldGroup]) -> str:
     return join(group_words(g) for g in groups)
 
 
-_NUMBERS: Final = ("no", "a", "two", "three", "four", "five", "six", "seven")
-
-
 def _counted(kind: int, n: int) -> str:
     """"a 4", "two 4s", "an ace"."""
-    return a_kind(kind) if n == 1 else \
-        f"{_NUMBERS[n] if n < len(_NUMBERS) else n} {KIND_PLURALS[kind]}"
+    return a_kind(kind) if n == 1 else f"{count_word(n)} {KIND_PLURALS[kind]}"
 
 
 def laid_words(group: MeldGroup) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "book_requirement_text",
     "count_ranges_text",
     "count_text",
+    "count_word",
     "dealer_bonus_text",
     "join",
     "kinds_text",
@@ -191,11 +192,11 @@ def shoe_text(p: Profile) -> str:
     per, extra = p.decks_per_player, p.extra_decks
     if per == 0:
         return count_text(extra, "deck")
-    base = "one deck per player" if per == 1 else f"{_word(per)} decks per player"
+    base = "one deck per player" if per == 1 else f"{count_word(per)} decks per player"
     if extra == 0:
         return base
     if per == 1:
-        return f"{_word(extra)} more deck{'s' if extra > 1 else ''} than players"
+        return f"{count_word(extra)} more deck{'s' if extra > 1 else ''} than players"
     return f"{base} plus {count_text(extra, 'deck')}"
 
 
@@ -252,7 +253,7 @@ def dealer_bonus_text(p: Profile) -> str:
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def _word(n: int) -> str:
+def count_word(n: int) -> str:
     """A small count in words ("one", "two"), larger ones in digits."""
     return _WORDS[n] if 0 <= n < len(_WORDS) else number(n)
 
