@@ -39,8 +39,8 @@ from handfoot.game.moves import (
 from handfoot.game.values import HistoryEntry
 from handfoot.game.wording import count_word, join
 
-__all__ = ["a_kind", "advice_words", "event_parts", "group_words", "kind_word", "laid_words",
-           "move_words"]
+__all__ = ["a_kind", "advice_words", "event_parts", "group_words", "imperative", "kind_word",
+           "laid_words", "move_words"]
 
 
 # --- events -------------------------------------------------------------------------------
@@ -256,10 +256,15 @@ _ADVICE: tuple[tuple[str, str], ...] = (
     ("laid", "lay"))
 
 
+def imperative(words: str) -> str:
+    """:func:`move_words`' past tense made advice: "laid a 4 on your 4s" → "lay a 4 on
+    your 4s"."""
+    for past, now in _ADVICE:
+        words = words.replace(past, now)
+    return words
+
+
 def advice_words(move: Move) -> str:
     """A move as advice, in the imperative (the hint): "meld K K K 2", "discard a 7",
     "take the pile: K K with the top card"."""
-    text = move_words(move)
-    for past, now in _ADVICE:
-        text = text.replace(past, now)
-    return text
+    return imperative(move_words(move))

@@ -15,6 +15,7 @@ from typing import Any
 
 from handfoot.game import cards
 from handfoot.game import moves as mv
+from handfoot.game.events import imperative
 from handfoot.game.record import GameRecord
 from handfoot.runs.review import (
     DEFAULT_BUDGET,
@@ -68,15 +69,6 @@ def accuracy_of(losses: Sequence[float]) -> float:
     return sum(100.0 * math.exp(-x / ACCURACY_SCALE) for x in losses) / len(losses)
 
 
-def _advice(words: str) -> str:
-    for past, now in (("drew from", "draw from"), ("took the pile", "take the pile"),
-                      ("melded", "meld"), ("discarded", "discard"), ("went out", "go out"),
-                      ("answered", "answer"), ("took back", "take back"),
-                      ("knocked", "knock"), ("picked up", "pick up"), ("laid", "lay")):
-        words = words.replace(past, now)
-    return words
-
-
 def _more_often(x: float) -> str:
     """A difference of two frequencies (0..1) in a player's words: "about 3 more times in
     10"."""
@@ -120,7 +112,7 @@ def why(played: Candidate, best: Candidate, loss: float) -> str:
     if out >= 0.15:
         reasons.append((out * 400.0, f"the better move lets your side go out {soon} "
                                      f"{_more_often(out)}"))
-    head = f"{_advice(best.words)} rather than {_advice(played.words)}"
+    head = f"{imperative(best.words)} rather than {imperative(played.words)}"
     if not reasons:
         parted = _parted(played, best)
         if parted is None:
