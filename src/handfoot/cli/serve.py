@@ -349,5 +349,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.web.collector import tune_for_serving
 
     tune_for_serving()
-    server.run()
+    import contextlib
+
+    # Ctrl-C is how the server is stopped (README): uvicorn shuts down cleanly, then raises
+    # the SIGINT it caught again, which asyncio's runner turns into a KeyboardInterrupt (a
+    # traceback). uvicorn.run (and so ``--workers N``) swallows it and ends with 0 too: a
+    # server stopped as asked has done what it should
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
     return 0
