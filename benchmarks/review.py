@@ -6,6 +6,7 @@ the bot levels, and planted mistakes.
     python benchmarks/review.py ladder [--games 30] [--samples 16] [--every 4] [--jobs 1]
                                        [--horizon N] [--no-leaf]
     python benchmarks/review.py planted [--games 40] [--samples 32] [--horizon N] [--no-leaf]
+    python benchmarks/review.py stakes [--games 2] [--samples 12] [--profiles P,P+all,...]
 
 ``speed`` reviews a hard self-play game of partnership-13 (four players) and prints
 ``review: <N> decisions in <S> s`` (CPU time, min/median/max over ``--reps``).
@@ -19,7 +20,12 @@ where a bad move is at hand reviews it with the bot's own move (a wild card thro
 could go onto one of the side's melds that already holds one; a natural thrown of a rank
 the next player's side has a meld of one or two cards from a book; drawing instead of
 taking a pile of 5 cards or more the bot takes): for each kind, how often the planted move
-is classed a mistake or blunder and the bot's own move good.
+is classed a mistake or blunder and the bot's own move good. ``stakes`` measures, for each
+profile (``NAME+all``: with the whole pile taken), what its rounds put at stake: the
+standard deviation of a side's round margin in the reviewer's self-play (the review's scale,
+:func:`handfoot.runs.review_stakes.stakes`), beside the decision losses of reviews of
+one-round games of hard bots of that profile and the spread of the reviewer's own move's
+margins across a decision's determinizations, each also as a ratio to partnership-13's.
 """
 
 from __future__ import annotations
@@ -41,10 +47,12 @@ from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecord, GameRecorder
+from handfoot.game.rules import Profile
 from handfoot.game.values import Phase, PlayerView
 from handfoot.runs import review as rv
 from handfoot.runs.review import lister_for, seat_input, weigh
 from handfoot.runs.review_report import classify, game_review
+from handfoot.runs.review_stakes import stake_scale, stakes
 from handfoot.runs.sim import bot_turn, derive_seed, play_game
 
 PROFILE = "partnership-13"
@@ -389,6 +397,82 @@ def planted(args: argparse.Namespace) -> None:
               f"{time.process_time() - start:.0f} s CPU")
 
 
+STAKE_PROFILES = ("partnership-13", "bicycle", "biegames", "hand-knee-foot",
+                  "remastered-singles", "remastered-teams", "partnership-13+all")
+
+
+def _stake_profile(spec: str, rounds: int | None = None) -> Profile:
+    name, _, house = spec.partition("+")
+    overrides: dict[str, object] = {"pickup_count": "all"} if house == "all" else {}
+    if rounds is not None:
+        overrides["rounds"] = rounds
+    return load_profile(name, overrides=overrides or None)
+
+
+def stakes_mode(args: argparse.Namespace) -> None:
+    print(f"build: {build}; each profile: the stakes (self-play), then {args.games} one-round "
+          f"games of hard bots reviewed, every seat, {args.samples} determinizations a "
+          "decision")
+    spread: list[float] = []
+    real_weigh = rv.weigh
+
+    def weigh_noting(*a: object, **k: object) -> rv.Weighed | None:
+        w = real_weigh(*a, **k)  # type: ignore[arg-type]
+        if w is not None:
+            own, _ = w.margins(w.best, w.best, slice(None))
+            if len(own) > 1:
+                spread.append(statistics.stdev(own))
+        return w
+
+    rv.weigh = weigh_noting
+    rows: list[tuple[str, list[float]]] = []
+    for spec in args.profiles.split(","):
+        start = time.process_time()
+        profile = _stake_profile(spec)
+        sd = stakes(profile)
+        scale = stake_scale(profile)
+        one = _stake_profile(spec, rounds=1)
+        losses: list[float] = []
+        estimates: list[float] = []
+        ses: list[float] = []
+        spread.clear()
+        worse = [0, 0]
+        for g in range(args.games):
+            seed = args.seed + g
+            state = GameState.new(one, seed=seed)
+            recorder = GameRecorder(state, seat_names=[f"hard {s + 1}" for s in
+                                                       range(state.players)])
+            bots = [make_bot("hard", derive_seed(seed, "review-bot", s))
+                    for s in range(state.players)]
+            play_game(one, seed, bots, recorder=recorder)
+            review = game_review(recorder.record(), None, samples=args.samples)
+            for seat in review.seats:
+                for d in seat.decisions:
+                    losses.append(d.loss)
+                    estimates.append(d.estimate)
+                    ses.append(d.se)
+                    worse[0] += classify(d.loss, d.se) != "good"
+                    worse[1] += classify(d.loss, d.se, scale) != "good"
+        cuts = statistics.quantiles(losses, n=10)
+        figures = [sd, statistics.mean(estimates), cuts[8], statistics.median(ses),
+                   statistics.median(spread)]
+        rows.append((spec, figures))
+        n = len(losses)
+        print(f"{spec}: stakes {sd:.0f} (scale {scale:.2f}); {n} decisions: mean loss "
+              f"{figures[1]:.1f}, loss deciles " + ", ".join(f"{c:.0f}" for c in cuts)
+              + f"; median se {figures[3]:.1f}; the reviewer's move's margins across "
+              f"determinizations: median sd {figures[4]:.0f}; worse than good at "
+              f"partnership-13's lines {worse[0] / n:.0%}, at its own {worse[1] / n:.0%}; "
+              f"{time.process_time() - start:.0f} s CPU", flush=True)
+    if rows and rows[0][0] == "partnership-13":
+        base = rows[0][1]
+        print("as ratios to partnership-13's: stakes / mean loss / loss 9th decile / median "
+              "se / median sd across determinizations")
+        for spec, figures in rows:
+            print(f"  {spec}: " + " / ".join(f"{f / b:.2f}" if b else "-"
+                                             for f, b in zip(figures, base, strict=True)))
+
+
 def _cut_and_end(state: GameState, seat: int, seed: int) -> tuple[tuple[float, ...], float,
                                                                    float]:
     """Play on from ``state`` with the reviewer in every seat: the leaf's features and the
@@ -523,13 +607,20 @@ def main() -> None:
     pl.add_argument("--late", type=int, default=-1,
                     help="turns a seat a pair with a meld in it is compared at (default: "
                     "the review's; 0: at the short cut, as two discards)")
+    st = sub.add_parser("stakes")
+    st.add_argument("--games", type=int, default=2)
+    st.add_argument("--samples", type=int, default=12)
+    st.add_argument("--seed", type=int, default=1)
+    st.add_argument("--profiles", default=",".join(STAKE_PROFILES),
+                    help="comma-separated profiles; NAME+all: the whole pile taken "
+                    "(partnership-13 first for the ratios)")
     cal = sub.add_parser("calibrate")
     cal.add_argument("--games", type=int, default=200)
     cal.add_argument("--every", type=int, default=4, help="use one decision in this many")
     cal.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     {"speed": speed, "ladder": ladder, "planted": planted,
-     "calibrate": calibrate}[args.what](args)
+     "calibrate": calibrate, "stakes": stakes_mode}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ from handfoot.runs.review import (
     review_record,
     seat_input,
 )
-from handfoot.runs.review_report import accuracy_of, classify, game_review, why
+from handfoot.runs.review_report import THRESHOLDS, accuracy_of, classify, game_review, lines, why
+from handfoot.runs.review_stakes import stake_scale, stakes
 from handfoot.runs.sim import bot_turn, derive_seed, play_game
 
 
@@ -249,6 +250,62 @@ def test_classes_accuracy_and_samples() -> None:
     assert plan_samples(record, [0], 1000.0) >= plan_samples(record, [0], 10.0)
     assert plan_samples(record, [0], 10.0) == plan_samples(record, [0], 10.0)
     assert plan_samples(record, [0, 1, 2, 3], 10.0) <= plan_samples(record, [0], 10.0)
+
+
+def test_lines_and_accuracy_scale_with_the_stakes() -> None:
+    """A game whose rounds put twice the points at stake has lines twice as far: a loss of
+    60 ± 10 is a mistake on partnership-13, an inaccuracy there; the accuracy of a loss at
+    a line is the same under any rules."""
+    assert lines() == THRESHOLDS and lines(1.0) == THRESHOLDS
+    assert lines(2.0) == {"inaccuracy": 40.0, "mistake": 80.0, "blunder": 300.0}
+    assert classify(60, 10) == "mistake" and classify(60, 10, 2.0) == "inaccuracy"
+    assert classify(30, 5, 2.0) == "good" and classify(90, 10, 2.0) == "mistake"
+    assert classify(170, 20) == "blunder" and classify(170, 20, 2.0) == "mistake"
+    assert classify(330, 20, 2.0) == "blunder"
+    assert classify(12, 2, 0.5) == "inaccuracy"  # smaller stakes: nearer lines
+    assert accuracy_of([80, 0], 2.0) == pytest.approx(accuracy_of([40, 0]))
+    assert accuracy_of([40], 2.0) > accuracy_of([40])
+
+
+def test_the_stake_scale_is_one_on_partnership_13_and_measured_elsewhere() -> None:
+    """partnership-13 keeps its lines exactly, whatever its number of rounds; Hand, Knee &
+    Foot (books of 3,000 and 5,000, black 3s of -500, the whole pile taken) has rounds
+    whose margins spread about three times as wide, and so lines about three times as
+    far (docs/review.md)."""
+    p13 = load_profile("partnership-13")
+    assert stake_scale(p13) == 1.0
+    assert stake_scale(load_profile("partnership-13", overrides={"rounds": 1})) == 1.0
+    assert stakes(p13) == stakes(load_profile("partnership-13", overrides={"rounds": 2}))
+    knee = load_profile("hand-knee-foot")
+    assert 2.5 <= stake_scale(knee) <= 4.0
+    assert stakes(knee) == pytest.approx(stake_scale(knee) * stakes(p13), rel=0.01)
+
+
+def test_the_json_carries_the_lines_in_the_games_points() -> None:
+    """A review of a Hand, Knee & Foot game classes at its own lines, and says them."""
+    profile = load_profile("hand-knee-foot", overrides={"rounds": 1})
+    state = GameState.new(profile, seed=3)
+    recorder = GameRecorder(state, seat_names=["Ann", "Bob", "Cy", "Di"])
+    play_game(profile, 3, [make_bot("random", 30 + s) for s in range(4)], recorder=recorder)
+    record = recorder.record()
+    first = record.rounds[0]
+    record = replace(record, rounds=(replace(first, moves=first.moves[:40], result=None),))
+    scale = stake_scale(profile)
+    review_ = game_review(record, [0], samples=4)
+    assert review_.scale == scale > 2
+    data = review_.to_data(all_decisions=True)
+    assert data["scale"] == scale
+    assert data["thresholds"] == lines(scale)
+    assert data["thresholds"]["mistake"] == pytest.approx(40 * scale, abs=0.1)
+    seat = data["seats"][0]
+    assert seat["timeline"]
+    for d in seat["timeline"]:
+        assert d["class"] == classify(d["loss"], d["se"], scale)
+    assert seat["accuracy"] == round(accuracy_of([d.loss for d in review_.seats[0].decisions],
+                                                 scale), 1)
+    # partnership-13's review says its lines as they always were
+    p13 = game_review(bot_record("hard", 5, moves=20), [0], samples=4).to_data()
+    assert (p13["scale"], p13["thresholds"]) == (1.0, THRESHOLDS)
 
 
 def test_points_lost_add_up_the_decisions_marked_worse_than_good() -> None:

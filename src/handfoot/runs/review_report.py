@@ -3,7 +3,9 @@
 :func:`game_review` turns the decisions :func:`handfoot.runs.review.review_record` judged
 into per-seat summaries (:class:`SeatReview`); :meth:`GameReview.to_data` is the JSON of
 ``handfoot review --json`` and of the web page's review. The thresholds and the accuracy
-formula are explained, with the measurements that chose them, in docs/review.md.
+formula are explained, with the measurements that chose them, in docs/review.md: they are
+points of partnership-13's margins, scaled for other rules by what their rounds put at stake
+(:func:`handfoot.runs.review_stakes.stake_scale`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.events import imperative
-from handfoot.game.record import GameRecord
+from handfoot.game.record import GameRecord, check_record
 from handfoot.runs.review import (
     DEFAULT_BUDGET,
     DRAW_FACTOR,
@@ -26,47 +28,63 @@ from handfoot.runs.review import (
     DecisionReview,
     review_record,
 )
+from handfoot.runs.review_stakes import stake_scale
 
 __all__ = ["CLASSES", "THRESHOLDS", "Z_CLASS", "GameReview", "SeatReview", "accuracy_of",
-           "classify", "decision_data", "game_review", "why"]
+           "classify", "decision_data", "game_review", "lines", "why"]
 
 CLASSES = ("good", "inaccuracy", "mistake", "blunder")
 
 THRESHOLDS = {"inaccuracy": 20.0, "mistake": 40.0, "blunder": 150.0}
-"""The least loss (points of the round's margin) of each class but good (docs/review.md)."""
+"""The least loss (points of the round's margin) of each class but good, on partnership-13
+(docs/review.md); other rules' are these times their stake scale (:func:`lines`)."""
 
 Z_CLASS = 1.0
 """A decision is classed worse than good only when its loss exceeds this many standard
 errors: a loss the play-outs cannot tell from nothing is not held against the player."""
 
 ACCURACY_SCALE = 100.0
-"""A decision's accuracy is ``100 * exp(-loss / ACCURACY_SCALE)``: 100 for no loss, 82 for
-an inaccuracy of 20 points, 67 for a mistake of 40, 22 for a blunder of 150."""
+"""A decision's accuracy is ``100 * exp(-loss / (ACCURACY_SCALE * scale))``: on
+partnership-13 (scale 1) 100 for no loss, 82 for an inaccuracy of 20 points, 67 for a
+mistake of 40, 22 for a blunder of 150; the same at each class's line under other rules."""
 
 
-def classify(loss: float, se: float) -> str:
-    """The class of a decision that cost ``loss`` points (± ``se``). A blunder needs its loss
-    to be at least :data:`THRESHOLDS` ``["blunder"]`` by :data:`Z_CLASS` standard errors (a
-    loss of 300 ± 200 is a mistake): measured on house rules where the whole pile is taken
+def lines(scale: float = 1.0) -> dict[str, float]:
+    """The class lines in points of a game whose stakes are ``scale`` times partnership-13's
+    (:func:`~handfoot.runs.review_stakes.stake_scale`): :data:`THRESHOLDS` times ``scale``.
+
+    >>> lines(2.5)
+    {'inaccuracy': 50.0, 'mistake': 100.0, 'blunder': 375.0}
+    """
+    return {name: round(line * scale, 1) for name, line in THRESHOLDS.items()}
+
+
+def classify(loss: float, se: float, scale: float = 1.0) -> str:
+    """The class of a decision that cost ``loss`` points (± ``se``) in a game whose stakes
+    are ``scale`` times partnership-13's (its lines: :func:`lines`). A blunder needs its loss
+    to be at least the blunder line by :data:`Z_CLASS` standard errors (a loss of 300 ± 200
+    is a mistake on partnership-13): measured on house rules where the whole pile is taken
     (margins in thousands, standard errors in hundreds), the blunders of a review at 40
     determinizations that were only just above one standard error were as often not
     blunders at all, played again on 147 and to the round's end (docs/review.md)."""
     if loss <= Z_CLASS * se:
         return "good"
-    if loss - Z_CLASS * se >= THRESHOLDS["blunder"]:
+    line = lines(scale)
+    if loss - Z_CLASS * se >= line["blunder"]:
         return "blunder"
     for name in ("mistake", "inaccuracy"):
-        if loss >= THRESHOLDS[name]:
+        if loss >= line[name]:
             return name
     return "good"
 
 
-def accuracy_of(losses: Sequence[float]) -> float:
-    """A seat's accuracy, 0..100: the mean of its decisions' ``100 * exp(-loss / 100)``
-    (100 with no decision)."""
+def accuracy_of(losses: Sequence[float], scale: float = 1.0) -> float:
+    """A seat's accuracy, 0..100: the mean of its decisions' ``100 * exp(-loss / (100 *
+    scale))`` (100 with no decision), ``scale`` as in :func:`classify`."""
     if not losses:
         return 100.0
-    return sum(100.0 * math.exp(-x / ACCURACY_SCALE) for x in losses) / len(losses)
+    unit = ACCURACY_SCALE * scale
+    return sum(100.0 * math.exp(-x / unit) for x in losses) / len(losses)
 
 
 def _more_often(x: float) -> str:
@@ -213,14 +231,14 @@ def move_cards(notation: str) -> list[str]:
     return out
 
 
-def decision_data(d: DecisionReview) -> dict[str, Any]:
-    """One decision as JSON."""
+def decision_data(d: DecisionReview, scale: float = 1.0) -> dict[str, Any]:
+    """One decision as JSON (classed at lines ``scale`` times partnership-13's)."""
     return {
         "index": d.index, "round": d.round_number, "turn": d.turn, "phase": d.phase,
         "played": d.played.notation, "played_words": d.played.words,
         "best": d.best.notation, "best_words": d.best.words,
         "played_cards": move_cards(d.played.notation), "best_cards": move_cards(d.best.notation),
-        "loss": round(d.loss, 1), "se": round(d.se, 1), "class": classify(d.loss, d.se),
+        "loss": round(d.loss, 1), "se": round(d.se, 1), "class": classify(d.loss, d.se, scale),
         "why": why(d.played, d.best, d.loss) if d.best.notation != d.played.notation else "",
         "candidates": d.candidates,
     }
@@ -233,6 +251,9 @@ class SeatReview:
     seat: int
     name: str
     decisions: tuple[DecisionReview, ...]
+    scale: float = 1.0
+    """The game's stakes against partnership-13's: its class lines and accuracy are scaled
+    by it (:func:`lines`)."""
 
     @property
     def mean_loss(self) -> float:
@@ -244,24 +265,25 @@ class SeatReview:
 
     @property
     def accuracy(self) -> float:
-        return accuracy_of([d.loss for d in self.decisions])
+        return accuracy_of([d.loss for d in self.decisions], self.scale)
 
     @property
     def points_lost(self) -> float:
         """The losses of the decisions classed worse than good, added up: what the player
         sees marked in the timeline (the web page shows it; :attr:`mean_loss`, the measure
         of play, nets every decision's noise out and may be 0 beside a mistake)."""
-        return sum(d.loss for d in self.decisions if classify(d.loss, d.se) != "good")
+        return sum(d.loss for d in self.decisions
+                   if classify(d.loss, d.se, self.scale) != "good")
 
     def classes(self) -> dict[str, int]:
         counts = dict.fromkeys(CLASSES, 0)
         for d in self.decisions:
-            counts[classify(d.loss, d.se)] += 1
+            counts[classify(d.loss, d.se, self.scale)] += 1
         return counts
 
     def costliest(self, k: int = 3) -> list[DecisionReview]:
         """The ``k`` decisions that cost most (only those classed worse than good)."""
-        bad = [d for d in self.decisions if classify(d.loss, d.se) != "good"]
+        bad = [d for d in self.decisions if classify(d.loss, d.se, self.scale) != "good"]
         return sorted(bad, key=lambda d: (-d.loss, d.index))[:k]
 
     def to_data(self, *, all_decisions: bool = False) -> dict[str, Any]:
@@ -270,10 +292,10 @@ class SeatReview:
             "mean_loss": round(self.mean_loss, 1), "accuracy": round(self.accuracy, 1),
             "points_lost": round(self.points_lost, 1),
             "classes": self.classes(),
-            "costliest": [decision_data(d) for d in self.costliest()],
+            "costliest": [decision_data(d, self.scale) for d in self.costliest()],
         }
         if all_decisions:
-            data["timeline"] = [decision_data(d) for d in self.decisions]
+            data["timeline"] = [decision_data(d, self.scale) for d in self.decisions]
         return data
 
 
@@ -287,6 +309,10 @@ class GameReview:
     :data:`~handfoot.runs.review.DRAW_FACTOR` times as many)."""
     budget: float | None
     policy: str = POLICY
+    scale: float = 1.0
+    """The game's stakes against partnership-13's
+    (:func:`~handfoot.runs.review_stakes.stake_scale`): its class lines are :func:`lines` of
+    it."""
 
     def to_data(self, *, all_decisions: bool = False) -> dict[str, Any]:
         return {
@@ -295,7 +321,8 @@ class GameReview:
             "budget": self.budget, "reviewer": self.policy,
             "unit": "points of the round's margin (your side's round score minus the best "
                     "other side's)",
-            "thresholds": dict(THRESHOLDS),
+            "thresholds": lines(self.scale),
+            "scale": self.scale,
         }
 
 
@@ -306,7 +333,8 @@ def game_review(record: GameRecord, seats: Sequence[int] | None = None, *,
     :func:`handfoot.runs.review.review_record` for the errors raised."""
     reviews, used = review_record(record, seats, budget=budget, samples=samples,
                                   progress=progress)
+    scale = stake_scale(*check_record(record))
     names: Mapping[int, str] = {i: s.name for i, s in enumerate(record.seats)}
     return GameReview(
-        tuple(SeatReview(s, names[s], tuple(ds)) for s, ds in sorted(reviews.items())),
-        used, None if samples is not None else budget)
+        tuple(SeatReview(s, names[s], tuple(ds), scale) for s, ds in sorted(reviews.items())),
+        used, None if samples is not None else budget, scale=scale)
