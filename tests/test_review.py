@@ -92,6 +92,8 @@ def test_the_table_names_each_seat_and_its_costliest_decisions(
     assert code == 0
     assert "Ann" in out and "Bob" not in out
     assert "costliest decisions" in out or "no costly decision" in out
+    # the lines, in points of these rules (partnership-13's own)
+    assert "A loss counts from 20 points (inaccuracy), 40 (mistake), 150 (blunder)." in out
 
 
 @pytest.mark.parametrize(("argv", "words"), [

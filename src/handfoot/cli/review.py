@@ -10,7 +10,7 @@ import sys
 from handfoot.cli.options import PROG, UsageError
 from handfoot.game.record import RecordError, read_record, replay
 from handfoot.runs.review import DEFAULT_BUDGET, DRAW_FACTOR
-from handfoot.runs.review_report import GameReview, game_review, why
+from handfoot.runs.review_report import GameReview, game_review, lines, why
 
 __all__ = ["add_review_command", "cmd_review", "review_table"]
 
@@ -116,3 +116,10 @@ def review_table(review: GameReview) -> None:
                   f"({review.samples * DRAW_FACTOR} where the pile could be taken); "
                   "points are the round's margin (your side's score minus the best other "
                   "side's).")
+    line = lines(review.scale)
+    stakes = "" if review.scale == 1.0 else (
+        f" (these rules' rounds put {review.scale:.2f} times partnership-13's points at "
+        "stake)")
+    console.print(f"A loss counts from {line['inaccuracy']:g} points (inaccuracy), "
+                  f"{line['mistake']:g} (mistake), {line['blunder']:g} (blunder){stakes}.",
+                  soft_wrap=True, markup=False)

@@ -40,6 +40,14 @@ function renderSummary(r) {
     </div>`;
 }
 
+// The class lines in points of this game's rules (they scale with what its rounds put at
+// stake: docs/review.md, "Classes and accuracy")
+function linesText(t) {
+  if (!t) return "";
+  return ` <span class="muted">(a loss counts from ${number(Math.round(t.inaccuracy))} points: ` +
+    `a mistake from ${number(Math.round(t.mistake))}, a blunder from ${number(Math.round(t.blunder))})</span>`;
+}
+
 function renderTimeline(r) {
   const marks = (r.timeline || []).map((d, i) => {
     const label = `Round ${d.round}, turn ${d.turn}: ${d.played_words}, ${CLASS_WORDS[d.class]}` +
@@ -51,7 +59,7 @@ function renderTimeline(r) {
     <p class="small muted review-legend">` +
     ["mistake", "blunder", "inaccuracy", "good"].map((c) =>
       `<span class="review-key"><span class="review-mark ${c}" aria-hidden="true"></span> ${c}</span>`).join(" ") +
-    `</p>`;
+    linesText(r.thresholds) + `</p>`;
 }
 
 function renderDecision(d) {
