@@ -411,8 +411,8 @@ def _stake_profile(spec: str, rounds: int | None = None) -> Profile:
 
 def stakes_mode(args: argparse.Namespace) -> None:
     print(f"build: {build}; each profile: the stakes (self-play), then {args.games} one-round "
-          f"games of hard bots reviewed, every seat, {args.samples} determinizations a "
-          "decision")
+          f"games of {args.level} bots reviewed, every seat, {args.samples} determinizations "
+          "a decision")
     spread: list[float] = []
     real_weigh = rv.weigh
 
@@ -435,14 +435,15 @@ def stakes_mode(args: argparse.Namespace) -> None:
         losses: list[float] = []
         estimates: list[float] = []
         ses: list[float] = []
+        apart: list[tuple[float, float]] = []  # where the played move is not the best
         spread.clear()
         worse = [0, 0]
         for g in range(args.games):
             seed = args.seed + g
             state = GameState.new(one, seed=seed)
-            recorder = GameRecorder(state, seat_names=[f"hard {s + 1}" for s in
+            recorder = GameRecorder(state, seat_names=[f"{args.level} {s + 1}" for s in
                                                        range(state.players)])
-            bots = [make_bot("hard", derive_seed(seed, "review-bot", s))
+            bots = [make_bot(args.level, derive_seed(seed, "review-bot", s))
                     for s in range(state.players)]
             play_game(one, seed, bots, recorder=recorder)
             review = game_review(recorder.record(), None, samples=args.samples)
@@ -451,23 +452,26 @@ def stakes_mode(args: argparse.Namespace) -> None:
                     losses.append(d.loss)
                     estimates.append(d.estimate)
                     ses.append(d.se)
+                    if d.played.notation != d.best.notation:
+                        apart.append((d.estimate, d.se))
                     worse[0] += classify(d.loss, d.se) != "good"
                     worse[1] += classify(d.loss, d.se, scale) != "good"
         cuts = statistics.quantiles(losses, n=10)
-        figures = [sd, statistics.mean(estimates), cuts[8], statistics.median(ses),
-                   statistics.median(spread)]
+        figures = [sd, statistics.mean(estimates), statistics.mean(a for a, _ in apart),
+                   statistics.median(se for _, se in apart), statistics.median(spread)]
         rows.append((spec, figures))
         n = len(losses)
         print(f"{spec}: stakes {sd:.0f} (scale {scale:.2f}); {n} decisions: mean loss "
               f"{figures[1]:.1f}, loss deciles " + ", ".join(f"{c:.0f}" for c in cuts)
-              + f"; median se {figures[3]:.1f}; the reviewer's move's margins across "
+              + f"; {len(apart)} where the played move is not the best: mean loss "
+              f"{figures[2]:.1f}, median se {figures[3]:.1f}; the reviewer's move's margins across "
               f"determinizations: median sd {figures[4]:.0f}; worse than good at "
               f"partnership-13's lines {worse[0] / n:.0%}, at its own {worse[1] / n:.0%}; "
               f"{time.process_time() - start:.0f} s CPU", flush=True)
     if rows and rows[0][0] == "partnership-13":
         base = rows[0][1]
-        print("as ratios to partnership-13's: stakes / mean loss / loss 9th decile / median "
-              "se / median sd across determinizations")
+        print("as ratios to partnership-13's: stakes / mean loss / mean loss where the move "
+              "was not the best / its median se / median sd across determinizations")
         for spec, figures in rows:
             print(f"  {spec}: " + " / ".join(f"{f / b:.2f}" if b else "-"
                                              for f, b in zip(figures, base, strict=True)))
@@ -611,6 +615,7 @@ def main() -> None:
     st.add_argument("--games", type=int, default=2)
     st.add_argument("--samples", type=int, default=12)
     st.add_argument("--seed", type=int, default=1)
+    st.add_argument("--level", default="hard", help="the bots whose games are reviewed")
     st.add_argument("--profiles", default=",".join(STAKE_PROFILES),
                     help="comma-separated profiles; NAME+all: the whole pile taken "
                     "(partnership-13 first for the ratios)")

@@ -2,8 +2,8 @@
 
 The lines of :func:`handfoot.runs.review_report.classify` (a mistake from 40 points, ...)
 were measured on the default profile, partnership-13. Other rules score very differently
-(a Hand, Knee & Foot round's margin spreads about three times as wide; the whole pile
-taken, a fifth to a half wider), so the lines are scaled by the profile's **stakes**: the
+(a Hand, Knee & Foot round's margin spreads 3.2 times as wide; with the whole pile taken
+1.27 times; Remastered Singles' 0.45 times), so the lines are scaled by the rules' stakes: the
 standard deviation of a side's round margin in the reviewer's self-play of those rules, at
 that seating (:func:`stakes`), over the same measured on partnership-13
 (:func:`stake_scale`). It is measured, not worked out from the rules' numbers, so a house
