@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 from typing import TYPE_CHECKING, Any
@@ -349,8 +350,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from handfoot.web.collector import tune_for_serving
 
     tune_for_serving()
-    import contextlib
-
     # Ctrl-C is how the server is stopped (README): uvicorn shuts down cleanly, then raises
     # the SIGINT it caught again, which asyncio's runner turns into a KeyboardInterrupt (a
     # traceback). uvicorn.run (and so ``--workers N``) swallows it and ends with 0 too: a

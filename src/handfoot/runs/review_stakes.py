@@ -3,13 +3,14 @@
 The lines of :func:`handfoot.runs.review_report.classify` (a mistake from 40 points, ...)
 were measured on the default profile, partnership-13. Other rules score very differently
 (a Hand, Knee & Foot round's margin spreads 3.2 times as wide; with the whole pile taken
-1.27 times; Remastered Singles' 0.45 times), so the lines are scaled by the rules' stakes: the
-standard deviation of a side's round margin in the reviewer's self-play of those rules, at
-that seating (:func:`stakes`), over the same measured on partnership-13
-(:func:`stake_scale`). It is measured, not worked out from the rules' numbers, so a house
-rule that changes how the game goes (the whole pile taken) counts as well as one that
-changes a bonus; it is seeded, so the same rules always get the same scale, and
-partnership-13's is 1 exactly. docs/review.md has the measurements that chose it.
+1.27 times; Remastered Singles' at three players 0.45 times), so the lines are scaled by
+the rules' stakes: the standard deviation of a side's round margin in the reviewer's
+self-play of those rules, at that seating (:func:`stakes`), over the same measured on
+partnership-13 (:func:`stake_scale`). It is measured, not worked out from the rules'
+numbers, so a house rule that changes how the game goes (the whole pile taken) counts as
+well as one that changes a bonus; it is seeded, so the same rules always get the same
+scale, and partnership-13's is 1 exactly. docs/review.md has the measurements that chose
+it.
 """
 
 from __future__ import annotations
