@@ -44,8 +44,12 @@ def stakes(profile: Profile, layout: Layout | None = None) -> float:
     kept for the rules, measured once a process)."""
     # only what changes the play is kept (a profile that extends another and changes
     # nothing that counts is measured once)
-    one = dataclasses.replace(profile, rounds=1, overrides=(), extends=None)
-    return _stakes(one, layout or profile.layout)
+    return _stakes(_played(profile), layout or profile.layout)
+
+
+def _played(profile: Profile) -> Profile:
+    """``profile`` as its stakes are measured: one round, its provenance dropped."""
+    return dataclasses.replace(profile, rounds=1, overrides=(), extends=None)
 
 
 @functools.lru_cache(maxsize=32)
@@ -70,7 +74,10 @@ def stake_scale(profile: Profile, layout: Layout | None = None) -> float:
     """How much larger a round's stakes are under ``profile`` at ``layout`` than under
     partnership-13 (:func:`stakes`), to two decimals: the factor of the review's class
     lines and of its accuracy's scale; 1.0 for partnership-13 itself."""
-    reference = stakes(load_profile(DEFAULT_PROFILE))
+    default = load_profile(DEFAULT_PROFILE)
+    if _played(profile) == _played(default) and (layout or profile.layout) == default.layout:
+        return 1.0  # the reference itself: nothing to measure
+    reference = stakes(default)
     own = stakes(profile, layout)
     if reference <= 0 or own <= 0:  # pragma: no cover - a game where nothing is scored
         return 1.0
