@@ -110,6 +110,8 @@ def test_the_replay_shows_what_was_said_after_each_move(new_context: Any, live_s
     replay = get(live_server, f"/api/games/{game['game_id']}/replay")
     (at,) = [i for i, f in enumerate(replay["frames"]) if f["talk"]]
     assert replay["frames"][at]["seat"] == 0  # after Ann's first move
+    # that move, not her next (she moves again after a draw): the first frame of hers
+    assert at == min(i for i, f in enumerate(replay["frames"]) if f["seat"] == 0)
     page = new_context(390, 844).new_page()
     page.goto(f"/replay/{game['game_id']}#m={at}")
     expect(page.locator("#replay-talk")).to_have_text("Ann: \N{FACE WITH OPEN MOUTH}")
