@@ -2,7 +2,8 @@
 
 Builds real wheels of a copy of this tree with pip, as ``pip install .`` would: one with
 ``HANDFOOT_COMPILE=1`` (compiled, or the build fails) and one whose C compiler fails
-(``CC=false``: it must fall back to a working pure-Python wheel, not a failed install).
+(``CC=false``: it must fall back to a working pure-Python wheel, not a failed install;
+built with this environment's setuptools, ``--no-build-isolation``: see ``fallback_build``).
 Each is installed (``pip install --target``) into a folder that a fresh interpreter runs
 it from. The two builds, and
 the working copy, must play the seeded games of tests/compiled_games.py to byte-identical
@@ -68,12 +69,16 @@ def sources_key() -> str:
     return digest.hexdigest()[:16]
 
 
-def build_wheel(tree: Path, out: Path, **env: str) -> tuple[Path, str]:
+def build_wheel(tree: Path, out: Path, *, isolated: bool = True,
+                **env: str) -> tuple[Path, str]:
     """Builds ``tree`` as ``pip install`` does, in pip's isolated build environment (the
-    build requirements of pyproject.toml, from the package index, and nothing else);
-    returns the wheel and what the build printed."""
+    build requirements of pyproject.toml, from the package index, and nothing else), or
+    with ``isolated=False`` in this interpreter's environment (its setuptools; pip's
+    ``--no-build-isolation``); returns the wheel and what the build printed."""
+    isolation = [] if isolated else ["--no-build-isolation"]
     run = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(tree)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", *isolation, "-w", str(out),
+         str(tree)],
         capture_output=True, text=True, env={**os.environ, **env}, timeout=1200)
     output = run.stdout + run.stderr
     if run.returncode != 0:
@@ -94,9 +99,10 @@ def locked(path: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def built(config: pytest.Config, kind: str, **env: str) -> Path:
+def built(config: pytest.Config, kind: str, *, isolated: bool = True, **env: str) -> Path:
     """The folder a wheel of this tree is installed in (``pip install --target``; built
-    once per sources version); the build's output is kept beside it as ``build.log``."""
+    once per sources version, in pip's isolated build environment unless ``isolated`` is
+    False); the build's output is kept beside it as ``build.log``."""
     if os.environ.get("HANDFOOT_SKIP_COMPILED") == "1":
         pytest.skip("HANDFOOT_SKIP_COMPILED=1")
     if not shutil.which(os.environ.get("CC", "cc")) and not shutil.which("gcc"):
@@ -113,7 +119,8 @@ def built(config: pytest.Config, kind: str, **env: str) -> Path:
                 if old.is_dir():
                     shutil.rmtree(old, ignore_errors=True)
             work = here / "work"
-            wheel, output = build_wheel(copy_tree(work / "tree"), work / "dist", **env)
+            wheel, output = build_wheel(copy_tree(work / "tree"), work / "dist",
+                                         isolated=isolated, **env)
             install = subprocess.run(
                 [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                  "--target", str(here / "site"), str(wheel)],
@@ -133,11 +140,18 @@ def compiled_build(pytestconfig: pytest.Config) -> Path:
 
 @pytest.fixture(scope="session")
 def fallback_build(pytestconfig: pytest.Config) -> Path:
-    """A wheel built where the C compiler fails (``CC=false``), in the default mode."""
+    """A wheel built where the C compiler fails (``CC=false``), in the default mode.
+
+    Built without pip's isolated build environment (this environment's setuptools): what is
+    checked here, the compiler probe and the pure wheel it falls back to, does not depend on
+    it, and the isolated environment cost 5-7 s of the build's 6.5-8.5 s. Isolated pure
+    builds are made by tests/test_run_scripts.py (the scripts' ``pip install``) and
+    tests/test_release.py (``python -m build``); the compiled build above stays isolated
+    (there mypyc type-checks the package without handfoot's run-time packages)."""
     env = {"CC": "false"}
     if "HANDFOOT_COMPILE" in os.environ:
         env["HANDFOOT_COMPILE"] = "auto"
-    return built(pytestconfig, "fallback", **env)
+    return built(pytestconfig, "fallback", isolated=False, **env)
 
 
 def run_in(site: Path | None, code: str, *args: str) -> str:

@@ -59,13 +59,20 @@ class Watched(Seat):
         return done
 
 
+DEALS = (3, 0, 1, 2, 4, 5)
+"""The deals tried (the person's name ``Flyer<n>`` makes the deal: tests/e2e/e2e_server.py),
+in this order: Flyer3's deal has the person lay staged melds down at the second turn (as of
+2026-12), where Flyer0, 1 and 2 played 24, 9 and 22 turns without (a minute of the test);
+the others are there should a change of the engine or the bots move that."""
+
+
 def test_the_staged_melds_laid_down_fly_to_the_table(browser: Any, live_server: str) -> None:
     ctx = browser.new_context(base_url=live_server, viewport={"width": 1366, "height": 900})
     ctx.set_default_timeout(30_000)
     ctx.add_init_script(FLIGHTS)
     try:
         laid: list[tuple[int, int]] = []
-        for n in range(6):  # deals until the person has laid staged melds down
+        for n in DEALS:  # deals until the person has laid staged melds down
             game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                             overrides=QUICK, seats=[{"kind": "human", "name": f"Flyer{n}"}]
                             + [{"kind": "bot", "level": "hard", "name": m}
@@ -81,7 +88,7 @@ def test_the_staged_melds_laid_down_fly_to_the_table(browser: Any, live_server: 
             page.close()
             if laid:
                 break
-        assert laid, "no staged melds were laid down in 6 deals"
+        assert laid, f"no staged melds were laid down in {len(DEALS)} deals"
         for staged, flew in laid:
             assert staged >= 3 and flew >= min(staged, 8), laid
     finally:

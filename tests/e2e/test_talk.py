@@ -95,9 +95,11 @@ def test_the_replay_shows_what_was_said_after_each_move(new_context: Any, live_s
                                                         shots_dir: Path) -> None:
     """Ann reacts during a round against three bots; the replay shows the reaction at the
     move it followed, as text, and not at the next."""
+    # the bots' names make the deal (tests/e2e/e2e_server.py): Ann goes out at her 15th
+    # decision (as of 2026-12), where the unnamed bots' deal took her 59 (half a minute)
     game = new_game(live_server, profile="partnership-13", layout="2x2", rounds=1,
                     overrides=QUICK, seats=[{"kind": "human", "name": "Ann"}]
-                    + [{"kind": "bot", "level": "random"}] * 3)
+                    + [{"kind": "bot", "level": "random", "name": name} for name in "PQR"])
     ann = Seat(new_context(1366, 768).new_page())
     ann.page.goto(game["seats"][0]["link"])
     ann.wait_ready()
@@ -108,6 +110,8 @@ def test_the_replay_shows_what_was_said_after_each_move(new_context: Any, live_s
     replay = get(live_server, f"/api/games/{game['game_id']}/replay")
     (at,) = [i for i, f in enumerate(replay["frames"]) if f["talk"]]
     assert replay["frames"][at]["seat"] == 0  # after Ann's first move
+    # that move, not her next (she moves again after a draw): the first frame of hers
+    assert at == min(i for i, f in enumerate(replay["frames"]) if f["seat"] == 0)
     page = new_context(390, 844).new_page()
     page.goto(f"/replay/{game['game_id']}#m={at}")
     expect(page.locator("#replay-talk")).to_have_text("Ann: \N{FACE WITH OPEN MOUTH}")
