@@ -32,6 +32,7 @@ from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.metrics import Metrics
 from handfoot.web.pg_direct import GameLoads, Loaded
+from handfoot.web.pg_trace import PoolTrace
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Presences
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
@@ -93,6 +94,9 @@ class Tables:
         self._following: set[asyncio.Task[None]] = set()
         self._idle_sweeper: asyncio.Task[None] | None = None
         self._profiler: Any = None
+        self._trace: PoolTrace | None = None
+        """On a shared database with ``HANDFOOT_PG_TRACE`` set, the pools' statements
+        noted (see :mod:`handfoot.web.pg_trace`)."""
         if os.environ.get(PROFILE_ENV):
             import cProfile
 
@@ -220,6 +224,9 @@ class Tables:
             self._profiler.disable()
             self._profiler.dump_stats(f"{os.environ[PROFILE_ENV]}.{os.getpid()}")
             self._profiler = None
+        if self._trace is not None:
+            await self._trace.close()
+            self._trace = None
 
     # -- other processes (a shared database) ------------------------------------------------
 
@@ -229,6 +236,10 @@ class Tables:
         if not self.store.shared or self.worker is not None:
             return
         self.worker = secrets.token_hex(8)
+        self._trace = PoolTrace.from_environment()
+        if self._trace is not None:  # a measuring aid: each pool's statements timed
+            self.store._move_pool = self._trace.wrap(  # type: ignore[method-assign,assignment]
+                self.store._move_pool)
         self._presences = Presences(self.store, self.worker)
         self._loads = GameLoads(self.store.direct, talk=RECENT, besides=self.worker)
         self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
