@@ -317,3 +317,74 @@ def test_loads_asked_for_together_or_meanwhile_are_one_statement_each(
         with pytest.raises(asyncio.CancelledError):
             await pending
     asyncio.run(main())
+
+
+def test_a_traced_process_notes_each_statement_on_its_pool_with_its_wait(
+        postgres_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With HANDFOOT_PG_TRACE set (a measuring aid: handfoot.web.pg_trace), a server
+    process notes each statement on asyncpg's pool (a table's load, its presence written,
+    a move's commit) with its kind, its wait for a connection and its size, and the loop's
+    lateness, and writes them to PREFIX.<pid> when its tables close."""
+    import json
+    import os
+
+    from handfoot.web import pg_trace
+
+    monkeypatch.setenv(pg_trace.TRACE_ENV, str(tmp_path / "trace"))
+
+    async def main() -> None:
+        store = await _started(postgres_url)
+        tables = Tables(store, Settings())
+        try:
+            await store.create_game(game_row("g1"))
+            await tables.start()
+            table = await tables.get("g1")
+            assert table is not None
+            table.sharing.presence_changed()
+            await store.add_move("g1", MoveRow(1, 1, 0, "draw", "human", "r1"))
+            await asyncio.sleep(0.1)
+        finally:
+            await tables.close()
+            await store.close()
+    asyncio.run(main())
+    notes = json.loads((tmp_path / f"trace.{os.getpid()}").read_text())
+    kinds = {kind: (size, waited) for kind, _, waited, _, size, _ in notes["statements"]}
+    assert kinds["load"][0] == 1 and kinds["commit"][0] == 1
+    assert kinds["presence write"][0] == 1
+    assert all(waited >= 0 for _, waited in kinds.values())
+    assert notes["lags"] and all(late > -0.005 for _, late in notes["lags"])
+
+
+def test_a_traced_pool_counts_the_wait_for_a_connection() -> None:
+    """handfoot.web.pg_trace.TracedPool: a statement's wait is the time its connection took
+    to come (not the statement's own time), with what it carried."""
+    from handfoot.web import pg_trace
+
+    class Connection:
+        async def executemany(self, query: str, args: list[Any]) -> None:
+            await asyncio.sleep(0.01)
+
+    class Acquired:
+        async def __aenter__(self) -> Connection:
+            await asyncio.sleep(0.05)  # every connection busy a while
+            return Connection()
+
+        async def __aexit__(self, *_: Any) -> None:
+            return None
+
+    class Pool:
+        def acquire(self) -> Acquired:
+            return Acquired()
+
+        def get_size(self) -> int:
+            return 8
+
+        def get_idle_size(self) -> int:
+            return 0
+
+    trace = pg_trace.PoolTrace("unused")
+    pool = pg_trace.TracedPool(Pool(), trace)
+    asyncio.run(pool.executemany('INSERT INTO moves (game) VALUES ($1)', [("a",), ("b",)]))
+    [(kind, _, waited, took, size, busy)] = trace.statements
+    assert (kind, size, busy) == ("commit", 2, 8)
+    assert 0.04 <= waited < 0.5 and 0.005 <= took < waited
