@@ -22,6 +22,7 @@ server has ``handfoot.web.pg_trace`` (the compiled build given included).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -49,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a move slower than this is counted as slow (default 150)")
     ns = parser.parse_args(args)
     sys.path.insert(0, str(HERE.parent / "tests"))
-    from pg import PostgresServer
+    postgres = importlib.import_module("pg")  # tests/pg.py: initdb in a temporary folder
 
     tree = ns.tree.resolve()
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         rest += ["--moves-out", str(ns.trace.resolve() / "moves.json")]
     began = os.getloadavg()[0]
     print(f"pg_load: load average {began:.2f} at the start", flush=True)
-    server = PostgresServer().start()
+    server = postgres.PostgresServer().start()
     try:
         url = server.database()
         done = subprocess.run([sys.executable, str(tree / "benchmarks" / "server_load.py"),
