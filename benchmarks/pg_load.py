@@ -98,9 +98,14 @@ def print_trace(folder: Path, slow: float) -> None:
             row[f"{kind} n"] += 1
             row[f"{kind} wait"] = max(row[f"{kind} wait"], waited)
             row[f"{kind} took"] = max(row[f"{kind} took"], took)
-        for asked, late in notes["lags"]:
+        for asked, late, cpu in notes["lags"]:
             row = rows[int(asked - start)]
-            row[f"lag{n}"] = max(row[f"lag{n}"], late)
+            if late > row[f"lag{n}"]:
+                row[f"lag{n}"], row[f"cpu{n}"] = late, cpu
+        for started, generation, took in notes.get("collections", []):
+            row = rows[int(started - start)]
+            row[f"gc{n}"] = max(row[f"gc{n}"], took)
+            row[f"gc{n} full"] += generation == 2
     slow_moves = [m for m in moves["moves"] if m[1] > slow]
     joined = moves["joined"]
     print(f"trace: {len(moves['moves'])} moves, {len(slow_moves)} over {slow * 1000:g} ms"
@@ -119,10 +124,13 @@ def print_trace(folder: Path, slow: float) -> None:
               f"busy connections at most {max(n[4] for n in notes)}")
     names = sorted(kinds)
     print("  s  moves slow worst(ms) | " + " | ".join(
-        f"{k}: n wait/took max(ms)" for k in names) + " | loop lag max(ms) per process")
+        f"{k}: n wait/took max(ms)" for k in names) + " | loop lag max(ms) per process "
+          "(its main thread's CPU meanwhile, longest collection; F: a full one)")
     for second in sorted(rows):
         row = rows[second]
-        lags = [f"{row[k] * ms:.0f}" for k in sorted(row) if k.startswith("lag")]
+        lags = [f"{row[k] * ms:.0f} (CPU {row['cpu' + k[3:]] * ms:.0f}, gc "
+                f"{row['gc' + k[3:]] * ms:.0f}{'F' * int(row['gc' + k[3:] + ' full'])})"
+                for k in sorted(row) if k.startswith("lag")]
         print(f"{second:3d} {int(row['moves']):6d} {int(row['slow']):4d} "
               f"{row['worst'] * ms:9.0f} | " + " | ".join(
                   f"{int(row[f'{k} n']):4d} {row[f'{k} wait'] * ms:6.1f}/"

@@ -8,7 +8,9 @@ commit) is noted as ``[kind, asked, waited, took, size, busy]``: its kind, when 
 a connection (``time.monotonic``, the same clock in every process), the seconds it waited
 for one and then took, how many games or moves it carried and how many of the pool's
 connections were in use when it asked; and a task sleeping :data:`LAG_EVERY` notes how late
-it wakes, ``[asked, late]``. They are written to ``PREFIX.<pid>`` as JSON when the tables
+it wakes and the main thread's CPU meanwhile, ``[asked, late, cpu]`` (a turn that ran long
+used the CPU; a process the machine did not run did not), and each garbage collection
+``[started, generation, seconds]``. They are written to ``PREFIX.<pid>`` as JSON when the tables
 close (``benchmarks/pg_load.py --trace`` reads them). Counters, not guesses: where a move's
 commit queues behind other statements, ``waited`` says so.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import time
@@ -57,6 +60,8 @@ class PoolTrace:
         self.path = path
         self.statements: list[list[Any]] = []
         self.lags: list[list[float]] = []
+        self.collections: list[list[float]] = []
+        self._collecting = 0.0
         self._lag: asyncio.Task[None] | None = None
 
     @classmethod
@@ -81,10 +86,22 @@ class PoolTrace:
         return pool
 
     async def _note_lag(self) -> None:
-        while True:
-            asked = time.monotonic()
-            await asyncio.sleep(LAG_EVERY)
-            self.lags.append([asked, time.monotonic() - asked - LAG_EVERY])
+        gc.callbacks.append(self._note_collection)
+        try:
+            while True:
+                asked, cpu = time.monotonic(), time.thread_time()
+                await asyncio.sleep(LAG_EVERY)
+                self.lags.append([asked, time.monotonic() - asked - LAG_EVERY,
+                                  time.thread_time() - cpu])
+        finally:
+            gc.callbacks.remove(self._note_collection)
+
+    def _note_collection(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._collecting = time.monotonic()
+        else:
+            self.collections.append([self._collecting, info["generation"],
+                                     time.monotonic() - self._collecting])
 
     async def close(self) -> None:
         """Stop the lag task and write the notes."""
@@ -95,7 +112,7 @@ class PoolTrace:
             self._lag = None
         with open(self.path, "w") as out:
             json.dump({"pid": os.getpid(), "statements": self.statements,
-                       "lags": self.lags}, out)
+                       "lags": self.lags, "collections": self.collections}, out)
 
 
 class TracedPool:
