@@ -388,3 +388,58 @@ def test_a_traced_pool_counts_the_wait_for_a_connection() -> None:
     [(kind, _, waited, took, size, busy)] = trace.statements
     assert (kind, size, busy) == ("commit", 2, 8)
     assert 0.04 <= waited < 0.5 and 0.005 <= took < waited
+
+
+def test_a_statements_loads_go_on_a_few_a_turn_while_the_next_is_on_its_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games one statement read go on SETTLE_LOADS_AT_ONCE a turn of the event loop
+    (each then builds its table and joins its connections in that turn), the next ones in
+    the next turns, in the order asked; the next statement does not wait for them."""
+    statements: list[list[str]] = []
+
+    async def load_games(_pool: Any, ids: list[str], *, talk: int, besides: str) -> Any:
+        statements.append(list(ids))
+        await asyncio.sleep(0.01)
+        return {i: f"loaded {i}" for i in ids}
+
+    monkeypatch.setattr(pg_direct, "load_games", load_games)
+
+    async def pool() -> None:
+        return None
+
+    async def main() -> None:
+        turn = 0
+
+        async def turns() -> None:
+            nonlocal turn
+            while True:
+                await asyncio.sleep(0)
+                turn += 1
+
+        counting = asyncio.create_task(turns())
+        loads = pg_direct.GameLoads(pool, talk=7, besides="w")
+        went_on: list[tuple[str, int]] = []
+
+        async def load(game_id: str) -> None:
+            assert await loads.load(game_id) == f"loaded {game_id}"
+            went_on.append((game_id, turn))
+
+        ids = [f"g{i:02d}" for i in range(20)]
+        first = [asyncio.create_task(load(i)) for i in ids]
+        await asyncio.sleep(0.012)  # the statement came back; its loads going on
+        later = asyncio.create_task(load("h0"))
+        await asyncio.gather(*first, later)
+        counting.cancel()
+        assert [g for g, _ in went_on if g != "h0"] == ids
+        per_turn: dict[int, int] = {}
+        for _, at in went_on:
+            per_turn[at] = per_turn.get(at, 0) + 1
+        assert max(per_turn.values()) <= pg_direct.SETTLE_LOADS_AT_ONCE
+        assert len({at for g, at in went_on if g != "h0"}) >= 20 // pg_direct.SETTLE_LOADS_AT_ONCE
+        assert statements == [ids, ["h0"]]
+        pending = asyncio.create_task(loads.load("g99"))
+        await asyncio.sleep(0)
+        await loads.close()
+        with pytest.raises(asyncio.CancelledError):
+            await pending
+    asyncio.run(main())
