@@ -352,7 +352,8 @@ def test_a_traced_process_notes_each_statement_on_its_pool_with_its_wait(
     assert kinds["load"][0] == 1 and kinds["commit"][0] == 1
     assert kinds["presence write"][0] == 1
     assert all(waited >= 0 for _, waited in kinds.values())
-    assert notes["lags"] and all(late > -0.005 for _, late in notes["lags"])
+    assert notes["lags"] and all(late > -0.005 and cpu >= 0 for _, late, cpu in notes["lags"])
+    assert all(gen in (0, 1, 2) and took >= 0 for _, gen, took in notes["collections"])
 
 
 def test_a_traced_pool_counts_the_wait_for_a_connection() -> None:
