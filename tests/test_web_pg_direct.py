@@ -444,3 +444,57 @@ def test_a_statements_loads_go_on_a_few_a_turn_while_the_next_is_on_its_way(
         with pytest.raises(asyncio.CancelledError):
             await pending
     asyncio.run(main())
+
+
+def test_notifications_heard_together_are_handled_a_few_a_turn_in_order(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notifications asyncpg hands over together (another process's commit of a group
+    of moves) are handled HEARD_AT_ONCE a turn of the event loop, in the order heard, so
+    that a hundred moves heard do not all play and broadcast in one turn; one that fails
+    does not stop the others; closing drops those not yet handled."""
+    from handfoot.web import tables as tables_module
+
+    handled: list[tuple[str, int]] = []
+
+    async def main() -> None:
+        store = await _started(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        tables = Tables(store, Settings())
+        turn = 0
+
+        async def turns() -> None:
+            nonlocal turn
+            while True:
+                await asyncio.sleep(0)
+                turn += 1
+
+        def heard(payload: str) -> None:
+            if payload == "m bad":
+                raise ValueError("unreadable")
+            handled.append((payload, turn))
+
+        monkeypatch.setattr(tables, "_heard", heard)
+        counting = asyncio.create_task(turns())
+        await asyncio.sleep(0)
+        try:
+            payloads = [f"m g{i}" for i in range(40)]
+            payloads.insert(3, "m bad")
+            for payload in payloads:  # as asyncpg calls the listener: in one turn
+                tables._hear(payload)
+            assert handled == []
+            for _ in range(10):
+                await asyncio.sleep(0)
+            assert [p for p, _ in handled] == [p for p in payloads if p != "m bad"]
+            per_turn: dict[int, int] = {}
+            for _, at in handled:
+                per_turn[at] = per_turn.get(at, 0) + 1
+            assert max(per_turn.values()) <= tables_module.HEARD_AT_ONCE
+            assert len(per_turn) >= 3
+            tables._hear("m late")
+            await tables.close()
+            await asyncio.sleep(0)
+            assert handled[-1][0] == "m g39"
+        finally:
+            counting.cancel()
+            await tables.close()
+            await store.close()
+    asyncio.run(main())

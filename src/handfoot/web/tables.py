@@ -13,6 +13,7 @@ keeps this process's presence and leases alive with a heartbeat every
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime as dt
 import functools
@@ -41,7 +42,7 @@ from handfoot.web.talk import RECENT
 from handfoot.web.tokens import REMATCH_SECRET
 from handfoot.web.turns import SYSTEM_CLOCK, Clock
 
-__all__ = ["HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
+__all__ = ["HEARD_AT_ONCE", "HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -49,6 +50,13 @@ PROFILE_ENV: Final = "HANDFOOT_SERVER_PROFILE"
 """Set to a path prefix, each server process profiles itself (cProfile) from its tables'
 start and writes the statistics to ``<prefix>.<pid>`` when they close (a measuring aid for
 ``serve --workers``, whose worker processes cannot be started under ``python -m cProfile``)."""
+
+HEARD_AT_ONCE: Final = 16
+"""The notifications from other processes handled in one turn of the event loop, the next
+ones in the next turns, in the order heard: asyncpg hands the notifications of one read to
+the loop together (each a callback of the next turn), so that another process's commit of a
+group of a hundred moves made a hundred moves played and broadcast here in one turn, which
+held this process's own frames (a move, a commit's end, a ping) meanwhile."""
 
 SWEEP_EVERY: Final = 10.0
 """Seconds between a process's sweeps over a shared database: it catches up every game it
@@ -92,6 +100,10 @@ class Tables:
         self._sweeper: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
+        self._heard_due: collections.deque[str] = collections.deque()
+        self._hearing: asyncio.Handle | None = None
+        """The notifications heard and not yet handled, and the turn that handles the next
+        ones (see :meth:`_hear`)."""
         self._idle_sweeper: asyncio.Task[None] | None = None
         self._profiler: Any = None
         self._trace: PoolTrace | None = None
@@ -242,7 +254,7 @@ class Tables:
                 self.store._move_pool)
         self._presences = Presences(self.store, self.worker)
         self._loads = GameLoads(self.store.direct, talk=RECENT, besides=self.worker)
-        self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
+        self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._hear,
                                  self._recover)
         await self.listener.start()
         self._sweeper = asyncio.create_task(self._sweep())
@@ -265,6 +277,24 @@ class Tables:
                 table.wake.set()
                 if missed:
                     self._presences.read(table.sharing)
+
+    def _hear(self, payload: str) -> None:
+        """A notification heard (the listener's callback): handled by :meth:`_heard` in its
+        turn, at most :data:`HEARD_AT_ONCE` a turn of the event loop, in the order heard."""
+        self._heard_due.append(payload)
+        if self._hearing is None:
+            self._hearing = asyncio.get_running_loop().call_soon(self._hear_some)
+
+    def _hear_some(self) -> None:
+        self._hearing = None
+        for _ in range(min(HEARD_AT_ONCE, len(self._heard_due))):
+            payload = self._heard_due.popleft()
+            try:
+                self._heard(payload)
+            except Exception:
+                log.exception("a notification could not be handled: %r", payload)
+        if self._heard_due:  # the rest in the next turns, the loop's I/O read between
+            self._hearing = asyncio.get_running_loop().call_soon(self._hear_some)
 
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"`` (or ``"P <worker> <game>
@@ -413,6 +443,10 @@ class Tables:
         if self.listener is not None:
             await self.listener.stop()
             self.listener = None
+        if self._hearing is not None:
+            self._hearing.cancel()
+            self._hearing = None
+        self._heard_due.clear()
         if self._presences is not None:
             await self._presences.close()
             self._presences = None
