@@ -13,7 +13,7 @@ more of three in every other process to read it. Here:
   :class:`GameLoads` gathers the loads asked for while one is on its way into the next
   statement (a burst of joins loads its tables a few dozen a statement, on one pooled
   connection, so that the moves' commits on the same pool do not queue behind a load a
-  table);
+  table), and hands a statement's games over a few a turn of the event loop;
 - :func:`write_presences` stores this process's presence at every table whose
   connections changed in one event-loop turn, with their notifications, in one statement;
 - :func:`read_presences` reads the presence elsewhere of every table heard of in one turn.
@@ -106,7 +106,9 @@ class GameLoads:
     is on its way, and those asked for in the same turn of the event loop as the first,
     go into the next statement, :data:`LOAD_AT_ONCE` at most; one statement at a time, so
     that a burst of joins holds one pooled connection, not all of them (the moves'
-    commits use the same pool). One load alone waits for nothing but a turn."""
+    commits use the same pool). One load alone waits for nothing but a turn. The games a
+    statement read go on :data:`SETTLE_LOADS_AT_ONCE` a turn, while the next statement is
+    on its way."""
 
     def __init__(self, pool: Callable[[], Awaitable[Any]], *, talk: int,
                  besides: str) -> None:
@@ -153,7 +155,8 @@ class GameLoads:
             settling.add_done_callback(self._settling.discard)
 
     async def close(self) -> None:
-        """Stop loading: the loads due are cancelled."""
+        """Stop loading: the loads due (and those read but not yet handed over) are
+        cancelled."""
         if self._loader is not None and not self._loader.done():
             self._loader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
