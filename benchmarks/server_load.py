@@ -46,7 +46,9 @@ draws each wait from think x (1 - F) to think x (1 + F), seeded, where by defaul
 table waits exactly ``--think`` and the tables move in step, a thousand moves at a time.
 ``--connect-slice N`` has each clients' process open at most N connections a turn of its
 event loop, the others in the next turns (default: all at once), to show how much of the
-joins' cost is the clients' own burst of connections.
+joins' cost is the clients' own burst of connections. ``--moves-out FILE`` writes each
+move's end and round trip and each ping's as JSON (``benchmarks/pg_load.py --trace`` reads
+it with the server's own notes).
 
 Before those, the same figures once every client had joined (the play alone: a thousand
 tables' four thousand connections arriving at once cost the server seconds of CPU at the
@@ -331,7 +333,7 @@ class Run:
     serve_args: tuple[str, ...] = ()
     profile_clients: str = ""
     connect_slice: int = 0
-
+    moves_out: str = ""
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -683,6 +685,12 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
     finally:
         server.kill(signal.SIGINT if profile or collections else signal.SIGTERM)
         await store.close()
+    if run.moves_out:  # each move's end and round trip, each ping's: seconds from the start
+        Path(run.moves_out).write_text(json.dumps({
+            "start": start, "joined": steady[0][0] - start if steady else None,
+            "moves": [[done - start, rtt] for done, rtt in zip(stats.arrived,
+                                                               stats.round_trips, strict=True)],
+            "pings": [[sent - start, rtt] for sent, rtt in pings]}))
     if collections is not None and joined is not None:  # the play's collections alone
         joined["collections"] = [c for c in json.loads(collections.read_text())
                                  if steady[0][0] <= c[0] <= start + elapsed]
@@ -956,6 +964,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--connect-slice", type=int, default=0, metavar="N",
                         help="each clients' process opens at most N connections a turn of "
                              "its event loop (default 0: all at once)")
+    parser.add_argument("--moves-out", metavar="FILE", default="",
+                        help="write each move's end and round trip, and the lag probe's "
+                             "pings, to FILE as JSON (seconds from the start)")
     parser.add_argument("--profile-clients", metavar="FILE", default="",
                         help="run each clients' process (--client-processes 2 or more) "
                              "under cProfile, its statistics to FILE.PID")
@@ -1009,7 +1020,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               ns.think_spread, ns.ack_frames, ns.collector_log,
               tuple(ns.server_thresholds), tuple(ns.serve_arg),
               str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "",
-              ns.connect_slice)
+              ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

@@ -317,3 +317,184 @@ def test_loads_asked_for_together_or_meanwhile_are_one_statement_each(
         with pytest.raises(asyncio.CancelledError):
             await pending
     asyncio.run(main())
+
+
+def test_a_traced_process_notes_each_statement_on_its_pool_with_its_wait(
+        postgres_url: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With HANDFOOT_PG_TRACE set (a measuring aid: handfoot.web.pg_trace), a server
+    process notes each statement on asyncpg's pool (a table's load, its presence written,
+    a move's commit) with its kind, its wait for a connection and its size, and the loop's
+    lateness, and writes them to PREFIX.<pid> when its tables close."""
+    import json
+    import os
+
+    from handfoot.web import pg_trace
+
+    monkeypatch.setenv(pg_trace.TRACE_ENV, str(tmp_path / "trace"))
+
+    async def main() -> None:
+        store = await _started(postgres_url)
+        tables = Tables(store, Settings())
+        try:
+            await store.create_game(game_row("g1"))
+            await tables.start()
+            table = await tables.get("g1")
+            assert table is not None
+            table.sharing.presence_changed()
+            await store.add_move("g1", MoveRow(1, 1, 0, "draw", "human", "r1"))
+            await asyncio.sleep(0.1)
+        finally:
+            await tables.close()
+            await store.close()
+    asyncio.run(main())
+    notes = json.loads((tmp_path / f"trace.{os.getpid()}").read_text())
+    kinds = {kind: (size, waited) for kind, _, waited, _, size, _ in notes["statements"]}
+    assert kinds["load"][0] == 1 and kinds["commit"][0] == 1
+    assert kinds["presence write"][0] == 1
+    assert all(waited >= 0 for _, waited in kinds.values())
+    assert notes["lags"] and all(late > -0.005 and cpu >= 0 for _, late, cpu in notes["lags"])
+    assert all(gen in (0, 1, 2) and took >= 0 for _, gen, took in notes["collections"])
+
+
+def test_a_traced_pool_counts_the_wait_for_a_connection() -> None:
+    """handfoot.web.pg_trace.TracedPool: a statement's wait is the time its connection took
+    to come (not the statement's own time), with what it carried."""
+    from handfoot.web import pg_trace
+
+    class Connection:
+        async def executemany(self, query: str, args: list[Any]) -> None:
+            await asyncio.sleep(0.01)
+
+    class Acquired:
+        async def __aenter__(self) -> Connection:
+            await asyncio.sleep(0.05)  # every connection busy a while
+            return Connection()
+
+        async def __aexit__(self, *_: Any) -> None:
+            return None
+
+    class Pool:
+        def acquire(self) -> Acquired:
+            return Acquired()
+
+        def get_size(self) -> int:
+            return 8
+
+        def get_idle_size(self) -> int:
+            return 0
+
+    trace = pg_trace.PoolTrace("unused")
+    pool = pg_trace.TracedPool(Pool(), trace)
+    asyncio.run(pool.executemany('INSERT INTO moves (game) VALUES ($1)', [("a",), ("b",)]))
+    [(kind, _, waited, took, size, busy)] = trace.statements
+    assert (kind, size, busy) == ("commit", 2, 8)
+    assert 0.04 <= waited < 0.5 and 0.005 <= took < waited
+
+
+def test_a_statements_loads_go_on_a_few_a_turn_while_the_next_is_on_its_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games one statement read go on SETTLE_LOADS_AT_ONCE a turn of the event loop
+    (each then builds its table and joins its connections in that turn), the next ones in
+    the next turns, in the order asked; the next statement does not wait for them."""
+    statements: list[list[str]] = []
+
+    async def load_games(_pool: Any, ids: list[str], *, talk: int, besides: str) -> Any:
+        statements.append(list(ids))
+        await asyncio.sleep(0.01)
+        return {i: f"loaded {i}" for i in ids}
+
+    monkeypatch.setattr(pg_direct, "load_games", load_games)
+
+    async def pool() -> None:
+        return None
+
+    async def main() -> None:
+        turn = 0
+
+        async def turns() -> None:
+            nonlocal turn
+            while True:
+                await asyncio.sleep(0)
+                turn += 1
+
+        counting = asyncio.create_task(turns())
+        loads = pg_direct.GameLoads(pool, talk=7, besides="w")
+        went_on: list[tuple[str, int]] = []
+
+        async def load(game_id: str) -> None:
+            assert await loads.load(game_id) == f"loaded {game_id}"
+            went_on.append((game_id, turn))
+
+        ids = [f"g{i:02d}" for i in range(20)]
+        first = [asyncio.create_task(load(i)) for i in ids]
+        await asyncio.sleep(0.012)  # the statement came back; its loads going on
+        later = asyncio.create_task(load("h0"))
+        await asyncio.gather(*first, later)
+        counting.cancel()
+        assert [g for g, _ in went_on if g != "h0"] == ids
+        per_turn: dict[int, int] = {}
+        for _, at in went_on:
+            per_turn[at] = per_turn.get(at, 0) + 1
+        assert max(per_turn.values()) <= pg_direct.SETTLE_LOADS_AT_ONCE
+        assert len({at for g, at in went_on if g != "h0"}) >= 20 // pg_direct.SETTLE_LOADS_AT_ONCE
+        assert statements == [ids, ["h0"]]
+        pending = asyncio.create_task(loads.load("g99"))
+        await asyncio.sleep(0)
+        await loads.close()
+        with pytest.raises(asyncio.CancelledError):
+            await pending
+    asyncio.run(main())
+
+
+def test_notifications_heard_together_are_handled_a_few_a_turn_in_order(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notifications asyncpg hands over together (another process's commit of a group
+    of moves) are handled HEARD_AT_ONCE a turn of the event loop, in the order heard, so
+    that a hundred moves heard do not all play and broadcast in one turn; one that fails
+    does not stop the others; closing drops those not yet handled."""
+    from handfoot.web import tables as tables_module
+
+    handled: list[tuple[str, int]] = []
+
+    async def main() -> None:
+        store = await _started(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
+        tables = Tables(store, Settings())
+        turn = 0
+
+        async def turns() -> None:
+            nonlocal turn
+            while True:
+                await asyncio.sleep(0)
+                turn += 1
+
+        def heard(payload: str) -> None:
+            if payload == "m bad":
+                raise ValueError("unreadable")
+            handled.append((payload, turn))
+
+        monkeypatch.setattr(tables, "_heard", heard)
+        counting = asyncio.create_task(turns())
+        await asyncio.sleep(0)
+        try:
+            payloads = [f"m g{i}" for i in range(40)]
+            payloads.insert(3, "m bad")
+            for payload in payloads:  # as asyncpg calls the listener: in one turn
+                tables._hear(payload)
+            assert handled == []
+            for _ in range(10):
+                await asyncio.sleep(0)
+            assert [p for p, _ in handled] == [p for p in payloads if p != "m bad"]
+            per_turn: dict[int, int] = {}
+            for _, at in handled:
+                per_turn[at] = per_turn.get(at, 0) + 1
+            assert max(per_turn.values()) <= tables_module.HEARD_AT_ONCE
+            assert len(per_turn) >= 3
+            tables._hear("m late")
+            await tables.close()
+            await asyncio.sleep(0)
+            assert handled[-1][0] == "m g39"
+        finally:
+            counting.cancel()
+            await tables.close()
+            await store.close()
+    asyncio.run(main())

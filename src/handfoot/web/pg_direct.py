@@ -13,7 +13,7 @@ more of three in every other process to read it. Here:
   :class:`GameLoads` gathers the loads asked for while one is on its way into the next
   statement (a burst of joins loads its tables a few dozen a statement, on one pooled
   connection, so that the moves' commits on the same pool do not queue behind a load a
-  table);
+  table), and hands a statement's games over a few a turn of the event loop;
 - :func:`write_presences` stores this process's presence at every table whose
   connections changed in one event-loop turn, with their notifications, in one statement;
 - :func:`read_presences` reads the presence elsewhere of every table heard of in one turn.
@@ -38,8 +38,8 @@ from handfoot.web.store import (
     now,
 )
 
-__all__ = ["LOAD_AT_ONCE", "GameLoads", "Loaded", "load_game", "load_games", "read_presences",
-           "write_presences"]
+__all__ = ["LOAD_AT_ONCE", "SETTLE_LOADS_AT_ONCE", "GameLoads", "Loaded", "load_game",
+           "load_games", "read_presences", "write_presences"]
 
 
 class Loaded(NamedTuple):
@@ -106,7 +106,9 @@ class GameLoads:
     is on its way, and those asked for in the same turn of the event loop as the first,
     go into the next statement, :data:`LOAD_AT_ONCE` at most; one statement at a time, so
     that a burst of joins holds one pooled connection, not all of them (the moves'
-    commits use the same pool). One load alone waits for nothing but a turn."""
+    commits use the same pool). One load alone waits for nothing but a turn. The games a
+    statement read go on :data:`SETTLE_LOADS_AT_ONCE` a turn, while the next statement is
+    on its way."""
 
     def __init__(self, pool: Callable[[], Awaitable[Any]], *, talk: int,
                  besides: str) -> None:
@@ -115,6 +117,7 @@ class GameLoads:
         self.besides = besides
         self._due: dict[str, list[asyncio.Future[Loaded | None]]] = {}
         self._loader: asyncio.Task[None] | None = None
+        self._settling: set[asyncio.Task[None]] = set()
         self.statements = 0
         """The statements made so far (for tests and measuring)."""
 
@@ -146,21 +149,51 @@ class GameLoads:
                 if not isinstance(exc, Exception):
                     raise
                 continue
-            for game_id, waiting in due.items():
-                for done in waiting:
-                    if not done.done():
-                        done.set_result(found.get(game_id))
+            # let go by turns, while the next statement is on its way
+            settling = asyncio.create_task(_settle_by_turns(due, found))
+            self._settling.add(settling)
+            settling.add_done_callback(self._settling.discard)
 
     async def close(self) -> None:
-        """Stop loading: the loads due are cancelled."""
+        """Stop loading: the loads due (and those read but not yet handed over) are
+        cancelled."""
         if self._loader is not None and not self._loader.done():
             self._loader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loader
+        for settling in list(self._settling):
+            settling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await settling
         for waiting in self._due.values():
             for done in waiting:
                 done.cancel()
         self._due.clear()
+
+
+SETTLE_LOADS_AT_ONCE: Final = 8
+"""The loaded games whose tables go on (are built, their connections join and are sent their
+first state) in one turn of the event loop, the next ones in the next turns: the 64 games
+of one statement going on in the same turn held every other connection's frames (a move,
+its commit's end, a ping) for as long as 64 tables' joins take (see :class:`GameLoads`)."""
+
+
+async def _settle_by_turns(due: Mapping[str, list[asyncio.Future[Loaded | None]]],
+                           found: Mapping[str, Loaded]) -> None:
+    """Give each load due its game, :data:`SETTLE_LOADS_AT_ONCE` games a turn; cancelled,
+    the rest are cancelled."""
+    try:
+        for n, (game_id, waiting) in enumerate(due.items()):
+            if n and n % SETTLE_LOADS_AT_ONCE == 0:
+                await asyncio.sleep(0)  # the tables let go run before the next ones
+            for done in waiting:
+                if not done.done():
+                    done.set_result(found.get(game_id))
+    finally:
+        for waiting in due.values():
+            for done in waiting:
+                if not done.done():
+                    done.cancel()
 
 
 _WRITE_PRESENCE: Final = """

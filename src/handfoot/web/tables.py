@@ -13,6 +13,7 @@ keeps this process's presence and leases alive with a heartbeat every
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime as dt
 import functools
@@ -32,6 +33,7 @@ from handfoot.web import daily
 from handfoot.web.bus import Listener
 from handfoot.web.metrics import Metrics
 from handfoot.web.pg_direct import GameLoads, Loaded
+from handfoot.web.pg_trace import PoolTrace
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Presences
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
@@ -40,7 +42,7 @@ from handfoot.web.talk import RECENT
 from handfoot.web.tokens import REMATCH_SECRET
 from handfoot.web.turns import SYSTEM_CLOCK, Clock
 
-__all__ = ["HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
+__all__ = ["HEARD_AT_ONCE", "HEARTBEAT_EVERY", "PROFILE_ENV", "SWEEP_EVERY", "Tables"]
 
 log = logging.getLogger("handfoot.web")
 
@@ -48,6 +50,13 @@ PROFILE_ENV: Final = "HANDFOOT_SERVER_PROFILE"
 """Set to a path prefix, each server process profiles itself (cProfile) from its tables'
 start and writes the statistics to ``<prefix>.<pid>`` when they close (a measuring aid for
 ``serve --workers``, whose worker processes cannot be started under ``python -m cProfile``)."""
+
+HEARD_AT_ONCE: Final = 16
+"""The notifications from other processes handled in one turn of the event loop, the next
+ones in the next turns, in the order heard: asyncpg hands the notifications of one read to
+the loop together (each a callback of the next turn), so that another process's commit of a
+group of a hundred moves made a hundred moves played and broadcast here in one turn, which
+held this process's own frames (a move, a commit's end, a ping) meanwhile."""
 
 SWEEP_EVERY: Final = 10.0
 """Seconds between a process's sweeps over a shared database: it catches up every game it
@@ -91,8 +100,15 @@ class Tables:
         self._sweeper: asyncio.Task[None] | None = None
         self._heart: asyncio.Task[None] | None = None
         self._following: set[asyncio.Task[None]] = set()
+        self._heard_due: collections.deque[str] = collections.deque()
+        self._hearing: asyncio.Handle | None = None
+        """The notifications heard and not yet handled, and the turn that handles the next
+        ones (see :meth:`_hear`)."""
         self._idle_sweeper: asyncio.Task[None] | None = None
         self._profiler: Any = None
+        self._trace: PoolTrace | None = None
+        """On a shared database with ``HANDFOOT_PG_TRACE`` set, the pools' statements
+        noted (see :mod:`handfoot.web.pg_trace`)."""
         if os.environ.get(PROFILE_ENV):
             import cProfile
 
@@ -220,6 +236,9 @@ class Tables:
             self._profiler.disable()
             self._profiler.dump_stats(f"{os.environ[PROFILE_ENV]}.{os.getpid()}")
             self._profiler = None
+        if self._trace is not None:
+            await self._trace.close()
+            self._trace = None
 
     # -- other processes (a shared database) ------------------------------------------------
 
@@ -229,9 +248,13 @@ class Tables:
         if not self.store.shared or self.worker is not None:
             return
         self.worker = secrets.token_hex(8)
+        self._trace = PoolTrace.from_environment()
+        if self._trace is not None:  # a measuring aid: each pool's statements timed
+            self.store._move_pool = self._trace.wrap(  # type: ignore[method-assign,assignment]
+                self.store._move_pool)
         self._presences = Presences(self.store, self.worker)
         self._loads = GameLoads(self.store.direct, talk=RECENT, besides=self.worker)
-        self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._heard,
+        self.listener = Listener(self.store.listen_dsn(), CHANNEL, self._hear,
                                  self._recover)
         await self.listener.start()
         self._sweeper = asyncio.create_task(self._sweep())
@@ -254,6 +277,24 @@ class Tables:
                 table.wake.set()
                 if missed:
                     self._presences.read(table.sharing)
+
+    def _hear(self, payload: str) -> None:
+        """A notification heard (the listener's callback): handled by :meth:`_heard` in its
+        turn, at most :data:`HEARD_AT_ONCE` a turn of the event loop, in the order heard."""
+        self._heard_due.append(payload)
+        if self._hearing is None:
+            self._hearing = asyncio.get_running_loop().call_soon(self._hear_some)
+
+    def _hear_some(self) -> None:
+        self._hearing = None
+        for _ in range(min(HEARD_AT_ONCE, len(self._heard_due))):
+            payload = self._heard_due.popleft()
+            try:
+                self._heard(payload)
+            except Exception:
+                log.exception("a notification could not be handled: %r", payload)
+        if self._heard_due:  # the rest in the next turns, the loop's I/O read between
+            self._hearing = asyncio.get_running_loop().call_soon(self._hear_some)
 
     def _heard(self, payload: str) -> None:
         """A notification ``"<kind> <game>[ <seq>[ <move>]]"`` (or ``"P <worker> <game>
@@ -402,6 +443,10 @@ class Tables:
         if self.listener is not None:
             await self.listener.stop()
             self.listener = None
+        if self._hearing is not None:
+            self._hearing.cancel()
+            self._hearing = None
+        self._heard_due.clear()
         if self._presences is not None:
             await self._presences.close()
             self._presences = None
