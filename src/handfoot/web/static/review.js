@@ -44,7 +44,7 @@ function renderSummary(r) {
 // stake: docs/review.md, "Classes and accuracy")
 function linesText(t) {
   if (!t) return "";
-  return ` <span class="muted">(a loss counts from ${number(Math.round(t.inaccuracy))} points: ` +
+  return ` <span class="muted">(points lost: an inaccuracy from ${number(Math.round(t.inaccuracy))}, ` +
     `a mistake from ${number(Math.round(t.mistake))}, a blunder from ${number(Math.round(t.blunder))})</span>`;
 }
 
