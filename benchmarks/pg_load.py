@@ -31,6 +31,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from server_load import percentile
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -117,10 +119,11 @@ def print_trace(folder: Path, slow: float) -> None:
         waits = sorted(n[1] for n in notes)
         took = sorted(n[2] for n in notes)
         print(f"  {kind}: {len(notes)} statements ({sum(n[3] for n in notes)} games or moves), "
-              f"waited for a connection p50 {_at(waits, 0.5) * ms:.2f} / p99 "
-              f"{_at(waits, 0.99) * ms:.2f} / max {waits[-1] * ms:.2f} ms "
-              f"({sum(w > 0.001 for w in waits)} over 1 ms), took p50 {_at(took, 0.5) * ms:.1f}"
-              f" / p99 {_at(took, 0.99) * ms:.1f} / max {took[-1] * ms:.1f} ms, "
+              f"waited for a connection p50 {percentile(waits, 0.5) * ms:.2f} / p99 "
+              f"{percentile(waits, 0.99) * ms:.2f} / max {waits[-1] * ms:.2f} ms "
+              f"({sum(w > 0.001 for w in waits)} over 1 ms), took p50 "
+              f"{percentile(took, 0.5) * ms:.1f} / p99 {percentile(took, 0.99) * ms:.1f}"
+              f" / max {took[-1] * ms:.1f} ms, "
               f"busy connections at most {max(n[4] for n in notes)}")
     names = sorted(kinds)
     print("  s  moves slow worst(ms) | " + " | ".join(
@@ -135,10 +138,6 @@ def print_trace(folder: Path, slow: float) -> None:
               f"{row['worst'] * ms:9.0f} | " + " | ".join(
                   f"{int(row[f'{k} n']):4d} {row[f'{k} wait'] * ms:6.1f}/"
                   f"{row[f'{k} took'] * ms:6.1f}" for k in names) + " | " + " ".join(lags))
-
-
-def _at(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 if __name__ == "__main__":

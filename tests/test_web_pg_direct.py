@@ -311,12 +311,17 @@ def test_loads_asked_for_together_or_meanwhile_are_one_statement_each(
         assert statements == [["b0", "b1"], ["c0", "no1", "c2", "c3", "c4"], ["c5", "bad"]]
         assert loads.statements == 4
         assert await loads.load("g9") == "loaded g9"  # the next load is not failed
-        pending = asyncio.create_task(loads.load("g10"))
-        await asyncio.sleep(0)
-        await loads.close()
-        with pytest.raises(asyncio.CancelledError):
-            await pending
+        await _closing_cancels(loads, "g10")
     asyncio.run(main())
+
+
+async def _closing_cancels(loads: Any, game_id: str) -> None:
+    """A load asked for just before ``loads`` close is cancelled."""
+    pending = asyncio.create_task(loads.load(game_id))
+    await asyncio.sleep(0)
+    await loads.close()
+    with pytest.raises(asyncio.CancelledError):
+        await pending
 
 
 def test_a_traced_process_notes_each_statement_on_its_pool_with_its_wait(
@@ -438,11 +443,7 @@ def test_a_statements_loads_go_on_a_few_a_turn_while_the_next_is_on_its_way(
         assert max(per_turn.values()) <= pg_direct.SETTLE_LOADS_AT_ONCE
         assert len({at for g, at in went_on if g != "h0"}) >= 20 // pg_direct.SETTLE_LOADS_AT_ONCE
         assert statements == [ids, ["h0"]]
-        pending = asyncio.create_task(loads.load("g99"))
-        await asyncio.sleep(0)
-        await loads.close()
-        with pytest.raises(asyncio.CancelledError):
-            await pending
+        await _closing_cancels(loads, "g99")
     asyncio.run(main())
 
 
