@@ -15,6 +15,7 @@ import pytest
 
 from handfoot.bots.registry import make_bot
 from handfoot.cli import main
+from handfoot.cli.review import review_table
 from handfoot.game import cards
 from handfoot.game import moves as mv
 from handfoot.game.engine import GameState
@@ -283,7 +284,8 @@ def test_the_stake_scale_is_one_on_partnership_13_and_measured_elsewhere() -> No
     assert stakes(knee) == pytest.approx(stake_scale(knee) * stakes(p13), rel=0.01)
 
 
-def test_the_json_carries_the_lines_in_the_games_points() -> None:
+def test_the_json_carries_the_lines_in_the_games_points(
+        capsys: pytest.CaptureFixture[str]) -> None:
     """A review of a Hand, Knee & Foot game classes at its own lines, and says them."""
     profile = load_profile("hand-knee-foot", overrides={"rounds": 1})
     state = GameState.new(profile, seed=3)
@@ -305,6 +307,13 @@ def test_the_json_carries_the_lines_in_the_games_points() -> None:
         assert d["class"] == classify(d["loss"], d["se"], scale)
     assert seat["accuracy"] == round(accuracy_of([d.loss for d in review_.seats[0].decisions],
                                                  scale), 1)
+    # the command's table says them in these rules' points
+    review_table(review_)
+    out = " ".join(capsys.readouterr().out.split())
+    line = lines(scale)
+    assert (f"A loss counts from {line['inaccuracy']:g} points (inaccuracy), "
+            f"{line['mistake']:g} (mistake), {line['blunder']:g} (blunder): these rules' "
+            f"rounds put {scale:.2f} times partnership-13's points at stake.") in out
     # partnership-13's review says its lines as they always were
     p13 = game_review(bot_record("hard", 5, moves=20), [0], samples=4).to_data()
     assert (p13["scale"], p13["thresholds"]) == (1.0, THRESHOLDS)

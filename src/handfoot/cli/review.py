@@ -118,8 +118,8 @@ def review_table(review: GameReview) -> None:
                   "side's).")
     line = lines(review.scale)
     stakes = "" if review.scale == 1.0 else (
-        f" (these rules' rounds put {review.scale:.2f} times partnership-13's points at "
-        "stake)")
+        f": these rules' rounds put {review.scale:.2f} times partnership-13's points at "
+        "stake")
     console.print(f"A loss counts from {line['inaccuracy']:g} points (inaccuracy), "
                   f"{line['mistake']:g} (mistake), {line['blunder']:g} (blunder){stakes}.",
                   soft_wrap=True, markup=False)
