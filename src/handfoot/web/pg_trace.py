@@ -13,9 +13,9 @@ used the CPU; a process the machine did not run did not), and each garbage colle
 ``[started, generation, seconds]``. A thread samples the main thread's stack while the
 loop is late by more than :data:`STALL_AFTER` (the lag task not woken), every
 :data:`SAMPLE_EVERY`: ``[stalled, seconds late, main thread's CPU, stack]`` (a long turn's
-callback named, its innermost Python frames). They are written to ``PREFIX.<pid>`` as JSON when the tables
-close (``benchmarks/pg_load.py --trace`` reads them). Counters, not guesses: where a move's
-commit queues behind other statements, ``waited`` says so.
+callback named, its innermost Python frames). They are written to ``PREFIX.<pid>`` as JSON
+when the tables close (``benchmarks/pg_load.py --trace`` reads them). Counters, not guesses:
+where a move's commit queues behind other statements, ``waited`` says so.
 """
 
 from __future__ import annotations
