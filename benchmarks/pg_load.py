@@ -15,8 +15,10 @@ with both and the benchmark's own last line.
 statement on asyncpg's pools with its wait for a connection, each process's loop lateness)
 and the benchmark each move's round trip (``--moves-out``) into DIR, then prints them
 second by second: the moves and those over ``--slow`` ms, the statements of each kind and
-their longest wait for a connection, the loops' worst lateness. It needs a tree whose
-server has ``handfoot.web.pg_trace`` (the compiled build given included).
+their longest wait for a connection, the loops' worst lateness; then each stalled turn (a
+process's loop late by more than ``pg_trace.STALL_AFTER``) with its main thread's stacks,
+sampled by a thread during the turn, the most frequent first. It needs a tree whose server
+has ``handfoot.web.pg_trace`` (the compiled build given included).
 """
 
 from __future__ import annotations
