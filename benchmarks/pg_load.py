@@ -15,8 +15,10 @@ with both and the benchmark's own last line.
 statement on asyncpg's pools with its wait for a connection, each process's loop lateness)
 and the benchmark each move's round trip (``--moves-out``) into DIR, then prints them
 second by second: the moves and those over ``--slow`` ms, the statements of each kind and
-their longest wait for a connection, the loops' worst lateness. It needs a tree whose
-server has ``handfoot.web.pg_trace`` (the compiled build given included).
+their longest wait for a connection, the loops' worst lateness; then each stalled turn (a
+process's loop late by more than ``pg_trace.STALL_AFTER``) with its main thread's stacks,
+sampled by a thread during the turn, the most frequent first. It needs a tree whose server
+has ``handfoot.web.pg_trace`` (the compiled build given included).
 """
 
 from __future__ import annotations
@@ -108,6 +110,8 @@ def print_trace(folder: Path, slow: float) -> None:
             row = rows[int(started - start)]
             row[f"gc{n}"] = max(row[f"gc{n}"], took)
             row[f"gc{n} full"] += generation == 2
+    stalls = [(n, stall) for n, path in enumerate(sorted(folder.glob("server.*")))
+              for stall in json.loads(path.read_text()).get("stalls", [])]
     slow_moves = [m for m in moves["moves"] if m[1] > slow]
     joined = moves["joined"]
     print(f"trace: {len(moves['moves'])} moves, {len(slow_moves)} over {slow * 1000:g} ms"
@@ -138,6 +142,26 @@ def print_trace(folder: Path, slow: float) -> None:
               f"{row['worst'] * ms:9.0f} | " + " | ".join(
                   f"{int(row[f'{k} n']):4d} {row[f'{k} wait'] * ms:6.1f}/"
                   f"{row[f'{k} took'] * ms:6.1f}" for k in names) + " | " + " ".join(lags))
+    print_stalls(stalls, start)
+
+
+def print_stalls(stalls: list[tuple[int, list[Any]]], start: float) -> None:
+    """Each stalled turn the sampler saw (a process's loop late by more than
+    pg_trace.STALL_AFTER): when, how late at most, the main thread's CPU over the samples,
+    and its most frequent stacks (innermost frames last)."""
+    turns: dict[tuple[int, float], list[list[Any]]] = defaultdict(list)
+    for n, (woken, late, cpu, stack) in stalls:
+        turns[(n, woken)].append([late, cpu, stack])
+    print(f"stalled turns (loop late over the sampler's bound): {len(turns)}")
+    for (n, woken), samples in sorted(turns.items(), key=lambda t: t[0][1]):
+        counts: dict[str, int] = defaultdict(int)
+        for _late, _cpu, stack in samples:
+            counts[";".join(stack.split(";")[-10:])] += 1
+        print(f"  process {n} at {woken - start:6.2f} s: late {samples[-1][0] * 1000:.0f} ms, "
+              f"{len(samples)} samples, CPU {(samples[-1][1] - samples[0][1]) * 1000:.0f} ms "
+              "between the first and the last")
+        for stack, count in sorted(counts.items(), key=lambda c: -c[1])[:4]:
+            print(f"    {count:4d} x {stack}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ loaded."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -359,6 +360,39 @@ def test_a_traced_process_notes_each_statement_on_its_pool_with_its_wait(
     assert all(waited >= 0 for _, waited in kinds.values())
     assert notes["lags"] and all(late > -0.005 and cpu >= 0 for _, late, cpu in notes["lags"])
     assert all(gen in (0, 1, 2) and took >= 0 for _, gen, took in notes["collections"])
+
+
+def test_a_traced_process_samples_the_stack_of_a_long_turn(tmp_path: Any) -> None:
+    """handfoot.web.pg_trace: while the event loop runs one long turn (the lag task not
+    woken), a thread samples the main thread's stack, so the trace names the callback
+    that held the loop, with how late the loop was; a loop that turns freely is not
+    sampled."""
+    import json
+
+    from handfoot.web import pg_trace
+
+    def a_long_turn() -> None:
+        until = time.monotonic() + 0.3
+        while time.monotonic() < until:
+            pass
+
+    async def pool() -> Any:
+        return None
+
+    async def main() -> None:
+        trace = pg_trace.PoolTrace(str(tmp_path / "trace"))
+        trace.wrap(pool)
+        await asyncio.sleep(0.1)  # free turns: nothing sampled
+        assert trace.stalls == []
+        asyncio.get_running_loop().call_soon(a_long_turn)
+        await asyncio.sleep(0.05)
+        await trace.close()
+    asyncio.run(main())
+    stalls = json.loads((tmp_path / "trace").read_text())["stalls"]
+    assert len(stalls) >= 5
+    assert all("a_long_turn" in stack for _, _, _, stack in stalls)
+    assert max(late for _, late, _, _ in stalls) >= 0.2
+    assert stalls[-1][2] > stalls[0][2]  # the main thread's CPU went on: a busy turn
 
 
 def test_a_traced_pool_counts_the_wait_for_a_connection() -> None:

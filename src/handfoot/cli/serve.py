@@ -211,6 +211,18 @@ def _migrate(store: Store) -> list[str]:  # Store: imported lazily (the web extr
 WORKER_SETTINGS = "HANDFOOT_WORKER_SETTINGS"
 """The environment variable that hands ``serve --workers``'s settings to each worker."""
 
+PACED_HTTP = "handfoot.web.handshakes:PacedHttpToolsProtocol"
+"""uvicorn's HTTP protocol for ``serve``: new connections read a few a turn of the event
+loop (:mod:`handfoot.web.handshakes`), where httptools is installed."""
+
+
+def http_protocol() -> str:
+    """uvicorn's ``http`` option: :data:`PACED_HTTP` where httptools is installed (the web
+    extra's uvicorn[standard] brings it), else uvicorn's own choice."""
+    import importlib.util
+
+    return PACED_HTTP if importlib.util.find_spec("httptools") is not None else "auto"
+
 
 def _serve_database(url: str | None, workers: int) -> None:
     """Check the database suits the processes, and migrate its schema once, before any
@@ -332,7 +344,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # socket) in benchmarks/server_load.py (docs/server.md, Measured figures)
     if args.workers > 1:
         return _serve_workers(settings, args, ws_max_size=MAX_FRAME_BYTES,
-                              ws_per_message_deflate=False, ws_ping_interval=ping)
+                              ws_per_message_deflate=False, ws_ping_interval=ping,
+                              http=http_protocol())
     app = create_app(settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
@@ -340,7 +353,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                            log_level="warning", workers=1,
                                            ws_max_size=MAX_FRAME_BYTES,
                                            ws_per_message_deflate=False,
-                                           ws_ping_interval=ping))
+                                           ws_ping_interval=ping,
+                                           http=http_protocol()))
     print(f"{PROG}: playing at {url}", flush=True)
     if args.open:
         import threading

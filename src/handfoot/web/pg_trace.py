@@ -10,9 +10,12 @@ for one and then took, how many games or moves it carried and how many of the po
 connections were in use when it asked; and a task sleeping :data:`LAG_EVERY` notes how late
 it wakes and the main thread's CPU meanwhile, ``[asked, late, cpu]`` (a turn that ran long
 used the CPU; a process the machine did not run did not), and each garbage collection
-``[started, generation, seconds]``. They are written to ``PREFIX.<pid>`` as JSON when the tables
-close (``benchmarks/pg_load.py --trace`` reads them). Counters, not guesses: where a move's
-commit queues behind other statements, ``waited`` says so.
+``[started, generation, seconds]``. A thread samples the main thread's stack while the
+loop is late by more than :data:`STALL_AFTER` (the lag task not woken), every
+:data:`SAMPLE_EVERY`: ``[stalled, seconds late, main thread's CPU, stack]`` (a long turn's
+callback named, its innermost Python frames). They are written to ``PREFIX.<pid>`` as JSON
+when the tables close (``benchmarks/pg_load.py --trace`` reads them). Counters, not guesses:
+where a move's commit queues behind other statements, ``waited`` says so.
 """
 
 from __future__ import annotations
@@ -22,17 +25,29 @@ import contextlib
 import gc
 import json
 import os
+import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-__all__ = ["LAG_EVERY", "TRACE_ENV", "PoolTrace", "TracedPool", "kind_of"]
+__all__ = ["LAG_EVERY", "SAMPLE_EVERY", "STALL_AFTER", "TRACE_ENV", "PoolTrace", "TracedPool",
+           "kind_of", "stack_of"]
 
 TRACE_ENV: Final = "HANDFOOT_PG_TRACE"
 """Set to a path prefix, each server process writes its trace to ``<prefix>.<pid>``."""
 
 LAG_EVERY: Final = 0.02
 """Seconds the lag task sleeps between two notes of the loop's lateness."""
+
+STALL_AFTER: Final = 0.06
+"""Seconds the lag task may be late before the loop's turn counts as stalled and sampled."""
+
+SAMPLE_EVERY: Final = 0.005
+"""Seconds between two samples of the main thread's stack (and two looks at the loop)."""
+
+STACK_DEPTH: Final = 24
+"""Frames kept of a sampled stack, innermost last."""
 
 _KINDS: Final = (("INSERT INTO moves", "commit"), ("FROM games g", "load"),
                  ("INSERT INTO presence", "presence write"),
@@ -62,7 +77,11 @@ class PoolTrace:
         self.lags: list[list[float]] = []
         self.collections: list[list[float]] = []
         self._collecting = 0.0
+        self.stalls: list[list[Any]] = []
         self._lag: asyncio.Task[None] | None = None
+        self._woken = time.monotonic()
+        self._sampling = threading.Event()
+        self._sampler: threading.Thread | None = None
 
     @classmethod
     def from_environment(cls) -> PoolTrace | None:
@@ -75,6 +94,9 @@ class PoolTrace:
         :class:`TracedPool`; the lag task started."""
         if self._lag is None:
             self._lag = asyncio.create_task(self._note_lag())
+            self._sampler = threading.Thread(target=self._sample, args=(
+                threading.get_ident(),), name="pg-trace-sampler", daemon=True)
+            self._sampler.start()
         traced: dict[int, TracedPool] = {}
 
         async def pool() -> Any:
@@ -90,11 +112,25 @@ class PoolTrace:
         try:
             while True:
                 asked, cpu = time.monotonic(), time.thread_time()
+                self._woken = asked
                 await asyncio.sleep(LAG_EVERY)
+                self._woken = time.monotonic()
                 self.lags.append([asked, time.monotonic() - asked - LAG_EVERY,
                                   time.thread_time() - cpu])
         finally:
             gc.callbacks.remove(self._note_collection)
+
+    def _sample(self, main: int) -> None:
+        """The sampler thread: the main thread's stack every :data:`SAMPLE_EVERY` while the
+        lag task is late by more than :data:`STALL_AFTER`."""
+        clock = time.pthread_getcpuclockid(main)
+        while not self._sampling.wait(SAMPLE_EVERY):
+            late = time.monotonic() - self._woken - LAG_EVERY
+            if late > STALL_AFTER:
+                frame = sys._current_frames().get(main)
+                if frame is not None:
+                    self.stalls.append([self._woken, late, time.clock_gettime(clock),
+                                        stack_of(frame)])
 
     def _note_collection(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -110,9 +146,29 @@ class PoolTrace:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lag
             self._lag = None
+        if self._sampler is not None:
+            self._sampling.set()
+            self._sampler.join()
+            self._sampler = None
         with open(self.path, "w") as out:
             json.dump({"pid": os.getpid(), "statements": self.statements,
-                       "lags": self.lags, "collections": self.collections}, out)
+                       "lags": self.lags, "collections": self.collections,
+                       "stalls": self.stalls}, out)
+
+
+def stack_of(frame: Any) -> str:
+    """A frame's stack as ``file:function:line`` from the outermost of the innermost
+    :data:`STACK_DEPTH` frames, ``;``-separated.
+
+    >>> stack_of(sys._getframe()).split(";")[-1].split(":")[1]  # the innermost: here
+    '<module>'
+    """
+    frames: list[str] = []
+    while frame is not None and len(frames) < STACK_DEPTH:
+        code = frame.f_code
+        frames.append(f"{os.path.basename(code.co_filename)}:{code.co_name}:{frame.f_lineno}")
+        frame = frame.f_back
+    return ";".join(reversed(frames))
 
 
 class TracedPool:
