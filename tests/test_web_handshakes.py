@@ -98,7 +98,9 @@ def test_the_server_answers_every_connection_of_a_wave(
     monkeypatch.setattr(HttpToolsProtocol, "data_received", counted)
 
     async def main() -> list[bytes]:
-        config = uvicorn.Config(app, host="127.0.0.1", port=0,
+        # log_config=None: uvicorn's own logging setup would stop the uvicorn loggers
+        # propagating for the rest of this worker's tests (tests/web_client.py)
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None,
                                 http=handshakes.PacedHttpToolsProtocol,
                                 lifespan="off", log_level="warning")
         server = uvicorn.Server(config)
