@@ -6,6 +6,7 @@ loaded."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 from typing import Any
 
@@ -316,6 +317,23 @@ def test_loads_asked_for_together_or_meanwhile_are_one_statement_each(
     asyncio.run(main())
 
 
+class LoopTurns:
+    """Counts the running event loop's turns (:attr:`turn`), from its making to
+    :meth:`stop`: a task that yields once a turn."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self._task = asyncio.create_task(self._count())
+
+    async def _count(self) -> None:
+        while True:
+            await asyncio.sleep(0)
+            self.turn += 1
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
 async def _closing_cancels(loads: Any, game_id: str) -> None:
     """A load asked for just before ``loads`` close is cancelled."""
     pending = asyncio.create_task(loads.load(game_id))
@@ -448,32 +466,22 @@ def test_a_statements_loads_go_on_a_few_a_turn_while_the_next_is_on_its_way(
         return None
 
     async def main() -> None:
-        turn = 0
-
-        async def turns() -> None:
-            nonlocal turn
-            while True:
-                await asyncio.sleep(0)
-                turn += 1
-
-        counting = asyncio.create_task(turns())
+        turns = LoopTurns()
         loads = pg_direct.GameLoads(pool, talk=7, besides="w")
         went_on: list[tuple[str, int]] = []
 
         async def load(game_id: str) -> None:
             assert await loads.load(game_id) == f"loaded {game_id}"
-            went_on.append((game_id, turn))
+            went_on.append((game_id, turns.turn))
 
         ids = [f"g{i:02d}" for i in range(20)]
         first = [asyncio.create_task(load(i)) for i in ids]
         await asyncio.sleep(0.012)  # the statement came back; its loads going on
         later = asyncio.create_task(load("h0"))
         await asyncio.gather(*first, later)
-        counting.cancel()
+        turns.stop()
         assert [g for g, _ in went_on if g != "h0"] == ids
-        per_turn: dict[int, int] = {}
-        for _, at in went_on:
-            per_turn[at] = per_turn.get(at, 0) + 1
+        per_turn = collections.Counter(at for _, at in went_on)
         assert max(per_turn.values()) <= pg_direct.SETTLE_LOADS_AT_ONCE
         assert len({at for g, at in went_on if g != "h0"}) >= 20 // pg_direct.SETTLE_LOADS_AT_ONCE
         assert statements == [ids, ["h0"]]
@@ -494,21 +502,14 @@ def test_notifications_heard_together_are_handled_a_few_a_turn_in_order(
     async def main() -> None:
         store = await _started(f"sqlite+aiosqlite:///{tmp_path / 't.db'}")
         tables = Tables(store, Settings())
-        turn = 0
-
-        async def turns() -> None:
-            nonlocal turn
-            while True:
-                await asyncio.sleep(0)
-                turn += 1
+        turns = LoopTurns()
 
         def heard(payload: str) -> None:
             if payload == "m bad":
                 raise ValueError("unreadable")
-            handled.append((payload, turn))
+            handled.append((payload, turns.turn))
 
         monkeypatch.setattr(tables, "_heard", heard)
-        counting = asyncio.create_task(turns())
         await asyncio.sleep(0)
         try:
             payloads = [f"m g{i}" for i in range(40)]
@@ -519,9 +520,7 @@ def test_notifications_heard_together_are_handled_a_few_a_turn_in_order(
             for _ in range(10):
                 await asyncio.sleep(0)
             assert [p for p, _ in handled] == [p for p in payloads if p != "m bad"]
-            per_turn: dict[int, int] = {}
-            for _, at in handled:
-                per_turn[at] = per_turn.get(at, 0) + 1
+            per_turn = collections.Counter(at for _, at in handled)
             assert max(per_turn.values()) <= tables_module.HEARD_AT_ONCE
             assert len(per_turn) >= 3
             tables._hear("m late")
@@ -529,7 +528,7 @@ def test_notifications_heard_together_are_handled_a_few_a_turn_in_order(
             await asyncio.sleep(0)
             assert handled[-1][0] == "m g39"
         finally:
-            counting.cancel()
+            turns.stop()
             await tables.close()
             await store.close()
     asyncio.run(main())
