@@ -48,7 +48,7 @@ from handfoot.game.engine import GameState
 from handfoot.game.loading import load_profile
 from handfoot.game.record import GameRecord, GameRecorder
 from handfoot.game.rules import Profile
-from handfoot.game.values import Phase, PlayerView
+from handfoot.game.values import Phase, PlayerView, TableMeld
 from handfoot.runs import review as rv
 from handfoot.runs.review import lister_for, seat_input, weigh
 from handfoot.runs.review_report import classify, game_review
@@ -273,14 +273,25 @@ def _ladder_breakdown(levels: list[str], judged: list[Judged]) -> None:
 
 
 Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMove],
-             ExpertBot, int]
+             ExpertBot, int, str]
+
+OLD_KINDS = ("wild discarded", "book fed", "pile refused")
+"""The first definitions (docs/review.md, "Planted mistakes", the earlier tables): each
+decision gives at most one spot, the first of these that applies."""
+NEW_KINDS = ("wild thrown, book at hand", "joker thrown", "full pile refused",
+             "pile unblocked")
+"""The clear mistakes (docs/review.md, "Planted mistakes"): each decided from the rules
+and the seat's own view alone; a decision gives a spot of every kind that applies."""
+KIND_SETS = {"old": OLD_KINDS, "new": NEW_KINDS, "all": OLD_KINDS + NEW_KINDS}
 
 
-def planted_spots(games: int, seed: int) -> Iterator[Spot]:
-    """(kind, view, pile, (planted move, the bot's move), lister, move index) at seat 0's
-    decisions of learned self-play where a bad move is at hand."""
+def planted_spots(games: int, seed: int, kinds: tuple[str, ...] = OLD_KINDS,
+                  first: int = 0) -> Iterator[Spot]:
+    """(kind, view, pile, (planted move, the bot's move), lister, move index, the table's
+    facts in words) at seat 0's decisions of learned self-play where a bad move of one of
+    ``kinds`` is at hand (games ``first`` to ``first + games - 1``)."""
     profile = load_profile(PROFILE, overrides={"rounds": 1})
-    for g in range(games):
+    for g in range(first, first + games):
         state = GameState.new(profile, seed=derive_seed(seed, "planted", g))
         bots = [make_bot("learned", derive_seed(seed, "planted-bot", g, s))
                 for s in range(state.players)]
@@ -292,9 +303,14 @@ def planted_spots(games: int, seed: int) -> Iterator[Spot]:
             if seat == 0:
                 view, pile = seat_input(state, 0)
                 lister._observe(view)
-                plant = plant_for(state, view, move)
-                if plant is not None:
-                    yield plant[0], view, pile, (plant[1], move), lister, index
+                found: list[tuple[str, mv.PlayerMove]] = []
+                old = plant_for(state, view, move)
+                if old is not None and old[0] in kinds:
+                    found.append(old)
+                found += [p for p in clear_plants(state, view, pile, move) if p[0] in kinds]
+                for kind, bad in found:
+                    yield (kind, view, pile, (bad, move), lister, index,
+                           table_facts(kind, view, pile, bad, move))
                 if isinstance(move, mv.Discard):
                     lister._chosen(view, mv.DISCARD + move.kind)
             state.apply(move)
@@ -303,7 +319,8 @@ def planted_spots(games: int, seed: int) -> Iterator[Spot]:
 
 def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
               ) -> tuple[str, mv.PlayerMove] | None:
-    """A clearly bad move at this decision of seat 0, if there is one."""
+    """The first definitions (:data:`OLD_KINDS`): the first that applies at this decision
+    of seat 0, if one does."""
     if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
         hand = cards.kind_counts(view.hand)
         # ranks where the side has a meld that already holds a wild card: adding one more
@@ -334,6 +351,117 @@ def plant_for(state: GameState, view: PlayerView, move: mv.PlayerMove,
     return None
 
 
+def _wild_joins(state: GameState, view: PlayerView, wild: int,
+                sizes: Iterable[int] | None = None) -> list[TableMeld]:
+    """The side's melds one ``wild`` from the seat's hand may legally be added to now (of
+    those ``sizes`` when given)."""
+    group = {"twos": 1} if wild == cards.TWO else {"jokers": 1}
+    return [m for m in view.melds[view.side]
+            if (sizes is None or m.size in sizes)
+            and state.check(mv.Meld((mv.MeldGroup(m.target, **group),))) is None]
+
+
+def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
+                 move: mv.PlayerMove) -> list[tuple[str, mv.PlayerMove]]:
+    """The clear mistakes (:data:`NEW_KINDS`) at hand at this decision of seat 0, each
+    decided from the rules and the seat's own view (its hand, the melds on the table, the
+    pile): never from hidden cards, play-outs or the reviewer.
+
+    - *wild thrown, book at hand*: the seat holds a wild card that, laid on one of its
+      side's melds one card from a book (the all-wild meld included), closes that book now;
+      the wild card is thrown instead of the bot's meld or discard;
+    - *joker thrown*: the bot discards, holding a joker that could go onto one of its
+      side's melds that already holds a wild card (or its all-wild meld); the joker is
+      thrown instead;
+    - *full pile refused*: the bot takes a pile that gives the profile's whole pickup (7
+      cards in partnership-13); drawing instead;
+    - *pile unblocked*: the bot stops a pile of the whole pickup or more with a black 3;
+      a natural it holds alone, of a rank the next player's side has no meld of (a plain
+      pair of it takes the pile), is thrown instead.
+    """
+    found: list[tuple[str, mv.PlayerMove]] = []
+    profile = state.profile
+    hand = cards.kind_counts(view.hand)
+    full = profile.pickup_count or 7
+    if view.phase == Phase.PLAY and not view.staged and isinstance(move, mv.Meld | mv.Discard):
+        for w in (cards.JOKER, cards.TWO):
+            if (hand[w] and mv.DISCARD + w in view.legal_actions and move != mv.Discard(w)
+                    and _wild_joins(state, view, w, (profile.book_size - 1,))):
+                found.append(("wild thrown, book at hand", mv.Discard(w)))
+                break
+    if (view.phase == Phase.PLAY and isinstance(move, mv.Discard) and hand[cards.JOKER]
+            and move.kind != cards.JOKER and mv.DISCARD + cards.JOKER in view.legal_actions
+            and any(m.wilds for m in _wild_joins(state, view, cards.JOKER))):
+        found.append(("joker thrown", mv.Discard(cards.JOKER)))
+    if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= full
+            and mv.DRAW in view.legal_actions):
+        found.append(("full pile refused", mv.Draw()))
+    if (view.phase == Phase.PLAY and isinstance(move, mv.Discard)
+            and move.kind == cards.BLACK_THREE and view.discard_size + 1 >= full):
+        nxt = state.side_of[(view.seat + 1) % view.players]
+        melded = {m.target for m in view.melds[nxt]}
+        alone = [k for k in cards.RANKS if hand[k] == 1 and k not in melded
+                 and mv.DISCARD + k in view.legal_actions]
+        if alone:
+            found.append(("pile unblocked", mv.Discard(alone[0])))
+    return found
+
+
+def _name(kind: int) -> str:
+    return cards.KIND_NAMES[kind]
+
+
+def _move_words(move: mv.PlayerMove) -> str:
+    return mv.format_move(move)
+
+
+def table_facts(kind: str, view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
+                own: mv.PlayerMove) -> str:
+    """The table's facts at a spot, as ``key=value; ...`` (for ``planted --verbose``): what
+    a player sees there, to tell the spots a review catches from those it does not."""
+    profile = view.profile
+    side = view.side
+    seat = view.seat
+    nxt_seat = (seat + 1) % view.players
+    nxt = nxt_seat % view.sides if view.sides else 0
+    hand = cards.kind_counts(view.hand)
+    wild_meld = max((m.size for m in view.melds[side] if m.target == mv.WILD_MELD), default=0)
+    facts: dict[str, object] = {
+        "own": _move_words(own), "held": len(view.hand),
+        "foot": int(view.in_foot[seat]), "pile": view.discard_size, "stock": view.stock_size,
+        "wilds_held": hand[cards.TWO] + hand[cards.JOKER], "allwild": wild_meld,
+        "books": sum(m.size >= profile.book_size for m in view.melds[side]),
+    }
+    if isinstance(own, mv.Discard):
+        facts["own_stop"] = int(own.kind in (cards.BLACK_THREE, cards.TWO, cards.JOKER))
+    if isinstance(bad, mv.Discard) and cards.is_wild(bad.kind):
+        facts["wild"] = _name(bad.kind)
+        sizes = sorted((m.size, m.wilds) for m in view.melds[side]
+                       if m.target != mv.WILD_MELD and (m.wilds or m.size >= 3))
+        facts["dirty_sizes"] = "/".join(f"{s}w{w}" for s, w in sizes if w) or "-"
+        facts["near_book"] = int(any(m.size == profile.book_size - 1 for m in view.melds[side]))
+    elif isinstance(bad, mv.Discard):
+        k = bad.kind
+        facts["card"] = _name(k)
+        facts["next_meld"] = max((m.size for m in view.melds[nxt] if m.target == k), default=0)
+        facts["next_held"] = view.hand_counts[nxt_seat]
+        facts["next_foot"] = int(view.in_foot[nxt_seat])
+        facts["seen"] = pile.count(k) + sum(m.naturals for s in view.melds for m in s
+                                            if m.target == k)
+    else:
+        take = pile[-view.pickup_size:] if view.pickup_size else ()
+        top = take[-1] if take else -1
+        facts["take"] = view.pickup_size
+        facts["top"] = _name(top) if top >= 0 else "-"
+        facts["top_melded"] = max((m.size for m in view.melds[side] if m.target == top),
+                                  default=0)
+        melded = {m.target for m in view.melds[side]}
+        facts["pile_wilds"] = sum(cards.is_wild(k) for k in take)
+        facts["pile_onmelds"] = sum(k in melded for k in take)
+        facts["pile_b3"] = take.count(cards.BLACK_THREE)
+    return "; ".join(f"{k}={v}" for k, v in facts.items())
+
+
 def _late_words(args: argparse.Namespace) -> str:
     late = rv.LATE_TURNS_EACH if args.late < 0 else args.late
     short = args.horizon or rv.HORIZON_TURNS_EACH
@@ -355,7 +483,9 @@ def planted(args: argparse.Namespace) -> None:
     if args.no_leaf:
         rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
-    for kind, view, pile, (bad, own), lister, index in planted_spots(args.games, args.seed):
+    kinds = KIND_SETS[args.kinds]
+    for kind, view, pile, (bad, own), lister, index, facts in planted_spots(
+            args.games, args.seed, kinds, args.first):
         seed = derive_seed(args.seed, "planted-decision", index)
         w = weigh(view, pile, [bad, own], lister=lister, samples=rv.samples_at(view, args.samples),
                   seed=seed)
@@ -365,7 +495,8 @@ def planted(args: argparse.Namespace) -> None:
         b = w.loss_of(cb) if w is not None and cb is not None else None
         if args.verbose:
             print(f"  {kind}: planted {a and round(a[0])} ± {a and round(a[1])}, own "
-                  f"{b and round(b[0])} ± {b and round(b[1])}", flush=True)
+                  f"{b and round(b[0])} ± {b and round(b[1])}"
+                  + (f" | {mv.format_move(bad)} | {facts}" if args.facts else ""), flush=True)
         row = tally.setdefault(kind, [0, 0, 0])
         row[0] += 1
         row[1] += a is not None and classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
@@ -373,7 +504,7 @@ def planted(args: argparse.Namespace) -> None:
         if a is not None:
             values.setdefault(kind, []).append(a[0])
             pairs.setdefault(kind, []).append((a, b if b is not None else (0.0, 0.0)))
-    for kind, (n, caught, good) in tally.items():
+    for kind, (n, caught, good) in sorted(tally.items(), key=lambda kv: kinds.index(kv[0])):
         print(f"{kind}: {n} spots; planted move a mistake or blunder in {caught} "
               f"({caught / n:.0%}); the bot's own move good in {good} ({good / n:.0%})")
         if len(values.get(kind, [])) >= 2:
@@ -604,7 +735,14 @@ def main() -> None:
     pl.add_argument("--games", type=int, default=40)
     pl.add_argument("--samples", type=int, default=32)
     pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--first", type=int, default=0,
+                    help="the first game's number (a run split in parts: the same spots)")
     pl.add_argument("--verbose", action="store_true", help="print every spot's losses")
+    pl.add_argument("--facts", action="store_true",
+                    help="with --verbose: each spot's planted move and the table's facts")
+    pl.add_argument("--kinds", choices=sorted(KIND_SETS), default="old",
+                    help="the plants: the first definitions (old), the clear mistakes (new), "
+                    "or both")
     pl.add_argument("--horizon", type=int, default=0,
                     help="turns a seat a play-out plays (default: the review's; 99: the round)")
     pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
