@@ -278,11 +278,14 @@ Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMov
 OLD_KINDS = ("wild discarded", "book fed", "pile refused")
 """The first definitions (docs/review.md, "Planted mistakes", the earlier tables): each
 decision gives at most one spot, the first of these that applies."""
-NEW_KINDS = ("wild thrown, book at hand", "joker thrown", "full pile refused",
-             "pile unblocked")
+NEW_KINDS = ("wild thrown, book at hand", "full pile refused", "pile unblocked")
 """The clear mistakes (docs/review.md, "Planted mistakes"): each decided from the rules
 and the seat's own view alone; a decision gives a spot of every kind that applies."""
-KIND_SETS = {"old": OLD_KINDS, "new": NEW_KINDS, "all": OLD_KINDS + NEW_KINDS}
+TRIED_KINDS = ("joker thrown", "wild thrown instead of a meld")
+"""Definitions tried and not kept (docs/review.md, "Planted mistakes"), still measurable."""
+KIND_SETS = {"old": OLD_KINDS, "new": NEW_KINDS, "tried": TRIED_KINDS,
+             "new+tried": NEW_KINDS + TRIED_KINDS,
+             "all": OLD_KINDS + NEW_KINDS + TRIED_KINDS}
 
 
 def planted_spots(games: int, seed: int, kinds: tuple[str, ...] = OLD_KINDS,
@@ -355,10 +358,10 @@ def _wild_joins(state: GameState, view: PlayerView, wild: int,
                 sizes: Iterable[int] | None = None) -> list[TableMeld]:
     """The side's melds one ``wild`` from the seat's hand may legally be added to now (of
     those ``sizes`` when given)."""
-    group = {"twos": 1} if wild == cards.TWO else {"jokers": 1}
+    twos, jokers = int(wild == cards.TWO), int(wild == cards.JOKER)
     return [m for m in view.melds[view.side]
-            if (sizes is None or m.size in sizes)
-            and state.check(mv.Meld((mv.MeldGroup(m.target, **group),))) is None]
+            if (sizes is None or m.size in sizes) and state.check(
+                mv.Meld((mv.MeldGroup(m.target, twos=twos, jokers=jokers),))) is None]
 
 
 def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
@@ -367,17 +370,20 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
     decided from the rules and the seat's own view (its hand, the melds on the table, the
     pile): never from hidden cards, play-outs or the reviewer.
 
-    - *wild thrown, book at hand*: the seat holds a wild card that, laid on one of its
-      side's melds one card from a book (the all-wild meld included), closes that book now;
-      the wild card is thrown instead of the bot's meld or discard;
-    - *joker thrown*: the bot discards, holding a joker that could go onto one of its
-      side's melds that already holds a wild card (or its all-wild meld); the joker is
-      thrown instead;
+    - *wild thrown, book at hand*: the bot discards, holding a wild card that, laid on
+      one of its side's melds one card from a book (the all-wild meld included), closes
+      that book now; the wild card is thrown instead;
     - *full pile refused*: the bot takes a pile that gives the profile's whole pickup (7
       cards in partnership-13); drawing instead;
     - *pile unblocked*: the bot stops a pile of the whole pickup or more with a black 3;
       a natural it holds alone, of a rank the next player's side has no meld of (a plain
       pair of it takes the pile), is thrown instead.
+
+    Tried and not kept (:data:`TRIED_KINDS`): *joker thrown* (the bot discards, holding a
+    joker that could go onto one of its side's melds that already holds a wild card, or
+    its all-wild meld; the joker is thrown instead) and *wild thrown instead of a meld*
+    (as *wild thrown, book at hand*, where the bot lays melds instead of discarding: the
+    wild card is thrown and nothing laid).
     """
     found: list[tuple[str, mv.PlayerMove]] = []
     profile = state.profile
@@ -387,7 +393,8 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
         for w in (cards.JOKER, cards.TWO):
             if (hand[w] and mv.DISCARD + w in view.legal_actions and move != mv.Discard(w)
                     and _wild_joins(state, view, w, (profile.book_size - 1,))):
-                found.append(("wild thrown, book at hand", mv.Discard(w)))
+                found.append(("wild thrown, book at hand" if isinstance(move, mv.Discard)
+                              else "wild thrown instead of a meld", mv.Discard(w)))
                 break
     if (view.phase == Phase.PLAY and isinstance(move, mv.Discard) and hand[cards.JOKER]
             and move.kind != cards.JOKER and mv.DISCARD + cards.JOKER in view.legal_actions
@@ -443,7 +450,8 @@ def table_facts(kind: str, view: PlayerView, pile: tuple[int, ...], bad: mv.Play
     elif isinstance(bad, mv.Discard):
         k = bad.kind
         facts["card"] = _name(k)
-        facts["next_meld"] = max((m.size for m in view.melds[nxt] if m.target == k), default=0)
+        facts["next_meld"] = max((m.size for m in view.melds[nxt]
+                                  if m.target == k and m.size < profile.book_size), default=0)
         facts["next_held"] = view.hand_counts[nxt_seat]
         facts["next_foot"] = int(view.in_foot[nxt_seat])
         facts["seen"] = pile.count(k) + sum(m.naturals for s in view.melds for m in s
