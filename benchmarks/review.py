@@ -470,6 +470,25 @@ def table_facts(kind: str, view: PlayerView, pile: tuple[int, ...], bad: mv.Play
     return "; ".join(f"{k}={v}" for k, v in facts.items())
 
 
+Loss = tuple[float, float]
+"""A move's loss estimate and its standard error."""
+
+
+def judge_plant(view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
+                own: mv.PlayerMove, lister: ExpertBot, samples: int, seed: int,
+                ) -> tuple[Loss | None, Loss | None]:
+    """The planted move's and the bot's own move's losses (estimate, standard error),
+    weighed together on the same determinizations (``samples`` a play decision's count, as
+    the review's), each None where the reviewer does not weigh it."""
+    w = weigh(view, pile, [bad, own], lister=lister, samples=rv.samples_at(view, samples),
+              seed=seed)
+    if w is None:
+        return None, None
+    ca, cb = w.index_of(bad), w.index_of(own)
+    return (w.loss_of(ca) if ca is not None else None,
+            w.loss_of(cb) if cb is not None else None)
+
+
 def _late_words(args: argparse.Namespace) -> str:
     late = rv.LATE_TURNS_EACH if args.late < 0 else args.late
     short = args.horizon or rv.HORIZON_TURNS_EACH
@@ -494,13 +513,8 @@ def planted(args: argparse.Namespace) -> None:
     kinds = KIND_SETS[args.kinds]
     for kind, view, pile, (bad, own), lister, index, facts in planted_spots(
             args.games, args.seed, kinds, args.first):
-        seed = derive_seed(args.seed, "planted-decision", index)
-        w = weigh(view, pile, [bad, own], lister=lister, samples=rv.samples_at(view, args.samples),
-                  seed=seed)
-        ca = w.index_of(bad) if w is not None else None
-        cb = w.index_of(own) if w is not None else None
-        a = w.loss_of(ca) if w is not None and ca is not None else None
-        b = w.loss_of(cb) if w is not None and cb is not None else None
+        a, b = judge_plant(view, pile, bad, own, lister, args.samples,
+                           derive_seed(args.seed, "planted-decision", index))
         if args.verbose:
             print(f"  {kind}: planted {a and round(a[0])} ± {a and round(a[1])}, own "
                   f"{b and round(b[0])} ± {b and round(b[1])}"

@@ -4,12 +4,15 @@ measurement)."""
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import json
 import random
 import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,11 +29,8 @@ from handfoot.rl.resample import resample_hidden
 from handfoot.runs import review
 from handfoot.runs.review import (
     Candidate,
-    lister_for,
     plan_samples,
-    review_decision,
     review_record,
-    seat_input,
 )
 from handfoot.runs.review_report import THRESHOLDS, accuracy_of, classify, game_review, lines, why
 from handfoot.runs.review_stakes import stake_scale, stakes
@@ -172,66 +172,41 @@ def test_the_reviewer_never_reads_a_hidden_card(monkeypatch: pytest.MonkeyPatch)
     assert _summary(review_record(record, [0], samples=4)[0]) != peeked
 
 
-def _wild_discard_spots(games: int) -> list[tuple[PlayerView, tuple[int, ...], mv.PlayerMove,
-                                                  mv.PlayerMove, object, int]]:
-    """Seat 0's discards in learned self-play where it held a wild card it could add to one
-    of its side's melds that already holds a wild card (no clean book lost):
-    (view, pile, the wild's discard, the bot's move, the lister, the move's index)."""
-    profile = load_profile("partnership-13", overrides={"rounds": 1})
-    spots = []
-    for g in range(games):
-        state = GameState.new(profile, seed=derive_seed(11, "planted", g))
-        bots = [make_bot("learned", derive_seed(11, "planted-bot", g, s)) for s in range(4)]
-        lister = lister_for(0, profile.name)
-        index = 0
-        while not state.is_over:
-            seat = state.to_act
-            move = bot_turn(bots[seat], state, seat)
-            if seat == 0:
-                view, pile = seat_input(state, 0)
-                lister._observe(view)
-                if view.phase == Phase.PLAY and isinstance(move, mv.Discard):
-                    hand = cards.kind_counts(view.hand)
-                    dirty = sorted({m.target for m in view.melds[0] if m.twos + m.jokers
-                                    and m.target < mv.WILD_MELD})
-                    for w in (cards.JOKER, cards.TWO):
-                        if not hand[w] or mv.DISCARD + w not in view.legal_actions:
-                            continue
-                        groups = [mv.MeldGroup(t, twos=int(w == cards.TWO),
-                                               jokers=int(w == cards.JOKER)) for t in dirty]
-                        if move.kind != w and any(state.check(mv.Meld((g_,))) is None
-                                                  for g_ in groups):
-                            spots.append((view, pile, mv.Discard(w), move, lister, index))
-                            break
-                    lister._chosen(view, mv.DISCARD + move.kind)
-            while state.apply_listed(bots[seat].choose(state.play_view(seat))) is None:
-                pass
-            index += 1
-    return spots
+def _planted() -> ModuleType:
+    """benchmarks/review.py, whose planted mistakes the test samples."""
+    spec = importlib.util.spec_from_file_location(
+        "review_benchmark", Path(__file__).resolve().parents[1] / "benchmarks" / "review.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_a_wild_card_thrown_away_costs_points_and_the_bots_own_move_is_good() -> None:
-    spots = _wild_discard_spots(8)[:6]
-    assert len(spots) >= 4
+def test_planted_clear_mistakes_are_caught_and_the_bots_own_moves_are_good() -> None:
+    # a small sample of benchmarks/review.py's measurement (docs/review.md, "Planted
+    # mistakes"), with its definitions: a wild card thrown where laying it would close a
+    # book, and drawing where the bot takes a pile of the whole pickup (7 cards)
+    bench = _planted()
+    kinds = ("wild thrown, book at hand", "full pile refused")
+    seen: list[str] = []
     caught = good = 0
     lost = [0.0, 0.0]
-    for view, pile, bad, own, lister, index in spots:
-        seed = derive_seed(11, "decision", index)
-        a = review_decision(view, pile, bad, lister=lister, samples=48,  # type: ignore[arg-type]
-                            seed=seed)
-        b = review_decision(view, pile, own, lister=lister, samples=48,  # type: ignore[arg-type]
-                            seed=seed)
-        assert a is not None
-        caught += classify(a.loss, a.se) in ("mistake", "blunder")
-        good += b is None or classify(b.loss, b.se) == "good"
-        lost[0] += a.loss
-        lost[1] += b.loss if b is not None else 0.0
-    # a small sample of benchmarks/review.py's measurement (docs/review.md, "Planted
-    # mistakes"): the planted discards cost far more than the bot's own moves, most of the
-    # bot's moves are good, and the clearest planted ones are classed mistakes
-    assert lost[0] / len(spots) >= 40 and lost[0] > 2 * lost[1]
-    assert caught >= 2
-    assert good >= len(spots) - 1
+    # judged as they come: each spot's lister has seen the game up to that spot only
+    for kind, view, pile, (bad, own), lister, index, _facts in bench.planted_spots(8, 11, kinds):
+        seen.append(kind)
+        a, b = bench.judge_plant(view, pile, bad, own, lister, 48,
+                                 derive_seed(11, "decision", index))
+        assert a is not None, kind
+        caught += classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
+        good += b is None or classify(max(0.0, b[0]), b[1]) == "good"
+        lost[0] += a[0]
+        lost[1] += b[0] if b is not None else 0.0
+    assert set(seen) == set(kinds) and len(seen) >= 6
+    # the planted moves cost far more than the bot's own moves, nearly all of them are
+    # classed mistakes or blunders, and nearly all of the bot's own moves good
+    assert lost[0] / len(seen) >= 100 and lost[0] > 4 * max(lost[1], 1.0)
+    assert caught >= len(seen) - 1
+    assert good >= len(seen) - 1
 
 
 def test_classes_accuracy_and_samples() -> None:
@@ -535,14 +510,13 @@ def test_moves_judged_together_share_their_determinizations() -> None:
     """:func:`review.weigh` plays every judged move on the same determinizations: the
     same move judged twice is one candidate, the best move's loss is 0 ± 0, and a move's
     loss does not depend on which other moves are judged with it."""
-    spots = _wild_discard_spots(3)[:2]
-    assert spots
-    for view, pile, bad, own, lister, index in spots:
+    spots = itertools.islice(_planted().planted_spots(3, 11, ("wild discarded",)), 2)
+    judged = 0
+    for _kind, view, pile, (bad, own), lister, index, _facts in spots:
+        judged += 1
         seed = derive_seed(11, "decision", index)
-        both = review.weigh(view, pile, [bad, own, bad], lister=lister,  # type: ignore[arg-type]
-                            samples=8, seed=seed)
-        alone = review.weigh(view, pile, [bad], lister=lister,  # type: ignore[arg-type]
-                             samples=8, seed=seed)
+        both = review.weigh(view, pile, [bad, own, bad], lister=lister, samples=8, seed=seed)
+        alone = review.weigh(view, pile, [bad], lister=lister, samples=8, seed=seed)
         assert both is not None and alone is not None
         keys = [mv.format_move(m) for m in both.moves]
         assert len(keys) == len(set(keys))
@@ -550,6 +524,7 @@ def test_moves_judged_together_share_their_determinizations() -> None:
         a, b = both.index_of(bad), alone.index_of(bad)
         assert a is not None and b is not None
         assert [o.margin for o in both.outcomes[a]] == [o.margin for o in alone.outcomes[b]]
+    assert judged == 2
 
 
 def test_a_meld_and_a_discard_are_cut_at_the_same_turn(monkeypatch: pytest.MonkeyPatch,
