@@ -510,7 +510,10 @@ def planted(args: argparse.Namespace) -> None:
     if args.no_leaf:
         rv.LEAF_WEIGHTS = (0.0,) * len(rv.LEAF_WEIGHTS)
     start = time.process_time()
-    kinds = KIND_SETS[args.kinds]
+    kinds = KIND_SETS.get(args.kinds) or tuple(args.kinds.split(","))
+    unknown = set(kinds) - set(KIND_SETS["all"])
+    if unknown:
+        raise SystemExit(f"planted: no kind {', '.join(sorted(unknown))}")
     for kind, view, pile, (bad, own), lister, index, facts in planted_spots(
             args.games, args.seed, kinds, args.first):
         a, b = judge_plant(view, pile, bad, own, lister, args.samples,
@@ -762,9 +765,10 @@ def main() -> None:
     pl.add_argument("--verbose", action="store_true", help="print every spot's losses")
     pl.add_argument("--facts", action="store_true",
                     help="with --verbose: each spot's planted move and the table's facts")
-    pl.add_argument("--kinds", choices=sorted(KIND_SETS), default="old",
+    pl.add_argument("--kinds", default="old",
                     help="the plants: the first definitions (old), the clear mistakes (new), "
-                    "or both")
+                    "those tried and not kept (tried), new+tried, all, or kinds by name, "
+                    "comma-separated")
     pl.add_argument("--horizon", type=int, default=0,
                     help="turns a seat a play-out plays (default: the review's; 99: the round)")
     pl.add_argument("--no-leaf", action="store_true", help="cut play-outs without the leaf")
