@@ -6,6 +6,8 @@ the bot levels, and planted mistakes.
     python benchmarks/review.py ladder [--games 30] [--samples 16] [--every 4] [--jobs 1]
                                        [--horizon N] [--no-leaf]
     python benchmarks/review.py planted [--games 40] [--samples 32] [--horizon N] [--no-leaf]
+                                        [--kinds old|new|tried|all|KIND,...] [--first G]
+                                        [--verbose [--facts]]
     python benchmarks/review.py stakes [--games 2] [--samples 12] [--profiles P,P+all,...]
 
 ``speed`` reviews a hard self-play game of partnership-13 (four players) and prints
@@ -16,11 +18,15 @@ horizon and on to the round's end. ``ladder`` judges every level at the same dec
 games between bots of the ladder (mixed levels): each level's mean loss per decision and
 the paired differences between adjacent levels, with 95% confidence intervals over the
 games. ``planted`` plays one-round games of the learned bot, and at seat 0's decisions
-where a bad move is at hand reviews it with the bot's own move (a wild card thrown while it
-could go onto one of the side's melds that already holds one; a natural thrown of a rank
-the next player's side has a meld of one or two cards from a book; drawing instead of
-taking a pile of 5 cards or more the bot takes): for each kind, how often the planted move
-is classed a mistake or blunder and the bot's own move good. ``stakes`` measures, for each
+where a bad move is at hand reviews it with the bot's own move: for each kind, how often
+the planted move is classed a mistake or blunder and the bot's own move good. ``--kinds
+new``: the clear mistakes, each decided from the rules and the seat's own view
+(:func:`clear_plants`: a wild card thrown where laying it would close a book; drawing
+where the bot takes a pile of the whole pickup; a natural thrown where the bot stops such
+a pile with a black 3); ``--kinds old`` (the default, the docs' earlier tables): a wild
+card thrown while it could go onto one of the side's melds that already holds one; a
+natural thrown of a rank the next player's side has a meld of one or two cards from a
+book; drawing instead of taking a pile of 5 cards or more the bot takes. ``stakes`` measures, for each
 profile (``NAME+all``: with the whole pile taken), what its rounds put at stake: the
 standard deviation of a side's round margin in the reviewer's self-play (the review's scale,
 :func:`handfoot.runs.review_stakes.stakes`), beside the decision losses of reviews of
