@@ -26,12 +26,13 @@ where the bot takes a pile of the whole pickup; a natural thrown where the bot s
 a pile with a black 3); ``--kinds old`` (the default, the docs' earlier tables): a wild
 card thrown while it could go onto one of the side's melds that already holds one; a
 natural thrown of a rank the next player's side has a meld of one or two cards from a
-book; drawing instead of taking a pile of 5 cards or more the bot takes. ``stakes`` measures, for each
-profile (``NAME+all``: with the whole pile taken), what its rounds put at stake: the
-standard deviation of a side's round margin in the reviewer's self-play (the review's scale,
-:func:`handfoot.runs.review_stakes.stakes`), beside the decision losses of reviews of
-one-round games of hard bots of that profile and the spread of the reviewer's own move's
-margins across a decision's determinizations, each also as a ratio to partnership-13's.
+book; drawing instead of taking a pile of 5 cards or more the bot takes.
+``stakes`` measures, for each profile (``NAME+all``: with the whole pile taken), what its
+rounds put at stake: the standard deviation of a side's round margin in the reviewer's
+self-play (the review's scale, :func:`handfoot.runs.review_stakes.stakes`), beside the
+decision losses of reviews of one-round games of hard bots of that profile and the spread
+of the reviewer's own move's margins across a decision's determinizations, each also as a
+ratio to partnership-13's.
 """
 
 from __future__ import annotations
