@@ -285,7 +285,7 @@ Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMov
 OLD_KINDS = ("wild discarded", "book fed", "pile refused")
 """The first definitions (docs/review.md, "Planted mistakes", the earlier tables): each
 decision gives at most one spot, the first of these that applies."""
-NEW_KINDS = ("wild thrown, book at hand", "full pile refused", "pile unblocked")
+NEW_KINDS = ("book-closing wild thrown", "full pile refused", "pile unblocked")
 """The clear mistakes (docs/review.md, "Planted mistakes"): each decided from the rules
 and the seat's own view alone; a decision gives a spot of every kind that applies."""
 TRIED_KINDS = ("joker thrown", "wild thrown instead of a meld")
@@ -377,7 +377,7 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
     decided from the rules and the seat's own view (its hand, the melds on the table, the
     pile): never from hidden cards, play-outs or the reviewer.
 
-    - *wild thrown, book at hand*: the bot discards, holding a wild card that, laid on
+    - *book-closing wild thrown*: the bot discards, holding a wild card that, laid on
       one of its side's melds one card from a book (the all-wild meld included), closes
       that book now; the wild card is thrown instead;
     - *full pile refused*: the bot takes a pile that gives the profile's whole pickup (7
@@ -389,7 +389,7 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
     Tried and not kept (:data:`TRIED_KINDS`): *joker thrown* (the bot discards, holding a
     joker that could go onto one of its side's melds that already holds a wild card, or
     its all-wild meld; the joker is thrown instead) and *wild thrown instead of a meld*
-    (as *wild thrown, book at hand*, where the bot lays melds instead of discarding: the
+    (as *book-closing wild thrown*, where the bot lays melds instead of discarding: the
     wild card is thrown and nothing laid).
     """
     found: list[tuple[str, mv.PlayerMove]] = []
@@ -400,7 +400,7 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
         for w in (cards.JOKER, cards.TWO):
             if (hand[w] and mv.DISCARD + w in view.legal_actions and move != mv.Discard(w)
                     and _wild_joins(state, view, w, (profile.book_size - 1,))):
-                found.append(("wild thrown, book at hand" if isinstance(move, mv.Discard)
+                found.append(("book-closing wild thrown" if isinstance(move, mv.Discard)
                               else "wild thrown instead of a meld", mv.Discard(w)))
                 break
     if (view.phase == Phase.PLAY and isinstance(move, mv.Discard) and hand[cards.JOKER]

@@ -187,7 +187,7 @@ def test_planted_clear_mistakes_are_caught_and_the_bots_own_moves_are_good() -> 
     # mistakes"), with its definitions: a wild card thrown where laying it would close a
     # book, and drawing where the bot takes a pile of the whole pickup (7 cards)
     bench = _planted()
-    kinds = ("wild thrown, book at hand", "full pile refused")
+    kinds = ("book-closing wild thrown", "full pile refused")
     seen: list[str] = []
     caught = good = 0
     lost = [0.0, 0.0]
