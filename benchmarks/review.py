@@ -285,11 +285,15 @@ Spot = tuple[str, PlayerView, tuple[int, ...], tuple[mv.PlayerMove, mv.PlayerMov
 OLD_KINDS = ("wild discarded", "book fed", "pile refused")
 """The first definitions (docs/review.md, "Planted mistakes", the earlier tables): each
 decision gives at most one spot, the first of these that applies."""
-NEW_KINDS = ("book-closing wild thrown", "full pile refused", "pile unblocked")
+NEW_KINDS = ("book-closing wild thrown", "book-closing wild thrown early", "full pile refused",
+             "pile unblocked")
 """The clear mistakes (docs/review.md, "Planted mistakes"): each decided from the rules
 and the seat's own view alone; a decision gives a spot of every kind that applies."""
 TRIED_KINDS = ("joker thrown", "wild thrown instead of a meld")
 """Definitions tried and not kept (docs/review.md, "Planted mistakes"), still measurable."""
+EARLY_STOCK = 40
+"""The stock's cards from which a round is not about to end, for *book-closing wild thrown
+early*: 20 draws of two, five more turns for each of four players."""
 KIND_SETS = {"old": OLD_KINDS, "new": NEW_KINDS, "tried": TRIED_KINDS,
              "new+tried": NEW_KINDS + TRIED_KINDS,
              "all": OLD_KINDS + NEW_KINDS + TRIED_KINDS}
@@ -380,6 +384,9 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
     - *book-closing wild thrown*: the bot discards, holding a wild card that, laid on
       one of its side's melds one card from a book (the all-wild meld included), closes
       that book now; the wild card is thrown instead;
+    - *book-closing wild thrown early*: the same, while the stock holds at least
+      :data:`EARLY_STOCK` cards (five more turns for each of four players: the round is
+      not about to end);
     - *full pile refused*: the bot takes a pile that gives the profile's whole pickup (7
       cards in partnership-13); drawing instead;
     - *pile unblocked*: the bot stops a pile of the whole pickup or more with a black 3;
@@ -400,8 +407,12 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
         for w in (cards.JOKER, cards.TWO):
             if (hand[w] and mv.DISCARD + w in view.legal_actions and move != mv.Discard(w)
                     and _wild_joins(state, view, w, (profile.book_size - 1,))):
-                found.append(("book-closing wild thrown" if isinstance(move, mv.Discard)
-                              else "wild thrown instead of a meld", mv.Discard(w)))
+                if not isinstance(move, mv.Discard):
+                    found.append(("wild thrown instead of a meld", mv.Discard(w)))
+                    break
+                found.append(("book-closing wild thrown", mv.Discard(w)))
+                if view.stock_size >= EARLY_STOCK:
+                    found.append(("book-closing wild thrown early", mv.Discard(w)))
                 break
     if (view.phase == Phase.PLAY and isinstance(move, mv.Discard) and hand[cards.JOKER]
             and move.kind != cards.JOKER and mv.DISCARD + cards.JOKER in view.legal_actions
