@@ -286,7 +286,7 @@ OLD_KINDS = ("wild discarded", "book fed", "pile refused")
 """The first definitions (docs/review.md, "Planted mistakes", the earlier tables): each
 decision gives at most one spot, the first of these that applies."""
 NEW_KINDS = ("book-closing wild thrown", "book-closing wild thrown early", "full pile refused",
-             "pile unblocked")
+             "full pile of a new rank refused", "pile unblocked")
 """The clear mistakes (docs/review.md, "Planted mistakes"): each decided from the rules
 and the seat's own view alone; a decision gives a spot of every kind that applies."""
 TRIED_KINDS = ("joker thrown", "wild thrown instead of a meld")
@@ -389,6 +389,8 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
       not about to end);
     - *full pile refused*: the bot takes a pile that gives the profile's whole pickup (7
       cards in partnership-13); drawing instead;
+    - *full pile of a new rank refused*: the same, where the side has no meld or book of
+      the top card's rank (the pickup starts its first meld of that rank);
     - *pile unblocked*: the bot stops a pile of the whole pickup or more with a black 3;
       a natural it holds alone, of a rank the next player's side has no meld of (a plain
       pair of it takes the pile), is thrown instead.
@@ -421,6 +423,9 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
     if (view.phase == Phase.DRAW and isinstance(move, mv.Pickup) and view.pickup_size >= full
             and mv.DRAW in view.legal_actions):
         found.append(("full pile refused", mv.Draw()))
+        top = pile[-1] if pile else None
+        if all(m.target != top for m in view.melds[view.side]):
+            found.append(("full pile of a new rank refused", mv.Draw()))
     if (view.phase == Phase.PLAY and isinstance(move, mv.Discard)
             and move.kind == cards.BLACK_THREE and view.discard_size + 1 >= full):
         nxt = state.side_of[(view.seat + 1) % view.players]
