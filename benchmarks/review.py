@@ -379,7 +379,9 @@ def clear_plants(state: GameState, view: PlayerView, pile: tuple[int, ...],
                  move: mv.PlayerMove) -> list[tuple[str, mv.PlayerMove]]:
     """The clear mistakes (:data:`NEW_KINDS`) at hand at this decision of seat 0, each
     decided from the rules and the seat's own view (its hand, the melds on the table, the
-    pile): never from hidden cards, play-outs or the reviewer.
+    stock's size, the pile): never from hidden cards, play-outs or the reviewer. ``state``
+    is asked only what the seat knows too: the seating, and whether a meld of the seat's
+    own cards is legal.
 
     - *book-closing wild thrown*: the bot discards, holding a wild card that, laid on
       one of its side's melds one card from a book (the all-wild meld included), closes
@@ -441,10 +443,6 @@ def _name(kind: int) -> str:
     return cards.KIND_NAMES[kind]
 
 
-def _move_words(move: mv.PlayerMove) -> str:
-    return mv.format_move(move)
-
-
 def table_facts(kind: str, view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
                 own: mv.PlayerMove) -> str:
     """The table's facts at a spot, as ``key=value; ...`` (for ``planted --verbose``): what
@@ -457,7 +455,7 @@ def table_facts(kind: str, view: PlayerView, pile: tuple[int, ...], bad: mv.Play
     hand = cards.kind_counts(view.hand)
     wild_meld = max((m.size for m in view.melds[side] if m.target == mv.WILD_MELD), default=0)
     facts: dict[str, object] = {
-        "own": _move_words(own), "held": len(view.hand),
+        "own": mv.format_move(own), "held": len(view.hand),
         "foot": int(view.in_foot[seat]), "pile": view.discard_size, "stock": view.stock_size,
         "wilds_held": hand[cards.TWO] + hand[cards.JOKER], "allwild": wild_meld,
         "books": sum(m.size >= profile.book_size for m in view.melds[side]),
