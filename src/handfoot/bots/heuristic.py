@@ -19,7 +19,6 @@ from handfoot.bots.melds import (
     _ZERO_TARGETS,
     _build,
     _complete_and_start,
-    _currents,
     _emptying_bounds,
     _greedy_groups,
     _kind_counts,
@@ -409,7 +408,7 @@ class NormalBot(EasyBot):
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     yield [*_stage_actions(groups), mv.PICKUP]
-            currents = _currents(view.melds[view.side], view)
+            currents = self._own_currents(view)
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents,
                                 dirty_need=self.dirty_need)
@@ -583,12 +582,13 @@ class NormalBot(EasyBot):
         return memo[1]
 
     def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
-        """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
-        kind that is no target), worked out once per view (the plans and the discard
+        """:func:`_currents` of the side's melds in ``view`` (its ``open_melds``: the
+        engine walks a side's melds once a change, not each view), indexed by kind (none
+        for a kind that is no target), made once per view (the plans and the discard
         read it)."""
         memo = self._own_memo
         if memo is None or memo[0] is not view:
-            own = _currents(view.melds[view.side], view)
+            own = list(view.open_melds[view.side])
             own.extend(_NO_MELDS_BEYOND)
             memo = (view, own)
             self._own_memo = memo
@@ -603,7 +603,7 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
     after_side = (view.seat + 1) % view.players % view.sides
     after = own
     if after_side != view.side:
-        after = _currents(view.melds[after_side], view)
+        after = list(view.open_melds[after_side])  # (_currents of its melds)
         after.extend(_NO_MELDS_BEYOND)
     others = _ZERO_KINDS[:]
     for side in range(view.sides):

@@ -87,7 +87,7 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
     if currents is None:
-        currents = _currents(own, view)
+        currents = list(view.open_melds[view.side])  # (_currents of its melds)
     melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
     if not p.new_meld_after_book:
         for m in own:
@@ -394,7 +394,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     pending_rank: list[int] = []
     pending_nat: list[int] = []
     if currents is None:
-        currents = _currents(own, view)
+        currents = list(view.open_melds[view.side])  # (_currents of its melds)
     # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
     # has no meld of
     melded = _NO_TARGETS[:]

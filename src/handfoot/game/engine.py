@@ -116,6 +116,7 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
+        self._tables = None
         self._start_round(1)
         return self
 
@@ -256,6 +257,7 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
+        self._tables = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -321,6 +323,7 @@ class GameState(Listing):
         c._listed = None
         c._viewed = None
         c._options = None
+        c._tables = None
         return c
 
     # --- applying moves ------------------------------------------------------------------

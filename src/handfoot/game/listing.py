@@ -43,6 +43,7 @@ from handfoot.game.values import (
     MeldOptions,
     PlayerView,
     PublicView,
+    TableMeld,
 )
 
 __all__ = ["Listing"]
@@ -500,6 +501,14 @@ class Listing(Checks):
         but by a committed move (staging changes none)."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != _GAME_OVER
+        # each side's melds and the melds that take cards, kept while the side's melds
+        # are the same (_side_table): views share them (a loop, not comprehensions: hot)
+        melds: list[tuple[TableMeld, ...]] = []
+        open_melds: list[tuple[TableMeld | None, ...]] = []
+        for s in range(self.sides):
+            table = self._side_table(s)
+            melds.append(table[0])
+            open_melds.append(table[1])
         return (
             self.profile,
             seat,
@@ -519,7 +528,8 @@ class Listing(Checks):
             tuple([len(f) for f in self.feet]),
             tuple([len(k) for k in self.knees]),
             tuple(self.foot_picked),
-            tuple([tuple(m) for m in self.melds]),
+            tuple(melds),
+            tuple(open_melds),
             tuple([tuple(r) for r in self.red_threes]),
             tuple(self.opened),
             self.pile[-1] if self.pile else None,
@@ -545,7 +555,7 @@ class Listing(Checks):
         f = fields
         return PlayerView(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
                           f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19],
-                          f[20], f[21], f[22], f[23], f[24], groups, legal,
+                          f[20], f[21], f[22], f[23], f[24], f[25], groups, legal,
                           self.stalled_turns, self.pickup_size())
 
 

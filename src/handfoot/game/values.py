@@ -214,6 +214,11 @@ class PlayerView(ByFields):
     knee_counts: tuple[int, ...]
     in_foot: tuple[bool, ...]
     melds: tuple[tuple[TableMeld, ...], ...]
+    open_melds: tuple[tuple[TableMeld | None, ...], ...]
+    """For each side, each target's meld (indexed by target: the ranks, then the all-wild
+    meld) that still takes cards, None where it has none: the side's latest meld of the
+    target, unless that one is full (at ``book_max``, or an all-wild book). Public: the
+    table says it."""
     red_threes: tuple[tuple[Face, ...], ...]
     opened: tuple[bool, ...]
     discard_top: Face | None
@@ -237,6 +242,7 @@ class PlayerView(ByFields):
                  opening_minimum: int, hand: tuple[Face, ...], hand_counts: tuple[int, ...],
                  foot_counts: tuple[int, ...], knee_counts: tuple[int, ...],
                  in_foot: tuple[bool, ...], melds: tuple[tuple[TableMeld, ...], ...],
+                 open_melds: tuple[tuple[TableMeld | None, ...], ...],
                  red_threes: tuple[tuple[Face, ...], ...], opened: tuple[bool, ...],
                  discard_top: Face | None, discard_size: int, stock_size: int,
                  totals: tuple[int, ...], results: tuple[RoundResult, ...], asking: Seat | None,
@@ -261,6 +267,7 @@ class PlayerView(ByFields):
         object.__setattr__(self, "knee_counts", knee_counts)
         object.__setattr__(self, "in_foot", in_foot)
         object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "open_melds", open_melds)
         object.__setattr__(self, "red_threes", red_threes)
         object.__setattr__(self, "opened", opened)
         object.__setattr__(self, "discard_top", discard_top)
