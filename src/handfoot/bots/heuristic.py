@@ -797,6 +797,12 @@ class HardBot(NormalBot):
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
+        return [total - n if n < total else 0 for n in self._seen_counts(view)]
+
+    def _seen_counts(self, view: PlayerView) -> list[int]:
+        """The cards of each kind this seat has seen (:meth:`_unseen` is the deck's less
+        these, never below 0): in its hand, as naturals on the table, thrown on the pile
+        as far as it remembers."""
         seen = self._counts(view)[:]
         for melds in view.melds:
             for m in melds:
@@ -805,7 +811,7 @@ class HardBot(NormalBot):
         for k in self._pile:
             if k is not None:
                 seen[k] = seen[k] + 1
-        return [total - n if n < total else 0 for n in seen]
+        return seen
 
     def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
         risks = NormalBot._feed_risks(self, view, kinds)  # (not super(): a native call)
@@ -817,7 +823,10 @@ class HardBot(NormalBot):
         _, _, after, others = self._sides(view)
         taken = self._taken
         thrown = self._thrown
-        unseen = self._unseen_of(view)
+        # at most one card of a kind unseen (:meth:`_unseen` <= 1): seen all but one
+        # (the seen counts, not the unseen list: read only here, once a discard)
+        seen = self._seen_counts(view)
+        all_but_one = 4 * view.profile.decks(view.players) - 1
         # (the settings read once: the arithmetic is the same, in the same order)
         feed_taken = self.feed_taken
         feed_thrown = self.feed_thrown
@@ -833,7 +842,7 @@ class HardBot(NormalBot):
                 risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it
                 risk -= safe_other_meld
-            if unseen[kind] <= 1:
+            if seen[kind] >= all_but_one:
                 risk -= safe_unseen  # nobody else can hold a pair of it
             risks[i] = risk
         return risks
