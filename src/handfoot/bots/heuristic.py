@@ -572,12 +572,12 @@ class NormalBot(EasyBot):
         return memo
 
     def _counts(self, view: PlayerView) -> list[int]:
-        """:func:`_kind_counts` of the hand in ``view``, worked out once per view (the
-        plans, the discard and the hard bot's count of unseen cards read it; the list kept:
-        not to be changed)."""
+        """:func:`_kind_counts` of the hand in ``view`` (its ``hand_kinds``, which the
+        engine keeps), as a list made once per view (the plans, the discard and the hard
+        bot's count of unseen cards read it; the list kept: not to be changed)."""
         memo = self._counts_memo
         if memo is None or memo[0] is not view:
-            memo = (view, _kind_counts(view.hand))
+            memo = (view, list(view.hand_kinds))  # (_kind_counts of the hand)
             self._counts_memo = memo
         return memo[1]
 

@@ -523,14 +523,17 @@ class Listing(Checks):
             self.opening_minimum_of(side),
             (cards.hand_faces(self.held_faces[seat], self.held_n[seat]) if _SLOT_SETTER
              else tuple(cards.faces_from_counts(self.held_faces[seat]))),
+            tuple(self.held[seat]),
             tuple(self.held_n),
-            # (comprehensions, not map: compiled, they loop natively)
-            tuple([len(f) for f in self.feet]),
-            tuple([len(k) for k in self.knees]),
+            # (compiled, comprehensions loop natively; pure Python, map calls len in C)
+            tuple(map(len, self.feet)) if _SLOT_SETTER else tuple([len(f) for f in self.feet]),
+            (tuple(map(len, self.knees)) if _SLOT_SETTER
+             else tuple([len(k) for k in self.knees])),
             tuple(self.foot_picked),
             tuple(melds),
             tuple(open_melds),
-            tuple([tuple(r) for r in self.red_threes]),
+            (tuple(map(tuple, self.red_threes)) if _SLOT_SETTER
+             else tuple([tuple(r) for r in self.red_threes])),
             tuple(self.opened),
             self.pile[-1] if self.pile else None,
             len(self.pile),
@@ -555,7 +558,7 @@ class Listing(Checks):
         f = fields
         return PlayerView(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
                           f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19],
-                          f[20], f[21], f[22], f[23], f[24], f[25], groups, legal,
+                          f[20], f[21], f[22], f[23], f[24], f[25], f[26], groups, legal,
                           self.stalled_turns, self.pickup_size())
 
 

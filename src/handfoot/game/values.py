@@ -209,6 +209,8 @@ class PlayerView(ByFields):
     opening_minimum: int
     hand: tuple[Face, ...]
     """This seat's playable cards (Hand, then Foot), as faces."""
+    hand_kinds: tuple[int, ...]
+    """How many cards of each kind :attr:`hand` holds (indexed by kind)."""
     hand_counts: tuple[int, ...]
     foot_counts: tuple[int, ...]
     knee_counts: tuple[int, ...]
@@ -239,7 +241,8 @@ class PlayerView(ByFields):
 
     def __init__(self, profile: Profile, seat: Seat, side: Side, players: int, sides: int,
                  round_number: int, rounds: int, phase: Phase, turn: Seat, to_act: Seat,
-                 opening_minimum: int, hand: tuple[Face, ...], hand_counts: tuple[int, ...],
+                 opening_minimum: int, hand: tuple[Face, ...], hand_kinds: tuple[int, ...],
+                 hand_counts: tuple[int, ...],
                  foot_counts: tuple[int, ...], knee_counts: tuple[int, ...],
                  in_foot: tuple[bool, ...], melds: tuple[tuple[TableMeld, ...], ...],
                  open_melds: tuple[tuple[TableMeld | None, ...], ...],
@@ -262,6 +265,7 @@ class PlayerView(ByFields):
         object.__setattr__(self, "to_act", to_act)
         object.__setattr__(self, "opening_minimum", opening_minimum)
         object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_kinds", hand_kinds)
         object.__setattr__(self, "hand_counts", hand_counts)
         object.__setattr__(self, "foot_counts", foot_counts)
         object.__setattr__(self, "knee_counts", knee_counts)
