@@ -117,6 +117,7 @@ class GameState(Listing):
         self._viewed = None
         self._options = None
         self._tables = None
+        self._flags_kept = None
         self._start_round(1)
         return self
 
@@ -258,6 +259,7 @@ class GameState(Listing):
         self._viewed = None
         self._options = None
         self._tables = None
+        self._flags_kept = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -324,6 +326,7 @@ class GameState(Listing):
         c._viewed = None
         c._options = None
         c._tables = None
+        c._flags_kept = None
         return c
 
     # --- applying moves ------------------------------------------------------------------

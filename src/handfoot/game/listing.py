@@ -59,6 +59,10 @@ _NONE_STAGED: Final[dict[int, list[int]]] = {}
 """No staged cards (never changed): flags as if nothing were staged."""
 _WILDS: Final = _WILD0 | _WILD1
 """The flags that let a wild be staged for a target."""
+_KEPT_SIZES: Final = 64
+"""The sizes of a meld whose staging flags :meth:`Listing._flags_alone` keeps (0 to 63)."""
+_NO_KEPT_FLAGS: Final[list[int]] = [-1] * (mv.NUM_TARGETS * _KEPT_SIZES)
+"""No flags kept yet (a template, copied, never changed)."""
 
 
 class Listing(Checks):
@@ -295,12 +299,11 @@ class Listing(Checks):
                 unstaged = _UNSTAGED[:]
                 for t in range(WILD_MELD):
                     if existing[t] or t == top_target:
-                        f = self._target_flags(t, existing[t], top_target, _NONE_STAGED)
+                        f = self._flags_alone(t, existing[t], top_target)
                         unstaged[t] = f
                         if f & _WILDS:
                             wilds |= 1 << t
-                f = self._target_flags(WILD_MELD, existing[WILD_MELD], top_target,
-                                       _NONE_STAGED)
+                f = self._flags_alone(WILD_MELD, existing[WILD_MELD], top_target)
                 unstaged[WILD_MELD] = f
                 if f & _WILDS:
                     wilds |= 1 << WILD_MELD
@@ -330,19 +333,47 @@ class Listing(Checks):
             if more_jokers:
                 self._wild_actions(out, mv.STAGE_WILD + mv.NUM_TARGETS * 2, wilds, wild_flags)
             return
+        kept_flags = self._flags_kept
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
                 # a rank with no meld that takes cards and nothing staged may only start a
                 # meld, even the pile's top rank: the top card alone never fills one (a
                 # book has at least 3 cards), so a second meld beside it cannot be staged yet
-                if existing[k] or (staged and (2 * k in staged or 2 * k + 1 in staged)):
-                    f = self._target_flags(k, existing[k], top_target)
-                    if f & _NAT0:
-                        out.append(stage_natural + k * 2)
-                    if f & _NAT1:
-                        out.append(stage_natural + k * 2 + 1)
+                e = existing[k]
+                if staged and (2 * k in staged or 2 * k + 1 in staged):
+                    f = self._target_flags(k, e, top_target)
+                elif e:
+                    # nothing staged for it: its flags kept by size (_flags_alone, inlined)
+                    f = -1
+                    if kept_flags is not None and k != top_target and e < _KEPT_SIZES:
+                        f = kept_flags[k * _KEPT_SIZES + e]
+                    if f < 0:
+                        f = self._flags_alone(k, e, top_target)
+                        kept_flags = self._flags_kept
                 else:
                     out.append(stage_natural + k * 2)
+                    continue
+                if f & _NAT0:
+                    out.append(stage_natural + k * 2)
+                if f & _NAT1:
+                    out.append(stage_natural + k * 2 + 1)
+
+    def _flags_alone(self, t: int, existing: int, top_target: int) -> int:
+        """:meth:`_target_flags` of target ``t`` with nothing staged for it, where the
+        side's meld of it that takes cards has ``existing`` cards (0: none). Besides the
+        rules, they depend on the top card's target only for that target itself; for any
+        other they are kept by target and size for the game (a cache: none in copies)."""
+        if t == top_target or existing >= _KEPT_SIZES:
+            return self._target_flags(t, existing, top_target, _NONE_STAGED)
+        kept = self._flags_kept
+        if kept is None:
+            kept = self._flags_kept = _NO_KEPT_FLAGS[:]
+        i = t * _KEPT_SIZES + existing
+        f = kept[i]
+        if f < 0:
+            f = self._target_flags(t, existing, top_target, _NONE_STAGED)
+            kept[i] = f
+        return f
 
     @staticmethod
     def _wild_actions(out: list[int], base: int, wilds: int, flags: list[int]) -> None:

@@ -136,6 +136,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_viewed", _FRESH),
     ("_options", _FRESH),
     ("_tables", _FRESH),
+    ("_flags_kept", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` is made from and ``copy`` follows. ``new``/``_start_round``, ``position`` and
@@ -209,6 +210,10 @@ class State:
     _tables: list[_SideTable | None] | None
     """For :meth:`_side_table`: each side's table as last read (a cache, not state: None
     in copies; kept while the side's melds are the same ones)."""
+    _flags_kept: list[int] | None
+    """For :meth:`_flags_alone`: the staging flags of a target with nothing staged, by
+    target and meld size (-1: not yet worked out; a cache of what the rules say, not
+    state: None in copies)."""
 
     # --- queries -----------------------------------------------------------------------
 
