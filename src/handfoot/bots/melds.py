@@ -403,6 +403,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             melded[m.target] = True
     holding = hold != 0 and not greedy and not pickup
     keep_threes = hold_new and not greedy and not pickup
+    has_wild = wild[0] + wild[1] > 0
     for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
         n: int = counts[r]
         if r == top:
@@ -414,7 +415,9 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             k = min(n, cap - cur_size)
             if holding and n >= hold and cur_size + k < bs:
                 k = max(0, min(k, n - hold))
-            if k > 0 or (cur_wilds and cur_size < bs):
+            # (a dirty meld with no naturals to add is a draft only for wilds: with none
+            # in hand, nothing could go onto it, and the draft would be dropped)
+            if k > 0 or (cur_wilds and cur_size < bs and (has_wild or r == top)):
                 drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
             continue
         if not n:

@@ -159,11 +159,15 @@ class Listing(Checks):
                         except IllegalMoveError:
                             pass
             elif not (last and n - 1 < p.min_cards_kept):
-                locked = p.discard_locked_until_clean_book
                 discard = mv.DISCARD
-                for k in range(RED_THREE):
-                    if held[k] and not (locked and self._discard_locked(seat, k)):
-                        out.append(discard + k)
+                if p.discard_locked_until_clean_book:
+                    for k in range(RED_THREE):
+                        if held[k] and not self._discard_locked(seat, k):
+                            out.append(discard + k)
+                else:  # (no rank locked: the same loop without asking)
+                    for k in range(RED_THREE):
+                        if held[k]:
+                            out.append(discard + k)
         self._stage_actions(out, seat, side, held, kept)
         if knee:
             out.append(mv.KNEE)
