@@ -556,10 +556,10 @@ class GameState(Listing):
             return self.apply_action(action)
         groups, plan, rest = checked
         player_move: mv.PlayerMove
-        if action == mv.CONFIRM:
-            player_move = mv.Meld(groups)
+        if action == mv.CONFIRM:  # (pure Python: its slots set directly, as a view's)
+            player_move = _new_meld(groups) if _PURE else mv.Meld(groups)
         elif action == mv.PICKUP:
-            player_move = mv.Pickup(groups)
+            player_move = _new_pickup(groups) if _PURE else mv.Pickup(groups)
         else:
             assert isinstance(move, mv.GoOut)
             player_move = mv.GoOut(groups, move.discard)
@@ -1070,6 +1070,11 @@ _A_DRAW: Final = mv.Draw()
 _new_table_meld: Final[Callable[[int, int, int, int, tuple[int, ...]], TableMeld]] = (
     mv.fast_constructor(TableMeld))
 """``TableMeld(...)``, built faster in pure Python (every field given)."""
+_new_meld: Final[Callable[[tuple[MeldGroup, ...]], mv.Meld]] = mv.fast_constructor(mv.Meld)
+"""``Meld(groups)``, built faster in pure Python."""
+_new_pickup: Final[Callable[[tuple[MeldGroup, ...]], mv.Pickup]] = mv.fast_constructor(
+    mv.Pickup)
+"""``Pickup(groups)``, built faster in pure Python."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:
