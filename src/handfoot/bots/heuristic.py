@@ -533,7 +533,7 @@ class NormalBot(EasyBot):
             score = keep_value * values[kind]
             c = counts[kind]
             if c >= 2:
-                score += keep_pair + keep_extra * min(c - 2, 2)
+                score += keep_pair + keep_extra * (c - 2 if c < 4 else 2)  # (min: a call)
             if own[kind] is not None:
                 score += keep_on_meld
             if keep_special:
@@ -712,7 +712,7 @@ class HardBot(NormalBot):
                 self._taken[self._last_discard] = self._taken.get(self._last_discard, 0) + 1
             keep = max(0, len(self._pile) - taken)
             self._pile = self._pile[:keep]
-        new = max(0, size - len(self._pile))
+        new = size - len(self._pile)  # (no max(): only a positive count is used)
         if new > 0:
             self._pile.extend([None] * new)
         if len(self._pile) > size:
@@ -837,7 +837,8 @@ class HardBot(NormalBot):
             kind = kinds[i]
             risk = risks[i]
             risk += feed_taken * taken.get(kind, 0)
-            risk -= feed_thrown * min(thrown.get(kind, 0), 2)
+            times = thrown.get(kind, 0)
+            risk -= feed_thrown * (times if times < 2 else 2)  # (no min(): a call, hot)
             if after[kind] is not None:
                 risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it

@@ -100,11 +100,12 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
             continue
         cur = currents[r]
         if cur is not None:
-            k = min(n, cap - cur.size)
+            room = cap - cur.size
+            k = n if n < room else room  # (min(): a builtin call, keywords parsed)
             if k > 0:
                 groups.append([r, k, 0, 0, cur.naturals, cur.wilds])
         elif n >= least and not melded[r]:
-            groups.append([r, min(n, cap), 0, 0, 0, 0])
+            groups.append([r, n if n < cap else cap, 0, 0, 0, 0])
     # wilds: onto melds where the ratio allows, most valuable first (jokers, then twos;
     # the order is the same for both: adding wilds leaves the naturals as they are)
     order = _order([-(g[4] + g[1]) for g in groups])  # a group a rank: fewer than 16
@@ -330,8 +331,8 @@ class _Draft:
     def take_wilds(self, k: int, wild: list[int]) -> None:
         """Add ``k`` wilds taken from ``wild`` (the twos and jokers left): jokers first,
         as many as there are left."""
-        jokers = min(k, wild[1])
-        twos = min(k - jokers, wild[0])
+        jokers = k if k < wild[1] else wild[1]  # (no min(): hot)
+        twos = k - jokers if k - jokers < wild[0] else wild[0]
         wild[1] -= jokers
         wild[0] -= twos
         self.jokers += jokers
@@ -412,13 +413,17 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         if cur is not None:
             cur_wilds = cur.twos + cur.jokers
             cur_size = cur.naturals + cur_wilds
-            k = min(n, cap - cur_size)
+            room = cap - cur_size  # (no min() or max(): builtin calls, hot)
+            k = n if n < room else room
             if holding and n >= hold and cur_size + k < bs:
-                k = max(0, min(k, n - hold))
+                if n - hold < k:
+                    k = n - hold
+                if k < 0:
+                    k = 0
             # (a dirty meld with no naturals to add is a draft only for wilds: with none
             # in hand, nothing could go onto it, and the draft would be dropped)
             if k > 0 or (cur_wilds and cur_size < bs and (has_wild or r == top)):
-                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
+                drafts.append(_Draft(r, k if k > 0 else 0, cur.naturals, cur_wilds))
             continue
         if not n:
             continue
@@ -427,7 +432,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         if n >= least:
             if keep_threes and n == least:
                 continue
-            drafts.append(_Draft(r, min(n, cap)))
+            drafts.append(_Draft(r, n if n < cap else cap))
         elif greedy or r == top:
             pending_rank.append(r)
             pending_nat.append(n)

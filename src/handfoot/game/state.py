@@ -306,7 +306,8 @@ class State:
     def pickup_size(self) -> int:
         """How many cards a pickup takes now."""
         n = self.profile.pickup_count
-        return len(self.pile) if n is None else min(n, len(self.pile))
+        size = len(self.pile)
+        return size if n is None or size < n else n  # (no min(): a call, hot)
 
     def pickup_blocker(self) -> str | None:
         """Why the pile cannot be taken at all now, whatever the player holds."""
