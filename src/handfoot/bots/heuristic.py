@@ -18,6 +18,7 @@ from handfoot.bots.melds import (
     _ZERO_KINDS,
     _ZERO_TARGETS,
     _build,
+    _cards_in,
     _complete_and_start,
     _emptying_bounds,
     _greedy_groups,
@@ -157,8 +158,11 @@ class EasyBot:
 
     @staticmethod
     def _situation(view: PlayerView) -> tuple[object, ...]:
+        melded = 0
+        for melds in view.melds:  # (a loop: no generator for the sum)
+            melded += len(melds)
         return (view.round_number, view.phase, view.stock_size, view.discard_size,
-                len(view.hand), sum(len(m) for m in view.melds))
+                len(view.hand), melded)
 
     def _fallback(self, view: PlayerView) -> int:
         legal = view.legal_actions
@@ -438,7 +442,7 @@ class NormalBot(EasyBot):
         if total - most_laid <= 1:
             emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
-            used = sum(g.size for g in groups)
+            used = _cards_in(groups)
             left = total - used
             if left > 1:
                 continue

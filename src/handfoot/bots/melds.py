@@ -264,9 +264,20 @@ def _lays_top(view: PlayerView, groups: list[MeldGroup], top: int) -> bool:
 def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
     """Drop groups from the end until at most ``budget`` cards are used."""
     out = list(groups)
-    while out and sum(g.size for g in out) > budget:
-        out.pop()
+    used = _cards_in(out)
+    while out and used > budget:
+        g = out.pop()
+        used -= g.naturals + g.twos + g.jokers
     return out
+
+
+def _cards_in(groups: list[MeldGroup]) -> int:
+    """The cards of ``groups`` (``sum(g.size for g in groups)``, without a generator and a
+    property call per group: asked of every plan)."""
+    n = 0
+    for g in groups:
+        n += g.naturals + g.twos + g.jokers
+    return n
 
 
 def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
@@ -275,7 +286,7 @@ def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
     keeping the profile's minimum and a card to discard; before it, a card to discard."""
     if in_last:
         return _trim_to_keep(groups, total - (min_kept + 1))
-    if sum(g.size for g in groups) >= total:
+    if _cards_in(groups) >= total:
         return _trim_to_keep(groups, total - 1)
     return groups
 
