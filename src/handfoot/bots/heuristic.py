@@ -226,6 +226,11 @@ def _listed(legal: tuple[int, ...], action: int) -> bool:
 # --- normal and hard ---------------------------------------------------------------------
 
 _BLACK3: Final = cards.BLACK_THREE
+# (enum members read once: a member looked up on its class costs a thousand instructions)
+_PHASE_ANSWER: Final = Phase.ANSWER
+_PHASE_DRAW: Final = Phase.DRAW
+_FINAL_REQUIRED: Final = FinalDiscard.REQUIRED
+_FINAL_FORBIDDEN: Final = FinalDiscard.FORBIDDEN
 
 
 def _hand_points(view: PlayerView) -> int:
@@ -315,7 +320,7 @@ class NormalBot(EasyBot):
 
     def _decide(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.ANSWER:
+        if view.phase == _PHASE_ANSWER:
             yes = self._answer(view)
             want = mv.ANSWER_YES if yes else mv.ANSWER_NO
             return want if want in legal else legal[0]
@@ -397,7 +402,7 @@ class NormalBot(EasyBot):
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
         counts = self._counts(view)
         p = view.profile
-        if view.phase == Phase.DRAW:
+        if view.phase == _PHASE_DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
             if view.discard_top is None or (not _listed(legal, mv.PICKUP) and not (
                     legal and legal[-1] >= mv.STAGE_NATURAL)):
@@ -449,9 +454,9 @@ class NormalBot(EasyBot):
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
-                if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
+                if left == 0 and p.final_discard != _FINAL_REQUIRED:
                     yield [*_stage_actions(groups), mv.GO_OUT]
-                if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
+                if left == 1 and p.final_discard != _FINAL_FORBIDDEN:
                     rest = _left_kinds(counts, groups)  # (the card left: only here)
                     if rest:
                         yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
@@ -483,7 +488,7 @@ class NormalBot(EasyBot):
 
     def _discard_or_draw(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.DRAW and legal[0] == mv.DRAW:  # action 0, listed first
+        if view.phase == _PHASE_DRAW and legal[0] == mv.DRAW:  # action 0, listed first
             return mv.DRAW
         if _listed(legal, mv.KNOCK):
             return mv.KNOCK
