@@ -66,10 +66,12 @@ _NO_OPEN: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
 _NO_INDEX: Final[list[int]] = [-1] * cards.NUM_KINDS
 """-1 for every kind (a template, copied, never changed)."""
 
-_SideTable = tuple[tuple[TableMeld, ...], tuple[TableMeld | None, ...], list[int], list[int]]
+_SideTable = tuple[tuple[TableMeld, ...], tuple[TableMeld | None, ...], list[int], list[int],
+                   list[TableMeld]]
 """A side's melds as a tuple, each target's meld of them that still takes cards (None if
 none), its size (0 if none) and its index (-1 if none; indexed by kind, a kind that is no
-target has none): :meth:`State._side_table`."""
+target has none), and the melds as a list again (what the side's melds are compared
+with): :meth:`State._side_table`."""
 
 _Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
 """A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
@@ -438,13 +440,14 @@ class State:
         meld is immutable), so that a side's table is walked once a change, not once per
         view, listing, staging step and check (the views share the tuples: their
         ``melds`` and ``open_melds``)."""
-        melds = tuple(self.melds[side])
+        now = self.melds[side]
         tables = self._tables
         if tables is None:
             tables = self._tables = [None] * self.sides
         kept = tables[side]
-        if kept is not None and kept[0] == melds:
+        if kept is not None and kept[4] == now:  # (two lists: no tuple made to compare)
             return kept
+        melds = tuple(now)
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
@@ -463,6 +466,6 @@ class State:
                 open_melds[t] = None
                 sizes[t] = 0
                 index[t] = -1
-        kept = (melds, tuple(open_melds), sizes, index)
+        kept = (melds, tuple(open_melds), sizes, index, now[:])
         tables[side] = kept
         return kept
