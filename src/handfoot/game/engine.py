@@ -116,7 +116,7 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
-        self._tables = None
+        self._side_tables = None
         self._flags_kept = None
         self._start_round(1)
         return self
@@ -258,7 +258,7 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
-        self._tables = None
+        self._side_tables = None
         self._flags_kept = None
         return self
 
@@ -325,7 +325,7 @@ class GameState(Listing):
         c._listed = None
         c._viewed = None
         c._options = None
-        c._tables = None
+        c._side_tables = None
         c._flags_kept = None
         return c
 

@@ -137,7 +137,7 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_listed", _FRESH),
     ("_viewed", _FRESH),
     ("_options", _FRESH),
-    ("_tables", _FRESH),
+    ("_side_tables", _FRESH),
     ("_flags_kept", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
@@ -209,7 +209,7 @@ class State:
     _options: dict[tuple[Any, ...], MeldOptions] | None
     """For :meth:`meld_options`: each kind's answer, by what it depends on besides the
     rules (a cache, not state: None in copies)."""
-    _tables: list[_SideTable | None] | None
+    _side_tables: list[_SideTable | None] | None
     """For :meth:`_side_table`: each side's table as last read (a cache, not state: None
     in copies; kept while the side's melds are the same ones)."""
     _flags_kept: list[int] | None
@@ -441,9 +441,9 @@ class State:
         view, listing, staging step and check (the views share the tuples: their
         ``melds`` and ``open_melds``)."""
         now = self.melds[side]
-        tables = self._tables
+        tables = self._side_tables
         if tables is None:
-            tables = self._tables = [None] * self.sides
+            tables = self._side_tables = [None] * self.sides
         kept = tables[side]
         if kept is not None and kept[4] == now:  # (two lists: no tuple made to compare)
             return kept
