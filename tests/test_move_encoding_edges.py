@@ -4,6 +4,9 @@ corners (a rank named alone, "new" alone, text after a simple verb, a go-out's d
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 from dataclasses import dataclass
 
 import pytest
@@ -83,6 +86,18 @@ def test_a_fast_constructor_sets_the_slots_and_keeps_a_post_init() -> None:
     assert type(made) is _Plain and made == _Plain(1, "x")
     # a class that checks its fields keeps its own constructor (and its check)
     assert mv.fast_constructor(_Checked) is _Checked
+
+
+def test_what_a_fast_constructor_makes_is_the_frozen_class_itself() -> None:
+    """It is made as a twin class's object (plain slots) and then made the class: what
+    comes out is frozen, equal, hashed, pickled and copied as the class's own."""
+    made = mv.fast_constructor(_Plain)(1, "x")
+    assert type(made) is _Plain and made.__class__ is _Plain
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.a = 2  # type: ignore[misc]
+    assert hash(made) == hash(_Plain(1, "x"))
+    assert pickle.loads(pickle.dumps(made)) == made
+    assert copy.deepcopy(made) == made and repr(made) == "_Plain(a=1, b='x')"
 
 
 def test_the_notation_s_corners() -> None:

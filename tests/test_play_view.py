@@ -7,8 +7,10 @@ import dataclasses
 
 import pytest
 
+from handfoot.bots.melds import _currents
 from handfoot.bots.registry import make_bot
 from handfoot.game import moves as mv
+from handfoot.game.cards import kind_counts
 from handfoot.game.engine import GameState
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.values import PlayerView
@@ -66,15 +68,18 @@ def test_every_field_of_the_view_holds_what_its_name_says() -> None:
     state.apply_action(staged)
     seat = state.to_act
     side = state.layout.side_of(seat)
+    view0 = state.view(seat)
     expected = {
         "profile": state.profile, "seat": seat, "side": side, "players": state.players,
         "sides": state.sides, "round_number": state.round_number,
         "rounds": state.profile.rounds, "phase": state.phase, "turn": state.seat,
         "to_act": state.to_act, "opening_minimum": state.opening_minimum_of(side),
-        "hand": tuple(state.hand(seat)), "hand_counts": tuple(state.held_n),
+        "hand": tuple(state.hand(seat)), "hand_kinds": tuple(kind_counts(state.hand(seat))),
+        "hand_counts": tuple(state.held_n),
         "foot_counts": tuple(len(f) for f in state.feet),
         "knee_counts": tuple(len(k) for k in state.knees),
         "in_foot": tuple(state.foot_picked), "melds": tuple(tuple(m) for m in state.melds),
+        "open_melds": tuple(tuple(_currents(tuple(m), view0)) for m in state.melds),
         "red_threes": tuple(tuple(r) for r in state.red_threes),
         "opened": tuple(state.opened), "discard_top": state.pile[-1],
         "discard_size": len(state.pile), "stock_size": len(state.stock),

@@ -29,6 +29,8 @@ PUBLIC_FIELDS = {
     "profile", "seat", "side", "players", "sides", "round_number", "rounds", "phase", "turn",
     "to_act", "opening_minimum", "hand", "hand_counts", "foot_counts", "knee_counts",
     "in_foot", "melds", "red_threes", "opened", "discard_top", "discard_size", "stock_size",
+    "hand_kinds",  # the seat's own hand, counted by kind
+    "open_melds",  # public: each side's melds that take cards, as the table shows them
     "totals", "results", "asking", "staged", "legal_actions",
     "stalled_turns",  # public: everybody sees whether a turn drew or laid cards
     "pickup_size",  # public: the rules and the pile's size say it

@@ -18,8 +18,8 @@ from handfoot.bots.melds import (
     _ZERO_KINDS,
     _ZERO_TARGETS,
     _build,
+    _cards_in,
     _complete_and_start,
-    _currents,
     _emptying_bounds,
     _greedy_groups,
     _kind_counts,
@@ -158,8 +158,11 @@ class EasyBot:
 
     @staticmethod
     def _situation(view: PlayerView) -> tuple[object, ...]:
+        melded = 0
+        for melds in view.melds:  # (a loop: no generator for the sum)
+            melded += len(melds)
         return (view.round_number, view.phase, view.stock_size, view.discard_size,
-                len(view.hand), sum(len(m) for m in view.melds))
+                len(view.hand), melded)
 
     def _fallback(self, view: PlayerView) -> int:
         legal = view.legal_actions
@@ -223,6 +226,11 @@ def _listed(legal: tuple[int, ...], action: int) -> bool:
 # --- normal and hard ---------------------------------------------------------------------
 
 _BLACK3: Final = cards.BLACK_THREE
+# (enum members read once: a member looked up on its class costs a thousand instructions)
+_PHASE_ANSWER: Final = Phase.ANSWER
+_PHASE_DRAW: Final = Phase.DRAW
+_FINAL_REQUIRED: Final = FinalDiscard.REQUIRED
+_FINAL_FORBIDDEN: Final = FinalDiscard.FORBIDDEN
 
 
 def _hand_points(view: PlayerView) -> int:
@@ -312,7 +320,7 @@ class NormalBot(EasyBot):
 
     def _decide(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.ANSWER:
+        if view.phase == _PHASE_ANSWER:
             yes = self._answer(view)
             want = mv.ANSWER_YES if yes else mv.ANSWER_NO
             return want if want in legal else legal[0]
@@ -394,7 +402,7 @@ class NormalBot(EasyBot):
         """:meth:`_plans`, each worked out only when the one before it has been tried."""
         counts = self._counts(view)
         p = view.profile
-        if view.phase == Phase.DRAW:
+        if view.phase == _PHASE_DRAW:
             legal = view.legal_actions  # sorted: the last is the highest
             if view.discard_top is None or (not _listed(legal, mv.PICKUP) and not (
                     legal and legal[-1] >= mv.STAGE_NATURAL)):
@@ -409,7 +417,7 @@ class NormalBot(EasyBot):
                 groups = _complete_and_start(view, counts, top)
                 if groups:
                     yield [*_stage_actions(groups), mv.PICKUP]
-            currents = _currents(view.melds[view.side], view)
+            currents = self._own_currents(view)
             for greedy in (False, True):
                 groups = _build(view, counts, top_kind=top, greedy=greedy, currents=currents,
                                 dirty_need=self.dirty_need)
@@ -439,16 +447,16 @@ class NormalBot(EasyBot):
         if total - most_laid <= 1:
             emptying.append(_greedy_groups(view, counts, currents=currents))
         for groups in emptying:
-            used = sum(g.size for g in groups)
+            used = _cards_in(groups)
             left = total - used
             if left > 1:
                 continue
             if in_last:
                 if not _may_go_out(view, groups):
                     continue
-                if left == 0 and p.final_discard != FinalDiscard.REQUIRED:
+                if left == 0 and p.final_discard != _FINAL_REQUIRED:
                     yield [*_stage_actions(groups), mv.GO_OUT]
-                if left == 1 and p.final_discard != FinalDiscard.FORBIDDEN:
+                if left == 1 and p.final_discard != _FINAL_FORBIDDEN:
                     rest = _left_kinds(counts, groups)  # (the card left: only here)
                     if rest:
                         yield [*_stage_actions(groups), mv.GO_OUT_DISCARD + rest[0]]
@@ -480,7 +488,7 @@ class NormalBot(EasyBot):
 
     def _discard_or_draw(self, view: PlayerView) -> int:
         legal = view.legal_actions
-        if view.phase == Phase.DRAW and legal[0] == mv.DRAW:  # action 0, listed first
+        if view.phase == _PHASE_DRAW and legal[0] == mv.DRAW:  # action 0, listed first
             return mv.DRAW
         if _listed(legal, mv.KNOCK):
             return mv.KNOCK
@@ -534,7 +542,7 @@ class NormalBot(EasyBot):
             score = keep_value * values[kind]
             c = counts[kind]
             if c >= 2:
-                score += keep_pair + keep_extra * min(c - 2, 2)
+                score += keep_pair + keep_extra * (c - 2 if c < 4 else 2)  # (min: a call)
             if own[kind] is not None:
                 score += keep_on_meld
             if keep_special:
@@ -573,22 +581,23 @@ class NormalBot(EasyBot):
         return memo
 
     def _counts(self, view: PlayerView) -> list[int]:
-        """:func:`_kind_counts` of the hand in ``view``, worked out once per view (the
-        plans, the discard and the hard bot's count of unseen cards read it; the list kept:
-        not to be changed)."""
+        """:func:`_kind_counts` of the hand in ``view`` (its ``hand_kinds``, which the
+        engine keeps), as a list made once per view (the plans, the discard and the hard
+        bot's count of unseen cards read it; the list kept: not to be changed)."""
         memo = self._counts_memo
         if memo is None or memo[0] is not view:
-            memo = (view, _kind_counts(view.hand))
+            memo = (view, list(view.hand_kinds))  # (_kind_counts of the hand)
             self._counts_memo = memo
         return memo[1]
 
     def _own_currents(self, view: PlayerView) -> list[TableMeld | None]:
-        """:func:`_currents` of the side's melds in ``view``, indexed by kind (none for a
-        kind that is no target), worked out once per view (the plans and the discard
+        """:func:`_currents` of the side's melds in ``view`` (its ``open_melds``: the
+        engine walks a side's melds once a change, not each view), indexed by kind (none
+        for a kind that is no target), made once per view (the plans and the discard
         read it)."""
         memo = self._own_memo
         if memo is None or memo[0] is not view:
-            own = _currents(view.melds[view.side], view)
+            own = list(view.open_melds[view.side])
             own.extend(_NO_MELDS_BEYOND)
             memo = (view, own)
             self._own_memo = memo
@@ -603,7 +612,7 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
     after_side = (view.seat + 1) % view.players % view.sides
     after = own
     if after_side != view.side:
-        after = _currents(view.melds[after_side], view)
+        after = list(view.open_melds[after_side])  # (_currents of its melds)
         after.extend(_NO_MELDS_BEYOND)
     others = _ZERO_KINDS[:]
     for side in range(view.sides):
@@ -712,7 +721,7 @@ class HardBot(NormalBot):
                 self._taken[self._last_discard] = self._taken.get(self._last_discard, 0) + 1
             keep = max(0, len(self._pile) - taken)
             self._pile = self._pile[:keep]
-        new = max(0, size - len(self._pile))
+        new = size - len(self._pile)  # (no max(): only a positive count is used)
         if new > 0:
             self._pile.extend([None] * new)
         if len(self._pile) > size:
@@ -797,6 +806,12 @@ class HardBot(NormalBot):
 
     def _unseen_counts(self, view: PlayerView) -> list[int]:
         total = 4 * view.profile.decks(view.players)
+        return [total - n if n < total else 0 for n in self._seen_counts(view)]
+
+    def _seen_counts(self, view: PlayerView) -> list[int]:
+        """The cards of each kind this seat has seen (:meth:`_unseen` is the deck's less
+        these, never below 0): in its hand, as naturals on the table, thrown on the pile
+        as far as it remembers."""
         seen = self._counts(view)[:]
         for melds in view.melds:
             for m in melds:
@@ -805,7 +820,7 @@ class HardBot(NormalBot):
         for k in self._pile:
             if k is not None:
                 seen[k] = seen[k] + 1
-        return [total - n if n < total else 0 for n in seen]
+        return seen
 
     def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
         risks = NormalBot._feed_risks(self, view, kinds)  # (not super(): a native call)
@@ -817,7 +832,10 @@ class HardBot(NormalBot):
         _, _, after, others = self._sides(view)
         taken = self._taken
         thrown = self._thrown
-        unseen = self._unseen_of(view)
+        # at most one card of a kind unseen (:meth:`_unseen` <= 1): seen all but one
+        # (the seen counts, not the unseen list: read only here, once a discard)
+        seen = self._seen_counts(view)
+        all_but_one = 4 * view.profile.decks(view.players) - 1
         # (the settings read once: the arithmetic is the same, in the same order)
         feed_taken = self.feed_taken
         feed_thrown = self.feed_thrown
@@ -828,12 +846,13 @@ class HardBot(NormalBot):
             kind = kinds[i]
             risk = risks[i]
             risk += feed_taken * taken.get(kind, 0)
-            risk -= feed_thrown * min(thrown.get(kind, 0), 2)
+            times = thrown.get(kind, 0)
+            risk -= feed_thrown * (times if times < 2 else 2)  # (no min(): a call, hot)
             if after[kind] is not None:
                 risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it
                 risk -= safe_other_meld
-            if unseen[kind] <= 1:
+            if seen[kind] >= all_but_one:
                 risk -= safe_unseen  # nobody else can hold a pair of it
             risks[i] = risk
         return risks

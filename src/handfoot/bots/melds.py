@@ -87,7 +87,7 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
     wild_left = [counts[TWO], counts[JOKER]]
     groups: list[list[int]] = []  # [target, naturals, twos, jokers, existing size/naturals/wilds]
     if currents is None:
-        currents = _currents(own, view)
+        currents = list(view.open_melds[view.side])  # (_currents of its melds)
     melded = _NO_TARGETS[:]  # (only where a book's rank may not start a new meld)
     if not p.new_meld_after_book:
         for m in own:
@@ -100,11 +100,12 @@ def _greedy_groups(view: PlayerView, counts: list[int], top_kind: int | None = N
             continue
         cur = currents[r]
         if cur is not None:
-            k = min(n, cap - cur.size)
+            room = cap - cur.size
+            k = n if n < room else room  # (min(): a builtin call, keywords parsed)
             if k > 0:
                 groups.append([r, k, 0, 0, cur.naturals, cur.wilds])
         elif n >= least and not melded[r]:
-            groups.append([r, min(n, cap), 0, 0, 0, 0])
+            groups.append([r, n if n < cap else cap, 0, 0, 0, 0])
     # wilds: onto melds where the ratio allows, most valuable first (jokers, then twos;
     # the order is the same for both: adding wilds leaves the naturals as they are)
     order = _order([-(g[4] + g[1]) for g in groups])  # a group a rank: fewer than 16
@@ -263,9 +264,20 @@ def _lays_top(view: PlayerView, groups: list[MeldGroup], top: int) -> bool:
 def _trim_to_keep(groups: list[MeldGroup], budget: int) -> list[MeldGroup]:
     """Drop groups from the end until at most ``budget`` cards are used."""
     out = list(groups)
-    while out and sum(g.size for g in out) > budget:
-        out.pop()
+    used = _cards_in(out)
+    while out and used > budget:
+        g = out.pop()
+        used -= g.naturals + g.twos + g.jokers
     return out
+
+
+def _cards_in(groups: list[MeldGroup]) -> int:
+    """The cards of ``groups`` (``sum(g.size for g in groups)``, without a generator and a
+    property call per group: asked of every plan)."""
+    n = 0
+    for g in groups:
+        n += g.naturals + g.twos + g.jokers
+    return n
 
 
 def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
@@ -274,7 +286,7 @@ def _within_hand(groups: list[MeldGroup], total: int, in_last: bool,
     keeping the profile's minimum and a card to discard; before it, a card to discard."""
     if in_last:
         return _trim_to_keep(groups, total - (min_kept + 1))
-    if sum(g.size for g in groups) >= total:
+    if _cards_in(groups) >= total:
         return _trim_to_keep(groups, total - 1)
     return groups
 
@@ -330,8 +342,8 @@ class _Draft:
     def take_wilds(self, k: int, wild: list[int]) -> None:
         """Add ``k`` wilds taken from ``wild`` (the twos and jokers left): jokers first,
         as many as there are left."""
-        jokers = min(k, wild[1])
-        twos = min(k - jokers, wild[0])
+        jokers = k if k < wild[1] else wild[1]  # (no min(): hot)
+        twos = k - jokers if k - jokers < wild[0] else wild[0]
         wild[1] -= jokers
         wild[0] -= twos
         self.jokers += jokers
@@ -394,7 +406,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
     pending_rank: list[int] = []
     pending_nat: list[int] = []
     if currents is None:
-        currents = _currents(own, view)
+        currents = list(view.open_melds[view.side])  # (_currents of its melds)
     # ranks that may start a new meld: any, or (not new_meld_after_book) those the side
     # has no meld of
     melded = _NO_TARGETS[:]
@@ -403,6 +415,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
             melded[m.target] = True
     holding = hold != 0 and not greedy and not pickup
     keep_threes = hold_new and not greedy and not pickup
+    has_wild = wild[0] + wild[1] > 0
     for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
         n: int = counts[r]
         if r == top:
@@ -411,11 +424,17 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         if cur is not None:
             cur_wilds = cur.twos + cur.jokers
             cur_size = cur.naturals + cur_wilds
-            k = min(n, cap - cur_size)
+            room = cap - cur_size  # (no min() or max(): builtin calls, hot)
+            k = n if n < room else room
             if holding and n >= hold and cur_size + k < bs:
-                k = max(0, min(k, n - hold))
-            if k > 0 or (cur_wilds and cur_size < bs):
-                drafts.append(_Draft(r, max(k, 0), cur.naturals, cur_wilds))
+                if n - hold < k:
+                    k = n - hold
+                if k < 0:
+                    k = 0
+            # (a dirty meld with no naturals to add is a draft only for wilds: with none
+            # in hand, nothing could go onto it, and the draft would be dropped)
+            if k > 0 or (cur_wilds and cur_size < bs and (has_wild or r == top)):
+                drafts.append(_Draft(r, k if k > 0 else 0, cur.naturals, cur_wilds))
             continue
         if not n:
             continue
@@ -424,7 +443,7 @@ def _build(view: PlayerView, counts: list[int], *, top_kind: int | None = None,
         if n >= least:
             if keep_threes and n == least:
                 continue
-            drafts.append(_Draft(r, min(n, cap)))
+            drafts.append(_Draft(r, n if n < cap else cap))
         elif greedy or r == top:
             pending_rank.append(r)
             pending_nat.append(n)

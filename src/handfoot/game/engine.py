@@ -116,6 +116,8 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
+        self._side_tables = None
+        self._flags_kept = None
         self._start_round(1)
         return self
 
@@ -256,6 +258,8 @@ class GameState(Listing):
         self._listed = None
         self._viewed = None
         self._options = None
+        self._side_tables = None
+        self._flags_kept = None
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -321,6 +325,8 @@ class GameState(Listing):
         c._listed = None
         c._viewed = None
         c._options = None
+        c._side_tables = None
+        c._flags_kept = None
         return c
 
     # --- applying moves ------------------------------------------------------------------
@@ -550,10 +556,10 @@ class GameState(Listing):
             return self.apply_action(action)
         groups, plan, rest = checked
         player_move: mv.PlayerMove
-        if action == mv.CONFIRM:
-            player_move = mv.Meld(groups)
+        if action == mv.CONFIRM:  # (pure Python: its slots set directly, as a view's)
+            player_move = _new_meld(groups) if _PURE else mv.Meld(groups)
         elif action == mv.PICKUP:
-            player_move = mv.Pickup(groups)
+            player_move = _new_pickup(groups) if _PURE else mv.Pickup(groups)
         else:
             assert isinstance(move, mv.GoOut)
             player_move = mv.GoOut(groups, move.discard)
@@ -1064,6 +1070,11 @@ _A_DRAW: Final = mv.Draw()
 _new_table_meld: Final[Callable[[int, int, int, int, tuple[int, ...]], TableMeld]] = (
     mv.fast_constructor(TableMeld))
 """``TableMeld(...)``, built faster in pure Python (every field given)."""
+_new_meld: Final[Callable[[tuple[MeldGroup, ...]], mv.Meld]] = mv.fast_constructor(mv.Meld)
+"""``Meld(groups)``, built faster in pure Python."""
+_new_pickup: Final[Callable[[tuple[MeldGroup, ...]], mv.Pickup]] = mv.fast_constructor(
+    mv.Pickup)
+"""``Pickup(groups)``, built faster in pure Python."""
 
 
 def _in_listing(listing: list[int], action: int) -> bool:

@@ -43,6 +43,7 @@ from handfoot.game.values import (
     MeldOptions,
     PlayerView,
     PublicView,
+    TableMeld,
 )
 
 __all__ = ["Listing"]
@@ -58,6 +59,10 @@ _NONE_STAGED: Final[dict[int, list[int]]] = {}
 """No staged cards (never changed): flags as if nothing were staged."""
 _WILDS: Final = _WILD0 | _WILD1
 """The flags that let a wild be staged for a target."""
+_KEPT_SIZES: Final = 64
+"""The sizes of a meld whose staging flags :meth:`Listing._flags_alone` keeps (0 to 63)."""
+_NO_KEPT_FLAGS: Final[list[int]] = [-1] * (mv.NUM_TARGETS * _KEPT_SIZES)
+"""No flags kept yet (a template, copied, never changed)."""
 
 
 class Listing(Checks):
@@ -154,11 +159,15 @@ class Listing(Checks):
                         except IllegalMoveError:
                             pass
             elif not (last and n - 1 < p.min_cards_kept):
-                locked = p.discard_locked_until_clean_book
                 discard = mv.DISCARD
-                for k in range(RED_THREE):
-                    if held[k] and not (locked and self._discard_locked(seat, k)):
-                        out.append(discard + k)
+                if p.discard_locked_until_clean_book:
+                    for k in range(RED_THREE):
+                        if held[k] and not self._discard_locked(seat, k):
+                            out.append(discard + k)
+                else:  # (no rank locked: the same loop without asking)
+                    for k in range(RED_THREE):
+                        if held[k]:
+                            out.append(discard + k)
         self._stage_actions(out, seat, side, held, kept)
         if knee:
             out.append(mv.KNEE)
@@ -294,12 +303,11 @@ class Listing(Checks):
                 unstaged = _UNSTAGED[:]
                 for t in range(WILD_MELD):
                     if existing[t] or t == top_target:
-                        f = self._target_flags(t, existing[t], top_target, _NONE_STAGED)
+                        f = self._flags_alone(t, existing[t], top_target)
                         unstaged[t] = f
                         if f & _WILDS:
                             wilds |= 1 << t
-                f = self._target_flags(WILD_MELD, existing[WILD_MELD], top_target,
-                                       _NONE_STAGED)
+                f = self._flags_alone(WILD_MELD, existing[WILD_MELD], top_target)
                 unstaged[WILD_MELD] = f
                 if f & _WILDS:
                     wilds |= 1 << WILD_MELD
@@ -329,19 +337,47 @@ class Listing(Checks):
             if more_jokers:
                 self._wild_actions(out, mv.STAGE_WILD + mv.NUM_TARGETS * 2, wilds, wild_flags)
             return
+        kept_flags = self._flags_kept
         for k in range(FOUR, ACE + 1):
             if held[k] > staged_k[k]:
                 # a rank with no meld that takes cards and nothing staged may only start a
                 # meld, even the pile's top rank: the top card alone never fills one (a
                 # book has at least 3 cards), so a second meld beside it cannot be staged yet
-                if existing[k] or (staged and (2 * k in staged or 2 * k + 1 in staged)):
-                    f = self._target_flags(k, existing[k], top_target)
-                    if f & _NAT0:
-                        out.append(stage_natural + k * 2)
-                    if f & _NAT1:
-                        out.append(stage_natural + k * 2 + 1)
+                e = existing[k]
+                if staged and (2 * k in staged or 2 * k + 1 in staged):
+                    f = self._target_flags(k, e, top_target)
+                elif e:
+                    # nothing staged for it: its flags kept by size (_flags_alone, inlined)
+                    f = -1
+                    if kept_flags is not None and k != top_target and e < _KEPT_SIZES:
+                        f = kept_flags[k * _KEPT_SIZES + e]
+                    if f < 0:
+                        f = self._flags_alone(k, e, top_target)
+                        kept_flags = self._flags_kept
                 else:
                     out.append(stage_natural + k * 2)
+                    continue
+                if f & _NAT0:
+                    out.append(stage_natural + k * 2)
+                if f & _NAT1:
+                    out.append(stage_natural + k * 2 + 1)
+
+    def _flags_alone(self, t: int, existing: int, top_target: int) -> int:
+        """:meth:`_target_flags` of target ``t`` with nothing staged for it, where the
+        side's meld of it that takes cards has ``existing`` cards (0: none). Besides the
+        rules, they depend on the top card's target only for that target itself; for any
+        other they are kept by target and size for the game (a cache: none in copies)."""
+        if t == top_target or existing >= _KEPT_SIZES:
+            return self._target_flags(t, existing, top_target, _NONE_STAGED)
+        kept = self._flags_kept
+        if kept is None:
+            kept = self._flags_kept = _NO_KEPT_FLAGS[:]
+        i = t * _KEPT_SIZES + existing
+        f = kept[i]
+        if f < 0:
+            f = self._target_flags(t, existing, top_target, _NONE_STAGED)
+            kept[i] = f
+        return f
 
     @staticmethod
     def _wild_actions(out: list[int], base: int, wilds: int, flags: list[int]) -> None:
@@ -500,6 +536,14 @@ class Listing(Checks):
         but by a committed move (staging changes none)."""
         side = self.side_of[seat]
         acting = self.actor == seat and self.phase != _GAME_OVER
+        # each side's melds and the melds that take cards, kept while the side's melds
+        # are the same (_side_table): views share them (a loop, not comprehensions: hot)
+        melds: list[tuple[TableMeld, ...]] = []
+        open_melds: list[tuple[TableMeld | None, ...]] = []
+        for s in range(self.sides):
+            table = self._side_table(s)
+            melds.append(table[0])
+            open_melds.append(table[1])
         return (
             self.profile,
             seat,
@@ -514,13 +558,17 @@ class Listing(Checks):
             self.opening_minimum_of(side),
             (cards.hand_faces(self.held_faces[seat], self.held_n[seat]) if _SLOT_SETTER
              else tuple(cards.faces_from_counts(self.held_faces[seat]))),
+            tuple(self.held[seat]),
             tuple(self.held_n),
-            # (comprehensions, not map: compiled, they loop natively)
-            tuple([len(f) for f in self.feet]),
-            tuple([len(k) for k in self.knees]),
+            # (compiled, comprehensions loop natively; pure Python, map calls len in C)
+            tuple(map(len, self.feet)) if _SLOT_SETTER else tuple([len(f) for f in self.feet]),
+            (tuple(map(len, self.knees)) if _SLOT_SETTER
+             else tuple([len(k) for k in self.knees])),
             tuple(self.foot_picked),
-            tuple([tuple(m) for m in self.melds]),
-            tuple([tuple(r) for r in self.red_threes]),
+            tuple(melds),
+            tuple(open_melds),
+            (tuple(map(tuple, self.red_threes)) if _SLOT_SETTER
+             else tuple([tuple(r) for r in self.red_threes])),
             tuple(self.opened),
             self.pile[-1] if self.pile else None,
             len(self.pile),
@@ -545,7 +593,7 @@ class Listing(Checks):
         f = fields
         return PlayerView(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
                           f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19],
-                          f[20], f[21], f[22], f[23], f[24], groups, legal,
+                          f[20], f[21], f[22], f[23], f[24], f[25], f[26], groups, legal,
                           self.stalled_turns, self.pickup_size())
 
 

@@ -542,7 +542,8 @@ class Profile(_Derived):
                     minimum = value
             return minimum
         mins = self.opening_minimums
-        return mins[min(round_number, len(mins)) - 1]
+        last = len(mins)  # (no min(): a builtin call, asked for every view)
+        return mins[(round_number if round_number < last else last) - 1]
 
     def hand_size_in(self, round_number: int) -> int:
         """Cards dealt to each Hand in a round."""

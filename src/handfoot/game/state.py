@@ -60,6 +60,18 @@ _INF: Final = 1 << 30
 """No cap: larger than any count of cards."""
 _NO_TARGETS: Final[list[int]] = [0] * mv.NUM_TARGETS
 """0 for every target (a template, copied, never changed)."""
+_NO_OPEN: Final[list[TableMeld | None]] = [None] * mv.NUM_TARGETS
+"""No meld for any target (a template, copied, never changed)."""
+
+_NO_INDEX: Final[list[int]] = [-1] * cards.NUM_KINDS
+"""-1 for every kind (a template, copied, never changed)."""
+
+_SideTable = tuple[tuple[TableMeld, ...], tuple[TableMeld | None, ...], list[int], list[int],
+                   list[TableMeld]]
+"""A side's melds as a tuple, each target's meld of them that still takes cards (None if
+none), its size (0 if none) and its index (-1 if none; indexed by kind, a kind that is no
+target has none), and the melds as a list again (what the side's melds are compared
+with): :meth:`State._side_table`."""
 
 _Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
 """A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
@@ -125,6 +137,8 @@ _STATE_FIELDS: Final[tuple[tuple[str, str], ...]] = (
     ("_listed", _FRESH),
     ("_viewed", _FRESH),
     ("_options", _FRESH),
+    ("_side_tables", _FRESH),
+    ("_flags_kept", _FRESH),
 )
 """Every field of a :class:`GameState`, with how :meth:`GameState.copy` copies it: the one
 list ``__slots__`` is made from and ``copy`` follows. ``new``/``_start_round``, ``position`` and
@@ -195,6 +209,13 @@ class State:
     _options: dict[tuple[Any, ...], MeldOptions] | None
     """For :meth:`meld_options`: each kind's answer, by what it depends on besides the
     rules (a cache, not state: None in copies)."""
+    _side_tables: list[_SideTable | None] | None
+    """For :meth:`_side_table`: each side's table as last read (a cache, not state: None
+    in copies; kept while the side's melds are the same ones)."""
+    _flags_kept: list[int] | None
+    """For :meth:`_flags_alone`: the staging flags of a target with nothing staged, by
+    target and meld size (-1: not yet worked out; a cache of what the rules say, not
+    state: None in copies)."""
 
     # --- queries -----------------------------------------------------------------------
 
@@ -287,7 +308,8 @@ class State:
     def pickup_size(self) -> int:
         """How many cards a pickup takes now."""
         n = self.profile.pickup_count
-        return len(self.pile) if n is None else min(n, len(self.pile))
+        size = len(self.pile)
+        return size if n is None or size < n else n  # (no min(): a call, hot)
 
     def pickup_blocker(self) -> str | None:
         """Why the pile cannot be taken at all now, whatever the player holds."""
@@ -307,20 +329,9 @@ class State:
         return None
 
     def _current_meld(self, side: int, target: int) -> int:
-        """Index of the side's meld of ``target`` that still takes cards, or -1."""
-        melds = self.melds[side]
-        for i in range(len(melds) - 1, -1, -1):
-            m = melds[i]
-            if m.target == target:
-                p = self.profile
-                size = m.naturals + m.twos + m.jokers
-                if target == WILD_MELD:
-                    return i if size < p.book_size else -1
-                cap = p.book_max
-                if cap is None or size < cap:
-                    return i
-                return -1
-        return -1
+        """Index of the side's meld of ``target`` that still takes cards, or -1 (``target``
+        a kind: -1 for a kind that is no target)."""
+        return self._side_table(side)[3][target]
 
     def _needs_permission(self, seat: int) -> bool:
         p = self.profile
@@ -377,7 +388,10 @@ class State:
         return tuple(out)
 
     def _staged_total(self) -> int:
-        return sum(sum(v) for v in self.staged.values())
+        n = 0
+        for v in self.staged.values():  # (a loop: no generators)
+            n += v[0] + v[1] + v[2]
+        return n
 
     def _staged_kind(self, kind: int) -> int:
         total = 0
@@ -415,13 +429,43 @@ class State:
 
     def _existing_sizes(self, side: int) -> list[int]:
         """The size of each target's meld that still takes cards (0 if none): the side's
-        latest meld of the target decides."""
+        latest meld of the target decides (the list kept: not to be changed)."""
+        return self._side_table(side)[2]
+
+    def _side_table(self, side: int) -> _SideTable:
+        """The side's melds as a tuple, each target's meld that still takes cards (its
+        latest meld of the target, unless full: a book at ``book_max``, an all-wild book;
+        None if none), that meld's size (0 if none) and its index (-1 if none), kept
+        while the side's melds are the same ones (compared by content, identity first: a
+        meld is immutable), so that a side's table is walked once a change, not once per
+        view, listing, staging step and check (the views share the tuples: their
+        ``melds`` and ``open_melds``)."""
+        now = self.melds[side]
+        tables = self._side_tables
+        if tables is None:
+            tables = self._side_tables = [None] * self.sides
+        kept = tables[side]
+        if kept is not None and kept[4] == now:  # (two lists: no tuple made to compare)
+            return kept
+        melds = tuple(now)
         p = self.profile
         book_size = p.book_size
         cap_rank = p.book_max or _INF
-        existing = _NO_TARGETS[:]  # (a template's copy: native when compiled)
-        for m in self.melds[side]:  # a later meld of a target overrides an earlier one
+        open_melds = _NO_OPEN[:]  # (a template's copy: native when compiled)
+        sizes = _NO_TARGETS[:]
+        index = _NO_INDEX[:]
+        for i in range(len(melds)):  # a later meld of a target overrides an earlier one
+            m = melds[i]
             t = m.target
             size = m.naturals + m.twos + m.jokers
-            existing[t] = size if size < (book_size if t == WILD_MELD else cap_rank) else 0
-        return existing
+            if size < (book_size if t == WILD_MELD else cap_rank):
+                open_melds[t] = m
+                sizes[t] = size
+                index[t] = i
+            else:
+                open_melds[t] = None
+                sizes[t] = 0
+                index[t] = -1
+        kept = (melds, tuple(open_melds), sizes, index, now[:])
+        tables[side] = kept
+        return kept

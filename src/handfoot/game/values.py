@@ -209,11 +209,18 @@ class PlayerView(ByFields):
     opening_minimum: int
     hand: tuple[Face, ...]
     """This seat's playable cards (Hand, then Foot), as faces."""
+    hand_kinds: tuple[int, ...]
+    """How many cards of each kind :attr:`hand` holds (indexed by kind)."""
     hand_counts: tuple[int, ...]
     foot_counts: tuple[int, ...]
     knee_counts: tuple[int, ...]
     in_foot: tuple[bool, ...]
     melds: tuple[tuple[TableMeld, ...], ...]
+    open_melds: tuple[tuple[TableMeld | None, ...], ...]
+    """For each side, each target's meld (indexed by target: the ranks, then the all-wild
+    meld) that still takes cards, None where it has none: the side's latest meld of the
+    target, unless that one is full (at ``book_max``, or an all-wild book). Public: the
+    table says it."""
     red_threes: tuple[tuple[Face, ...], ...]
     opened: tuple[bool, ...]
     discard_top: Face | None
@@ -234,9 +241,11 @@ class PlayerView(ByFields):
 
     def __init__(self, profile: Profile, seat: Seat, side: Side, players: int, sides: int,
                  round_number: int, rounds: int, phase: Phase, turn: Seat, to_act: Seat,
-                 opening_minimum: int, hand: tuple[Face, ...], hand_counts: tuple[int, ...],
+                 opening_minimum: int, hand: tuple[Face, ...], hand_kinds: tuple[int, ...],
+                 hand_counts: tuple[int, ...],
                  foot_counts: tuple[int, ...], knee_counts: tuple[int, ...],
                  in_foot: tuple[bool, ...], melds: tuple[tuple[TableMeld, ...], ...],
+                 open_melds: tuple[tuple[TableMeld | None, ...], ...],
                  red_threes: tuple[tuple[Face, ...], ...], opened: tuple[bool, ...],
                  discard_top: Face | None, discard_size: int, stock_size: int,
                  totals: tuple[int, ...], results: tuple[RoundResult, ...], asking: Seat | None,
@@ -256,11 +265,13 @@ class PlayerView(ByFields):
         object.__setattr__(self, "to_act", to_act)
         object.__setattr__(self, "opening_minimum", opening_minimum)
         object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_kinds", hand_kinds)
         object.__setattr__(self, "hand_counts", hand_counts)
         object.__setattr__(self, "foot_counts", foot_counts)
         object.__setattr__(self, "knee_counts", knee_counts)
         object.__setattr__(self, "in_foot", in_foot)
         object.__setattr__(self, "melds", melds)
+        object.__setattr__(self, "open_melds", open_melds)
         object.__setattr__(self, "red_threes", red_threes)
         object.__setattr__(self, "opened", opened)
         object.__setattr__(self, "discard_top", discard_top)
