@@ -48,7 +48,9 @@ table waits exactly ``--think`` and the tables move in step, a thousand moves at
 event loop, the others in the next turns (default: all at once), to show how much of the
 joins' cost is the clients' own burst of connections. ``--moves-out FILE`` writes each
 move's end and round trip and each ping's as JSON (``benchmarks/pg_load.py --trace`` reads
-it with the server's own notes).
+it with the server's own notes); ``--trace-clients PREFIX`` has each clients' process note its
+own event loop's lateness and sample its stack while it is late (:mod:`handfoot.web.pg_trace`,
+as the server's processes), to ``PREFIX.PID``.
 
 Before those, the same figures once every client had joined (the play alone: a thousand
 tables' four thousand connections arriving at once cost the server seconds of CPU at the
@@ -98,6 +100,7 @@ from websockets.exceptions import ConnectionClosed
 import handfoot
 from handfoot.bots.registry import make_bot
 from handfoot.runs.sim import derive_seed
+from handfoot.web.pg_trace import PoolTrace
 from handfoot.web.store import Store
 
 PING_EVERY = 0.02
@@ -334,6 +337,7 @@ class Run:
     profile_clients: str = ""
     connect_slice: int = 0
     moves_out: str = ""
+    trace_clients: str = ""
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -507,6 +511,10 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
         stats = Stats()
         games: list[int] = []
         own_lags: list[float] = []
+        trace = PoolTrace(f"{run.trace_clients}.{os.getpid()}") if run.trace_clients \
+            else None
+        if trace is not None:  # its loop's lateness, and its stack while late
+            trace.start()
         try:
             shadows = [Shadow.of(store, game["game_id"], facts) for _, game, facts in firsts]
 
@@ -526,6 +534,8 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
             lags.cancel()
         finally:
             await store.close()
+            if trace is not None:
+                await trace.close()
         return {"round_trips": stats.round_trips, "arrived": stats.arrived,
                 "table_trips": stats.table_trips, "moves": stats.moves,
                 "errors": stats.errors, "games": games, "own_lag": own_lags,
@@ -967,6 +977,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves-out", metavar="FILE", default="",
                         help="write each move's end and round trip, and the lag probe's "
                              "pings, to FILE as JSON (seconds from the start)")
+    parser.add_argument("--trace-clients", metavar="PREFIX", default="",
+                        help="each clients' process (--client-processes 2 or more) notes "
+                             "its event loop's lateness and samples its stack while late "
+                             "(handfoot.web.pg_trace), to PREFIX.PID as JSON")
     parser.add_argument("--profile-clients", metavar="FILE", default="",
                         help="run each clients' process (--client-processes 2 or more) "
                              "under cProfile, its statistics to FILE.PID")
@@ -1020,7 +1034,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               ns.think_spread, ns.ack_frames, ns.collector_log,
               tuple(ns.server_thresholds), tuple(ns.serve_arg),
               str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "",
-              ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "")
+              ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "",
+              str(Path(ns.trace_clients).resolve()) if ns.trace_clients else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

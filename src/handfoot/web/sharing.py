@@ -259,7 +259,7 @@ class Sharing:
         self.remote = seats
         for seat in gone:
             self.table.went_away(seat)
-        self.table.broadcast_presence()
+        self.table.presence_soon()
 
     def presence_changed(self) -> None:
         """Store which seats this process has connections for (a shared database only:
