@@ -28,8 +28,9 @@ preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the re
 process of its own: the move round trips with and without it say whether a flood of talk
 holds the moves up.
 
-It prints moves/s, the move round trip (a move sent until the mover's own connection
-receives the state that includes it: p50, p99, max), errors (error frames, dropped
+It prints moves/s, the move round trip (a move sent until the state that includes it comes
+off the mover's own socket: p50, p99, max; beside it the same until the client had handled
+that state and everything else its event loop read in that turn), errors (error frames, dropped
 connections, time-outs), the server's RSS before and after the tables joined (VmRSS of
 /proc/PID/status) and per table, and the event-loop lag, measured from another process as
 the round trip of a ``ping`` over a spectator socket every 20 ms (what a client waits for
@@ -536,7 +537,8 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
             await store.close()
             if trace is not None:
                 await trace.close()
-        return {"round_trips": stats.round_trips, "arrived": stats.arrived,
+        return {"round_trips": stats.round_trips, "handled_trips": stats.handled_trips,
+                "arrived": stats.arrived,
                 "table_trips": stats.table_trips, "moves": stats.moves,
                 "errors": stats.errors, "games": games, "own_lag": own_lags,
                 "cpu": _own_cpu()}
@@ -593,6 +595,7 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
                 if got is None:
                     continue
                 stats.round_trips.extend(got["round_trips"])
+                stats.handled_trips.extend(got["handled_trips"])
                 stats.arrived.extend(got["arrived"])
                 stats.table_trips.extend(got["table_trips"])
                 stats.moves += got["moves"]
@@ -708,6 +711,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
     return {
         "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
         "moves_per_s": stats.moves / elapsed, "round_trips": trips,
+        "handled_trips": sorted(stats.handled_trips),
         "table_trips": sorted(stats.table_trips),
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
         "main_before": main_before, "main_after": main_after,
@@ -847,6 +851,11 @@ def report(result: dict[str, Any], run: Run) -> None:
         print(f"move round trip: p50 {percentile(trips, 0.5) * ms:.1f} ms, "
               f"p99 {percentile(trips, 0.99) * ms:.1f} ms, max {trips[-1] * ms:.1f} ms "
               f"({len(trips)} moves)")
+    handled = result["handled_trips"]
+    if handled:
+        print(f"the same until the client had handled the state (and the rest read in that "
+              f"turn): p50 {percentile(handled, 0.5) * ms:.1f} ms, p99 "
+              f"{percentile(handled, 0.99) * ms:.1f} ms, max {handled[-1] * ms:.1f} ms")
     table = result["table_trips"]
     if table:
         print(f"table round trip (until all 4 seats have the move): p50 "
