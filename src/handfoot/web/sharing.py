@@ -83,8 +83,8 @@ class SharedTable(Protocol):
     def broadcast(self) -> None:
         """Send every connection its ``state``."""
 
-    def broadcast_presence(self) -> None:
-        """Send every connection who is present."""
+    def presence_soon(self) -> None:
+        """Send every connection who is present, once, at the end of this turn."""
 
 
 class Sharing:
