@@ -27,8 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+import weakref
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import orjson
 from websockets.client import ClientProtocol
@@ -103,16 +104,64 @@ def check_answer(answer: bytes, key: str) -> None:
         raise SocketClosed("the server chose a subprotocol none was asked for")
 
 
+class _Reads:
+    """What the sockets of one event loop read in one turn (``after_reads``), handled in the
+    next turn in the order read: every socket ready in a turn is read (and its reading
+    time noted) before any of them is handled, so a message's time is when it came off
+    the socket, not when the messages read before it in that turn had been handled."""
+
+    _of: ClassVar[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Reads]] = \
+        weakref.WeakKeyDictionary()
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.items: list[tuple[Socket, bytes | None, float, Exception | None]] = []
+        self.due = False
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _Reads:
+        reads = cls._of.get(loop)
+        if reads is None:
+            reads = cls._of[loop] = cls(loop)
+        return reads
+
+    def add(self, socket: Socket, data: bytes | None, at: float,
+            exc: Exception | None = None) -> None:
+        """``data`` read at ``at`` (``time.perf_counter``), or (None) the connection lost."""
+        self.items.append((socket, data, at, exc))
+        socket.queued += 1
+        if not self.due:
+            self.due = True
+            self.loop.call_soon(self._handle)
+
+    def _handle(self) -> None:
+        self.due = False
+        items, self.items = self.items, []
+        for socket, data, at, exc in items:
+            socket.queued -= 1
+            if data is None:
+                socket.lost_now(exc)
+            else:
+                socket.handle(data, at)
+
+
 class Socket(asyncio.Protocol):
     """One client connection: :meth:`open` it, :meth:`send_text`, get each message as a
-    parsed JSON object through ``deliver`` (called within ``data_received``, in order),
-    wait on :attr:`done`, then :meth:`close`."""
+    parsed JSON object through ``deliver`` (called within ``data_received``, in order;
+    with ``after_reads``, in the next turn after every socket ready in this one was read,
+    :attr:`read_at` then the time its data came off the socket), wait on :attr:`done`,
+    then :meth:`close`."""
 
     def __init__(self, host: str, port: int, path: str, origin: str,
                  deliver: Callable[[Any], None], *, deflate: bool = True,
-                 max_size: int = 2**22) -> None:
+                 max_size: int = 2**22, after_reads: bool = False) -> None:
         self.deliver = deliver
         self.max_size = max_size
+        self.reads = _Reads.of(asyncio.get_running_loop()) if after_reads else None
+        self.queued = 0
+        """Reads (and a loss) waiting in :attr:`reads` to be handled."""
+        self.read_at = time.perf_counter()
+        """When the data being handled was read (``time.perf_counter``)."""
         self.key = generate_key()
         self.request = handshake_request(host, port, path, origin, deflate, self.key)
         loop = asyncio.get_running_loop()
@@ -136,11 +185,13 @@ class Socket(asyncio.Protocol):
     @classmethod
     async def open(cls, host: str, port: int, path: str, origin: str,
                    deliver: Callable[[Any], None], *, deflate: bool = True,
-                   timeout: float = 30.0, max_size: int = 2**22) -> Socket:
+                   timeout: float = 30.0, max_size: int = 2**22,
+                   after_reads: bool = False) -> Socket:
         """A connection to ``ws://host:port/path`` through the opening handshake (or an
         :class:`OSError`, :class:`TimeoutError` or the handshake's own exception)."""
         loop = asyncio.get_running_loop()
-        socket = cls(host, port, path, origin, deliver, deflate=deflate, max_size=max_size)
+        socket = cls(host, port, path, origin, deliver, deflate=deflate, max_size=max_size,
+                     after_reads=after_reads)
         async with asyncio.timeout(timeout):
             try:
                 await loop.create_connection(lambda: socket, host, port)
@@ -157,6 +208,17 @@ class Socket(asyncio.Protocol):
         self.transport.write(self.request)
 
     def data_received(self, data: bytes) -> None:
+        if self.reads is not None:
+            self.last = time.monotonic()
+            self.reads.add(self, data, time.perf_counter())
+            return
+        self.handle(data, time.perf_counter())
+
+    def handle(self, data: bytes, at: float) -> None:
+        """``data``, read at ``at`` (``time.perf_counter``)."""
+        if self.failure is not None:  # read before the failure, handled after it
+            return
+        self.read_at = at
         self.last = time.monotonic()
         try:
             if self.is_open:
@@ -167,6 +229,12 @@ class Socket(asyncio.Protocol):
             self._fail(exc)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.reads is not None and self.queued:  # after what was read before
+            self.reads.add(self, None, time.perf_counter(), exc)
+        else:
+            self.lost_now(exc)
+
+    def lost_now(self, exc: Exception | None) -> None:
         self.lost = True
         self.is_open = False
         if not self.opened.done():

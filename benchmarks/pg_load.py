@@ -18,7 +18,9 @@ second by second: the moves and those over ``--slow`` ms, the statements of each
 their longest wait for a connection, the loops' worst lateness; then each stalled turn (a
 process's loop late by more than ``pg_trace.STALL_AFTER``) with its main thread's stacks,
 sampled by a thread during the turn, the most frequent first. It needs a tree whose server
-has ``handfoot.web.pg_trace`` (the compiled build given included).
+has ``handfoot.web.pg_trace`` (the compiled build given included). With ``--trace-clients``
+too, each clients' process notes its own loop's lateness and stacks the same way
+(``server_load.py --trace-clients``), printed beside the server's and after its stalled turns.
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
                              "printed second by second")
     parser.add_argument("--slow", type=float, default=150.0, metavar="MS",
                         help="a move slower than this is counted as slow (default 150)")
+    parser.add_argument("--trace-clients", action="store_true",
+                        help="with --trace: the clients' processes noted too (their loop's "
+                             "lateness, their stacks while late; a tree whose "
+                             "server_load.py has --trace-clients)")
     ns = parser.parse_args(args)
     sys.path.insert(0, str(HERE.parent / "tests"))
     postgres = importlib.import_module("pg")  # tests/pg.py: initdb in a temporary folder
@@ -60,10 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     if ns.trace is not None:
         ns.trace.mkdir(parents=True, exist_ok=True)
-        for old in [*ns.trace.glob("server.*"), ns.trace / "moves.json"]:
+        for old in [*ns.trace.glob("server.*"), *ns.trace.glob("clients.*"),
+                    ns.trace / "moves.json"]:
             old.unlink(missing_ok=True)
         env["HANDFOOT_PG_TRACE"] = str(ns.trace.resolve() / "server")
         rest += ["--moves-out", str(ns.trace.resolve() / "moves.json")]
+        if ns.trace_clients:
+            rest += ["--trace-clients", str(ns.trace.resolve() / "clients")]
     began = os.getloadavg()[0]
     print(f"pg_load: load average {began:.2f} at the start", flush=True)
     server = postgres.PostgresServer().start()
@@ -110,8 +119,15 @@ def print_trace(folder: Path, slow: float) -> None:
             row = rows[int(started - start)]
             row[f"gc{n}"] = max(row[f"gc{n}"], took)
             row[f"gc{n} full"] += generation == 2
+    for n, path in enumerate(sorted(folder.glob("clients.*"))):
+        for asked, late, _cpu in json.loads(path.read_text())["lags"]:
+            row = rows[int(asked - start)]
+            if late > row[f"clients{n}"]:
+                row[f"clients{n}"] = late
     stalls = [(n, stall) for n, path in enumerate(sorted(folder.glob("server.*")))
               for stall in json.loads(path.read_text()).get("stalls", [])]
+    client_stalls = [(n, stall) for n, path in enumerate(sorted(folder.glob("clients.*")))
+                     for stall in json.loads(path.read_text()).get("stalls", [])]
     slow_moves = [m for m in moves["moves"] if m[1] > slow]
     joined = moves["joined"]
     print(f"trace: {len(moves['moves'])} moves, {len(slow_moves)} over {slow * 1000:g} ms"
@@ -132,7 +148,8 @@ def print_trace(folder: Path, slow: float) -> None:
     names = sorted(kinds)
     print("  s  moves slow worst(ms) | " + " | ".join(
         f"{k}: n wait/took max(ms)" for k in names) + " | loop lag max(ms) per process "
-          "(its main thread's CPU meanwhile, longest collection; F: a full one)")
+          "(its main thread's CPU meanwhile, longest collection; F: a full one)"
+          " | clients' loop lag max(ms) per process")
     for second in sorted(rows):
         row = rows[second]
         lags = [f"{row[k] * ms:.0f} (CPU {row['cpu' + k[3:]] * ms:.0f}, gc "
@@ -141,8 +158,13 @@ def print_trace(folder: Path, slow: float) -> None:
         print(f"{second:3d} {int(row['moves']):6d} {int(row['slow']):4d} "
               f"{row['worst'] * ms:9.0f} | " + " | ".join(
                   f"{int(row[f'{k} n']):4d} {row[f'{k} wait'] * ms:6.1f}/"
-                  f"{row[f'{k} took'] * ms:6.1f}" for k in names) + " | " + " ".join(lags))
+                  f"{row[f'{k} took'] * ms:6.1f}" for k in names) + " | " + " ".join(lags)
+              + " | " + " ".join(f"{row[k] * ms:.0f}" for k in sorted(row)
+                                 if k.startswith("clients")))
     print_stalls(stalls, start)
+    if client_stalls:
+        print("the clients' processes:")
+        print_stalls(client_stalls, start)
 
 
 def print_stalls(stalls: list[tuple[int, list[Any]]], start: float) -> None:

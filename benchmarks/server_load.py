@@ -28,8 +28,9 @@ preset reactions a second (web/talk.py lets 5 in 10 s through and refuses the re
 process of its own: the move round trips with and without it say whether a flood of talk
 holds the moves up.
 
-It prints moves/s, the move round trip (a move sent until the mover's own connection
-receives the state that includes it: p50, p99, max), errors (error frames, dropped
+It prints moves/s, the move round trip (a move sent until the state that includes it comes
+off the mover's own socket: p50, p99, max; beside it the same until the client had handled
+that state and everything else its event loop read in that turn), errors (error frames, dropped
 connections, time-outs), the server's RSS before and after the tables joined (VmRSS of
 /proc/PID/status) and per table, and the event-loop lag, measured from another process as
 the round trip of a ``ping`` over a spectator socket every 20 ms (what a client waits for
@@ -48,7 +49,9 @@ table waits exactly ``--think`` and the tables move in step, a thousand moves at
 event loop, the others in the next turns (default: all at once), to show how much of the
 joins' cost is the clients' own burst of connections. ``--moves-out FILE`` writes each
 move's end and round trip and each ping's as JSON (``benchmarks/pg_load.py --trace`` reads
-it with the server's own notes).
+it with the server's own notes); ``--trace-clients PREFIX`` has each clients' process note its
+own event loop's lateness and sample its stack while it is late (:mod:`handfoot.web.pg_trace`,
+as the server's processes), to ``PREFIX.PID``.
 
 Before those, the same figures once every client had joined (the play alone: a thousand
 tables' four thousand connections arriving at once cost the server seconds of CPU at the
@@ -98,6 +101,7 @@ from websockets.exceptions import ConnectionClosed
 import handfoot
 from handfoot.bots.registry import make_bot
 from handfoot.runs.sim import derive_seed
+from handfoot.web.pg_trace import PoolTrace
 from handfoot.web.store import Store
 
 PING_EVERY = 0.02
@@ -334,6 +338,7 @@ class Run:
     profile_clients: str = ""
     connect_slice: int = 0
     moves_out: str = ""
+    trace_clients: str = ""
 
 
 async def table_game(server: Server, store: Store, run: Run) -> tuple[dict[str, Any], Shadow]:
@@ -507,6 +512,10 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
         stats = Stats()
         games: list[int] = []
         own_lags: list[float] = []
+        trace = PoolTrace(f"{run.trace_clients}.{os.getpid()}") if run.trace_clients \
+            else None
+        if trace is not None:  # its loop's lateness, and its stack while late
+            trace.start()
         try:
             shadows = [Shadow.of(store, game["game_id"], facts) for _, game, facts in firsts]
 
@@ -526,7 +535,10 @@ def clients_main(port: int, url: str, run_json: str, until_text: str) -> None:
             lags.cancel()
         finally:
             await store.close()
-        return {"round_trips": stats.round_trips, "arrived": stats.arrived,
+            if trace is not None:
+                await trace.close()
+        return {"round_trips": stats.round_trips, "handled_trips": stats.handled_trips,
+                "arrived": stats.arrived,
                 "table_trips": stats.table_trips, "moves": stats.moves,
                 "errors": stats.errors, "games": games, "own_lag": own_lags,
                 "cpu": _own_cpu()}
@@ -583,6 +595,7 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
                 if got is None:
                     continue
                 stats.round_trips.extend(got["round_trips"])
+                stats.handled_trips.extend(got["handled_trips"])
                 stats.arrived.extend(got["arrived"])
                 stats.table_trips.extend(got["table_trips"])
                 stats.moves += got["moves"]
@@ -698,6 +711,7 @@ async def benchmark(run: Run, database_url: str | None, workdir: Path,
     return {
         "tables": run.tables, "seconds": elapsed, "moves": stats.moves,
         "moves_per_s": stats.moves / elapsed, "round_trips": trips,
+        "handled_trips": sorted(stats.handled_trips),
         "table_trips": sorted(stats.table_trips),
         "errors": stats.errors, "rss_before": rss_before, "rss_after": rss_after,
         "main_before": main_before, "main_after": main_after,
@@ -837,6 +851,11 @@ def report(result: dict[str, Any], run: Run) -> None:
         print(f"move round trip: p50 {percentile(trips, 0.5) * ms:.1f} ms, "
               f"p99 {percentile(trips, 0.99) * ms:.1f} ms, max {trips[-1] * ms:.1f} ms "
               f"({len(trips)} moves)")
+    handled = result["handled_trips"]
+    if handled:
+        print(f"the same until the client had handled the state (and the rest read in that "
+              f"turn): p50 {percentile(handled, 0.5) * ms:.1f} ms, p99 "
+              f"{percentile(handled, 0.99) * ms:.1f} ms, max {handled[-1] * ms:.1f} ms")
     table = result["table_trips"]
     if table:
         print(f"table round trip (until all 4 seats have the move): p50 "
@@ -967,6 +986,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--moves-out", metavar="FILE", default="",
                         help="write each move's end and round trip, and the lag probe's "
                              "pings, to FILE as JSON (seconds from the start)")
+    parser.add_argument("--trace-clients", metavar="PREFIX", default="",
+                        help="each clients' process (--client-processes 2 or more) notes "
+                             "its event loop's lateness and samples its stack while late "
+                             "(handfoot.web.pg_trace), to PREFIX.PID as JSON")
     parser.add_argument("--profile-clients", metavar="FILE", default="",
                         help="run each clients' process (--client-processes 2 or more) "
                              "under cProfile, its statistics to FILE.PID")
@@ -1020,7 +1043,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               ns.think_spread, ns.ack_frames, ns.collector_log,
               tuple(ns.server_thresholds), tuple(ns.serve_arg),
               str(Path(ns.profile_clients).resolve()) if ns.profile_clients else "",
-              ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "")
+              ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "",
+              str(Path(ns.trace_clients).resolve()) if ns.trace_clients else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
         result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()

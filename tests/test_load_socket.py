@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +178,38 @@ def test_a_masked_or_compressed_frame_is_a_failure() -> None:
 
     assert "masked" in asyncio.run(run(Frame(Opcode.TEXT, b"{}").serialize(mask=True)))
     assert "reserved" in asyncio.run(run(bytes([0xC1, 2]) + b"{}"))  # RSV1: deflated
+
+
+def test_after_reads_every_socket_read_in_a_turn_is_handled_in_the_next_in_order() -> None:
+    """``after_reads`` (the load benchmark's clients): what the sockets read in one turn is
+    handled in the next, in the order read, each message with the time its data came off
+    the socket (:attr:`Socket.read_at`), not the time the ones read before it had been
+    handled; a connection lost after a read is lost after that read is handled."""
+    async def run() -> list[tuple[str, Any, float]]:
+        got: list[tuple[str, Any, float]] = []
+        sockets: list[Socket] = []
+        for name in ("a", "b"):
+            ws = Socket("127.0.0.1", 1, "/", "http://127.0.0.1:1",
+                        lambda m, name=name: got.append((name, m, sockets[ord(name) - 97]
+                                                         .read_at)), after_reads=True)
+            ws.connection_made(_Transport())
+            ws.is_open = True  # as after the handshake
+            ws.opened.set_result(None)
+            sockets.append(ws)
+        a, b = sockets
+        before = time.perf_counter()
+        a.data_received(Frame(Opcode.TEXT, b'{"n": 1}').serialize(mask=False))
+        b.data_received(Frame(Opcode.TEXT, b'{"n": 2}').serialize(mask=False))
+        a.data_received(Frame(Opcode.TEXT, b'{"n": 3}').serialize(mask=False))
+        a.connection_lost(None)
+        read = time.perf_counter()
+        assert got == [] and not a.lost and not a.gone.done()  # nothing handled yet
+        time.sleep(0.01)  # the handling comes later than the reading
+        await asyncio.sleep(0)
+        assert [(name, m) for name, m, _ in got] == [("a", {"n": 1}), ("b", {"n": 2}),
+                                                     ("a", {"n": 3})]
+        assert all(before <= at <= read for _, _, at in got)
+        assert a.lost and a.gone.done() and not b.lost
+        return got
+
+    asyncio.run(run())

@@ -122,11 +122,51 @@ def test_everybody_hears_who_comes_and_goes_and_a_stopped_table_lets_all_go() ->
         assert ann.presence_frames() == 1 and bea.presence_frames() == 0
         assert watcher.presence() == [True, False, True, False]
         table.leave(bea)  # type: ignore[arg-type]
-        assert bea.closed and ann.presence() == watcher.presence() == [True, False, False, False]
+        assert bea.closed
+        await asyncio.sleep(0)  # the others are told at the end of the turn
+        assert ann.presence() == watcher.presence() == [True, False, False, False]
         assert table.bots.task is not None and not table.bots.task.done()
         await table.stop()
         assert ann.closed and watcher.closed
         assert table.bots.task.done()  # the task that plays the bots' turns is stopped
+
+    asyncio.run(check())
+
+
+def test_a_wave_of_closings_tells_each_table_once_at_the_end_of_the_turn() -> None:
+    """Connections that close in one turn of the event loop (a proxy restarted, every
+    client gone at once) make one ``presence`` frame for each connection still there, sent
+    in the next turn with who is left; none for those that closed, and none for a table
+    nobody is left at."""
+    async def check() -> None:
+        full, empty = _table(["human"] * 4, "wait"), _table(["human"] * 4, "wait")
+        conns = [_Conn(s) for s in range(4)]
+        gone = [_Conn(s) for s in range(4)]
+        watcher = _Conn(None)
+        for conn in conns:
+            full.join(conn)  # type: ignore[arg-type]
+        full.join(watcher)  # type: ignore[arg-type]
+        for conn in gone:
+            empty.join(conn)  # type: ignore[arg-type]
+        frames = [c.presence_frames() for c in (*conns, watcher, *gone)]
+        for conn in conns[1:]:  # three of four leave in one turn, and all of the other table
+            full.leave(conn)  # type: ignore[arg-type]
+        for conn in gone:
+            empty.leave(conn)  # type: ignore[arg-type]
+        assert [c.presence_frames() for c in (*conns, watcher, *gone)] == frames  # not yet
+        await asyncio.sleep(0)
+        told = [c.presence_frames() - f for c, f in zip((*conns, watcher, *gone), frames,
+                                                         strict=True)]
+        assert told == [1, 0, 0, 0, 1, 0, 0, 0, 0]
+        assert conns[0].presence() == watcher.presence() == [True, False, False, False]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert conns[0].presence_frames() == frames[0] + 1  # once, not three times
+        full.leave(watcher)  # type: ignore[arg-type]
+        await full.stop()  # stopping drops a broadcast not yet made
+        await asyncio.sleep(0)
+        assert conns[0].presence_frames() == frames[0] + 1
+        await empty.stop()
 
     asyncio.run(check())
 

@@ -92,11 +92,7 @@ class PoolTrace:
              ) -> Callable[[], Awaitable[Any]]:
         """``make_pool`` (a store's way to its pool) giving the pool wrapped in a
         :class:`TracedPool`; the lag task started."""
-        if self._lag is None:
-            self._lag = asyncio.create_task(self._note_lag())
-            self._sampler = threading.Thread(target=self._sample, args=(
-                threading.get_ident(),), name="pg-trace-sampler", daemon=True)
-            self._sampler.start()
+        self.start()
         traced: dict[int, TracedPool] = {}
 
         async def pool() -> Any:
@@ -106,6 +102,15 @@ class PoolTrace:
                 traced[id(made)] = TracedPool(made, self)
             return traced[id(made)]
         return pool
+
+    def start(self) -> None:
+        """The lag task and the sampler thread started (once), with no pool: what a process
+        that uses none notes (the load benchmark's clients, ``server_load.py``)."""
+        if self._lag is None:
+            self._lag = asyncio.create_task(self._note_lag())
+            self._sampler = threading.Thread(target=self._sample, args=(
+                threading.get_ident(),), name="pg-trace-sampler", daemon=True)
+            self._sampler.start()
 
     async def _note_lag(self) -> None:
         gc.callbacks.append(self._note_collection)

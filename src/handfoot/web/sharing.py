@@ -83,8 +83,8 @@ class SharedTable(Protocol):
     def broadcast(self) -> None:
         """Send every connection its ``state``."""
 
-    def broadcast_presence(self) -> None:
-        """Send every connection who is present."""
+    def presence_soon(self) -> None:
+        """Send every connection who is present, once, at the end of this turn."""
 
 
 class Sharing:
@@ -259,7 +259,7 @@ class Sharing:
         self.remote = seats
         for seat in gone:
             self.table.went_away(seat)
-        self.table.broadcast_presence()
+        self.table.presence_soon()
 
     def presence_changed(self) -> None:
         """Store which seats this process has connections for (a shared database only:

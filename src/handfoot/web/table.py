@@ -175,6 +175,8 @@ class Table:
         """Set when the bots may have a turn to play."""
         self.touched = time.monotonic()
         """When the table was last asked for or a connection came or went."""
+        self._presence_due: asyncio.Handle | None = None
+        """The presence's broadcast at the end of this turn (:meth:`presence_soon`)."""
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.bots.pace = stored_pace(row.settings)
@@ -504,6 +506,19 @@ class Table:
             if conn is not besides:
                 conn.send_text(text)
 
+    def presence_soon(self) -> None:
+        """Send every connection who is present once, in the next turn of the event loop,
+        however many connections came or went in this one: a wave of closings (every
+        client of a proxy, or of the load benchmark, gone at once) tells each table once,
+        not once a connection closed, and not the connections closed in the same turn."""
+        if self._presence_due is None:
+            self._presence_due = asyncio.get_running_loop().call_soon(self._tell_presence)
+
+    def _tell_presence(self) -> None:
+        self._presence_due = None
+        if self.connections:
+            self.broadcast_presence()
+
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a
         spectator), or None while there is no rematch."""
@@ -555,11 +570,14 @@ class Table:
         conn.close()
         if conn.seat is not None:
             self.went_away(conn.seat)
-        self.broadcast_presence()
+        self.presence_soon()
         self.sharing.presence_changed()
         self.wake.set()
 
     async def stop(self) -> None:
+        if self._presence_due is not None:
+            self._presence_due.cancel()
+            self._presence_due = None
         await self.bots.stop()
         for conn in list(self.connections):
             conn.close()
