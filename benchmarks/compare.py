@@ -26,6 +26,7 @@ seating; ``random`` plays one-round games between random bots until ``--size`` d
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -35,7 +36,21 @@ import time
 
 
 def play(kind: str, profile_name: str, size: int, seed: int) -> dict[str, float]:
-    """The worker: the games of one measurement, in this interpreter's build."""
+    """The worker: the games of one measurement, in this interpreter's build, with the
+    collector tuned as that build's runs tune it (if they do)."""
+    with _playing_games():
+        return _play(kind, profile_name, size, seed)
+
+
+def _playing_games() -> contextlib.AbstractContextManager[None]:
+    try:  # handfoot.runs.collector: from the eleventh pass (issue 34) on
+        from handfoot.runs.collector import playing_games
+    except ImportError:
+        return contextlib.nullcontext()
+    return playing_games()
+
+
+def _play(kind: str, profile_name: str, size: int, seed: int) -> dict[str, float]:
     from handfoot.bots.registry import make_bot
     from handfoot.game.loading import load_profile
     from handfoot.runs.sim import derive_seed, play_game

@@ -2,8 +2,9 @@
 
 Every seat is a hard bot choosing from its own view, in the one play loop of simulations
 and tournaments (:func:`handfoot.runs.sim.play_game`), as tournaments, training and the server
-play. The time is CPU time (``time.process_time``), measured ``--reps`` times (3) and
-printed as min/median/max; one line per profile, at its default seating::
+play, with the collector tuned as a run tunes it (:func:`handfoot.runs.collector.playing_games`).
+The time is CPU time (``time.process_time``), measured ``--reps`` times (3) and printed as
+min/median/max; one line per profile, at its default seating::
 
     partnership-13 2x2: 45.1/45.6/46.0 rounds/s (min/median/max of 3), games/s 11.3/...,
         decisions/s 24,000/... (1,300 a round), ...
@@ -28,6 +29,7 @@ import handfoot
 from handfoot.bots.registry import make_bot
 from handfoot.game.loading import builtin_profile_names, load_profile
 from handfoot.game.rules import Layout
+from handfoot.runs.collector import playing_games
 from handfoot.runs.sim import derive_seed, play_game
 
 
@@ -38,14 +40,16 @@ def selfplay(profile_name: str, layout: Layout | None, games: int, seed: int,
     profile = load_profile(profile_name)
     players = (layout or profile.layout).players
     rounds = decisions = 0
-    start = time.process_time()
-    for g in range(games):
-        game_seed = derive_seed(seed, "selfplay", g)
-        bots = [make_bot(bot, derive_seed(seed, "selfplay-bot", g, s)) for s in range(players)]
-        state, summary = play_game(profile, game_seed, bots, layout=layout)
-        rounds += len(state.results)
-        decisions += summary.actions
-    return rounds, games, time.process_time() - start, decisions
+    with playing_games():  # the collector as simulations and tournaments tune it
+        start = time.process_time()
+        for g in range(games):
+            game_seed = derive_seed(seed, "selfplay", g)
+            bots = [make_bot(bot, derive_seed(seed, "selfplay-bot", g, s))
+                    for s in range(players)]
+            state, summary = play_game(profile, game_seed, bots, layout=layout)
+            rounds += len(state.results)
+            decisions += summary.actions
+        return rounds, games, time.process_time() - start, decisions
 
 
 def spread(values: Sequence[float], form: str = ".1f") -> str:

@@ -41,6 +41,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol, Self, TypeVar
 
+from handfoot.runs.collector import playing_games
+
 __all__ = [
     "PARTIAL_FORMAT",
     "SCHEDULER_ENV",
@@ -252,8 +254,9 @@ class InlineRunner:
         return None
 
     def run(self, fn: Callable[..., R], tasks: Iterable[Task]) -> Results[R]:
-        for key, args in tasks:
-            yield key, fn(*args)
+        with playing_games():  # the collector tuned for many games (runs.collector)
+            for key, args in tasks:
+                yield key, fn(*args)
 
 
 class ProcessRunner:
@@ -408,7 +411,8 @@ class DaskRunner:
 
 
 def _run_chunk(fn: Callable[..., R], chunk: list[Task]) -> list[tuple[int, R]]:
-    return [(key, fn(*args)) for key, args in chunk]
+    with playing_games():  # in the worker: the collector tuned for many games
+        return [(key, fn(*args)) for key, args in chunk]
 
 
 def _chunks(tasks: Iterable[Task], workers: int) -> Iterator[list[Task]]:
