@@ -17,6 +17,8 @@ longer than ``--seconds`` plus a few seconds to start and stop).
 unpacked one in DIR, or one built from this tree first (about a minute of CPU); the first
 line says which build ran. ``--profile-server FILE`` runs the server under cProfile timed
 by its main thread's CPU time (slow: for where the CPU goes, not for the figures);
+``--profile-play FILE`` does the same from the moment the last connection has joined its table
+(the play alone: at a thousand tables the joins' CPU would outweigh it in the profile);
 ``--profile-clients FILE`` runs each clients' process so, to FILE.PID.
 ``--collector-log`` notes the server's garbage collections (``gc.callbacks``) and prints,
 for the play once every client had joined, each generation's count, pauses and CPU;
@@ -120,6 +122,25 @@ SERVE_PROFILED = (
 """``handfoot serve`` under cProfile timed by the main thread's CPU time (``--profile-server``:
 where the CPU goes, not the wall time a busy machine adds while the process waits to run)."""
 
+SERVE_PROFILED_PLAY = (
+    "import asyncio, cProfile, sys, time; from handfoot.cli import main\n"
+    "from handfoot.web.table import Table\n"
+    "profiler = cProfile.Profile(time.thread_time)\n"
+    "joins, wanted, joined = [0], int(sys.argv[2]), Table.join\n"
+    "def join(self, conn, since=None):\n"
+    "    joined(self, conn, since)\n"
+    "    joins[0] += 1\n"
+    "    if joins[0] == wanted:\n"
+    "        asyncio.get_running_loop().call_soon(profiler.enable)\n"
+    "Table.join = join\n"
+    "try:\n    main(sys.argv[3:])\n"
+    "finally:\n    profiler.disable(); profiler.dump_stats(sys.argv[1])\n")
+"""As :data:`SERVE_PROFILED` (``--profile-play``), the profiler on only from the moment the
+``wanted``-th connection has joined a table (every client of the benchmark's tables) until
+the server stops: the play, without the thousands of joins whose CPU would otherwise
+outweigh it in the profile. (A benchmark's hook on ``Table.join``, a Python class in every
+build.)"""
+
 SERVE_COLLECTOR_LOGGED = (
     "import atexit, gc, json, sys, time; from handfoot.cli import main\n"
     "log, began = [], [0.0, 0.0]\n"
@@ -159,13 +180,15 @@ class Server:
     def __init__(self, database_url: str, *, port: int | None = None, bot_delay: float = 0.0,
                  extra: Sequence[str] = (), log: Path | None = None,
                  profile: Path | None = None, collector_log: Path | None = None,
-                 thresholds: Sequence[int] = ()) -> None:
+                 thresholds: Sequence[int] = (), profile_after: int = 0) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.extra = list(extra)
         self.log = log
         self.profile = profile
+        self.profile_after = profile_after
+        """With ``profile``: the joins after which the profiler starts (0: from the start)."""
         self.collector_log = collector_log
         self.thresholds = ",".join(map(str, thresholds)) or "-"
         self.process: subprocess.Popen[bytes] | None = None
@@ -180,7 +203,10 @@ class Server:
     def start(self) -> None:
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         command = [sys.executable, "-c", SERVE]
-        if self.profile is not None:
+        if self.profile is not None and self.profile_after:
+            command = [sys.executable, "-c", SERVE_PROFILED_PLAY, str(self.profile),
+                       str(self.profile_after)]
+        elif self.profile is not None:
             command = [sys.executable, "-c", SERVE_PROFILED, str(self.profile)]
         elif self.collector_log is not None:
             command = [sys.executable, "-c", SERVE_COLLECTOR_LOGGED, str(self.collector_log),
@@ -487,6 +513,14 @@ def flood_main(port: int, rate: float, seconds: float, games: Sequence[str]) -> 
     print(json.dumps(stats.talk))
 
 
+def joins_expected(run: Run) -> int:
+    """How many connections join a table in a run: the clients (four a table, or one
+    spectator a table with ``--server-bots``), the lag probe and a flood's second connection
+    a table (``--profile-play`` starts its profiler at the last of them)."""
+    return (1 if run.server_bots else 4) * run.tables + 1 \
+        + (run.tables if run.talk_flood else 0)
+
+
 def probe_main(port: int, token: str, game_id: str, seconds: float) -> None:
     """The lag probe in a process of its own (so the clients' work does not count)."""
     quiet_collector()
@@ -611,14 +645,14 @@ async def _client_processes(run: Run, server: Server, url: str, until: float,
 
 
 async def benchmark(run: Run, database_url: str | None, workdir: Path,
-                    profile: Path | None = None) -> dict[str, Any]:
+                    profile: Path | None = None, profile_after: int = 0) -> dict[str, Any]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'load.db'}"
     collections = workdir / "collections.json" if run.collector_log or run.thresholds \
         else None
     server = Server(url, bot_delay=run.bot_delay, log=workdir / "server.log", profile=profile,
                     extra=[*(["--workers", str(run.workers)] if run.workers > 1 else ()),
                            *run.serve_args], collector_log=collections,
-                    thresholds=run.thresholds)
+                    thresholds=run.thresholds, profile_after=profile_after)
     server.start()
     store = Store(url)
     stats = Stats()
@@ -995,6 +1029,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "under cProfile, its statistics to FILE.PID")
     parser.add_argument("--profile-server", metavar="FILE", type=Path,
                         help="run the server under cProfile, its statistics to FILE")
+    parser.add_argument("--profile-play", metavar="FILE", type=Path,
+                        help="the same, the profiler on only once every client has joined "
+                             "its table (the play, not the joins)")
     parser.add_argument("--collector-log", action="store_true",
                         help="note the server's garbage collections (gc.callbacks) and "
                              "print their pauses once every client had joined")
@@ -1046,7 +1083,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               ns.connect_slice, str(Path(ns.moves_out).resolve()) if ns.moves_out else "",
               str(Path(ns.trace_clients).resolve()) if ns.trace_clients else "")
     with tempfile.TemporaryDirectory(prefix="handfoot-load-") as tmp:
-        result = run_loop(benchmark(run, ns.database_url, Path(tmp), ns.profile_server))
+        result = run_loop(benchmark(run, ns.database_url, Path(tmp),
+                                    ns.profile_server or ns.profile_play,
+                                    0 if ns.profile_server else joins_expected(run)))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
         if log:
             print("server log:", log[-2000:], sep="\n")
