@@ -115,6 +115,20 @@ def test_server_load_spreads_clients_over_processes_and_gives_the_server_s_own_f
     assert re.search(r"^the clients' own event loop .*p99 [\d.]+ ms", out, re.M), out
 
 
+def test_server_load_profiles_the_play_alone_from_the_last_join(tmp_path: Path) -> None:
+    import pstats
+
+    stats_file = tmp_path / "play.pstats"
+    out = _run("benchmarks/server_load.py", "--tables", "2", "--seconds", "3", "--think",
+               "0.05", "--profile-play", str(stats_file))
+    assert re.search(r"^server_load: 2 tables, p99 [\d.]+ ms, 0 errors, ", out, re.M), out
+    called = {(Path(f).name, name): calls for (f, _, name), (_, calls, *_)
+              in pstats.Stats(str(stats_file)).stats.items()}  # type: ignore[attr-defined]
+    assert called.get(("table.py", "_move"), 0) > 0  # the moves are in the profile
+    assert ("table.py", "join") not in called  # the joins are not: it began after the last
+    assert ("app.py", "_new_game") not in called  # nor the games' creation
+
+
 def test_server_move_benchmark_gives_each_piece_of_a_move_and_the_sockets() -> None:
     out = _run("benchmarks/server_move.py", "--moves", "30", "--reps", "2", "--frames", "20")
     spread = r" +[\d.]+ / +[\d.]+ / +[\d.]+"
