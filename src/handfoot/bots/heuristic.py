@@ -706,9 +706,9 @@ class HardBot(NormalBot):
             self._pile = [None] * view.discard_size
             self._pile_kinds = _ZERO_KINDS[:]
             if view.discard_top is not None and self._pile:
-                top = cards.FACE_KIND[view.discard_top]
-                self._pile[-1] = top
-                self._pile_kinds[top] = 1
+                first = cards.FACE_KIND[view.discard_top]
+                self._pile[-1] = first
+                self._pile_kinds[first] = 1
             self._last_discard = None
             self._taken = {}
             self._thrown = {}
