@@ -40,30 +40,3 @@ class _CheckedNormal(_Checked, NormalBot):
 @pytest.mark.parametrize("kind", [_CheckedHard, _CheckedNormal])
 def test_the_counts_a_view_shares_are_its_hands(name: str, kind: type[_Checked]) -> None:
     assert play_checked(kind, name, "memo") > 50
-
-
-class _CheckedPile(HardBot):
-    """After each choice, the hard bot's pile memory counted by kind (kept as it changes)
-    is a count of the memory, and the view's naturals by side and target (the engine's,
-    kept while a side's melds are the same) are a fresh count of the view's melds."""
-
-    checked = 0
-
-    def _chosen(self, view: PlayerView, action: int) -> None:
-        super()._chosen(view, action)
-        counted = [0] * len(self._pile_kinds)
-        for k in self._pile:
-            if k is not None:
-                counted[k] += 1
-        assert self._pile_kinds == counted
-        for side, melds in enumerate(view.melds):
-            table = [0] * len(view.table_naturals[side])
-            for m in melds:
-                table[m.target] += m.naturals
-            assert view.table_naturals[side] == tuple(table)
-        type(self).checked += 1
-
-
-@pytest.mark.parametrize("name", builtin_profile_names())
-def test_the_pile_memory_counted_as_it_changes_is_its_count(name: str) -> None:
-    assert play_checked(_CheckedPile, name, "pile") > 50

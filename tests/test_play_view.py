@@ -80,8 +80,6 @@ def test_every_field_of_the_view_holds_what_its_name_says() -> None:
         "knee_counts": tuple(len(k) for k in state.knees),
         "in_foot": tuple(state.foot_picked), "melds": tuple(tuple(m) for m in state.melds),
         "open_melds": tuple(tuple(_currents(tuple(m), view0)) for m in state.melds),
-        "table_naturals": tuple(tuple(sum(m.naturals for m in side if m.target == t)
-                                      for t in range(mv.NUM_TARGETS)) for side in state.melds),
         "red_threes": tuple(tuple(r) for r in state.red_threes),
         "opened": tuple(state.opened), "discard_top": state.pile[-1],
         "discard_size": len(state.pile), "stock_size": len(state.stock),

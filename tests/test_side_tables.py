@@ -3,7 +3,7 @@ view's ``open_melds``, the listing's meld sizes, the checks' meld indices) and t
 flags it keeps by target and meld size: at every decision of games of every profile, and
 after melds are edited by hand, the views, listings and meld options are those of a copy
 (which keeps nothing: it works each out again) and ``open_melds`` is the bots' own walk of
-the view's melds (and ``table_naturals`` a count of their naturals)."""
+the view's melds."""
 
 from __future__ import annotations
 
@@ -22,10 +22,6 @@ def _check_view(view: PlayerView) -> None:
     assert view.hand_kinds == tuple(kind_counts(view.hand))
     for side in range(view.sides):
         assert view.open_melds[side] == tuple(_currents(view.melds[side], view))
-        naturals = [0] * len(view.table_naturals[side])
-        for m in view.melds[side]:
-            naturals[m.target] += m.naturals
-        assert view.table_naturals[side] == tuple(naturals)
 
 
 def _check(state: GameState, seat: int) -> None:

@@ -31,7 +31,6 @@ PUBLIC_FIELDS = {
     "in_foot", "melds", "red_threes", "opened", "discard_top", "discard_size", "stock_size",
     "hand_kinds",  # the seat's own hand, counted by kind
     "open_melds",  # public: each side's melds that take cards, as the table shows them
-    "table_naturals",  # public: each side's natural cards on its melds, by target
     "totals", "results", "asking", "staged", "legal_actions",
     "stalled_turns",  # public: everybody sees whether a turn drew or laid cards
     "pickup_size",  # public: the rules and the pile's size say it

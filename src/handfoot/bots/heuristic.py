@@ -245,7 +245,6 @@ the view, then lists indexed by kind."""
 
 _NO_RISKS: Final[list[float]] = [0.0]
 """One kind's feed risk where nothing raises it (a template, multiplied, never changed)."""
-_NUM_TARGETS: Final = mv.NUM_TARGETS
 _NO_MELDS_BEYOND: Final[list[TableMeld | None]] = [None] * (cards.NUM_KINDS - mv.NUM_TARGETS)
 """The kinds past the last target, which no meld has (appended to a :func:`_currents`)."""
 
@@ -628,16 +627,17 @@ def _sides_of(view: PlayerView, own: list[TableMeld | None]) -> _Sides:
 
 
 
-def _naturals_beyond(table: tuple[tuple[int, ...], ...], side: int) -> list[int]:
-    """The naturals on the melds of every side but ``side`` (``table``: a view's
-    ``table_naturals``), per target (0 for the all-wild)."""
+def _naturals_beyond(table: tuple[tuple[TableMeld, ...], ...], side: int) -> list[int]:
+    """The naturals on the melds of every side but ``side`` (``table``: a view's melds),
+    per target (0 for the all-wild)."""
     out = _ZERO_TARGETS[:]
     for s in range(len(table)):
         if s == side:
             continue
-        naturals = table[s]
-        for t in range(cards.FOUR, cards.ACE + 1):  # RANKS, not the all-wild meld
-            out[t] = out[t] + naturals[t]
+        for m in table[s]:
+            t = m.target
+            if t <= cards.ACE:  # a rank (RANKS), not the all-wild meld
+                out[t] = out[t] + m.naturals
     return out
 
 
@@ -687,15 +687,12 @@ class HardBot(NormalBot):
         super().__init__(seed)
         self._round = -1
         self._pile: list[int | None] = []
-        # the pile memory's cards by kind, counted as the memory changes (its writers:
-        # _observe, _chosen), not walked at each discard
-        self._pile_kinds: list[int] = _ZERO_KINDS[:]
         self._last_discard: int | None = None
         self._taken: dict[int, int] = {}
         self._thrown: dict[int, int] = {}
         # the table as this seat last followed the pile (its naturals on the other sides
         # are worked out only where somebody took the pile since: _observe)
-        self._opp_naturals: tuple[tuple[int, ...], ...] = ()
+        self._opp_melds: tuple[tuple[TableMeld, ...], ...] = ()
         self._opp_side = 0
         self._unseen_memo: tuple[PlayerView, list[int]] | None = None
 
@@ -704,59 +701,44 @@ class HardBot(NormalBot):
         if view.round_number != self._round:
             self._round = view.round_number
             self._pile = [None] * view.discard_size
-            self._pile_kinds = _ZERO_KINDS[:]
             if view.discard_top is not None and self._pile:
-                first = cards.FACE_KIND[view.discard_top]
-                self._pile[-1] = first
-                self._pile_kinds[first] = 1
+                self._pile[-1] = cards.FACE_KIND[view.discard_top]
             self._last_discard = None
             self._taken = {}
             self._thrown = {}
-            self._opp_naturals = view.table_naturals
+            self._opp_melds = view.melds
             self._opp_side = view.side
             return
         size = view.discard_size
-        pile = self._pile
-        if size == len(pile):
+        if size == len(self._pile):
             return
-        counted = self._pile_kinds  # (kept equal to pile's cards by kind: every write)
         others = view.players - 1
-        expected = len(pile) + others
+        expected = len(self._pile) + others
         if size < expected:
             # somebody took the pile: likely the top, right after this seat's discard
             taken = expected - size
             if self._last_discard is not None:
                 self._taken[self._last_discard] = self._taken.get(self._last_discard, 0) + 1
-            keep = max(0, len(pile) - taken)
-            for k in pile[keep:]:
-                if k is not None:
-                    counted[k] = counted[k] - 1
-            pile = self._pile = pile[:keep]
-        new = size - len(pile)  # (no max(): only a positive count is used)
+            keep = max(0, len(self._pile) - taken)
+            self._pile = self._pile[:keep]
+        new = size - len(self._pile)  # (no max(): only a positive count is used)
         if new > 0:
-            pile.extend([None] * new)
-        if len(pile) > size:
-            for k in pile[size:]:
-                if k is not None:
-                    counted[k] = counted[k] - 1
-            del pile[size:]
+            self._pile.extend([None] * new)
+        if len(self._pile) > size:
+            del self._pile[size:]
         top = cards.FACE_KIND[view.discard_top] if view.discard_top is not None else None
-        if pile and top is not None:
-            old = pile[-1]
-            if old is not None:
-                counted[old] = counted[old] - 1
-            pile[-1] = top
-            counted[top] = counted[top] + 1
+        if self._pile and top is not None:
+            self._pile[-1] = top
             if cards.FOUR <= top <= cards.ACE:  # RANKS
                 self._thrown[top] = self._thrown.get(top, 0) + 1
         # ranks where an opponent's melds grew by a pickup-sized jump
         if size < expected:
-            nat = _naturals_beyond(view.table_naturals, view.side)
-            old_nat = _naturals_beyond(self._opp_naturals, self._opp_side)
+            nat = _naturals_beyond(view.melds, view.side)
+            old = _naturals_beyond(self._opp_melds, self._opp_side)
             for r in range(cards.FOUR, cards.ACE + 1):  # RANKS
-                if nat[r] - old_nat[r] >= 3:
+                if nat[r] - old[r] >= 3:
                     self._taken[r] = self._taken.get(r, 0) + 1
-        self._opp_naturals = view.table_naturals
+        self._opp_melds = view.melds
         self._opp_side = view.side
         self._last_discard = None
 
@@ -765,8 +747,6 @@ class HardBot(NormalBot):
         if mv.DISCARD <= action < mv.STAGE_NATURAL:
             kind = action - mv.DISCARD
             self._pile.append(kind)
-            counted = self._pile_kinds
-            counted[kind] = counted[kind] + 1
             self._last_discard = kind
 
     def _danger(self, view: PlayerView) -> bool:
@@ -833,12 +813,13 @@ class HardBot(NormalBot):
         these, never below 0): in its hand, as naturals on the table, thrown on the pile
         as far as it remembers."""
         seen = self._counts(view)[:]
-        pile = self._pile_kinds
-        for k in range(len(seen)):
-            seen[k] = seen[k] + pile[k]
-        for naturals in view.table_naturals:  # (by target: a rank's target is its kind)
-            for t in range(len(naturals)):
-                seen[t] = seen[t] + naturals[t]
+        for melds in view.melds:
+            for m in melds:
+                t = m.target
+                seen[t] = seen[t] + m.naturals
+        for k in self._pile:
+            if k is not None:
+                seen[k] = seen[k] + 1
         return seen
 
     def _feed_risks(self, view: PlayerView, kinds: list[int]) -> list[float]:
@@ -852,11 +833,8 @@ class HardBot(NormalBot):
         taken = self._taken
         thrown = self._thrown
         # at most one card of a kind unseen (:meth:`_unseen` <= 1): seen all but one
-        # (the kind's seen count from its parts, the hand, the table and the pile memory,
-        # kept as they change: read only here, once a discard)
-        counts = self._counts(view)
-        table = view.table_naturals  # (each side's, by target: a rank's is its kind)
-        pile = self._pile_kinds
+        # (the seen counts, not the unseen list: read only here, once a discard)
+        seen = self._seen_counts(view)
         all_but_one = 4 * view.profile.decks(view.players) - 1
         # (the settings read once: the arithmetic is the same, in the same order)
         feed_taken = self.feed_taken
@@ -874,11 +852,7 @@ class HardBot(NormalBot):
                 risk -= safe_next_meld
             for _ in range(others[kind]):  # once per other side with a meld of it
                 risk -= safe_other_meld
-            seen = counts[kind] + pile[kind]
-            if kind < _NUM_TARGETS:
-                for naturals in table:
-                    seen += naturals[kind]
-            if seen >= all_but_one:
+            if seen[kind] >= all_but_one:
                 risk -= safe_unseen  # nobody else can hold a pair of it
             risks[i] = risk
         return risks

@@ -540,12 +540,10 @@ class Listing(Checks):
         # are the same (_side_table): views share them (a loop, not comprehensions: hot)
         melds: list[tuple[TableMeld, ...]] = []
         open_melds: list[tuple[TableMeld | None, ...]] = []
-        naturals: list[tuple[int, ...]] = []
         for s in range(self.sides):
             table = self._side_table(s)
             melds.append(table[0])
             open_melds.append(table[1])
-            naturals.append(table[5])
         return (
             self.profile,
             seat,
@@ -569,7 +567,6 @@ class Listing(Checks):
             tuple(self.foot_picked),
             tuple(melds),
             tuple(open_melds),
-            tuple(naturals),
             (tuple(map(tuple, self.red_threes)) if _SLOT_SETTER
              else tuple([tuple(r) for r in self.red_threes])),
             tuple(self.opened),
@@ -596,7 +593,7 @@ class Listing(Checks):
         f = fields
         return PlayerView(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
                           f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18], f[19],
-                          f[20], f[21], f[22], f[23], f[24], f[25], f[26], f[27], groups, legal,
+                          f[20], f[21], f[22], f[23], f[24], f[25], f[26], groups, legal,
                           self.stalled_turns, self.pickup_size())
 
 

@@ -67,11 +67,11 @@ _NO_INDEX: Final[list[int]] = [-1] * cards.NUM_KINDS
 """-1 for every kind (a template, copied, never changed)."""
 
 _SideTable = tuple[tuple[TableMeld, ...], tuple[TableMeld | None, ...], list[int], list[int],
-                   list[TableMeld], tuple[int, ...]]
+                   list[TableMeld]]
 """A side's melds as a tuple, each target's meld of them that still takes cards (None if
 none), its size (0 if none) and its index (-1 if none; indexed by kind, a kind that is no
-target has none), the melds as a list again (what the side's melds are compared
-with), and the naturals on its melds by target: :meth:`State._side_table`."""
+target has none), and the melds as a list again (what the side's melds are compared
+with): :meth:`State._side_table`."""
 
 _Listing = tuple[list[int], dict[int, tuple[tuple[MeldGroup, ...], Any, list[int] | None]]]
 """A legal-action listing kept for :meth:`GameState.apply_listed`: the actions, and for
@@ -435,27 +435,18 @@ class State:
     def _side_table(self, side: int) -> _SideTable:
         """The side's melds as a tuple, each target's meld that still takes cards (its
         latest meld of the target, unless full: a book at ``book_max``, an all-wild book;
-        None if none), that meld's size (0 if none) and its index (-1 if none), and the
-        naturals on its melds by target, kept
+        None if none), that meld's size (0 if none) and its index (-1 if none), kept
         while the side's melds are the same ones (compared by content, identity first: a
         meld is immutable), so that a side's table is walked once a change, not once per
         view, listing, staging step and check (the views share the tuples: their
-        ``melds``, ``open_melds`` and ``table_naturals``)."""
+        ``melds`` and ``open_melds``)."""
         now = self.melds[side]
         tables = self._side_tables
         if tables is None:
             tables = self._side_tables = [None] * self.sides
         kept = tables[side]
-        if kept is not None:
-            before = kept[4]
-            if before == now:  # (two lists: no tuple made to compare)
-                return kept
-            changed = _one_change(before, now)
-            if changed >= 0:
-                kept = self._side_table_changed(kept, now, changed)
-                if kept is not None:
-                    tables[side] = kept
-                    return kept
+        if kept is not None and kept[4] == now:  # (two lists: no tuple made to compare)
+            return kept
         melds = tuple(now)
         p = self.profile
         book_size = p.book_size
@@ -463,11 +454,9 @@ class State:
         open_melds = _NO_OPEN[:]  # (a template's copy: native when compiled)
         sizes = _NO_TARGETS[:]
         index = _NO_INDEX[:]
-        naturals = _NO_TARGETS[:]
         for i in range(len(melds)):  # a later meld of a target overrides an earlier one
             m = melds[i]
             t = m.target
-            naturals[t] = naturals[t] + m.naturals
             size = m.naturals + m.twos + m.jokers
             if size < (book_size if t == WILD_MELD else cap_rank):
                 open_melds[t] = m
@@ -477,55 +466,6 @@ class State:
                 open_melds[t] = None
                 sizes[t] = 0
                 index[t] = -1
-        kept = (melds, tuple(open_melds), sizes, index, now[:], tuple(naturals))
+        kept = (melds, tuple(open_melds), sizes, index, now[:])
         tables[side] = kept
         return kept
-
-    def _side_table_changed(self, kept: _SideTable, now: list[TableMeld],
-                            i: int) -> _SideTable | None:
-        """:meth:`_side_table` from the kept one where the side's melds ``now`` differ
-        from its melds only at ``i``: a meld laid after them (``i`` their count) or the
-        meld at ``i`` grown, where it is its target's latest meld that takes cards (its
-        target's entries change, the others are the kept ones). None where neither (the
-        table is walked again)."""
-        m = now[i]
-        t = m.target
-        index = kept[3]
-        naturals = list(kept[5])
-        if i == len(kept[4]):  # laid after the others: its target's latest meld
-            naturals[t] = naturals[t] + m.naturals
-        else:
-            old = kept[4][i]
-            if old.target != t or index[t] != i:
-                return None
-            naturals[t] = naturals[t] + m.naturals - old.naturals
-        p = self.profile
-        size = m.naturals + m.twos + m.jokers
-        open_melds = list(kept[1])
-        sizes = kept[2][:]
-        index = index[:]
-        if size < (p.book_size if t == WILD_MELD else (p.book_max or _INF)):
-            open_melds[t] = m
-            sizes[t] = size
-            index[t] = i
-        else:
-            open_melds[t] = None
-            sizes[t] = 0
-            index[t] = -1
-        return (tuple(now), tuple(open_melds), sizes, index, now[:], tuple(naturals))
-
-
-def _one_change(before: list[TableMeld], now: list[TableMeld]) -> int:
-    """Where ``now`` differs from ``before`` if at one place only: a meld added at the end
-    (``len(before)``) or one meld replaced (its index); -1 otherwise."""
-    n = len(before)
-    if len(now) == n + 1:
-        return n if now[:n] == before else -1
-    if len(now) != n:
-        return -1
-    i = 0
-    while i < n and now[i] is before[i]:
-        i += 1
-    if i == n or now[i + 1:] != before[i + 1:]:
-        return -1
-    return i

@@ -221,9 +221,6 @@ class PlayerView(ByFields):
     meld) that still takes cards, None where it has none: the side's latest meld of the
     target, unless that one is full (at ``book_max``, or an all-wild book). Public: the
     table says it."""
-    table_naturals: tuple[tuple[int, ...], ...]
-    """For each side, the natural cards on its melds by target (indexed by target: the
-    ranks, then the all-wild meld, which holds none). Public: the table says it."""
     red_threes: tuple[tuple[Face, ...], ...]
     opened: tuple[bool, ...]
     discard_top: Face | None
@@ -249,7 +246,6 @@ class PlayerView(ByFields):
                  foot_counts: tuple[int, ...], knee_counts: tuple[int, ...],
                  in_foot: tuple[bool, ...], melds: tuple[tuple[TableMeld, ...], ...],
                  open_melds: tuple[tuple[TableMeld | None, ...], ...],
-                 table_naturals: tuple[tuple[int, ...], ...],
                  red_threes: tuple[tuple[Face, ...], ...], opened: tuple[bool, ...],
                  discard_top: Face | None, discard_size: int, stock_size: int,
                  totals: tuple[int, ...], results: tuple[RoundResult, ...], asking: Seat | None,
@@ -276,7 +272,6 @@ class PlayerView(ByFields):
         object.__setattr__(self, "in_foot", in_foot)
         object.__setattr__(self, "melds", melds)
         object.__setattr__(self, "open_melds", open_melds)
-        object.__setattr__(self, "table_naturals", table_naturals)
         object.__setattr__(self, "red_threes", red_threes)
         object.__setattr__(self, "opened", opened)
         object.__setattr__(self, "discard_top", discard_top)
