@@ -597,11 +597,11 @@ def numbered_spots(games: int, seed: int, kinds: tuple[str, ...], first: int = 0
 
 def certified_table(rows: Iterable[dict[str, object]]) -> list[str]:
     """Per kind and bucket: the spots, the planted move classed a mistake or blunder and
-    the bot's own move good, each with its Wilson 95% interval (``certified``)."""
-    by: dict[str, dict[str, list[tuple[bool, bool]]]] = {}
+    the bot's own move good, each with its Wilson 95% interval, and the medians of the
+    oracle's cost and of the review's loss of the planted move (``certified``)."""
+    by: dict[str, dict[str, list[dict[str, object]]]] = {}
     for r in rows:
-        by.setdefault(str(r["kind"]), {}).setdefault(str(r["bucket"]), []).append(
-            (bool(r["caught"]), bool(r["good"])))
+        by.setdefault(str(r["kind"]), {}).setdefault(str(r["bucket"]), []).append(r)
     out = []
     for kind, buckets in by.items():
         n_all = sum(len(v) for v in buckets.values())
@@ -612,12 +612,19 @@ def certified_table(rows: Iterable[dict[str, object]]) -> list[str]:
             if not n:
                 out.append(f"  {bucket}: 0")
                 continue
-            c = sum(x for x, _ in got)
-            g = sum(y for _, y in got)
+            c = sum(bool(r["caught"]) for r in got)
+            g = sum(bool(r["good"]) for r in got)
             (cl, ch), (gl, gh) = wilson(c, n), wilson(g, n)
-            out.append(f"  {bucket}: {n} ({n / n_all:.0%}); caught {c} ({c / n:.0%}, "
-                       f"95% CI {cl:.0%}-{ch:.0%}); own good {g} ({g / n:.0%}, "
-                       f"95% CI {gl:.0%}-{gh:.0%})")
+            line = (f"  {bucket}: {n} ({n / n_all:.0%}); caught {c} ({c / n:.0%}, "
+                    f"95% CI {cl:.0%}-{ch:.0%}); own good {g} ({g / n:.0%}, "
+                    f"95% CI {gl:.0%}-{gh:.0%})")
+            costs = [float(x) for r in got if isinstance(x := r.get("cost"), float | int)]
+            losses = [float(p[0]) for r in got if isinstance(p := r.get("planted"), list)]
+            if costs:
+                line += f"; median oracle cost {statistics.median(costs):.0f}"
+            if losses:
+                line += f", review's loss {statistics.median(losses):.0f}"
+            out.append(line)
     return out
 
 
