@@ -524,6 +524,9 @@ CERTIFY_LINE = 40.0
 partnership-13, whose stake scale is 1)."""
 CERTIFY_Z = 2.0
 """Standard errors the oracle's mean cost must clear the line by, either way."""
+OWN_LINE = 20.0
+"""The line the bot's own move is certified against where the review classes it worse
+than good (``--certify-own``): the inaccuracy line, its loss against the review's best."""
 BUCKETS = ("certified bad", "undecided", "certified not bad")
 
 
@@ -628,17 +631,33 @@ def certified_table(rows: Iterable[dict[str, object]]) -> list[str]:
     return out
 
 
+def own_table(rows: Iterable[dict[str, object]]) -> list[str]:
+    """Where the review classed the bot's own move worse than good and the oracle played
+    it against the review's best move (``planted --certify-own``): per kind and the
+    plant's bucket, how often the own move is certified worse than the best by the
+    inaccuracy line (20 points) and two standard errors, certified not, or undecided."""
+    by: dict[tuple[str, str], list[str]] = {}
+    for r in rows:
+        if "own_bucket" in r:
+            by.setdefault((str(r["kind"]), str(r.get("bucket", "-"))), []).append(
+                str(r["own_bucket"]))
+    out = []
+    for (kind, bucket), got in sorted(by.items()):
+        counts = ", ".join(f"{b.replace('bad', 'worse').replace('not worse', 'not')} "
+                           f"{got.count(b)}" for b in BUCKETS)
+        out.append(f"{kind}, plant {bucket}: the own move not good in {len(got)}; oracle "
+                   f"against the review's best: {counts}")
+    return out
+
+
 def certified(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for path in args.files
             for line in Path(path).read_text().splitlines() if line.strip()]
-    seen: set[tuple[object, ...]] = set()
-    unique = []
-    for r in rows:  # a spot recorded twice (a chunk run again) counts once
-        key = (r["kind"], r["game"], r["index"])
-        if key not in seen:
-            seen.add(key)
-            unique.append(r)
-    for line in certified_table(unique):
+    merged: dict[tuple[object, ...], dict[str, object]] = {}
+    for r in rows:  # a spot recorded twice (a chunk run again, --certify-own) is one
+        merged.setdefault((r["kind"], r["game"], r["index"]), {}).update(r)
+    plants = [r for r in merged.values() if "bucket" in r]
+    for line in certified_table(plants) + own_table(merged.values()):
         print(line)
 
 
@@ -691,6 +710,22 @@ def planted(args: argparse.Namespace) -> None:
             if args.record:
                 with open(args.record, "a") as out:
                     out.write(json.dumps(records[-1]) + "\n")
+        if args.certify_own and not fine:
+            w = weigh(view, pile, [bad, own], lister=lister,
+                      samples=rv.samples_at(view, args.samples),
+                      seed=derive_seed(args.seed, "planted-decision", index))
+            assert w is not None  # judged above: the same determinizations
+            n = args.certify_own * (ORACLE_DRAW_FACTOR if view.phase == Phase.DRAW else 1)
+            ocost = oracle_cost(view, pile, own, w.moves[w.best], n,
+                                derive_seed(args.seed, "oracle-own", g, index))
+            obucket = certify(ocost, OWN_LINE)
+            cert += (f" | own against {mv.format_move(w.moves[w.best])}: oracle "
+                     f"{ocost[0]:.0f} ± {ocost[1]:.0f}: {obucket}")
+            if args.record:
+                with open(args.record, "a") as out:
+                    out.write(json.dumps({"kind": kind, "game": g, "index": index,
+                                          "own_cost": ocost[0], "own_se": ocost[1],
+                                          "own_bucket": obucket}) + "\n")
         if args.verbose:
             print(f"  {kind}: game {g} move {index}: planted {a and round(a[0])} ± "
                   f"{a and round(a[1])}, own {b and round(b[0])} ± {b and round(b[1])}"
@@ -962,6 +997,10 @@ def main() -> None:
                     f"its own (the oracle; e.g. {ORACLE_SAMPLES})")
     pl.add_argument("--record", help="with --certify: append each spot's figures to this "
                     "file (JSON lines) for the certified command")
+    pl.add_argument("--certify-own", type=int, default=0, metavar="N",
+                    help="where the review classes the bot's own move worse than good, play "
+                    "it and the review's best move to the round's end on N determinizations "
+                    "(the oracle, seeds of its own)")
     ce = sub.add_parser("certified")
     ce.add_argument("files", nargs="+", help="files written by planted --certify --record")
     st = sub.add_parser("stakes")
