@@ -232,6 +232,10 @@ def test_the_oracle_buckets_by_its_registered_rule_on_seeds_of_its_own() -> None
             for b, c in (("certified bad", True), ("certified bad", False), ("undecided", True))]
     table = bench.certified_table(rows)
     assert table[0] == "k: 3 spots" and table[1].startswith("  certified bad: 2 (67%); caught 1")
+    assert bench.own_table([{"kind": "k", "bucket": "certified bad", "own_bucket": "undecided"},
+                            {"kind": "k", "bucket": "undecided"}]) == [
+        "k, plant certified bad: the own move not good in 1; oracle against the review's best: "
+        "certified worse 0, undecided 1, certified not 0"]
 
 
 def test_the_oracle_pairs_the_two_moves_to_the_rounds_end() -> None:
