@@ -7,7 +7,8 @@ the bot levels, and planted mistakes.
                                        [--horizon N] [--no-leaf]
     python benchmarks/review.py planted [--games 40] [--samples 32] [--horizon N] [--no-leaf]
                                         [--kinds old|new|tried|all|KIND,...] [--first G]
-                                        [--verbose [--facts]]
+                                        [--verbose [--facts]] [--certify N [--record F]]
+    python benchmarks/review.py certified FILE...
     python benchmarks/review.py stakes [--games 2] [--samples 12] [--profiles P,P+all,...]
 
 ``speed`` reviews a hard self-play game of partnership-13 (four players) and prints
@@ -40,10 +41,13 @@ from __future__ import annotations
 import argparse
 import copy
 import itertools
+import json
 import math
+import random
 import statistics
 import time
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from handfoot import build
 from handfoot.bots.heuristic import Bot
@@ -510,6 +514,153 @@ def judge_plant(view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
             w.loss_of(cb) if cb is not None else None)
 
 
+ORACLE_SAMPLES = 1024
+"""Determinizations the round's-end oracle plays a play decision's spot on (``planted
+--certify``)."""
+ORACLE_DRAW_FACTOR = 2
+"""How many times as many at a draw decision (a refused pile: its cost is the noisiest)."""
+CERTIFY_LINE = 40.0
+"""The line the oracle certifies against: the review's mistake line (points of
+partnership-13, whose stake scale is 1)."""
+CERTIFY_Z = 2.0
+"""Standard errors the oracle's mean cost must clear the line by, either way."""
+OWN_LINE = 20.0
+"""The line the bot's own move is certified against where the review classes it worse
+than good (``--certify-own``): the inaccuracy line, its loss against the review's best."""
+BUCKETS = ("certified bad", "undecided", "certified not bad")
+
+
+def oracle_seed(seed: int, game: int, index: int) -> int:
+    """The oracle's seed for the spot at move ``index`` of game ``game``: drawn under a
+    label of its own, so its determinizations and bots are independent of the reviewer's
+    (``derive_seed(seed, "planted-decision", index)``)."""
+    return derive_seed(seed, "oracle", game, index)
+
+
+def oracle_cost(view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
+                own: mv.PlayerMove, samples: int, seed: int) -> Loss:
+    """The planted move's cost, judged from the seat's own view as the review judges it
+    but played to the round's end: on each of ``samples`` determinizations of the view
+    (:func:`handfoot.bots.search.determinize`, the pile remembered, as
+    :func:`handfoot.runs.review.weigh` deals them), the bot's own move and the planted
+    move, each followed by the reviewer in every seat with the same bot seeds (common
+    random numbers) to the round's end; the mean and standard error of the side's final
+    round margin after the bot's move less after the planted move. No leaf, no cut."""
+    from handfoot.bots.search import determinize
+
+    rng = random.Random(seed)
+    picked = mv.KNOCK in view.legal_actions
+    diffs: list[float] = []
+    for i in range(samples):
+        try:
+            base = determinize(view, rng, pile, picked_pile=picked)
+        except ValueError:  # the memory does not fit the unseen cards, as in weigh
+            base = determinize(view, rng, (), picked_pile=picked)
+        bot_seed = derive_seed(seed, "bots", i) & 0xFFFFFFF
+        finals = []
+        for move in (own, bad):
+            trial = base.copy()
+            trial.apply(move)
+            finals.append(_cut_and_end(trial, view.seat, bot_seed)[2])
+        diffs.append(finals[0] - finals[1])
+    return rv._paired(diffs, [0.0] * len(diffs))
+
+
+def certify(cost: Loss, line: float = CERTIFY_LINE, z: float = CERTIFY_Z) -> str:
+    """The bucket of a planted move by the oracle's cost (mean, standard error), the rule
+    registered before the reviewer's figures were looked at (docs/review.md, "Certified by
+    a round's-end oracle"): *certified bad* where the mean is at least ``line`` + ``z``
+    standard errors, *certified not bad* where it is below ``line`` − ``z`` standard
+    errors, *undecided* otherwise."""
+    mean, se = cost
+    if mean >= line + z * se:
+        return "certified bad"
+    if mean < line - z * se:
+        return "certified not bad"
+    return "undecided"
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k`` of ``n`` (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def numbered_spots(games: int, seed: int, kinds: tuple[str, ...], first: int = 0,
+                   ) -> Iterator[tuple[int, Spot]]:
+    """:func:`planted_spots`, each with its game's number."""
+    for g in range(first, first + games):
+        for spot in planted_spots(1, seed, kinds, g):
+            yield g, spot
+
+
+def certified_table(rows: Iterable[dict[str, object]]) -> list[str]:
+    """Per kind and bucket: the spots, the planted move classed a mistake or blunder and
+    the bot's own move good, each with its Wilson 95% interval, and the medians of the
+    oracle's cost and of the review's loss of the planted move (``certified``)."""
+    by: dict[str, dict[str, list[dict[str, object]]]] = {}
+    for r in rows:
+        by.setdefault(str(r["kind"]), {}).setdefault(str(r["bucket"]), []).append(r)
+    out = []
+    for kind, buckets in by.items():
+        n_all = sum(len(v) for v in buckets.values())
+        out.append(f"{kind}: {n_all} spots")
+        for bucket in BUCKETS:
+            got = buckets.get(bucket, [])
+            n = len(got)
+            if not n:
+                out.append(f"  {bucket}: 0")
+                continue
+            c = sum(bool(r["caught"]) for r in got)
+            g = sum(bool(r["good"]) for r in got)
+            (cl, ch), (gl, gh) = wilson(c, n), wilson(g, n)
+            line = (f"  {bucket}: {n} ({n / n_all:.0%}); caught {c} ({c / n:.0%}, "
+                    f"95% CI {cl:.0%}-{ch:.0%}); own good {g} ({g / n:.0%}, "
+                    f"95% CI {gl:.0%}-{gh:.0%})")
+            costs = [float(x) for r in got if isinstance(x := r.get("cost"), float | int)]
+            losses = [float(p[0]) for r in got if isinstance(p := r.get("planted"), list)]
+            if costs:
+                line += f"; median oracle cost {statistics.median(costs):.0f}"
+            if losses:
+                line += f", review's loss {statistics.median(losses):.0f}"
+            out.append(line)
+    return out
+
+
+def own_table(rows: Iterable[dict[str, object]]) -> list[str]:
+    """Where the review classed the bot's own move worse than good and the oracle played
+    it against the review's best move (``planted --certify-own``): per kind and the
+    plant's bucket, how often the own move is certified worse than the best by the
+    inaccuracy line (20 points) and two standard errors, certified not, or undecided."""
+    by: dict[tuple[str, str], list[str]] = {}
+    for r in rows:
+        if "own_bucket" in r:
+            by.setdefault((str(r["kind"]), str(r.get("bucket", "-"))), []).append(
+                str(r["own_bucket"]))
+    out = []
+    for (kind, bucket), got in sorted(by.items()):
+        counts = ", ".join(f"{b.replace('bad', 'worse').replace('not worse', 'not')} "
+                           f"{got.count(b)}" for b in BUCKETS)
+        out.append(f"{kind}, plant {bucket}: the own move not good in {len(got)}; oracle "
+                   f"against the review's best: {counts}")
+    return out
+
+
+def certified(args: argparse.Namespace) -> None:
+    rows = [json.loads(line) for path in args.files
+            for line in Path(path).read_text().splitlines() if line.strip()]
+    merged: dict[tuple[object, ...], dict[str, object]] = {}
+    for r in rows:  # a spot recorded twice (a chunk run again, --certify-own) is one
+        merged.setdefault((r["kind"], r["game"], r["index"]), {}).update(r)
+    plants = [r for r in merged.values() if "bucket" in r]
+    for line in certified_table(plants) + own_table(merged.values()):
+        print(line)
+
+
 def _late_words(args: argparse.Namespace) -> str:
     late = rv.LATE_TURNS_EACH if args.late < 0 else args.late
     short = args.horizon or rv.HORIZON_TURNS_EACH
@@ -535,18 +686,55 @@ def planted(args: argparse.Namespace) -> None:
     unknown = set(kinds) - set(KIND_SETS["all"])
     if unknown:
         raise SystemExit(f"planted: no kind {', '.join(sorted(unknown))}")
-    for kind, view, pile, (bad, own), lister, index, facts in planted_spots(
+    oracle: dict[tuple[int, int, str], Loss] = {}  # a spot of two kinds is played once
+    records: list[dict[str, object]] = []
+    for g, (kind, view, pile, (bad, own), lister, index, facts) in numbered_spots(
             args.games, args.seed, kinds, args.first):
         a, b = judge_plant(view, pile, bad, own, lister, args.samples,
                            derive_seed(args.seed, "planted-decision", index))
+        hit = a is not None and classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
+        fine = b is None or classify(max(0.0, b[0]), b[1]) == "good"
+        cert = ""
+        if args.certify:
+            key = (g, index, mv.format_move(bad))
+            if key not in oracle:
+                n = args.certify * (ORACLE_DRAW_FACTOR if view.phase == Phase.DRAW else 1)
+                oracle[key] = oracle_cost(view, pile, bad, own, n,
+                                          oracle_seed(args.seed, g, index))
+            cost = oracle[key]
+            bucket = certify(cost)
+            cert = f" | oracle {cost[0]:.0f} ± {cost[1]:.0f}: {bucket}"
+            records.append({"kind": kind, "game": g, "index": index, "cost": cost[0],
+                            "se": cost[1], "bucket": bucket, "planted": a, "own": b,
+                            "caught": hit, "good": fine})
+            if args.record:
+                with open(args.record, "a") as out:
+                    out.write(json.dumps(records[-1]) + "\n")
+        if args.certify_own and not fine:
+            w = weigh(view, pile, [bad, own], lister=lister,
+                      samples=rv.samples_at(view, args.samples),
+                      seed=derive_seed(args.seed, "planted-decision", index))
+            assert w is not None  # judged above: the same determinizations
+            n = args.certify_own * (ORACLE_DRAW_FACTOR if view.phase == Phase.DRAW else 1)
+            ocost = oracle_cost(view, pile, own, w.moves[w.best], n,
+                                derive_seed(args.seed, "oracle-own", g, index))
+            obucket = certify(ocost, OWN_LINE)
+            cert += (f" | own against {mv.format_move(w.moves[w.best])}: oracle "
+                     f"{ocost[0]:.0f} ± {ocost[1]:.0f}: {obucket}")
+            if args.record:
+                with open(args.record, "a") as out:
+                    out.write(json.dumps({"kind": kind, "game": g, "index": index,
+                                          "own_cost": ocost[0], "own_se": ocost[1],
+                                          "own_bucket": obucket}) + "\n")
         if args.verbose:
-            print(f"  {kind}: planted {a and round(a[0])} ± {a and round(a[1])}, own "
-                  f"{b and round(b[0])} ± {b and round(b[1])}"
+            print(f"  {kind}: game {g} move {index}: planted {a and round(a[0])} ± "
+                  f"{a and round(a[1])}, own {b and round(b[0])} ± {b and round(b[1])}"
+                  + cert
                   + (f" | {mv.format_move(bad)} | {facts}" if args.facts else ""), flush=True)
         row = tally.setdefault(kind, [0, 0, 0])
         row[0] += 1
-        row[1] += a is not None and classify(max(0.0, a[0]), a[1]) in ("mistake", "blunder")
-        row[2] += b is None or classify(max(0.0, b[0]), b[1]) == "good"
+        row[1] += hit
+        row[2] += fine
         if a is not None:
             values.setdefault(kind, []).append(a[0])
             pairs.setdefault(kind, []).append((a, b if b is not None else (0.0, 0.0)))
@@ -567,6 +755,13 @@ def planted(args: argparse.Namespace) -> None:
                 good = sum(not (b[0] >= line and b[0] > z * b[1]) for _, b in rows)
                 cells.append(f"{kind} {caught / len(rows):.0%}/{good / len(rows):.0%}")
             print(f"  line {line:3.0f}, z {z}: " + "; ".join(cells))
+    if records:
+        print(f"certified by the round's-end oracle ({args.certify} determinizations a "
+              f"play decision, {args.certify * ORACLE_DRAW_FACTOR} a draw; bad: cost >= "
+              f"{CERTIFY_LINE:g} + {CERTIFY_Z:g} se, not bad: < "
+              f"{CERTIFY_LINE:g} - {CERTIFY_Z:g} se):")
+        for text in certified_table(records):
+            print("  " + text)
     n = sum(r[0] for r in tally.values())
     if n:
         print(f"all: {n} spots; {sum(r[1] for r in tally.values()) / n:.0%} caught, "
@@ -796,6 +991,18 @@ def main() -> None:
     pl.add_argument("--late", type=int, default=-1,
                     help="turns a seat a pair with a meld in it is compared at (default: "
                     "the review's; 0: at the short cut, as two discards)")
+    pl.add_argument("--certify", type=int, default=0, metavar="N",
+                    help="also play each spot's two moves to the round's end on N "
+                    f"determinizations ({ORACLE_DRAW_FACTOR}N at a draw decision) of seeds of "
+                    f"its own (the oracle; e.g. {ORACLE_SAMPLES})")
+    pl.add_argument("--record", help="with --certify: append each spot's figures to this "
+                    "file (JSON lines) for the certified command")
+    pl.add_argument("--certify-own", type=int, default=0, metavar="N",
+                    help="where the review classes the bot's own move worse than good, play "
+                    "it and the review's best move to the round's end on N determinizations "
+                    "(the oracle, seeds of its own)")
+    ce = sub.add_parser("certified")
+    ce.add_argument("files", nargs="+", help="files written by planted --certify --record")
     st = sub.add_parser("stakes")
     st.add_argument("--games", type=int, default=2)
     st.add_argument("--samples", type=int, default=12)
@@ -809,7 +1016,7 @@ def main() -> None:
     cal.add_argument("--every", type=int, default=4, help="use one decision in this many")
     cal.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    {"speed": speed, "ladder": ladder, "planted": planted,
+    {"speed": speed, "ladder": ladder, "planted": planted, "certified": certified,
      "calibrate": calibrate, "stakes": stakes_mode}[args.what](args)
 
 

@@ -209,6 +209,47 @@ def test_planted_clear_mistakes_are_caught_and_the_bots_own_moves_are_good() -> 
     assert good >= len(seen) - 1
 
 
+def test_the_oracle_buckets_by_its_registered_rule_on_seeds_of_its_own() -> None:
+    # docs/review.md, "Certified by a round's-end oracle": certified bad from 40 points
+    # plus two standard errors, certified not bad below 40 less two, undecided between
+    bench = _planted()
+    assert bench.certify((120.0, 40.0)) == "certified bad"
+    assert bench.certify((40.0, 0.0)) == "certified bad"
+    assert bench.certify((119.9, 40.0)) == "undecided"
+    assert bench.certify((-47.9, 44.0)) == "undecided"
+    assert bench.certify((-48.1, 44.0)) == "certified not bad"
+    assert bench.certify((39.9, 0.0)) == "certified not bad"
+    # a seed for every spot, none of them the review's (its seeds come from the move's
+    # index alone)
+    oracle = {bench.oracle_seed(1, g, i) for g in range(240, 250) for i in range(100)}
+    reviewer = {derive_seed(1, "planted-decision", i) for i in range(100)}
+    assert len(oracle) == 1000 and not oracle & reviewer
+    # Wilson's interval: inside (0, 1), around the proportion, 72% to 100% for 10 of 10
+    low, high = bench.wilson(95, 100)
+    assert 0.88 < low < 0.95 < high < 0.99
+    assert bench.wilson(10, 10) == (pytest.approx(0.7225, abs=1e-4), 1.0)
+    rows = [{"kind": "k", "bucket": b, "caught": c, "good": True}
+            for b, c in (("certified bad", True), ("certified bad", False), ("undecided", True))]
+    table = bench.certified_table(rows)
+    assert table[0] == "k: 3 spots" and table[1].startswith("  certified bad: 2 (67%); caught 1")
+    assert bench.own_table([{"kind": "k", "bucket": "certified bad", "own_bucket": "undecided"},
+                            {"kind": "k", "bucket": "undecided"}]) == [
+        "k, plant certified bad: the own move not good in 1; oracle against the review's best: "
+        "certified worse 0, undecided 1, certified not 0"]
+
+
+def test_the_oracle_pairs_the_two_moves_to_the_rounds_end() -> None:
+    bench = _planted()
+    _kind, view, pile, (bad, own), _lister, index, _facts = next(
+        iter(bench.planted_spots(3, 11, ("wild discarded",))))
+    seed = bench.oracle_seed(11, 0, index)
+    # the same determinizations and bot seeds for both moves: a move against itself is
+    # 0 +- 0, and the figures are the same every time
+    assert bench.oracle_cost(view, pile, own, own, 2, seed) == (0.0, 0.0)
+    cost = bench.oracle_cost(view, pile, bad, own, 2, seed)
+    assert cost == bench.oracle_cost(view, pile, bad, own, 2, seed) and cost[1] >= 0
+
+
 def test_classes_accuracy_and_samples() -> None:
     assert classify(0, 0) == "good"
     assert classify(15, 2) == "good"
