@@ -657,8 +657,19 @@ def certified(args: argparse.Namespace) -> None:
     for r in rows:  # a spot recorded twice (a chunk run again, --certify-own) is one
         merged.setdefault((r["kind"], r["game"], r["index"]), {}).update(r)
     plants = [r for r in merged.values() if "bucket" in r]
-    for line in certified_table(plants) + own_table(merged.values()):
+    distinct: dict[tuple[object, ...], dict[str, object]] = {}
+    for r in plants:  # a decision planted under two kinds counts once over all kinds
+        distinct.setdefault((r["game"], r["index"]), {**r, "kind": ALL_KINDS})
+    pooled = certified_table(distinct.values()) if len(by_kind(plants)) > 1 else []
+    for line in certified_table(plants) + pooled + own_table(merged.values()):
         print(line)
+
+
+ALL_KINDS = "all kinds, each decision once"
+
+
+def by_kind(rows: Iterable[dict[str, object]]) -> set[str]:
+    return {str(r["kind"]) for r in rows}
 
 
 def _late_words(args: argparse.Namespace) -> str:

@@ -4,6 +4,7 @@ measurement)."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import itertools
 import json
@@ -236,6 +237,22 @@ def test_the_oracle_buckets_by_its_registered_rule_on_seeds_of_its_own() -> None
                             {"kind": "k", "bucket": "undecided"}]) == [
         "k, plant certified bad: the own move not good in 1; oracle against the review's best: "
         "certified worse 0, undecided 1, certified not 0"]
+
+
+def test_the_certified_runs_add_up_each_decision_once_over_all_kinds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def spot(kind: str, game: int, caught: bool) -> str:
+        return json.dumps({"kind": kind, "game": game, "index": 7, "bucket": "certified bad",
+                           "caught": caught, "good": True})
+    bench = _planted()
+    # the same decision planted under two kinds, recorded in two runs, and one more
+    (tmp_path / "a.jsonl").write_text(spot("pile", 240, True) + "\n" + spot("pile", 241, False))
+    (tmp_path / "b.jsonl").write_text(spot("new rank", 240, True) + "\n")
+    bench.certified(argparse.Namespace(files=[tmp_path / "a.jsonl", tmp_path / "b.jsonl"]))
+    out = capsys.readouterr().out.splitlines()
+    assert "pile: 2 spots" in out and "new rank: 1 spots" in out
+    pooled = out.index(f"{bench.ALL_KINDS}: 2 spots")
+    assert out[pooled + 1].startswith("  certified bad: 2 (100%); caught 1 (50%")
 
 
 def test_the_oracle_pairs_the_two_moves_to_the_rounds_end() -> None:
