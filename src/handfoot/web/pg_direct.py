@@ -135,8 +135,7 @@ class GameLoads:
             due = {game_id: self._due.pop(game_id) for game_id in ids}
             try:
                 self.statements += 1
-                found = await load_games(await self._pool(), ids, talk=self.talk,
-                                         besides=self.besides)
+                found = await self.read(ids)
             except BaseException as exc:
                 for waiting in due.values():
                     for done in waiting:
@@ -153,6 +152,12 @@ class GameLoads:
             settling = asyncio.create_task(_settle_by_turns(due, found))
             self._settling.add(settling)
             settling.add_done_callback(self._settling.discard)
+
+    async def read(self, game_ids: list[str]) -> dict[str, Loaded]:
+        """One statement's games (:func:`load_games`; on SQLite, one call on the driver's
+        thread: :class:`handfoot.web.sqlite_loads.SqliteLoads`)."""
+        return await load_games(await self._pool(), game_ids, talk=self.talk,
+                                besides=self.besides)
 
     async def close(self) -> None:
         """Stop loading: the loads due (and those read but not yet handed over) are
