@@ -24,8 +24,7 @@ from typing import Any, Final
 from sqlalchemy import DateTime
 
 from handfoot.web.pg_direct import GameLoads, Loaded
-from handfoot.web.store import (GameRow, SeatRow, Store, TalkRow, _read_game,  # noqa: PLC2701
-                                _read_talk)
+from handfoot.web.store import GameRow, SeatRow, Store, TalkRow, _read_game, _read_talk
 
 __all__ = ["SqliteLoads", "read_games"]
 
