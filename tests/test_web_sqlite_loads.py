@@ -1,6 +1,6 @@
 """Tables' loads on SQLite (handfoot.web.sqlite_loads): a group's read in one call reads
-what the separate reads give; the loads asked for in one turn are one read; a table
-served on SQLite is loaded so."""
+what the separate reads give; the loads asked for in one turn are one read, of at most
+``at_once`` games; a table served on SQLite is loaded so."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from handfoot.web import store as st
 from handfoot.web.pg_direct import Loaded
 from handfoot.web.settings import Settings
-from handfoot.web.sqlite_loads import SqliteLoads
+from handfoot.web.sqlite_loads import SQLITE_LOAD_AT_ONCE, SqliteLoads
 from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, TalkRow
 from handfoot.web.tables import Tables
 
@@ -85,6 +85,11 @@ def test_the_loads_asked_for_in_one_turn_are_one_read_and_tables_load_so(
             assert one.absent == "wait" and one.profile.rounds == 1
             assert await tables.get("g3") is one  # held: no read
             assert loads.statements == 1
+            assert loads.at_once == SQLITE_LOAD_AT_ONCE
+            loads.at_once = 1  # at most that many games a read
+            tables._tables.clear()
+            await asyncio.gather(tables.get("g3"), tables.get("g2"))
+            assert loads.statements == 3
         finally:
             await tables.close()
             await store.close()

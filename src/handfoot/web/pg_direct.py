@@ -120,6 +120,8 @@ class GameLoads:
         self._settling: set[asyncio.Task[None]] = set()
         self.statements = 0
         """The statements made so far (for tests and measuring)."""
+        self.at_once = LOAD_AT_ONCE
+        """The most games one statement reads."""
 
     async def load(self, game_id: str) -> Loaded | None:
         """:func:`load_game` of ``game_id``, with the other games due."""
@@ -131,7 +133,7 @@ class GameLoads:
 
     async def _load_all(self) -> None:
         while self._due:
-            ids = list(self._due)[:LOAD_AT_ONCE]
+            ids = list(self._due)[:self.at_once]
             due = {game_id: self._due.pop(game_id) for game_id in ids}
             try:
                 self.statements += 1

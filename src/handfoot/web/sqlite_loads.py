@@ -26,7 +26,13 @@ from sqlalchemy import DateTime
 from handfoot.web.pg_direct import GameLoads, Loaded
 from handfoot.web.store import GameRow, SeatRow, Store, TalkRow, _read_game, _read_talk
 
-__all__ = ["SqliteLoads", "read_games"]
+__all__ = ["SQLITE_LOAD_AT_ONCE", "SqliteLoads", "read_games"]
+
+SQLITE_LOAD_AT_ONCE: Final = 8
+"""The most games one call reads: the tables of one read are sent their first states
+together, and the benchmark's clients, which move a second after their first state, then
+move together every second; 64 a read (PostgreSQL's) made the load benchmark's tables move
+in groups of up to 64 (docs/server.md, "Issue 34, fourteenth pass")."""
 
 _GAME: Final = ("SELECT id, profile, overrides, layout, settings, seed, spectator_hash, status, "
                 "created, updated FROM games WHERE id = ?")
@@ -39,6 +45,7 @@ class SqliteLoads(GameLoads):
     def __init__(self, store: Store, *, talk: int) -> None:
         super().__init__(store.direct, talk=talk, besides="")
         self.store = store
+        self.at_once = SQLITE_LOAD_AT_ONCE
         dialect = store.engine.dialect
         self._when: Callable[[Any], Any] | None = \
             DateTime().dialect_impl(dialect).result_processor(dialect, None)
