@@ -33,6 +33,7 @@ import os
 import resource
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +53,34 @@ from server_load import Server, create_game, quiet_collector, run_loop
 
 SETTLE = 1.0
 """Seconds the server's CPU is still counted after the last client had its first state."""
+
+SERVE_PROFILED_JOINS = (
+    "import cProfile, signal, sys, time; from handfoot.cli import main\n"
+    "profiler = cProfile.Profile(time.thread_time)\n"
+    "signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())\n"
+    "signal.signal(signal.SIGUSR2, lambda *_: profiler.disable())\n"
+    "try:\n    main(sys.argv[2:])\n"
+    "finally:\n    profiler.disable(); profiler.dump_stats(sys.argv[1])\n")
+"""``handfoot serve`` under cProfile (timed by the main thread's CPU time) only from SIGUSR1 to
+SIGUSR2: ``--profile-server`` profiles the joins alone, not the games' creation."""
+
+
+class ProfiledServer(Server):
+    """The server, one process, profiled while the connections join (``--profile-server``)."""
+
+    def start(self) -> None:
+        assert self.profile is not None
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SERVE_PROFILED_JOINS, str(self.profile), "serve",
+             "--port", str(self.port), "--database-url", self.database_url,
+             "--no-open-limits", *self.extra], stdout=out, stderr=out)
+        if self.log:
+            out.close()  # type: ignore[union-attr]
+        self.starts += 1
+
+    def profiling(self, on: bool) -> None:
+        self.process.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)  # type: ignore[union-attr]
 
 
 async def _join(port: int, game_id: str, token: str, deflate: bool, joined: list[float],
@@ -92,6 +121,8 @@ async def one_round(server: Server, tables: int, deflate: bool, hold: float,
     errors: list[str] = []
     opened: list[ClientConnection] = []
     done = asyncio.Event()
+    if isinstance(server, ProfiledServer):
+        server.profiling(True)
     cpu_before = server.cpu_seconds()
     own_before = _own_cpu()
     start = time.monotonic()
@@ -104,6 +135,8 @@ async def one_round(server: Server, tables: int, deflate: bool, hold: float,
     await asyncio.sleep(SETTLE)
     cpu = server.cpu_seconds() - cpu_before
     own = _own_cpu() - own_before
+    if isinstance(server, ProfiledServer):
+        server.profiling(False)
     idle = 0.0
     if hold:  # every connection open, nothing sent: the server's own upkeep
         idle_before = server.cpu_seconds()
@@ -118,17 +151,19 @@ async def one_round(server: Server, tables: int, deflate: bool, hold: float,
 
 
 async def benchmark(tables: int, repeats: int, database_url: str | None, workers: int,
-                    deflate: bool, hold: float, workdir: Path) -> list[dict[str, Any]]:
+                    deflate: bool, hold: float, workdir: Path, profile: Path | None = None,
+                    ) -> list[dict[str, Any]]:
     url = database_url or f"sqlite+aiosqlite:///{workdir / 'join.db'}"
-    server = Server(url, log=workdir / "server.log",
-                    extra=["--workers", str(workers)] if workers > 1 else ())
+    extra = ["--workers", str(workers)] if workers > 1 else []
+    server = Server(url, log=workdir / "server.log", extra=extra) if profile is None \
+        else ProfiledServer(url, log=workdir / "server.log", extra=extra, profile=profile)
     server.start()
     try:
         await server.ready()
         quiet_collector()
         return [await one_round(server, tables, deflate, hold) for _ in range(repeats)]
-    finally:
-        server.kill(signal.SIGTERM)
+    finally:  # (SIGINT: a profiled server writes its statistics as it exits)
+        server.kill(signal.SIGINT if profile is not None else signal.SIGTERM)
 
 
 def _own_cpu() -> float:
@@ -150,13 +185,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "sweeps)")
     parser.add_argument("--no-deflate", action="store_true",
                         help="clients ask for no per-message compression")
+    parser.add_argument("--profile-server", metavar="FILE", type=Path,
+                        help="run the server (one process) under cProfile, timed by its "
+                             "main thread's CPU, while the connections join (each repeat "
+                             "until its CPU is read), its statistics to FILE")
     ns = parser.parse_args(argv)
     if not 1 <= ns.tables <= 2000 or not 1 <= ns.repeats <= 20 or not 0 <= ns.hold <= 600:
         parser.error("--tables 1..2000, --repeats 1..20, --hold 0..600")
+    if ns.profile_server is not None and ns.workers > 1:
+        parser.error("--profile-server profiles one server process: --workers 1")
     print(f"handfoot {handfoot.__version__}, {handfoot.build}", flush=True)
     with tempfile.TemporaryDirectory(prefix="handfoot-join-") as tmp:
         rounds = run_loop(benchmark(ns.tables, ns.repeats, ns.database_url, ns.workers,
-                                    not ns.no_deflate, ns.hold, Path(tmp)))
+                                    not ns.no_deflate, ns.hold, Path(tmp),
+                                    ns.profile_server))
         log = (Path(tmp) / "server.log").read_text(errors="replace").strip()
     errors = [e for r in rounds for e in r["errors"]]
     for i, r in enumerate(rounds, 1):

@@ -114,10 +114,14 @@ def test_everybody_hears_who_comes_and_goes_and_a_stopped_table_lets_all_go() ->
         table.join(ann)  # type: ignore[arg-type]
         assert ann.presence() == [True, False, False, False]
         table.join(bea)  # type: ignore[arg-type]
+        assert bea.presence() == [True, False, True, False]
+        assert ann.presence() == [True, False, False, False]  # told at the end of the turn
+        await asyncio.sleep(0)
         assert ann.presence() == bea.presence() == [True, False, True, False]
         # a newcomer has the presence in its first state, and no frame of its own
         assert ann.presence_frames() == 1 and bea.presence_frames() == 0
         table.join(watcher)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
         # a watcher changes nobody's presence: no frame for anyone
         assert ann.presence_frames() == 1 and bea.presence_frames() == 0
         assert watcher.presence() == [True, False, True, False]
@@ -148,6 +152,7 @@ def test_a_wave_of_closings_tells_each_table_once_at_the_end_of_the_turn() -> No
         full.join(watcher)  # type: ignore[arg-type]
         for conn in gone:
             empty.join(conn)  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # (the joins' presence sent)
         frames = [c.presence_frames() for c in (*conns, watcher, *gone)]
         for conn in conns[1:]:  # three of four leave in one turn, and all of the other table
             full.leave(conn)  # type: ignore[arg-type]
@@ -167,6 +172,41 @@ def test_a_wave_of_closings_tells_each_table_once_at_the_end_of_the_turn() -> No
         await asyncio.sleep(0)
         assert conns[0].presence_frames() == frames[0] + 1
         await empty.stop()
+
+    asyncio.run(check())
+
+
+def test_a_wave_of_joins_tells_each_connection_once_and_the_last_to_join_nothing() -> None:
+    """A table's four seats and a watcher joining in one turn of the event loop: each
+    newcomer's first ``state`` carries the presence as it joined, and at the end of the
+    turn the connections whose state no longer says who is here are sent one ``presence``
+    frame each (three, where each join sent one to every other connection: six); the last
+    seat to join and the watcher (whose arrival changes nobody's presence) get none. A
+    table where a seat joins and leaves in the same turn tells the one left nothing, what
+    its state said being true again."""
+    async def check() -> None:
+        table, other = _table(["human"] * 4, "wait"), _table(["human"] * 4, "wait")
+        conns = [_Conn(s) for s in range(4)]
+        watcher = _Conn(None)
+        for conn in conns:
+            table.join(conn)  # type: ignore[arg-type]
+        table.join(watcher)  # type: ignore[arg-type]
+        assert [c.presence() for c in conns] == [
+            [s <= n for s in range(4)] for n in range(4)]  # each as it joined
+        assert sum(c.presence_frames() for c in (*conns, watcher)) == 0  # not yet
+        ann, bea = _Conn(0), _Conn(1)
+        other.join(ann)  # type: ignore[arg-type]
+        other.join(bea)  # type: ignore[arg-type]
+        other.leave(bea)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        assert [c.presence_frames() for c in (*conns, watcher)] == [1, 1, 1, 0, 0]
+        assert all(c.presence() == [True] * 4 for c in (*conns, watcher))
+        assert ann.presence_frames() == 0 and ann.presence() == [True, False, False, False]
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert sum(c.presence_frames() for c in (*conns, watcher)) == 3  # once only
+        await table.stop()
+        await other.stop()
 
     asyncio.run(check())
 

@@ -120,6 +120,8 @@ class GameLoads:
         self._settling: set[asyncio.Task[None]] = set()
         self.statements = 0
         """The statements made so far (for tests and measuring)."""
+        self.at_once = LOAD_AT_ONCE
+        """The most games one statement reads."""
 
     async def load(self, game_id: str) -> Loaded | None:
         """:func:`load_game` of ``game_id``, with the other games due."""
@@ -131,12 +133,11 @@ class GameLoads:
 
     async def _load_all(self) -> None:
         while self._due:
-            ids = list(self._due)[:LOAD_AT_ONCE]
+            ids = list(self._due)[:self.at_once]
             due = {game_id: self._due.pop(game_id) for game_id in ids}
             try:
                 self.statements += 1
-                found = await load_games(await self._pool(), ids, talk=self.talk,
-                                         besides=self.besides)
+                found = await self.read(ids)
             except BaseException as exc:
                 for waiting in due.values():
                     for done in waiting:
@@ -153,6 +154,12 @@ class GameLoads:
             settling = asyncio.create_task(_settle_by_turns(due, found))
             self._settling.add(settling)
             settling.add_done_callback(self._settling.discard)
+
+    async def read(self, game_ids: list[str]) -> dict[str, Loaded]:
+        """One statement's games (:func:`load_games`; on SQLite, one call on the driver's
+        thread: :class:`handfoot.web.sqlite_loads.SqliteLoads`)."""
+        return await load_games(await self._pool(), game_ids, talk=self.talk,
+                                besides=self.besides)
 
     async def close(self) -> None:
         """Stop loading: the loads due (and those read but not yet handed over) are

@@ -177,6 +177,9 @@ class Table:
         """When the table was last asked for or a connection came or went."""
         self._presence_due: asyncio.Handle | None = None
         """The presence's broadcast at the end of this turn (:meth:`presence_soon`)."""
+        self._presence_told: list[tuple[Connection, list[bool]]] = []
+        """The connections that joined in this turn, each with the presence its first
+        ``state`` carried (the presence's broadcast skips those it would tell nothing)."""
         self.bots = TableBots(self, {s.seat: s.level or "hard" for s in self.seats
                                      if s.kind == "bot"}, row.seed, settings, pool)
         self.bots.pace = stored_pace(row.settings)
@@ -516,8 +519,15 @@ class Table:
 
     def _tell_presence(self) -> None:
         self._presence_due = None
-        if self.connections:
-            self.broadcast_presence()
+        told, self._presence_told = self._presence_told, []
+        if not self.connections:
+            return
+        presence = self.presence()
+        said = {id(conn) for conn, seen in told if seen == presence}  # (held: ids unique)
+        text = messages.encode(messages.presence(presence))
+        for conn in list(self.connections):
+            if id(conn) not in said:  # (a newcomer whose state said it all: nothing)
+                conn.send_text(text)
 
     def rematch_message(self, seat: int | None) -> dict[str, Any] | None:
         """The rematch for one connection: its own seat's new link (the spectator link for a
@@ -547,7 +557,11 @@ class Table:
 
     def join(self, conn: Connection, since: int | None = None) -> None:
         """A connection arrives; ``since`` is the last seq its hello said it saw. Its first
-        ``state`` carries the presence; the others are sent the presence if it changed."""
+        ``state`` carries the presence; if that changed, the others are sent it once, at
+        the end of this turn of the event loop (:meth:`presence_soon`), however many
+        joined (or left) in the turn, and not to a newcomer whose state already said who
+        is here: a table's four seats joining together send three ``presence`` frames,
+        not six."""
         self.touched = time.monotonic()
         before = self.presence()
         self.connections.append(conn)
@@ -557,8 +571,11 @@ class Table:
         rematch = self.rematch_message(conn.seat)
         if rematch is not None:
             conn.send(rematch)
-        if self.presence() != before:
-            self.broadcast_presence(besides=conn)
+        after = self.presence()
+        if after != before:
+            self.presence_soon()
+        if self._presence_due is not None:  # what its state said, for the broadcast due
+            self._presence_told.append((conn, after))
         self.sharing.presence_changed()
         self.bots.start()
         self.wake.set()
@@ -578,6 +595,7 @@ class Table:
         if self._presence_due is not None:
             self._presence_due.cancel()
             self._presence_due = None
+        self._presence_told.clear()
         await self.bots.stop()
         for conn in list(self.connections):
             conn.close()

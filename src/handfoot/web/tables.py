@@ -36,6 +36,7 @@ from handfoot.web.pg_direct import GameLoads, Loaded
 from handfoot.web.pg_trace import PoolTrace
 from handfoot.web.settings import Settings
 from handfoot.web.sharing import Presences
+from handfoot.web.sqlite_loads import SqliteLoads
 from handfoot.web.store import CHANNEL, Store, is_outage, log_failure, read_move_payload
 from handfoot.web.table import Table
 from handfoot.web.talk import RECENT
@@ -147,7 +148,7 @@ class Tables:
     async def _load(self, game_id: str) -> Table | None:
         """:meth:`get` of a table not in memory (under its loading lock)."""
         shared: Loaded | None = None
-        if self._loads is not None:  # one statement, with others (handfoot.web.pg_direct)
+        if self._loads is not None:  # one read, with others (pg_direct, sqlite_loads)
             shared = await self._loads.load(game_id)
             if shared is None:
                 return None
@@ -244,7 +245,10 @@ class Tables:
 
     async def start(self) -> None:
         """On a shared database (PostgreSQL): listen for what other processes store, and
-        sweep every :data:`SWEEP_EVERY` seconds. Nothing to do on SQLite."""
+        sweep every :data:`SWEEP_EVERY` seconds. On SQLite: the tables' loads gathered
+        (:class:`~handfoot.web.sqlite_loads.SqliteLoads`)."""
+        if self.store.kind == "sqlite" and self._loads is None:
+            self._loads = SqliteLoads(self.store, talk=RECENT)
         if not self.store.shared or self.worker is not None:
             return
         self.worker = secrets.token_hex(8)
