@@ -11,28 +11,17 @@ from handfoot.web import store as st
 from handfoot.web.pg_direct import Loaded
 from handfoot.web.settings import Settings
 from handfoot.web.sqlite_loads import SQLITE_LOAD_AT_ONCE, SqliteLoads
-from handfoot.web.store import GameRow, MoveRow, SeatRow, Store, TalkRow
+from handfoot.web.store import MoveRow, Store, TalkRow
 from handfoot.web.tables import Tables
-
-
-def _game_row(game_id: str) -> GameRow:
-    stamp = st.now()
-    return GameRow(id=game_id, profile="biegames", overrides={"rounds": 1}, layout="2x2",
-                   settings={"absent": "wait", "talk": {"chat": True}},
-                   seed=12345678901234567890, spectator_hash="s" * 64, status="playing",
-                   created=stamp, updated=stamp,
-                   seats=(SeatRow(0, "human", None, "Ann", "0" * 64),
-                          SeatRow(1, "bot", "hard", "Bot", None),
-                          SeatRow(2, "human", None, "Cy", "2" * 64),
-                          SeatRow(3, "human", None, "Di", "3" * 64)))
+from test_web_pg_direct import game_row
 
 
 async def _store(path: Path) -> Store:
     store = Store(f"sqlite+aiosqlite:///{path}")
     await store.start()
-    await store.create_game(_game_row("g1"))
-    await store.create_game(_game_row("g2"))
-    await store.create_game(_game_row("g3"))
+    await store.create_game(game_row("g1"))
+    await store.create_game(game_row("g2"))
+    await store.create_game(game_row("g3"))
     await store.add_move("g3", MoveRow(1, 1, 0, "draw", "human", "r1"))
     await store.add_continue("g3", 1, 2)
     for seq in (1, 2, 3):
