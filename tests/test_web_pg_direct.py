@@ -33,6 +33,20 @@ def game_row(game_id: str) -> GameRow:
                           SeatRow(3, "human", None, "Di", "3" * 64)))
 
 
+async def two_games(store: Store) -> None:
+    """g1 with three moves (one without a request id), a Continue press and five messages;
+    g2 with nothing."""
+    await store.create_game(game_row("g1"))
+    await store.create_game(game_row("g2"))
+    for seq in (1, 2, 3):
+        await store.add_move("g1", MoveRow(seq, 1, seq - 1, "draw", "human",
+                                           None if seq == 2 else f"r{seq}"))
+    await store.add_continue("g1", 1, 2)
+    for i in range(5):
+        await store.add_talk("g1", TalkRow(0, i, i % 2 or None, f"N{i}", None,
+                                           f"hello {i}", st.now()))
+
+
 async def _started(url: str) -> Store:
     store = Store(url)
     await store.start()
@@ -44,15 +58,7 @@ def test_a_load_in_one_statement_reads_what_the_separate_reads_give(
     async def main() -> None:
         store = await _started(postgres_url)
         try:
-            await store.create_game(game_row("g1"))
-            await store.create_game(game_row("g2"))
-            for seq in (1, 2, 3):
-                await store.add_move("g1", MoveRow(seq, 1, seq - 1, "draw", "human",
-                                                   None if seq == 2 else f"r{seq}"))
-            await store.add_continue("g1", 1, 2)
-            for i in range(5):
-                await store.add_talk("g1", TalkRow(0, i, i % 2 or None, f"N{i}", None,
-                                                   f"hello {i}", st.now()))
+            await two_games(store)
             await store.set_presence("A", "g1", [0, 2])
             await store.set_presence("B", "g1", [3])
             pool = await store.direct()

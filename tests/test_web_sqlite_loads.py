@@ -7,30 +7,21 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from handfoot.web import store as st
 from handfoot.web.pg_direct import Loaded
 from handfoot.web.settings import Settings
 from handfoot.web.sqlite_loads import SQLITE_LOAD_AT_ONCE, SqliteLoads
-from handfoot.web.store import MoveRow, Store, TalkRow
+from handfoot.web.store import MoveRow, Store
 from handfoot.web.tables import Tables
-from test_web_pg_direct import game_row
+from test_web_pg_direct import game_row, two_games
 
 
 async def _store(path: Path) -> Store:
     store = Store(f"sqlite+aiosqlite:///{path}")
     await store.start()
-    await store.create_game(game_row("g1"))
-    await store.create_game(game_row("g2"))
+    await two_games(store)
     await store.create_game(game_row("g3"))
     await store.add_move("g3", MoveRow(1, 1, 0, "draw", "human", "r1"))
     await store.add_continue("g3", 1, 2)
-    for seq in (1, 2, 3):
-        await store.add_move("g1", MoveRow(seq, 1, seq - 1, "draw", "human",
-                                           None if seq == 2 else f"r{seq}"))
-    await store.add_continue("g1", 1, 2)
-    for i in range(5):
-        await store.add_talk("g1", TalkRow(0, i, i % 2 or None, f"N{i}", None,
-                                           f"hello {i}", st.now()))
     return store
 
 
