@@ -207,6 +207,7 @@ def frames(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         assert middle is not None
         events = [e for frame in person.frames for e in frame["events"]]
         replay = c.get(f"/api/games/{game['game_id']}/replay").json()
+        person.close()  # before the server stops: its leaving is not stored after the store closed
     return {"middle": middle, "final": final, "spectator": spectator, "events": events,
             "replay": replay}
 
