@@ -546,16 +546,11 @@ def oracle_cost(view: PlayerView, pile: tuple[int, ...], bad: mv.PlayerMove,
     move, each followed by the reviewer in every seat with the same bot seeds (common
     random numbers) to the round's end; the mean and standard error of the side's final
     round margin after the bot's move less after the planted move. No leaf, no cut."""
-    from handfoot.bots.search import determinize
-
     rng = random.Random(seed)
     picked = mv.KNOCK in view.legal_actions
     diffs: list[float] = []
     for i in range(samples):
-        try:
-            base = determinize(view, rng, pile, picked_pile=picked)
-        except ValueError:  # the memory does not fit the unseen cards, as in weigh
-            base = determinize(view, rng, (), picked_pile=picked)
+        base = rv.deal(view, rng, pile, picked=picked)
         bot_seed = derive_seed(seed, "bots", i) & 0xFFFFFFF
         finals = []
         for move in (own, bad):
@@ -660,16 +655,13 @@ def certified(args: argparse.Namespace) -> None:
     distinct: dict[tuple[object, ...], dict[str, object]] = {}
     for r in plants:  # a decision planted under two kinds counts once over all kinds
         distinct.setdefault((r["game"], r["index"]), {**r, "kind": ALL_KINDS})
-    pooled = certified_table(distinct.values()) if len(by_kind(plants)) > 1 else []
+    several = len({r["kind"] for r in plants}) > 1
+    pooled = certified_table(distinct.values()) if several else []
     for line in certified_table(plants) + pooled + own_table(merged.values()):
         print(line)
 
 
 ALL_KINDS = "all kinds, each decision once"
-
-
-def by_kind(rows: Iterable[dict[str, object]]) -> set[str]:
-    return {str(r["kind"]) for r in rows}
 
 
 def _late_words(args: argparse.Namespace) -> str:

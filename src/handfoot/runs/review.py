@@ -527,6 +527,16 @@ def _pair_margins(a: Sequence[Outcome], b: Sequence[Outcome], short: bool,
     return [o.late for o in a], [o.late for o in b]
 
 
+def deal(view: PlayerView, rng: random.Random, pile: Sequence[int], *,
+         picked: bool) -> GameState:
+    """One determinization of ``view`` as the review deals them: the pile's remembered
+    kinds (``pile``) kept, or forgotten where that memory does not fit the unseen cards."""
+    try:
+        return determinize(view, rng, pile, picked_pile=picked)
+    except ValueError:  # the memory does not fit the unseen cards: forget it
+        return determinize(view, rng, (), picked_pile=picked)
+
+
 def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove], *,
           lister: ExpertBot, samples: int, seed: int) -> Weighed | None:
     """Play out the reviewer's candidates at ``view`` and the ``judged`` moves on
@@ -540,10 +550,7 @@ def weigh(view: PlayerView, pile: Sequence[int], judged: Sequence[mv.PlayerMove]
 
     def base(i: int) -> GameState:
         while len(bases) <= i:
-            try:
-                bases.append(determinize(view, rng, pile, picked_pile=picked))
-            except ValueError:  # the memory does not fit the unseen cards: forget it
-                bases.append(determinize(view, rng, (), picked_pile=picked))
+            bases.append(deal(view, rng, pile, picked=picked))
         return bases[i]
 
     moves = _candidate_moves(view, base(0), lister, judged)

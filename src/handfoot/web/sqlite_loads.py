@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, Final
 
 from sqlalchemy import DateTime
 
 from handfoot.web.pg_direct import GameLoads, Loaded
-from handfoot.web.store import GameRow, SeatRow, Store, TalkRow, _read_game, _read_talk
+from handfoot.web.store import Store, TalkRow, _game_row, _read_game, _read_talk
 
 __all__ = ["SQLITE_LOAD_AT_ONCE", "SqliteLoads", "read_games"]
 
@@ -34,8 +35,9 @@ together, and the benchmark's clients, which move a second after their first sta
 move together every second; 64 a read (PostgreSQL's) made the load benchmark's tables move
 in groups of up to 64 (docs/server.md, "Issue 34, fourteenth pass")."""
 
-_GAME: Final = ("SELECT id, profile, overrides, layout, settings, seed, spectator_hash, status, "
-                "created, updated FROM games WHERE id = ?")
+_COLUMNS: Final = ("id", "profile", "overrides", "layout", "settings", "seed",
+                   "spectator_hash", "status", "created", "updated")
+_GAME: Final = f"SELECT {', '.join(_COLUMNS)} FROM games WHERE id = ?"
 
 
 class SqliteLoads(GameLoads):
@@ -80,11 +82,10 @@ def read_games(db: sqlite3.Connection, game_ids: list[str], talk: int,
         if row is None:
             continue
         seat_rows, moves, continued = _read_game(db, game_id)
-        game = GameRow(
-            id=row[0], profile=row[1], overrides=_json(row[2]), layout=row[3],
-            settings=_json(row[4]), seed=int(row[5]), spectator_hash=row[6], status=row[7],
-            created=date(row[8]), updated=date(row[9]),
-            seats=tuple(SeatRow(*s) for s in seat_rows))
+        fields = dict(zip(_COLUMNS, row, strict=True))  # as SQLAlchemy's types read them
+        fields.update(overrides=_json(fields["overrides"]), settings=_json(fields["settings"]),
+                      created=date(fields["created"]), updated=date(fields["updated"]))
+        game = _game_row(SimpleNamespace(**fields), seat_rows)
         said = sorted((TalkRow._make((*r[:6], date(r[6])))
                        for r in _read_talk(db, game_id, talk)), key=lambda r: r.id)
         found[game_id] = Loaded(game, moves, continued, said, set())
